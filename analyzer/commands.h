@@ -1,0 +1,13 @@
+// The tessera CLI's subcommands, one file each (after CLI11's examples/subcom_in_files).
+// Each setup_* adds its subcommand with its options to the parent app; when the subcommand is
+// chosen, its run function stores the process exit code in *exit_code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace tessera::cli {
+
+void setup_info(CLI::App& app, int* exit_code);
+void setup_verify(CLI::App& app, int* exit_code);
+
+}  // namespace tessera::cli

@@ -1,0 +1,155 @@
+// Record kinds carried by capture files and their body encodings (schema/capture-format.md,
+// section "Record kinds"). The container (writer.h / reader.h) treats bodies as opaque bytes;
+// this header gives them meaning. New kinds may be added in any minor version: a consumer that
+// meets a kind it does not know skips it and says so once.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tessera/capture/bytes.h"
+#include "tessera/capture/hash.h"
+
+namespace tessera::capture {
+
+enum class RecordKind : uint32_t {
+  // Session metadata.
+  kCaptureInfo = 0x0001,      // key/value text: tool version, application, command line
+  kWarning = 0x0002,          // something unexpected at capture time; never fatal
+  kDeviceInfo = 0x0003,       // physical device, driver and memory properties
+  kHiddenExtension = 0x0004,  // a device extension hidden from the application
+  // Resource contents as they were when the frame started.
+  kImage = 0x0100,
+  kBuffer = 0x0101,
+  kShaderModule = 0x0102,
+  // Frame outputs.
+  kPresentedImage = 0x0200,
+};
+
+// Human-readable name of a kind ("image"), or nullptr for a kind this build does not know.
+const char* record_kind_name(uint32_t kind);
+
+struct CaptureInfoRecord {
+  static constexpr RecordKind kKind = RecordKind::kCaptureInfo;
+  std::vector<std::pair<std::string, std::string>> entries;
+  const std::string* find(std::string_view key) const;
+};
+
+struct WarningRecord {
+  static constexpr RecordKind kKind = RecordKind::kWarning;
+  std::string text;
+};
+
+struct DeviceInfoRecord {
+  static constexpr RecordKind kKind = RecordKind::kDeviceInfo;
+  uint32_t api_version = 0;     // VkPhysicalDeviceProperties::apiVersion
+  uint32_t driver_version = 0;  // VkPhysicalDeviceProperties::driverVersion
+  uint32_t vendor_id = 0;
+  uint32_t device_id = 0;
+  uint32_t device_type = 0;  // VkPhysicalDeviceType
+  uint32_t driver_id = 0;    // VkDriverId, 0 when VK_KHR_driver_properties is absent
+  std::string device_name;
+  std::string driver_name;
+  std::string driver_info;
+  struct MemoryHeap {
+    uint64_t size = 0;
+    uint32_t flags = 0;  // VkMemoryHeapFlags
+  };
+  struct MemoryType {
+    uint32_t heap_index = 0;
+    uint32_t property_flags = 0;  // VkMemoryPropertyFlags
+  };
+  std::vector<MemoryHeap> memory_heaps;
+  std::vector<MemoryType> memory_types;
+};
+
+struct HiddenExtensionRecord {
+  static constexpr RecordKind kKind = RecordKind::kHiddenExtension;
+  std::string name;
+  uint32_t spec_version = 0;
+};
+
+// An image and its contents. Subresources are packed tightly in the contents blob (rows of
+// width * texel size, mips of one layer consecutive), in the order listed.
+struct ImageRecord {
+  static constexpr RecordKind kKind = RecordKind::kImage;
+  uint64_t image = 0;  // the application's handle, an opaque id within the capture
+  uint32_t image_type = 0;  // VkImageType
+  uint32_t format = 0;      // VkFormat
+  uint32_t width = 0, height = 0, depth = 0;
+  uint32_t mip_levels = 0, array_layers = 0, samples = 0;
+  uint32_t usage = 0;   // VkImageUsageFlags
+  uint32_t layout = 0;  // VkImageLayout at frame start
+  struct Subresource {
+    uint32_t mip = 0, layer = 0;
+    uint64_t offset = 0, size = 0;  // bytes into the contents blob
+  };
+  std::vector<Subresource> subresources;
+  Hash128 contents;  // zero when the contents were not captured
+};
+
+struct BufferRecord {
+  static constexpr RecordKind kKind = RecordKind::kBuffer;
+  uint64_t buffer = 0;
+  uint64_t size = 0;
+  uint32_t usage = 0;  // VkBufferUsageFlags
+  Hash128 contents;    // zero when the contents were not captured
+};
+
+struct ShaderModuleRecord {
+  static constexpr RecordKind kKind = RecordKind::kShaderModule;
+  uint64_t module = 0;
+  Hash128 code;  // SPIR-V words, as passed to vkCreateShaderModule
+  uint64_t code_size = 0;
+};
+
+// The image the application presented, read back from the swapchain, tightly packed rows.
+struct PresentedImageRecord {
+  static constexpr RecordKind kKind = RecordKind::kPresentedImage;
+  uint64_t swapchain = 0;
+  uint32_t image_index = 0;
+  uint32_t format = 0;  // VkFormat of the swapchain
+  uint32_t width = 0, height = 0;
+  Hash128 pixels;
+};
+
+void encode(ByteWriter& w, const CaptureInfoRecord& r);
+void encode(ByteWriter& w, const WarningRecord& r);
+void encode(ByteWriter& w, const DeviceInfoRecord& r);
+void encode(ByteWriter& w, const HiddenExtensionRecord& r);
+void encode(ByteWriter& w, const ImageRecord& r);
+void encode(ByteWriter& w, const BufferRecord& r);
+void encode(ByteWriter& w, const ShaderModuleRecord& r);
+void encode(ByteWriter& w, const PresentedImageRecord& r);
+
+// Decoders read the whole body; trailing bytes are allowed (a later minor version may append
+// fields). They return false on a body too short or inconsistent for the kind.
+bool decode(ByteReader& r, CaptureInfoRecord& out);
+bool decode(ByteReader& r, WarningRecord& out);
+bool decode(ByteReader& r, DeviceInfoRecord& out);
+bool decode(ByteReader& r, HiddenExtensionRecord& out);
+bool decode(ByteReader& r, ImageRecord& out);
+bool decode(ByteReader& r, BufferRecord& out);
+bool decode(ByteReader& r, ShaderModuleRecord& out);
+bool decode(ByteReader& r, PresentedImageRecord& out);
+
+template <typename R>
+std::vector<std::byte> encode_record(const R& rec) {
+  ByteWriter w;
+  encode(w, rec);
+  return w.take();
+}
+
+template <typename R>
+std::optional<R> decode_record(std::span<const std::byte> body) {
+  ByteReader r(body);
+  R out;
+  if (!decode(r, out) || !r.ok()) return std::nullopt;
+  return out;
+}
+
+}  // namespace tessera::capture
