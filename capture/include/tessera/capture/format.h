@@ -37,7 +37,8 @@ struct FileHeader {
   uint32_t flags;        // reserved, 0
   uint32_t header_size;  // sizeof(FileHeader); lets a later minor grow the header
   uint32_t codec;        // Codec
-  uint64_t reserved;
+  uint32_t reserved;     // 0
+  uint32_t header_hash;  // low 32 bits of XXH3-64 of the 28 bytes before this field
 };
 static_assert(sizeof(FileHeader) == 32);
 

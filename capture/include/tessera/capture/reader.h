@@ -87,19 +87,20 @@ class CaptureReader {
   struct Mapping;
 
   CaptureReader() = default;
+  struct Scan;
   bool init(std::string* error);
   bool load_trailer(std::string* problem);
-  bool scan(std::string* problem);
+  // Walks the chunks from the file header on. Stops at the first problem (recorded in the
+  // Scan); `deep` also checks each blob's bytes against its hash.
+  void scan(Scan& out, bool deep, std::vector<std::string>* notices) const;
   std::string where(uint64_t offset, const std::string& problem) const;
   // Validates the chunk header at offset; fills *h. Problem text on failure.
   bool chunk_header(uint64_t offset, format::ChunkHeader* h, std::string* problem) const;
   // Checks and, when compressed, decompresses the payload of the chunk at offset.
   bool chunk_payload(uint64_t offset, const format::ChunkHeader& h, Bytes* out,
                      std::string* problem) const;
-  bool visit_records(uint64_t offset, Bytes payload, const RecordVisitor& visit,
-                     std::string* problem) const;
-  bool read_chunks(const std::vector<uint64_t>& offsets, const RecordVisitor& visit,
-                   std::string* error) const;
+  bool read_chunks(const std::vector<uint64_t>& offsets, uint32_t frame,
+                   const RecordVisitor& visit, std::string* error) const;
 
   std::string name_;
   std::shared_ptr<Mapping> mapping_;

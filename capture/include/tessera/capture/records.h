@@ -28,6 +28,8 @@ enum class RecordKind : uint32_t {
   kShaderModule = 0x0102,
   // Frame outputs.
   kPresentedImage = 0x0200,
+  // 0x0300-0xFFFEFFFF: Vulkan state and commands (vk_records.h).
+  // 0xFFFF0000-0xFFFFFFFF: reserved for tests and experiments; never written by the layer.
 };
 
 // Human-readable name of a kind ("image"), or nullptr for a kind this build does not know.

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -100,13 +101,15 @@ class CaptureWriter {
   CaptureWriter(std::string path, int fd, WriterOptions options);
   void start_records_batch_locked();
   void start_blobs_batch_locked();
-  void seal_records_locked(bool frame_end);
-  void seal_blobs_locked();
+  // The *_locked functions run with mutex_ held through `lock`; enqueue may wait on it.
+  void seal_records_locked(bool frame_end, std::unique_lock<std::mutex>& lock);
+  void seal_blobs_locked(std::unique_lock<std::mutex>& lock);
   uint64_t enqueue_locked(std::unique_ptr<Job> job, std::unique_lock<std::mutex>& lock);
   void wait_written(uint64_t seq, std::unique_lock<std::mutex>& lock);
   void writer_thread();
+  // Compresses (when it pays) and writes one chunk; *offset_out = its file offset.
   bool write_chunk(format::ChunkType type, uint16_t flags, uint32_t frame,
-                   std::span<const std::byte> raw, uint64_t* offset_out);
+                   std::span<const std::byte> raw, uint64_t* offset_out, uint64_t* stored_out);
   bool write_all(std::span<const std::byte> bytes);
   void report_error(const std::string& what);
   bool write_trailer();
@@ -131,6 +134,7 @@ class CaptureWriter {
   std::vector<std::byte> blobs_;
   std::vector<BlobPlacement> blob_placements_;
   std::unordered_set<Hash128> blobs_seen_;
+  std::map<uint32_t, uint64_t> kind_counts_;
   WriterStats stats_;
 
   // Writer-thread side (read by close() after the thread is joined).
@@ -138,7 +142,6 @@ class CaptureWriter {
   std::vector<FrameEntry> frames_;
   std::vector<uint64_t> global_chunks_;
   std::vector<format::IndexBlob> blob_index_;
-  std::vector<std::pair<uint32_t, uint64_t>> kind_counts_;  // sorted by kind
   uint64_t chunk_count_ = 0;
   uint64_t index_raw_bytes_ = 0;
   uint64_t index_stored_bytes_ = 0;
