@@ -389,7 +389,12 @@ void CaptureReader::scan(Scan& s, bool deep, std::vector<std::string>* notices) 
   while (offset < size) {
     if (s.index_offset != 0) {
       // Only the footer may follow the index.
-      if (size - offset != sizeof(format::Footer)) stop(offset, "data after the trailer index");
+      if (size - offset < sizeof(format::Footer)) {
+        stop(offset, "trailer footer is truncated (" + std::to_string(size - offset) + " of " +
+                         std::to_string(sizeof(format::Footer)) + " bytes)");
+      } else if (size - offset > sizeof(format::Footer)) {
+        stop(offset, "data after the trailer index");
+      }
       break;
     }
     ChunkHeader h{};

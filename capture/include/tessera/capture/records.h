@@ -39,11 +39,13 @@ struct CaptureInfoRecord {
   static constexpr RecordKind kKind = RecordKind::kCaptureInfo;
   std::vector<std::pair<std::string, std::string>> entries;
   const std::string* find(std::string_view key) const;
+  bool operator==(const CaptureInfoRecord&) const = default;
 };
 
 struct WarningRecord {
   static constexpr RecordKind kKind = RecordKind::kWarning;
   std::string text;
+  bool operator==(const WarningRecord&) const = default;
 };
 
 struct DeviceInfoRecord {
@@ -60,19 +62,23 @@ struct DeviceInfoRecord {
   struct MemoryHeap {
     uint64_t size = 0;
     uint32_t flags = 0;  // VkMemoryHeapFlags
+    bool operator==(const MemoryHeap&) const = default;
   };
   struct MemoryType {
     uint32_t heap_index = 0;
     uint32_t property_flags = 0;  // VkMemoryPropertyFlags
+    bool operator==(const MemoryType&) const = default;
   };
   std::vector<MemoryHeap> memory_heaps;
   std::vector<MemoryType> memory_types;
+  bool operator==(const DeviceInfoRecord&) const = default;
 };
 
 struct HiddenExtensionRecord {
   static constexpr RecordKind kKind = RecordKind::kHiddenExtension;
   std::string name;
   uint32_t spec_version = 0;
+  bool operator==(const HiddenExtensionRecord&) const = default;
 };
 
 // An image and its contents. Subresources are packed tightly in the contents blob (rows of
@@ -89,9 +95,11 @@ struct ImageRecord {
   struct Subresource {
     uint32_t mip = 0, layer = 0;
     uint64_t offset = 0, size = 0;  // bytes into the contents blob
+    bool operator==(const Subresource&) const = default;
   };
   std::vector<Subresource> subresources;
   Hash128 contents;  // zero when the contents were not captured
+  bool operator==(const ImageRecord&) const = default;
 };
 
 struct BufferRecord {
@@ -100,6 +108,7 @@ struct BufferRecord {
   uint64_t size = 0;
   uint32_t usage = 0;  // VkBufferUsageFlags
   Hash128 contents;    // zero when the contents were not captured
+  bool operator==(const BufferRecord&) const = default;
 };
 
 struct ShaderModuleRecord {
@@ -107,6 +116,7 @@ struct ShaderModuleRecord {
   uint64_t module = 0;
   Hash128 code;  // SPIR-V words, as passed to vkCreateShaderModule
   uint64_t code_size = 0;
+  bool operator==(const ShaderModuleRecord&) const = default;
 };
 
 // The image the application presented, read back from the swapchain, tightly packed rows.
@@ -117,6 +127,7 @@ struct PresentedImageRecord {
   uint32_t format = 0;  // VkFormat of the swapchain
   uint32_t width = 0, height = 0;
   Hash128 pixels;
+  bool operator==(const PresentedImageRecord&) const = default;
 };
 
 void encode(ByteWriter& w, const CaptureInfoRecord& r);
