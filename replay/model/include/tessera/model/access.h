@@ -1,0 +1,27 @@
+// What a memory structure is told about one access: the information a replacement policy may use.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+namespace tessera::model {
+
+// Next-use value of a block that is never accessed again. OPT numbers are ordered: a larger value
+// means a later next access, so "never" is the largest possible value.
+inline constexpr uint64_t kNoNextUse = std::numeric_limits<uint64_t>::max();
+
+// Per-access information handed to the cache and from it to the replacement policy.
+struct AccessInfo {
+  // Position of the next access to the same block in the order the structure will see it
+  // ("OPT Number", TCOR paper 003 section III-A: the ID of the next tile that will use the
+  // primitive). Only policies that know the future read it; kNoNextUse when unknown or never.
+  uint64_t next_use = kNoNextUse;
+  // Replacement priority class (seam for the TCOR L2 dead-line / Parameter Buffer priorities,
+  // paper 003 section III-E). 0 = default; the baseline LRU ignores it.
+  uint8_t priority_class = 0;
+  // A write that covers the whole line (write-backs from an upper level, Parameter Buffer
+  // writes of a full block): a write miss allocating such a line needs no fetch from below.
+  bool full_line = false;
+};
+
+}  // namespace tessera::model

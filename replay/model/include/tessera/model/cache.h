@@ -1,0 +1,265 @@
+// Generic set-associative cache: tags and dirty bits of a set are contiguous, the replacement
+// policy is a template parameter (see replacement/policy.h), counters per cache and per
+// requester. The cache only decides hit/miss/fill/evict; what happens below it (fetch, write-back
+// traffic, latency) is the caller's business, reported through CacheOutcome.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tessera/model/access.h"
+#include "tessera/model/replacement/policy.h"
+
+namespace tessera::model {
+
+struct CacheConfig {
+  std::string name = "cache";
+  uint64_t size_bytes = 16 * 1024;
+  uint32_t ways = 4;
+  uint32_t line_bytes = 64;
+  uint32_t hit_latency = 1;  // cycles
+  uint32_t banks = 1;        // line-interleaved on the set index; one access per bank per cycle
+  bool write_back = true;     // false: write-through (every write goes to the next level)
+  bool write_allocate = true; // false: a write miss goes to the next level without allocating
+  bool allow_bypass = false;  // policies that know the future may decline to allocate
+  std::string policy = "lru"; // replacement policy name, see replacement/policies.h
+  uint32_t requesters = 1;    // per-requester counters (cores, or sources of a shared level)
+};
+
+// Throws std::invalid_argument naming the cache and the problem.
+void validateCacheConfig(const CacheConfig& config);
+
+struct RequesterCounters {
+  uint64_t accesses = 0;
+  uint64_t hits = 0;
+  uint64_t misses = 0;
+};
+
+struct CacheCounters {
+  uint64_t accesses = 0;   // demand accesses = hits + misses = reads + writes
+  uint64_t reads = 0;
+  uint64_t writes = 0;
+  uint64_t hits = 0;
+  uint64_t misses = 0;
+  uint64_t read_misses = 0;
+  uint64_t write_misses = 0;
+  uint64_t fills = 0;           // lines allocated (demand misses and prefetches)
+  uint64_t fetches = 0;         // line reads sent to the next level
+  uint64_t evictions = 0;       // valid lines replaced
+  uint64_t writebacks = 0;      // dirty lines written to the next level
+  uint64_t write_throughs = 0;  // writes passed to the next level (write-through, no-allocate, bypass)
+  uint64_t bypasses = 0;        // misses the policy declined to allocate
+  uint64_t prefetches = 0;      // prefetch requests (not demand accesses)
+  uint64_t prefetch_fills = 0;  // prefetches that allocated a line
+  uint64_t invalidations = 0;
+  std::vector<RequesterCounters> per_requester;
+
+  // Line transfers to the next level caused by this cache.
+  uint64_t nextLevelTraffic() const { return fetches + writebacks + write_throughs; }
+};
+
+struct CacheOutcome {
+  bool hit = false;
+  bool fetch = false;          // read the line from the next level
+  bool forward_write = false;  // pass this write to the next level
+  bool writeback = false;      // write the dirty victim at writeback_addr to the next level
+  uint64_t writeback_addr = 0;
+  uint32_t bank = 0;
+};
+
+template <ReplacementPolicy Policy>
+class SetAssocCache {
+ public:
+  explicit SetAssocCache(const CacheConfig& config)
+      : config_(checked(config)),
+        ways_(config.ways),
+        sets_(static_cast<uint32_t>(config.size_bytes / (uint64_t{config.line_bytes} * config.ways))),
+        line_shift_(static_cast<uint32_t>(std::countr_zero(config.line_bytes))),
+        set_mask_(sets_ - 1),
+        bank_mask_(config.banks - 1),
+        policy_(sets_, ways_, PolicyOptions{config.allow_bypass}),
+        tags_(static_cast<size_t>(sets_) * ways_, kInvalid),
+        dirty_(static_cast<size_t>(sets_) * ways_, 0),
+        bank_free_(config.banks, 0) {
+    counters_.per_requester.resize(config.requesters);
+  }
+
+  // One demand access by `requester` (index into per-requester counters).
+  CacheOutcome access(uint64_t addr, bool write, uint32_t requester, const AccessInfo& info) {
+    const uint64_t line = addr >> line_shift_;
+    const uint32_t set = static_cast<uint32_t>(line) & set_mask_;
+    RequesterCounters& rc = counters_.per_requester.at(requester);
+    CacheOutcome out;
+    out.bank = set & bank_mask_;
+    ++counters_.accesses;
+    ++rc.accesses;
+    if (write) ++counters_.writes; else ++counters_.reads;
+
+    const size_t base = static_cast<size_t>(set) * ways_;
+    const uint64_t tag = line + 1;
+    for (uint32_t w = 0; w < ways_; ++w) {
+      if (tags_[base + w] == tag) {
+        ++counters_.hits;
+        ++rc.hits;
+        out.hit = true;
+        policy_.touch(set, w, info);
+        if (write) {
+          if (config_.write_back) {
+            dirty_[base + w] = 1;
+          } else {
+            out.forward_write = true;
+            ++counters_.write_throughs;
+          }
+        }
+        return out;
+      }
+    }
+
+    ++counters_.misses;
+    ++rc.misses;
+    if (write) ++counters_.write_misses; else ++counters_.read_misses;
+    if (write && !config_.write_allocate) {
+      out.forward_write = true;
+      ++counters_.write_throughs;
+      return out;
+    }
+    const uint32_t way = allocate(set, base, tag, info, out);
+    if (way == kBypass) {
+      ++counters_.bypasses;
+      if (write) {
+        out.forward_write = true;
+        ++counters_.write_throughs;
+      } else {
+        out.fetch = true;
+        ++counters_.fetches;
+      }
+      return out;
+    }
+    if (!(write && info.full_line)) {
+      out.fetch = true;
+      ++counters_.fetches;
+    }
+    if (write) {
+      if (config_.write_back) {
+        dirty_[base + way] = 1;
+      } else {
+        out.forward_write = true;
+        ++counters_.write_throughs;
+      }
+    }
+    return out;
+  }
+
+  // Insert a line without a demand access (prefetch into L1, paper 002). No-op on a present line.
+  // The caller fetches the line from below when outcome.fetch is set.
+  CacheOutcome prefetch(uint64_t addr, const AccessInfo& info) {
+    const uint64_t line = addr >> line_shift_;
+    const uint32_t set = static_cast<uint32_t>(line) & set_mask_;
+    const size_t base = static_cast<size_t>(set) * ways_;
+    CacheOutcome out;
+    out.bank = set & bank_mask_;
+    ++counters_.prefetches;
+    if (findWay(base, line + 1) != kBypass) {
+      out.hit = true;
+      return out;
+    }
+    const uint32_t way = allocate(set, base, line + 1, info, out);
+    if (way != kBypass) {
+      out.fetch = true;
+      ++counters_.fetches;
+      ++counters_.prefetch_fills;
+    }
+    return out;
+  }
+
+  bool contains(uint64_t addr) const {
+    const uint64_t line = addr >> line_shift_;
+    const size_t base = static_cast<size_t>(static_cast<uint32_t>(line) & set_mask_) * ways_;
+    return findWay(base, line + 1) != kBypass;
+  }
+
+  // Drop a line; returns true when it was dirty (the caller decides whether to write it back).
+  bool invalidate(uint64_t addr) {
+    const uint64_t line = addr >> line_shift_;
+    const uint32_t set = static_cast<uint32_t>(line) & set_mask_;
+    const size_t base = static_cast<size_t>(set) * ways_;
+    const uint32_t way = findWay(base, line + 1);
+    if (way == kBypass) return false;
+    const bool was_dirty = dirty_[base + way] != 0;
+    tags_[base + way] = kInvalid;
+    dirty_[base + way] = 0;
+    policy_.invalidate(set, way);
+    ++counters_.invalidations;
+    return was_dirty;
+  }
+
+  // Bank arbitration: the cycle at which an access to `addr` arriving at `now` can start; each
+  // bank accepts one access per cycle (paper 000 Table I: L2 with 8 banks).
+  uint64_t reserveBank(uint64_t addr, uint64_t now) {
+    const uint32_t bank = static_cast<uint32_t>(addr >> line_shift_) & set_mask_ & bank_mask_;
+    const uint64_t start = std::max(now, bank_free_[bank]);
+    bank_free_[bank] = start + 1;
+    return start;
+  }
+
+  const CacheConfig& config() const { return config_; }
+  const CacheCounters& counters() const { return counters_; }
+  uint32_t sets() const { return sets_; }
+  uint32_t ways() const { return ways_; }
+  const Policy& policy() const { return policy_; }
+
+ private:
+  static constexpr uint64_t kInvalid = 0;  // tags store line + 1, so 0 marks an invalid way
+
+  static const CacheConfig& checked(const CacheConfig& config) {
+    validateCacheConfig(config);
+    return config;
+  }
+
+  uint32_t findWay(size_t base, uint64_t tag) const {
+    for (uint32_t w = 0; w < ways_; ++w) {
+      if (tags_[base + w] == tag) return w;
+    }
+    return kBypass;
+  }
+
+  // Choose a way for `tag` (an invalid one first, else the policy's victim), evicting and
+  // reporting a dirty victim. Returns kBypass when the policy declines to allocate.
+  uint32_t allocate(uint32_t set, size_t base, uint64_t tag, const AccessInfo& info, CacheOutcome& out) {
+    uint32_t way = findWay(base, kInvalid);
+    if (way == kBypass) {
+      way = policy_.victim(set, info);
+      if (way == kBypass) return kBypass;
+      ++counters_.evictions;
+      if (dirty_[base + way]) {
+        out.writeback = true;
+        out.writeback_addr = (tags_[base + way] - 1) << line_shift_;
+        ++counters_.writebacks;
+      }
+      policy_.invalidate(set, way);
+    }
+    tags_[base + way] = tag;
+    dirty_[base + way] = 0;
+    policy_.reset(set, way, info);
+    ++counters_.fills;
+    return way;
+  }
+
+  CacheConfig config_;
+  uint32_t ways_;
+  uint32_t sets_;
+  uint32_t line_shift_;
+  uint32_t set_mask_;
+  uint32_t bank_mask_;
+  Policy policy_;
+  std::vector<uint64_t> tags_;   // sets x ways, contiguous per set
+  std::vector<uint8_t> dirty_;   // sets x ways
+  std::vector<uint64_t> bank_free_;
+  CacheCounters counters_;
+};
+
+}  // namespace tessera::model

@@ -1,0 +1,150 @@
+// The memory hierarchy of the baseline mobile tile-based GPU (papers 000, 001, 003): one private
+// L1 texture cache per shader core, a vertex cache per vertex processor, a tile cache for the
+// Parameter Buffer, a shared banked L2 and main memory. Every access returns its latency so a
+// timing model can schedule around it.
+//
+// Seams for the schemes that come later:
+//  - TextureOrganisation: replaces how a texture request is served above L2 (DTM-NUCA remote L1
+//    access over a mesh, paper 000; a buffer in front of L1, TFM paper 004). The baseline
+//    private-L1 path is built in and runs without any virtual call when no organisation is set.
+//  - prefetchTexture(): fills an L1 from the tile queue without a demand access (DAE, paper 002).
+//  - tile cache policy `opt` + MemRequest::next_use: TCOR OPT numbers (paper 003).
+//  - AccessInfo::priority_class reaches the L2 policy: L2 dead-line priority classes (paper 003).
+//  - accessBelowL1(): the shared L2 + DRAM path, public, so new first-level structures reuse it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "tessera/model/dram.h"
+#include "tessera/model/params.h"
+#include "tessera/model/replacement/policies.h"
+
+namespace tessera::model {
+
+struct HierarchyConfig {
+  uint32_t shader_cores = 4;
+  uint32_t vertex_processors = 1;
+  CacheConfig l1tex;
+  CacheConfig vertex;
+  CacheConfig tile;
+  CacheConfig l2;
+  DramConfig dram;
+  bool track_replication = true;
+
+  // From a parameter set (params.h). Throws ParamError naming the parameter group on an
+  // inconsistent configuration (for example sets not a power of two).
+  static HierarchyConfig fromParams(const ParamSet& params);
+};
+
+// Which first-level structure a request goes to.
+enum class Stream : uint8_t { Texture = 0, Vertex = 1, Tile = 2 };
+
+// Where a request was finally served from.
+enum class ServedBy : uint8_t { L1 = 0, Remote = 1, L2 = 2, Dram = 3 };
+
+struct MemRequest {
+  uint64_t addr = 0;
+  uint64_t next_use = kNoNextUse;  // OPT number (only future-aware policies read it)
+  uint16_t unit = 0;               // shader core (Texture) or vertex processor (Vertex)
+  Stream stream = Stream::Texture;
+  bool write = false;              // only the tile cache (Parameter Buffer) is written
+  bool full_line = false;
+  uint8_t priority_class = 0;      // passed to the L2 policy
+};
+
+struct MemResponse {
+  uint32_t latency = 0;  // cycles from issue to data
+  ServedBy served_by = ServedBy::L1;
+};
+
+class MemoryHierarchy;
+
+// A replacement for the baseline texture path above L2 (see the seams above).
+class TextureOrganisation {
+ public:
+  virtual ~TextureOrganisation() = default;
+  virtual MemResponse access(MemoryHierarchy& hierarchy, const MemRequest& request, uint64_t now) = 0;
+};
+
+class MemoryHierarchy {
+ public:
+  // Throws std::invalid_argument on an invalid configuration.
+  explicit MemoryHierarchy(const HierarchyConfig& config);
+  ~MemoryHierarchy();
+  MemoryHierarchy(const MemoryHierarchy&) = delete;
+  MemoryHierarchy& operator=(const MemoryHierarchy&) = delete;
+
+  // One request issued at cycle `now`.
+  MemResponse access(const MemRequest& request, uint64_t now) {
+    if (request.stream == Stream::Texture) return accessTexture(request, now);
+    return accessOther(request, now);
+  }
+
+  // Baseline texture path: private L1 of request.unit, then L2 and DRAM.
+  MemResponse accessPrivateL1(const MemRequest& request, uint64_t now);
+
+  // Prefetch a texture line into the L1 of `core` (DAE, paper 002); returns the cycle the line
+  // is present. Counts as a prefetch, not a demand access.
+  uint64_t prefetchTexture(uint32_t core, uint64_t addr, uint64_t now);
+
+  // The shared path below the first level: L2 access by `l2_requester` (see l2Requester*), and a
+  // DRAM access on a miss. Dirty L2 victims are written to DRAM as posted writes. Returns the
+  // latency from `now`.
+  MemResponse accessBelowL1(uint32_t l2_requester, uint64_t addr, bool write, const AccessInfo& info, uint64_t now);
+
+  // Color buffer flush of a finished tile straight to the frame buffer in memory (paper 003
+  // Fig. 2: the Color Buffer writes main memory directly). One call per line.
+  uint64_t flushColorLine(uint64_t addr, uint64_t now);
+
+  void setTextureOrganisation(std::unique_ptr<TextureOrganisation> organisation);
+
+  // Per-requester index of the L2 counters.
+  uint32_t l2RequesterTexture(uint32_t core) const { return core; }
+  uint32_t l2RequesterVertex(uint32_t vp) const { return config_.shader_cores + vp; }
+  uint32_t l2RequesterTile() const { return config_.shader_cores + config_.vertex_processors; }
+  uint32_t l2Requesters() const { return config_.shader_cores + config_.vertex_processors + 1; }
+
+  AnyCache& l1tex(uint32_t core) { return l1tex_[core]; }
+  const AnyCache& l1tex(uint32_t core) const { return l1tex_[core]; }
+  AnyCache& vertexCache(uint32_t vp) { return vertex_[vp]; }
+  const AnyCache& vertexCache(uint32_t vp) const { return vertex_[vp]; }
+  AnyCache& tileCache() { return tile_[0]; }
+  const AnyCache& tileCache() const { return tile_[0]; }
+  AnyCache& l2() { return l2_[0]; }
+  const AnyCache& l2() const { return l2_[0]; }
+  Dram& dram() { return dram_; }
+  const Dram& dram() const { return dram_; }
+  const HierarchyConfig& config() const { return config_; }
+
+  // Paper 000 Fig. 1: replication_histogram()[k] = texture requests after whose service the
+  // block resided in exactly k private L1 texture caches (k = 0 .. shader_cores).
+  const std::vector<uint64_t>& replicationHistogram() const { return replication_; }
+  // Records the replication degree of the block at `addr` now (called by organisations that
+  // replace the baseline path, after serving a request).
+  void recordReplication(uint64_t addr);
+
+  // Sums over the L1 texture caches.
+  CacheCounters l1texTotals() const;
+
+ private:
+  MemResponse accessTexture(const MemRequest& request, uint64_t now) {
+    if (organisation_) return organisation_->access(*this, request, now);
+    return accessPrivateL1(request, now);
+  }
+  MemResponse accessOther(const MemRequest& request, uint64_t now);
+  MemResponse serveFirstLevel(AnyCache& cache, uint32_t requester, uint32_t l2_requester, const MemRequest& request,
+                              uint64_t now);
+
+  HierarchyConfig config_;
+  std::vector<AnyCache> l1tex_;
+  std::vector<AnyCache> vertex_;
+  std::vector<AnyCache> tile_;
+  std::vector<AnyCache> l2_;
+  Dram dram_;
+  std::unique_ptr<TextureOrganisation> organisation_;
+  std::vector<uint64_t> replication_;
+};
+
+}  // namespace tessera::model

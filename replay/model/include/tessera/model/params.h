@@ -1,0 +1,98 @@
+// Parameter registry of the GPU model: every parameter has a dotted name (`l1tex.size`), a type,
+// a default, a one-line description and its valid range or choices. A ParamSet holds one full
+// configuration: start from defaults or a named preset (DESIGN.md section 6), override with
+// `key=value` strings or a config file, serialise to `key=value` text to store with results.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace tessera::model {
+
+// Bad key, bad value, bad preset: the message is one line naming the key and the problem.
+class ParamError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class ParamType { Int, Float, Bool, String };
+std::string_view paramTypeName(ParamType type);
+
+using ParamValue = std::variant<int64_t, double, bool, std::string>;
+
+struct ParamSpec {
+  std::string name;
+  ParamType type = ParamType::Int;
+  std::string default_value;  // in the text form accepted by ParamSet::set
+  std::string description;    // one line
+  double min = 0;             // Int and Float: inclusive range
+  double max = 0;
+  std::vector<std::string> choices;  // String: allowed values (empty = any)
+};
+
+class ParamRegistry {
+ public:
+  // Adds a parameter; throws ParamError on a duplicate name or an invalid default.
+  void add(ParamSpec spec);
+  const ParamSpec* find(std::string_view name) const;
+  const std::vector<ParamSpec>& all() const { return specs_; }
+
+  // The parameters of the GPU model (GPU, queues, caches, DRAM, energy, statistics). Later
+  // components copy it and add their own.
+  static const ParamRegistry& model();
+
+ private:
+  std::vector<ParamSpec> specs_;
+  std::map<std::string, size_t, std::less<>> index_;
+};
+
+class ParamSet {
+ public:
+  // All parameters at their defaults. The registry must outlive the set.
+  explicit ParamSet(const ParamRegistry& registry = ParamRegistry::model());
+
+  // Throws ParamError: unknown parameter (with the nearest known name), or a bad value.
+  void set(std::string_view name, std::string_view value);
+  // "key=value" (spaces around both trimmed), as given to --set.
+  void apply(std::string_view assignment);
+  // A config file or stored configuration: one key=value per line, '#' comments, blank lines.
+  // Errors name `origin` and the line number.
+  void applyText(std::string_view text, std::string_view origin);
+
+  int64_t getInt(std::string_view name) const;
+  uint32_t getU32(std::string_view name) const;
+  double getFloat(std::string_view name) const;
+  bool getBool(std::string_view name) const;
+  const std::string& getString(std::string_view name) const;
+  // The value in canonical text form.
+  std::string text(std::string_view name) const;
+
+  // Every parameter as `key=value` lines in name order; applyText of this text on a fresh set
+  // reproduces this set exactly.
+  std::string toText() const;
+  const ParamRegistry& registry() const { return *registry_; }
+
+  bool operator==(const ParamSet& other) const { return values_ == other.values_; }
+
+ private:
+  const ParamValue& value(std::string_view name, ParamType type) const;
+
+  const ParamRegistry* registry_;
+  std::map<std::string, ParamValue, std::less<>> values_;
+};
+
+// Presets of DESIGN.md section 6.
+struct PresetInfo {
+  std::string_view name;
+  std::string_view description;
+};
+std::vector<PresetInfo> presets();
+// Defaults with the preset's values applied; throws ParamError for an unknown preset name.
+ParamSet makePreset(std::string_view name, const ParamRegistry& registry = ParamRegistry::model());
+
+}  // namespace tessera::model

@@ -1,0 +1,47 @@
+// Least recently used replacement.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "tessera/model/replacement/policy.h"
+
+namespace tessera::model {
+
+namespace lru {
+// Per-set decision: the way with the oldest last-touch stamp (stamps are unique and non-zero
+// for valid lines). Ties cannot occur among valid lines; the lowest way wins otherwise.
+inline uint32_t victim(std::span<const uint64_t> stamps) {
+  uint32_t best = 0;
+  for (uint32_t w = 1; w < stamps.size(); ++w) {
+    if (stamps[w] < stamps[best]) best = w;
+  }
+  return best;
+}
+}  // namespace lru
+
+class LruPolicy {
+ public:
+  static constexpr std::string_view kName = "lru";
+
+  LruPolicy(uint32_t sets, uint32_t ways, const PolicyOptions& /*options*/)
+      : ways_(ways), stamps_(static_cast<size_t>(sets) * ways, 0) {}
+
+  void reset(uint32_t set, uint32_t way, const AccessInfo& /*info*/) { stamps_[index(set, way)] = ++clock_; }
+  void touch(uint32_t set, uint32_t way, const AccessInfo& /*info*/) { stamps_[index(set, way)] = ++clock_; }
+  void invalidate(uint32_t set, uint32_t way) { stamps_[index(set, way)] = 0; }
+  uint32_t victim(uint32_t set, const AccessInfo& /*info*/) const {
+    return lru::victim(std::span<const uint64_t>(&stamps_[index(set, 0)], ways_));
+  }
+
+ private:
+  size_t index(uint32_t set, uint32_t way) const { return static_cast<size_t>(set) * ways_ + way; }
+
+  uint32_t ways_;
+  uint64_t clock_ = 0;
+  std::vector<uint64_t> stamps_;  // last-touch time per line, contiguous per set
+};
+
+}  // namespace tessera::model

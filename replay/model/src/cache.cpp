@@ -1,0 +1,43 @@
+#include "tessera/model/cache.h"
+
+#include <bit>
+#include <string>
+
+#include "tessera/model/replacement/policies.h"
+
+namespace tessera::model {
+
+namespace {
+[[noreturn]] void fail(const CacheConfig& c, const std::string& what) {
+  throw std::invalid_argument("cache '" + c.name + "': " + what);
+}
+}  // namespace
+
+void validateCacheConfig(const CacheConfig& c) {
+  if (c.line_bytes == 0 || !std::has_single_bit(c.line_bytes)) fail(c, "line size must be a power of two");
+  if (c.ways == 0) fail(c, "ways must be at least 1");
+  if (c.size_bytes == 0 || c.size_bytes % (uint64_t{c.line_bytes} * c.ways) != 0) {
+    fail(c, "size " + std::to_string(c.size_bytes) + " is not a multiple of ways x line size");
+  }
+  const uint64_t sets = c.size_bytes / (uint64_t{c.line_bytes} * c.ways);
+  if (!std::has_single_bit(sets)) fail(c, "number of sets (" + std::to_string(sets) + ") must be a power of two");
+  if (sets > (uint64_t{1} << 31)) fail(c, "too many sets");
+  if (c.banks == 0 || !std::has_single_bit(c.banks)) fail(c, "banks must be a power of two");
+  if (c.banks > sets) fail(c, "more banks than sets");
+  if (c.requesters == 0) fail(c, "requesters must be at least 1");
+}
+
+std::vector<std::string_view> replacementPolicyNames() { return {LruPolicy::kName, OptPolicy::kName}; }
+
+CachePolicyVariant AnyCache::make(const CacheConfig& config) {
+  if (config.policy == LruPolicy::kName) return CachePolicyVariant(std::in_place_index<0>, config);
+  if (config.policy == OptPolicy::kName) return CachePolicyVariant(std::in_place_index<1>, config);
+  std::string known;
+  for (auto n : replacementPolicyNames()) known += (known.empty() ? "" : ", ") + std::string(n);
+  throw std::invalid_argument("cache '" + config.name + "': unknown replacement policy '" + config.policy +
+                              "' (known: " + known + ")");
+}
+
+AnyCache::AnyCache(const CacheConfig& config) : cache_(make(config)) {}
+
+}  // namespace tessera::model

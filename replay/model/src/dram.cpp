@@ -1,0 +1,55 @@
+#include "tessera/model/dram.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <stdexcept>
+
+namespace tessera::model {
+
+Dram::Dram(const DramConfig& config) : config_(config) {
+  if (!(config.bytes_per_cycle > 0) || !std::isfinite(config.bytes_per_cycle)) {
+    throw std::invalid_argument("dram: bandwidth must be a positive number of bytes per cycle");
+  }
+  if (config.channels == 0 || config.banks == 0) throw std::invalid_argument("dram: channels and banks must be at least 1");
+  if (config.line_bytes == 0 || config.row_bytes < config.line_bytes) {
+    throw std::invalid_argument("dram: row size must be at least one line");
+  }
+  if (config.latency_row_hit > config.latency_row_miss) {
+    throw std::invalid_argument("dram: row-hit latency exceeds row-miss latency");
+  }
+  transfer_cycles_ = config.line_bytes / config.bytes_per_cycle;
+  bus_free_.assign(config.channels, 0.0);
+  open_row_.assign(static_cast<size_t>(config.channels) * config.banks, 0);
+}
+
+uint64_t Dram::access(uint64_t addr, bool write, uint64_t now, DramSource source) {
+  const uint64_t line = addr / config_.line_bytes;
+  const uint32_t channel = static_cast<uint32_t>(line % config_.channels);
+  const uint64_t channel_addr = (line / config_.channels) * config_.line_bytes;
+  const uint64_t row_global = channel_addr / config_.row_bytes;
+  const uint32_t bank = static_cast<uint32_t>(row_global % config_.banks);
+  const uint64_t row = row_global / config_.banks;
+
+  uint64_t& open = open_row_[static_cast<size_t>(channel) * config_.banks + bank];
+  const bool row_hit = open == row + 1;
+  open = row + 1;
+  const uint32_t latency = row_hit ? config_.latency_row_hit : config_.latency_row_miss;
+
+  // The bus carries one line every transfer_cycles_; a request starts its transfer when the bus is
+  // free, so N back-to-back requests finish after about N x line / bandwidth cycles.
+  const double arrival = static_cast<double>(now);
+  const double start = std::max(arrival, bus_free_[channel]);
+  bus_free_[channel] = start + transfer_cycles_;
+  counters_.queue_cycles += start - arrival;
+
+  if (write) ++counters_.writes; else ++counters_.reads;
+  if (row_hit) ++counters_.row_hits; else ++counters_.row_misses;
+  counters_.bytes += config_.line_bytes;
+  ++counters_.per_source[static_cast<uint32_t>(source)];
+  return static_cast<uint64_t>(std::ceil(start + transfer_cycles_)) + latency;
+}
+
+double Dram::busyUntil() const { return *std::max_element(bus_free_.begin(), bus_free_.end()); }
+
+}  // namespace tessera::model

@@ -1,0 +1,91 @@
+// DRAM: bandwidth saturation, latency range by row-buffer outcome, counters.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "tessera/model/dram.h"
+
+namespace tessera::model {
+namespace {
+
+TEST(Dram, IdleRequestSeesLatencyPlusTransfer) {
+  DramConfig c;
+  c.bytes_per_cycle = 4.0;  // 16 cycles per 64 B line
+  c.channels = 1;
+  Dram dram(c);
+  EXPECT_EQ(dram.access(0, false, 1000, DramSource::L2Fetch), 1000u + 16 + 100);  // row miss
+  EXPECT_EQ(dram.access(64, false, 2000, DramSource::L2Fetch), 2000u + 16 + 50);  // same row: hit
+  EXPECT_EQ(dram.counters().row_misses, 1u);
+  EXPECT_EQ(dram.counters().row_hits, 1u);
+  EXPECT_DOUBLE_EQ(dram.counters().queue_cycles, 0.0);
+}
+
+TEST(Dram, RowBufferTracking) {
+  DramConfig c;
+  c.channels = 1;
+  c.banks = 2;
+  c.row_bytes = 2048;  // 32 lines per row; rows alternate between the 2 banks
+  Dram dram(c);
+  for (uint64_t l = 0; l < 32; ++l) dram.access(l * 64, false, 0, DramSource::L2Fetch);
+  EXPECT_EQ(dram.counters().row_misses, 1u);
+  EXPECT_EQ(dram.counters().row_hits, 31u);
+  dram.access(2048, false, 0, DramSource::L2Fetch);      // bank 1 row 0: miss
+  dram.access(0, false, 0, DramSource::L2Fetch);         // bank 0 row 0 still open: hit
+  dram.access(2 * 2048, true, 0, DramSource::L2Write);   // bank 0 row 1: miss
+  dram.access(0, false, 0, DramSource::L2Fetch);         // bank 0 row 0 again: miss
+  EXPECT_EQ(dram.counters().row_misses, 4u);
+  EXPECT_EQ(dram.counters().row_hits, 32u);
+  EXPECT_EQ(dram.counters().reads, 35u);
+  EXPECT_EQ(dram.counters().writes, 1u);
+  EXPECT_EQ(dram.counters().bytes, 36u * 64);
+  EXPECT_EQ(dram.counters().per_source[static_cast<int>(DramSource::L2Write)], 1u);
+}
+
+// N requests issued together: the bus is the bottleneck, so the last completes after about
+// N x 64 / bandwidth cycles, and the ratio approaches 1 as N grows.
+double saturationRatio(uint64_t n, const DramConfig& c) {
+  Dram dram(c);
+  uint64_t last = 0;
+  for (uint64_t i = 0; i < n; ++i) last = std::max(last, dram.access(i * 64 * 37, false, 0, DramSource::L2Fetch));
+  const double ideal = static_cast<double>(n) * 64.0 / (c.bytes_per_cycle * c.channels);
+  return static_cast<double>(last) / ideal;
+}
+
+TEST(Dram, BandwidthSaturation) {
+  DramConfig c;
+  c.bytes_per_cycle = 4.0 * 400 / 600;  // paper 000: 4 B per 400 MHz cycle, in 600 MHz cycles
+  c.channels = 2;
+  const double r100 = saturationRatio(100, c);
+  const double r10k = saturationRatio(10000, c);
+  const double r100k = saturationRatio(100000, c);
+  EXPECT_GT(r100, 1.0);
+  EXPECT_LT(r10k, r100);
+  EXPECT_LT(r100k, r10k);
+  EXPECT_GE(r100k, 1.0);
+  EXPECT_LT(r100k, 1.005);
+}
+
+TEST(Dram, SpacedRequestsDoNotQueue) {
+  DramConfig c;
+  c.bytes_per_cycle = 2.0;  // 32 cycles per line, one channel
+  c.channels = 1;
+  Dram dram(c);
+  for (uint64_t i = 0; i < 100; ++i) dram.access(i * 64, false, i * 32, DramSource::L2Fetch);
+  EXPECT_DOUBLE_EQ(dram.counters().queue_cycles, 0.0);
+  Dram busy(c);
+  for (uint64_t i = 0; i < 100; ++i) busy.access(i * 64, false, i * 16, DramSource::L2Fetch);
+  EXPECT_GT(busy.counters().queue_cycles, 0.0);
+  EXPECT_DOUBLE_EQ(busy.busyUntil(), 100.0 * 32);
+}
+
+TEST(Dram, RejectsBadConfig) {
+  DramConfig c;
+  c.bytes_per_cycle = 0;
+  EXPECT_THROW(Dram{c}, std::invalid_argument);
+  c = DramConfig{};
+  c.latency_row_hit = 200;
+  EXPECT_THROW(Dram{c}, std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tessera::model

@@ -1,0 +1,103 @@
+// Energy = counts x constants (DESIGN.md section 7) + leakage x time, on a constructed case.
+#include <gtest/gtest.h>
+
+#include "tessera/model/energy.h"
+#include "tessera/model/hierarchy.h"
+
+namespace tessera::model {
+namespace {
+
+TEST(Energy, ConstantsAreDesignSection7) {
+  EXPECT_DOUBLE_EQ(sram16KiB4Way(TechVariant::Nm32Hp).read_pj, 61.2);
+  EXPECT_DOUBLE_EQ(sram16KiB4Way(TechVariant::Nm32Lop).write_pj, 28.2);
+  EXPECT_DOUBLE_EQ(sram16KiB4Way(TechVariant::Nm22Hp).read_pj, 31.8);
+  EXPECT_DOUBLE_EQ(sram16KiB4Way(TechVariant::Nm22Lop).write_pj, 19.6);
+  EXPECT_DOUBLE_EQ(sram1MiB8Way(TechVariant::Nm32Hp).write_pj, 423.0);
+  EXPECT_DOUBLE_EQ(sram1MiB8Way(TechVariant::Nm32Lop).read_pj, 207.0);
+  EXPECT_DOUBLE_EQ(sram1MiB8Way(TechVariant::Nm22Hp).read_pj, 217.0);
+  EXPECT_DOUBLE_EQ(sram1MiB8Way(TechVariant::Nm22Lop).write_pj, 145.0);
+  EXPECT_DOUBLE_EQ(ram1KiB32nmLop().write_pj, 1.14);
+  EXPECT_DOUBLE_EQ(dramAccessEnergy(DramType::Lpddr3).row_hit_pj, 2600.0);
+  EXPECT_DOUBLE_EQ(dramAccessEnergy(DramType::Lpddr3).row_miss_pj, 6700.0);
+  EXPECT_DOUBLE_EQ(dramAccessEnergy(DramType::Lpddr4).row_hit_pj, 2700.0);
+}
+
+// Constructed case on mobile4: core 0 reads line X twice, core 1 reads X once, core 0 reads the
+// line Y two lines on (same DRAM channel and row). Counts:
+//   L1 core 0: 3 reads, 2 fills; L1 core 1: 1 read, 1 fill  -> 4 reads, 3 writes (16 KiB figures)
+//   L2: 3 reads (X from core 0, X from core 1, Y), 2 fills  -> 3 reads, 2 writes (1 MiB figures)
+//   DRAM: X row miss, Y row hit.
+TEST(Energy, CountsTimesConstantsPlusLeakage) {
+  for (const char* tech : {"32nm-lop", "32nm-hp", "22nm-hp", "22nm-lop"}) {
+    ParamSet p = makePreset("mobile4");
+    p.set("energy.tech", tech);
+    MemoryHierarchy h(HierarchyConfig::fromParams(p));
+    MemRequest r;
+    r.addr = 0x2000;
+    h.access(r, 0);
+    h.access(r, 200);
+    r.unit = 1;
+    h.access(r, 400);
+    r.unit = 0;
+    r.addr = 0x2080;  // next line on the same DRAM channel (line-interleaved over 2), same row
+    h.access(r, 600);
+
+    const EnergyParams ep = EnergyParams::fromParams(p);
+    const uint64_t cycles = 6000;  // 10 us at 600 MHz
+    const EnergyReport e = computeEnergy(h, ep, cycles);
+    const AccessEnergy s = sram16KiB4Way(ep.tech);
+    const AccessEnergy l = sram1MiB8Way(ep.tech);
+    const double us = 10.0;
+    const double leak = sramLeakageMwPerKiB(ep.tech);  // mW per KiB; mW x us = nJ
+
+    const StructureEnergy* l1 = e.find("l1tex");
+    ASSERT_NE(l1, nullptr);
+    EXPECT_EQ(l1->reads, 4u);
+    EXPECT_EQ(l1->writes, 3u);
+    EXPECT_NEAR(l1->dynamic_nj, (4 * s.read_pj + 3 * s.write_pj) / 1000, 1e-9) << tech;
+    EXPECT_NEAR(l1->leakage_nj, leak * 64 * us, 1e-9) << tech;
+    const StructureEnergy* l2 = e.find("l2");
+    EXPECT_EQ(l2->reads, 3u);
+    EXPECT_EQ(l2->writes, 2u);
+    EXPECT_NEAR(l2->dynamic_nj, (3 * l.read_pj + 2 * l.write_pj) / 1000, 1e-9);
+    EXPECT_NEAR(l2->leakage_nj, leak * 1024 * us, 1e-9);
+    const StructureEnergy* dram = e.find("dram");
+    EXPECT_NEAR(dram->dynamic_nj, 6.7 + 2.6, 1e-9);
+    EXPECT_NEAR(dram->leakage_nj, 20.0 * us, 1e-9);
+    const StructureEnergy* vx = e.find("vertex");
+    EXPECT_EQ(vx->dynamic_nj, 0.0);
+    EXPECT_NEAR(vx->leakage_nj, leak * 8 * us, 1e-9);
+    const StructureEnergy* tile = e.find("tile");
+    EXPECT_NEAR(tile->leakage_nj, leak * 64 * us, 1e-9);
+
+    double sum = 0;
+    for (const auto& st : e.structures) sum += st.totalNj();
+    EXPECT_NEAR(e.total_nj, sum, 1e-9);
+    EXPECT_NEAR(e.total_nj, e.dynamic_nj + e.leakage_nj, 1e-9);
+  }
+}
+
+TEST(Energy, HpCostsMoreThanLop) {
+  ParamSet p = makePreset("mobile4");
+  MemoryHierarchy h(HierarchyConfig::fromParams(p));
+  for (uint64_t i = 0; i < 1000; ++i) {
+    MemRequest r;
+    r.addr = (i % 300) * 64;
+    r.unit = static_cast<uint16_t>(i % 4);
+    h.access(r, i);
+  }
+  p.set("energy.tech", "32nm-hp");
+  const double hp = computeEnergy(h, EnergyParams::fromParams(p), 1000).total_nj;
+  p.set("energy.tech", "32nm-lop");
+  const double lop = computeEnergy(h, EnergyParams::fromParams(p), 1000).total_nj;
+  EXPECT_GT(hp, lop);
+  p.set("dram.type", "lpddr4");
+  const DramCounters& d = h.dram().counters();
+  ASSERT_GT(d.row_hits, 0u);
+  ASSERT_GT(d.row_misses, 0u);
+  EXPECT_NEAR(computeEnergy(h, EnergyParams::fromParams(p), 1000).find("dram")->dynamic_nj,
+              (static_cast<double>(d.row_hits) * 2.7 + static_cast<double>(d.row_misses) * 4.7), 1e-6);
+}
+
+}  // namespace
+}  // namespace tessera::model

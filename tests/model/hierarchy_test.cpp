@@ -1,0 +1,226 @@
+// Hierarchy assembly: latencies per access, counters that reconcile on a random multi-core
+// stream, replication degree, and the seams for later schemes.
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <random>
+
+#include "tessera/model/hierarchy.h"
+
+namespace tessera::model {
+namespace {
+
+MemRequest tex(uint16_t core, uint64_t addr) {
+  MemRequest r;
+  r.addr = addr;
+  r.unit = core;
+  r.stream = Stream::Texture;
+  return r;
+}
+
+TEST(Hierarchy, LatencyPerLevel) {
+  MemoryHierarchy h(HierarchyConfig::fromParams(makePreset("mobile4")));
+  // Cold miss: L1 (1) + L2 (12) + DRAM transfer 64 B at 4 B x 400/600 per cycle = 24 cycles,
+  // then the row-miss latency 100: 1 + 12 + 24 + 100.
+  MemResponse r = h.access(tex(0, 0x10000), 0);
+  EXPECT_EQ(r.served_by, ServedBy::Dram);
+  EXPECT_EQ(r.latency, 137u);
+  r = h.access(tex(0, 0x10000), 200);
+  EXPECT_EQ(r.served_by, ServedBy::L1);
+  EXPECT_EQ(r.latency, 1u);
+  r = h.access(tex(1, 0x10008), 300);  // same line, other core: L2 hit
+  EXPECT_EQ(r.served_by, ServedBy::L2);
+  EXPECT_EQ(r.latency, 13u);
+  r = h.access(tex(2, 0x10080), 1000);  // next line on the same channel, same DRAM row (open): row hit
+  EXPECT_EQ(r.served_by, ServedBy::Dram);
+  EXPECT_EQ(r.latency, 1u + 12 + 24 + 50);
+}
+
+TEST(Hierarchy, BankedL2Arbitration) {
+  ParamSet p = makePreset("mobile32");
+  MemoryHierarchy h(HierarchyConfig::fromParams(p));
+  h.access(tex(0, 0), 0);
+  h.access(tex(1, 0), 1000);  // warm L2
+  // Two cores miss in L1 on lines of the same L2 bank in the same cycle: the second waits one.
+  const MemResponse a = h.access(tex(2, 0), 2000);
+  const MemResponse b = h.access(tex(3, 0), 2000);
+  EXPECT_EQ(a.latency, 2u + 18);
+  EXPECT_EQ(b.latency, 2u + 1 + 18);
+}
+
+TEST(Hierarchy, ReplicationDegree) {
+  MemoryHierarchy h(HierarchyConfig::fromParams(makePreset("mobile4")));
+  for (uint16_t c = 0; c < 4; ++c) h.access(tex(c, 0x4000), c * 1000);
+  h.access(tex(0, 0x8000), 9000);
+  // After core k reads the block it resides in k+1 caches; the last block in one.
+  const std::vector<uint64_t> expect{0, 2, 1, 1, 1};
+  EXPECT_EQ(h.replicationHistogram(), expect);
+}
+
+TEST(Hierarchy, CountersReconcileOnRandomMultiCoreStream) {
+  ParamSet p = makePreset("mobile4");
+  p.set("l1tex.size", "4KiB");  // small caches so every path (evictions, write-backs) is exercised
+  p.set("tile.size", "4KiB");
+  p.set("vertex.size", "2KiB");
+  p.set("l2.size", "32KiB");
+  p.set("l2.banks", "4");
+  MemoryHierarchy h(HierarchyConfig::fromParams(p));
+  std::mt19937_64 rng(42);
+  uint64_t texture_requests = 0;
+  uint64_t now = 0;
+  for (int i = 0; i < 200000; ++i) {
+    MemRequest r;
+    const uint64_t kind = rng() % 10;
+    if (kind < 7) {
+      r.stream = Stream::Texture;
+      r.unit = static_cast<uint16_t>(rng() % 4);
+      r.addr = (rng() % 4096) * 64 + (rng() % 64);  // 256 KiB of texture
+      ++texture_requests;
+    } else if (kind < 8) {
+      r.stream = Stream::Vertex;
+      r.addr = 0x4000000 + (rng() % 1024) * 64;
+    } else {
+      r.stream = Stream::Tile;  // Parameter Buffer: written by binning, read by the tile fetcher
+      r.addr = 0x8000000 + (rng() % 2048) * 64;
+      r.write = rng() % 3 == 0;
+      r.full_line = r.write && rng() % 2 == 0;
+    }
+    now += rng() % 3;
+    const MemResponse resp = h.access(r, now);
+    EXPECT_GE(resp.latency, 1u);
+  }
+
+  auto checkCache = [](const CacheCounters& c) {
+    EXPECT_EQ(c.hits + c.misses, c.accesses);
+    EXPECT_EQ(c.reads + c.writes, c.accesses);
+    EXPECT_EQ(c.read_misses + c.write_misses, c.misses);
+  };
+  const CacheCounters& l2 = h.l2().counters();
+  checkCache(l2);
+  uint64_t from_first_level = 0;
+  for (uint32_t core = 0; core < 4; ++core) {
+    const CacheCounters& c = h.l1tex(core).counters();
+    checkCache(c);
+    EXPECT_EQ(c.writes, 0u);
+    // Read-only L1: every miss is one L2 access from this core.
+    EXPECT_EQ(c.misses, l2.per_requester[h.l2RequesterTexture(core)].accesses);
+    EXPECT_GT(c.evictions, 0u);
+    from_first_level += c.nextLevelTraffic();
+  }
+  const CacheCounters& vx = h.vertexCache(0).counters();
+  checkCache(vx);
+  EXPECT_EQ(vx.nextLevelTraffic(), l2.per_requester[h.l2RequesterVertex(0)].accesses);
+  const CacheCounters& tc = h.tileCache().counters();
+  checkCache(tc);
+  EXPECT_GT(tc.writebacks, 0u);
+  EXPECT_EQ(tc.nextLevelTraffic(), l2.per_requester[h.l2RequesterTile()].accesses);
+  from_first_level += vx.nextLevelTraffic() + tc.nextLevelTraffic();
+  EXPECT_EQ(from_first_level, l2.accesses);
+
+  uint64_t per_requester_sum = 0;
+  for (const auto& rc : l2.per_requester) {
+    EXPECT_EQ(rc.hits + rc.misses, rc.accesses);
+    per_requester_sum += rc.accesses;
+  }
+  EXPECT_EQ(per_requester_sum, l2.accesses);
+
+  // L2 misses that fetch + L2 write-backs = DRAM traffic.
+  const DramCounters& d = h.dram().counters();
+  EXPECT_GT(l2.writebacks, 0u);
+  EXPECT_EQ(d.reads, l2.fetches);
+  EXPECT_EQ(d.writes, l2.writebacks + l2.write_throughs);
+  EXPECT_EQ(d.accesses(), l2.nextLevelTraffic());
+  EXPECT_EQ(d.row_hits + d.row_misses, d.accesses());
+
+  const CacheCounters totals = h.l1texTotals();
+  EXPECT_EQ(totals.accesses, texture_requests);
+  const auto& hist = h.replicationHistogram();
+  EXPECT_EQ(std::accumulate(hist.begin(), hist.end(), uint64_t{0}), texture_requests);
+  EXPECT_EQ(hist[0], 0u);  // an LRU L1 always holds the block it just served
+}
+
+TEST(Hierarchy, PrefetchFillsL1WithoutDemandAccess) {
+  MemoryHierarchy h(HierarchyConfig::fromParams(makePreset("mobile4")));
+  const uint64_t ready = h.prefetchTexture(2, 0x7000, 0);
+  EXPECT_EQ(ready, 137u);
+  const MemResponse r = h.access(tex(2, 0x7000), ready);
+  EXPECT_EQ(r.served_by, ServedBy::L1);
+  const CacheCounters& c = h.l1tex(2).counters();
+  EXPECT_EQ(c.prefetches, 1u);
+  EXPECT_EQ(c.prefetch_fills, 1u);
+  EXPECT_EQ(c.accesses, 1u);
+  EXPECT_EQ(c.hits, 1u);
+  EXPECT_EQ(h.l2().counters().per_requester[2].accesses, 1u);
+}
+
+// Trivial second texture organisation: every core shares core 0's L1 (a stand-in for the
+// NUCA organisations of paper 000), built only from the hierarchy's public pieces.
+class SharedL1 final : public TextureOrganisation {
+ public:
+  MemResponse access(MemoryHierarchy& h, const MemRequest& request, uint64_t now) override {
+    const CacheOutcome o = h.l1tex(0).access(request.addr, false, 0, AccessInfo{});
+    MemResponse r{h.config().l1tex.hit_latency, ServedBy::L1};
+    if (o.fetch) {
+      const MemResponse below = h.accessBelowL1(h.l2RequesterTexture(0), request.addr, false, AccessInfo{}, now + r.latency);
+      r.latency += below.latency;
+      r.served_by = below.served_by;
+    }
+    h.recordReplication(request.addr);
+    return r;
+  }
+};
+
+TEST(Hierarchy, TextureOrganisationSeam) {
+  MemoryHierarchy h(HierarchyConfig::fromParams(makePreset("mobile4")));
+  h.setTextureOrganisation(std::make_unique<SharedL1>());
+  h.access(tex(0, 0x1000), 0);
+  const MemResponse r = h.access(tex(3, 0x1000), 500);
+  EXPECT_EQ(r.served_by, ServedBy::L1);  // core 3 hits the shared cache
+  EXPECT_EQ(h.l1tex(0).counters().accesses, 2u);
+  EXPECT_EQ(h.l1tex(3).counters().accesses, 0u);
+  EXPECT_EQ(h.replicationHistogram()[1], 2u);
+}
+
+TEST(Hierarchy, TileCacheWithOptNumbers) {
+  ParamSet p = makePreset("mobile4");
+  p.set("tile.size", "128");  // 2 lines, 1 set: the 2-line cache of paper 003 Fig. 10
+  p.set("tile.ways", "2");
+  p.set("tile.policy", "opt");
+  MemoryHierarchy h(HierarchyConfig::fromParams(p));
+  auto pb = [&](uint64_t line, uint64_t next_use) {
+    MemRequest r;
+    r.stream = Stream::Tile;
+    r.addr = 0x100000 + line * 64;
+    r.next_use = next_use;
+    return h.access(r, 0).served_by == ServedBy::L1;
+  };
+  // Lines A, B, C; A is reused at tile 3, B at tile 9, C at tile 4: OPT evicts B for C.
+  EXPECT_FALSE(pb(0, 3));
+  EXPECT_FALSE(pb(1, 9));
+  EXPECT_FALSE(pb(2, 4));
+  EXPECT_TRUE(pb(0, kNoNextUse));
+  EXPECT_TRUE(pb(2, kNoNextUse));
+  EXPECT_EQ(h.tileCache().counters().hits, 2u);
+}
+
+TEST(Hierarchy, RejectsUnknownUnits) {
+  MemoryHierarchy h(HierarchyConfig::fromParams(makePreset("mobile4")));
+  EXPECT_THROW(h.access(tex(4, 0), 0), std::out_of_range);
+  MemRequest v;
+  v.stream = Stream::Vertex;
+  v.unit = 1;
+  EXPECT_THROW(h.access(v, 0), std::out_of_range);
+}
+
+TEST(Hierarchy, Mobile32Assembly) {
+  MemoryHierarchy h(HierarchyConfig::fromParams(makePreset("mobile32")));
+  EXPECT_EQ(h.config().shader_cores, 32u);
+  EXPECT_EQ(h.config().vertex_processors, 4u);
+  EXPECT_EQ(h.l2Requesters(), 37u);
+  EXPECT_EQ(h.l2().counters().per_requester.size(), 37u);
+  EXPECT_DOUBLE_EQ(h.config().dram.bytes_per_cycle, 4.0 * 400.0 / 600.0);
+  EXPECT_EQ(h.replicationHistogram().size(), 33u);
+}
+
+}  // namespace
+}  // namespace tessera::model
