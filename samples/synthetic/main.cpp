@@ -13,6 +13,8 @@ int main(int argc, char** argv) {
   app.add_option("--frames", scene.frames, "Frames to write")->check(CLI::Range(1u, 100000u));
   app.add_option("--textures", scene.textures, "Textures (each referenced in every frame)")->check(CLI::Range(0u, 4096u));
   app.add_option("--texture-size", scene.texture_size, "Base level size of the textures")->check(CLI::Range(1u, 8192u));
+  app.add_option("--width", scene.width, "Presented image width")->check(CLI::Range(1u, 16384u));
+  app.add_option("--height", scene.height, "Presented image height")->check(CLI::Range(1u, 16384u));
   app.add_option("--seed", scene.seed, "Random seed");
   app.add_option("--level", level, "zstd level (0 stores uncompressed)")->check(CLI::Range(-7, 19));
   CLI11_PARSE(app, argc, argv);
