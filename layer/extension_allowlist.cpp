@@ -1,0 +1,163 @@
+// Device extensions the capture can record (DESIGN.md section 4, after RenderDoc): everything
+// else is hidden from the application, which then falls back to paths the capture understands
+// instead of producing a file replay cannot use. Extensions on this list either add commands
+// and state that the hooks record, or change only shader capabilities or driver behaviour that
+// the captured SPIR-V and records already carry.
+#include <cstring>
+#include <string_view>
+
+#include "layer_state.h"
+
+namespace tessera::layer {
+
+namespace {
+
+constexpr std::string_view kAllowed[] = {
+    // Recorded commands and objects.
+    "VK_KHR_swapchain",
+    "VK_KHR_push_descriptor",
+    "VK_KHR_descriptor_update_template",
+    "VK_KHR_dynamic_rendering",
+    "VK_KHR_create_renderpass2",
+    "VK_KHR_synchronization2",
+    "VK_KHR_draw_indirect_count",
+    "VK_EXT_extended_dynamic_state",
+    "VK_EXT_extended_dynamic_state2",
+    "VK_KHR_bind_memory2",
+    "VK_EXT_vertex_attribute_divisor",
+    "VK_EXT_index_type_uint8",
+    // Memory, synchronisation and driver information: no new rendering state.
+    "VK_KHR_maintenance1",
+    "VK_KHR_maintenance2",
+    "VK_KHR_maintenance3",
+    "VK_KHR_maintenance4",
+    "VK_KHR_get_memory_requirements2",
+    "VK_KHR_dedicated_allocation",
+    "VK_KHR_driver_properties",
+    "VK_KHR_image_format_list",
+    "VK_KHR_external_memory",
+    "VK_KHR_external_memory_fd",
+    "VK_KHR_external_semaphore",
+    "VK_KHR_external_semaphore_fd",
+    "VK_KHR_external_fence",
+    "VK_KHR_external_fence_fd",
+    "VK_KHR_timeline_semaphore",
+    "VK_KHR_format_feature_flags2",
+    "VK_KHR_incremental_present",
+    "VK_KHR_swapchain_mutable_format",
+    "VK_KHR_separate_depth_stencil_layouts",
+    "VK_KHR_depth_stencil_resolve",
+    "VK_KHR_sampler_mirror_clamp_to_edge",
+    "VK_EXT_4444_formats",
+    "VK_EXT_border_color_swizzle",
+    "VK_EXT_host_query_reset",
+    "VK_EXT_private_data",
+    "VK_EXT_pipeline_creation_cache_control",
+    "VK_EXT_pipeline_creation_feedback",
+    "VK_EXT_separate_stencil_usage",
+    "VK_EXT_image_robustness",
+    "VK_EXT_robustness2",
+    "VK_EXT_calibrated_timestamps",
+    "VK_EXT_tooling_info",
+    "VK_EXT_debug_marker",
+    "VK_EXT_primitive_topology_list_restart",
+    "VK_EXT_non_seamless_cube_map",
+    "VK_EXT_image_2d_view_of_3d",
+    // Shader capabilities: carried by the SPIR-V itself.
+    "VK_KHR_16bit_storage",
+    "VK_KHR_8bit_storage",
+    "VK_KHR_relaxed_block_layout",
+    "VK_KHR_shader_atomic_int64",
+    "VK_KHR_shader_clock",
+    "VK_KHR_shader_draw_parameters",
+    "VK_KHR_shader_float16_int8",
+    "VK_KHR_shader_float_controls",
+    "VK_KHR_shader_integer_dot_product",
+    "VK_KHR_shader_subgroup_extended_types",
+    "VK_KHR_shader_terminate_invocation",
+    "VK_KHR_shader_non_semantic_info",
+    "VK_KHR_spirv_1_4",
+    "VK_KHR_storage_buffer_storage_class",
+    "VK_KHR_uniform_buffer_standard_layout",
+    "VK_KHR_variable_pointers",
+    "VK_KHR_vulkan_memory_model",
+    "VK_KHR_zero_initialize_workgroup_memory",
+    "VK_EXT_scalar_block_layout",
+    "VK_EXT_shader_atomic_float",
+    "VK_EXT_shader_atomic_float2",
+    "VK_EXT_shader_demote_to_helper_invocation",
+    "VK_EXT_shader_stencil_export",
+    "VK_EXT_shader_subgroup_ballot",
+    "VK_EXT_shader_subgroup_vote",
+    "VK_EXT_shader_viewport_index_layer",
+    "VK_EXT_subgroup_size_control",
+    "VK_EXT_texel_buffer_alignment",
+    "VK_EXT_post_depth_coverage",
+    "VK_GOOGLE_decorate_string",
+    "VK_GOOGLE_hlsl_functionality1",
+    "VK_GOOGLE_user_type",
+};
+
+// Feature structures of hidden extensions: zeroed in vkGetPhysicalDeviceFeatures2 so an
+// application that checks features rather than extension names also falls back.
+struct HiddenFeature {
+  VkStructureType type;
+  size_t size;
+};
+constexpr HiddenFeature kHiddenFeatures[] = {
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT,
+     sizeof(VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT)},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT,
+     sizeof(VkPhysicalDeviceExtendedDynamicState3FeaturesEXT)},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT,
+     sizeof(VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT)},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT,
+     sizeof(VkPhysicalDeviceMultiDrawFeaturesEXT)},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT,
+     sizeof(VkPhysicalDeviceTransformFeedbackFeaturesEXT)},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CONDITIONAL_RENDERING_FEATURES_EXT,
+     sizeof(VkPhysicalDeviceConditionalRenderingFeaturesEXT)},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COLOR_WRITE_ENABLE_FEATURES_EXT,
+     sizeof(VkPhysicalDeviceColorWriteEnableFeaturesEXT)},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT,
+     sizeof(VkPhysicalDeviceLineRasterizationFeaturesEXT)},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT,
+     sizeof(VkPhysicalDeviceProvokingVertexFeaturesEXT)},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT,
+     sizeof(VkPhysicalDeviceDepthClipEnableFeaturesEXT)},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_CONTROL_FEATURES_EXT,
+     sizeof(VkPhysicalDeviceDepthClipControlFeaturesEXT)},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT,
+     sizeof(VkPhysicalDeviceCustomBorderColorFeaturesEXT)},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVES_GENERATED_QUERY_FEATURES_EXT,
+     sizeof(VkPhysicalDevicePrimitivesGeneratedQueryFeaturesEXT)},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ATTACHMENT_FEEDBACK_LOOP_LAYOUT_FEATURES_EXT,
+     sizeof(VkPhysicalDeviceAttachmentFeedbackLoopLayoutFeaturesEXT)},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_FEATURES_EXT,
+     sizeof(VkPhysicalDeviceMultisampledRenderToSingleSampledFeaturesEXT)},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_FEATURES_EXT,
+     sizeof(VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT)},
+};
+
+}  // namespace
+
+bool extension_allowed(const char* name) {
+  for (std::string_view a : kAllowed) {
+    if (a == name) return true;
+  }
+  return false;
+}
+
+void hide_features(void* chain) {
+  for (auto* s = static_cast<VkBaseOutStructure*>(chain); s != nullptr; s = s->pNext) {
+    for (const auto& h : kHiddenFeatures) {
+      if (s->sType == h.type) {
+        // Every VkBool32 after the sType/pNext header.
+        std::memset(reinterpret_cast<char*>(s) + sizeof(VkBaseOutStructure), 0,
+                    h.size - sizeof(VkBaseOutStructure));
+      }
+    }
+  }
+}
+
+}  // namespace tessera::layer

@@ -1,0 +1,458 @@
+// VK_LAYER_TESSERA_capture: loader interface, instance and device lifetime, the capture session.
+// Only the three loader entry points are exported (exports.map); every other function reaches
+// the application through vkGet*ProcAddr.
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+
+#include "layer_state.h"
+#include "platform.h"
+
+#define TESSERA_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace tessera::layer {
+
+namespace {
+
+constexpr const char* kLayerName = "VK_LAYER_TESSERA_capture";
+
+std::shared_mutex g_maps_mutex;
+std::unordered_map<void*, std::unique_ptr<InstanceData>> g_instances;
+std::unordered_map<void*, std::unique_ptr<DeviceData>> g_devices;
+std::unordered_map<VkPhysicalDevice, void*> g_physical_to_instance;
+
+std::mutex g_session_mutex;
+Session* g_session = nullptr;
+bool g_session_tried = false;
+std::atomic<bool> g_session_ready{false};  // lock-free fast path once decided
+
+}  // namespace
+
+// ---- Session ---------------------------------------------------------------------------------
+
+Session::Session(CaptureConfig config, std::unique_ptr<cap::CaptureWriter> writer)
+    : config_(std::move(config)), writer_(std::move(writer)) {}
+
+Session* Session::get() {
+  if (g_session_ready.load(std::memory_order_acquire)) return g_session;
+  std::lock_guard lock(g_session_mutex);
+  if (g_session_tried) return g_session;
+  g_session_tried = true;
+  struct Ready {
+    ~Ready() { g_session_ready.store(true, std::memory_order_release); }
+  } ready;
+  std::string warning;
+  CaptureConfig config = read_capture_config(&warning);
+  if (!warning.empty()) platform_log("tessera capture: " + warning);
+  if (config.file.empty()) return nullptr;
+  cap::WriterOptions options;
+  // Reported on the writer thread after a failed write: the app keeps running, frames stop.
+  options.on_error = [](const std::string& e) { platform_log("tessera capture: " + e); };
+  std::string error;
+  auto writer = cap::CaptureWriter::open(config.file, options, &error);
+  if (!writer) {
+    platform_log("tessera capture: cannot capture, passing through: " + error);
+    return nullptr;
+  }
+  // Deliberately never deleted: some applications never destroy their device, and the file is
+  // closed after the last captured frame anyway (a static destructor could run after the
+  // driver is gone).
+  g_session = new Session(config, std::move(writer));
+  cap::CaptureInfoRecord info;
+  info.entries = {{"tool", "tessera capture layer"},
+                  {"layer", kLayerName},
+                  {"command_line", platform_command_line()},
+                  {"frames", std::to_string(config.frames.first) + "-" +
+                                 std::to_string(config.frames.last)}};
+  g_session->write(info);
+  // Applications that return from main without destroying their device still get a complete
+  // file (trailer index included).
+  std::atexit([] { g_session->close(); });
+  if (config.frames.contains(1)) {
+    g_session->writer_->begin_frame(1);
+    g_session->in_frame_.store(true, std::memory_order_release);
+    g_session->write(cap::FrameBoundaryRecord{1, 1});
+  }
+  return g_session;
+}
+
+bool Session::first_time(const std::string& key) {
+  std::lock_guard lock(mutex_);
+  return warned_.insert(key).second;
+}
+
+void Session::warn_once(const std::string& key, const std::string& text) {
+  if (!first_time(key)) return;
+  platform_log("tessera capture: " + text);
+  write(cap::WarningRecord{text});
+}
+
+bool Session::take_initial_snapshot() {
+  std::lock_guard lock(mutex_);
+  if (snapshot_taken_) return false;
+  snapshot_taken_ = true;
+  return true;
+}
+
+void Session::end_present() {
+  std::lock_guard lock(mutex_);
+  if (done_.load()) return;
+  const uint32_t n = presents_.load() + 1;
+  if (config_.frames.contains(n)) {
+    write(cap::FrameBoundaryRecord{n, 0});
+    writer_->flush_frame();
+  }
+  presents_.store(n, std::memory_order_release);
+  if (n >= config_.frames.last) {
+    in_frame_.store(false, std::memory_order_release);
+    done_.store(true, std::memory_order_release);
+    const auto stats = writer_->stats();
+    if (writer_->close()) {
+      platform_log("tessera capture: wrote frames " + std::to_string(config_.frames.first) + "-" +
+                   std::to_string(config_.frames.last) + " to " + writer_->path() + " (" +
+                   std::to_string(stats.file_bytes) + " bytes before the index)");
+    }
+    return;
+  }
+  const bool next = config_.frames.contains(n + 1);
+  if (next) {
+    writer_->begin_frame(n + 1);
+    write(cap::FrameBoundaryRecord{n + 1, 1});
+  }
+  in_frame_.store(next, std::memory_order_release);
+}
+
+void Session::close() {
+  std::lock_guard lock(mutex_);
+  if (done_.exchange(true)) return;
+  in_frame_.store(false);
+  writer_->close();
+}
+
+// ---- Lookups ---------------------------------------------------------------------------------
+
+InstanceData* instance_data(void* key) {
+  std::shared_lock lock(g_maps_mutex);
+  auto it = g_instances.find(key);
+  return it == g_instances.end() ? nullptr : it->second.get();
+}
+
+DeviceData* device_data(void* key) {
+  std::shared_lock lock(g_maps_mutex);
+  auto it = g_devices.find(key);
+  return it == g_devices.end() ? nullptr : it->second.get();
+}
+
+namespace {
+
+template <typename T>
+const T* find_in_chain(const void* chain, VkStructureType type) {
+  for (auto* s = static_cast<const VkBaseInStructure*>(chain); s != nullptr; s = s->pNext) {
+    if (s->sType == type) return reinterpret_cast<const T*>(s);
+  }
+  return nullptr;
+}
+
+// The loader's link info in a create-info chain (VK_LAYER_LINK_INFO for the next layer,
+// VK_LOADER_DATA_CALLBACK for the dispatch setter), per the loader-layer interface.
+template <typename CreateInfo, typename LayerInfo>
+LayerInfo* layer_info(const CreateInfo* ci, VkStructureType type, VkLayerFunction fn) {
+  auto* s = const_cast<VkBaseOutStructure*>(reinterpret_cast<const VkBaseOutStructure*>(ci->pNext));
+  for (; s != nullptr; s = s->pNext) {
+    if (s->sType == type && reinterpret_cast<LayerInfo*>(s)->function == fn) {
+      return reinterpret_cast<LayerInfo*>(s);
+    }
+  }
+  return nullptr;
+}
+
+// ---- Instance --------------------------------------------------------------------------------
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* ci,
+                                              const VkAllocationCallbacks* alloc,
+                                              VkInstance* out) {
+  auto* link = layer_info<VkInstanceCreateInfo, VkLayerInstanceCreateInfo>(
+      ci, VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO, VK_LAYER_LINK_INFO);
+  if (link == nullptr || link->u.pLayerInfo == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  PFN_vkGetInstanceProcAddr gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+  link->u.pLayerInfo = link->u.pLayerInfo->pNext;  // the next layer sees its own link
+  auto create = reinterpret_cast<PFN_vkCreateInstance>(gipa(VK_NULL_HANDLE, "vkCreateInstance"));
+  if (create == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  const VkResult r = create(ci, alloc, out);
+  if (r != VK_SUCCESS) return r;
+
+  auto data = std::make_unique<InstanceData>();
+  data->instance = *out;
+  load_instance_dispatch(data->vk, *out, gipa);
+  if (ci->pApplicationInfo != nullptr && ci->pApplicationInfo->apiVersion != 0) {
+    data->api_version = ci->pApplicationInfo->apiVersion;
+  }
+  if (Session* s = Session::get(); s != nullptr && ci->pApplicationInfo != nullptr) {
+    cap::CaptureInfoRecord info;
+    const auto* app = ci->pApplicationInfo;
+    info.entries = {{"application", app->pApplicationName ? app->pApplicationName : ""},
+                    {"engine", app->pEngineName ? app->pEngineName : ""},
+                    {"api_version", std::to_string(app->apiVersion)}};
+    s->write(info);
+  }
+  std::unique_lock lock(g_maps_mutex);
+  g_instances[dispatch_key(*out)] = std::move(data);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyInstance(VkInstance instance,
+                                           const VkAllocationCallbacks* alloc) {
+  if (instance == VK_NULL_HANDLE) return;
+  void* key = dispatch_key(instance);
+  InstanceData* d = instance_data(key);
+  if (d == nullptr) return;
+  d->vk.DestroyInstance(instance, alloc);
+  std::unique_lock lock(g_maps_mutex);
+  for (auto it = g_physical_to_instance.begin(); it != g_physical_to_instance.end();) {
+    it = it->second == key ? g_physical_to_instance.erase(it) : std::next(it);
+  }
+  g_instances.erase(key);
+}
+
+InstanceData* instance_of_physical(VkPhysicalDevice pd) { return instance_data(dispatch_key(pd)); }
+
+VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevice pd,
+                                                                  const char* layer,
+                                                                  uint32_t* count,
+                                                                  VkExtensionProperties* props) {
+  if (layer != nullptr && std::strcmp(layer, kLayerName) == 0) {
+    *count = 0;  // the layer itself adds no extension
+    return VK_SUCCESS;
+  }
+  InstanceData* inst = instance_of_physical(pd);
+  if (layer != nullptr || Session::get() == nullptr) {
+    return inst->vk.EnumerateDeviceExtensionProperties(pd, layer, count, props);
+  }
+  uint32_t n = 0;
+  VkResult r = inst->vk.EnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr);
+  if (r != VK_SUCCESS) return r;
+  std::vector<VkExtensionProperties> all(n);
+  r = inst->vk.EnumerateDeviceExtensionProperties(pd, nullptr, &n, all.data());
+  if (r < VK_SUCCESS) return r;
+  all.resize(n);
+  std::vector<VkExtensionProperties> shown;
+  Session* s = Session::get();
+  for (const auto& e : all) {
+    if (extension_allowed(e.extensionName)) {
+      shown.push_back(e);
+    } else if (s->recording() && s->first_time(std::string("hidden:") + e.extensionName)) {
+      // Written once per name: `tessera info` lists what the application could not use.
+      s->write(cap::HiddenExtensionRecord{e.extensionName, e.specVersion});
+    }
+  }
+  if (props == nullptr) {
+    *count = static_cast<uint32_t>(shown.size());
+    return VK_SUCCESS;
+  }
+  const uint32_t copied = std::min<uint32_t>(*count, static_cast<uint32_t>(shown.size()));
+  std::memcpy(props, shown.data(), copied * sizeof(VkExtensionProperties));
+  *count = copied;
+  return copied < shown.size() ? VK_INCOMPLETE : VK_SUCCESS;
+}
+
+void filter_features(VkPhysicalDeviceFeatures2* f) {
+  if (Session::get() != nullptr) hide_features(f->pNext);
+}
+
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(VkPhysicalDevice pd,
+                                                      VkPhysicalDeviceFeatures2* f) {
+  instance_of_physical(pd)->vk.GetPhysicalDeviceFeatures2(pd, f);
+  filter_features(f);
+}
+
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2KHR(VkPhysicalDevice pd,
+                                                         VkPhysicalDeviceFeatures2* f) {
+  instance_of_physical(pd)->vk.GetPhysicalDeviceFeatures2KHR(pd, f);
+  filter_features(f);
+}
+
+// ---- Device ----------------------------------------------------------------------------------
+
+void write_device_info(InstanceData* inst, VkPhysicalDevice pd, Session* s) {
+  cap::DeviceInfoRecord rec;
+  VkPhysicalDeviceProperties props{};
+  inst->vk.GetPhysicalDeviceProperties(pd, &props);
+  rec.api_version = props.apiVersion;
+  rec.driver_version = props.driverVersion;
+  rec.vendor_id = props.vendorID;
+  rec.device_id = props.deviceID;
+  rec.device_type = static_cast<uint32_t>(props.deviceType);
+  rec.device_name = props.deviceName;
+  // Driver properties are core in 1.2; the instance must also allow 1.1 queries.
+  if (props.apiVersion >= VK_API_VERSION_1_2 && inst->api_version >= VK_API_VERSION_1_1 &&
+      inst->vk.GetPhysicalDeviceProperties2 != nullptr) {
+    VkPhysicalDeviceDriverProperties driver{};
+    driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
+    VkPhysicalDeviceProperties2 p2{};
+    p2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+    p2.pNext = &driver;
+    inst->vk.GetPhysicalDeviceProperties2(pd, &p2);
+    rec.driver_id = static_cast<uint32_t>(driver.driverID);
+    rec.driver_name = driver.driverName;
+    rec.driver_info = driver.driverInfo;
+  }
+  VkPhysicalDeviceMemoryProperties mem{};
+  inst->vk.GetPhysicalDeviceMemoryProperties(pd, &mem);
+  for (uint32_t i = 0; i < mem.memoryHeapCount; ++i) {
+    rec.memory_heaps.push_back({mem.memoryHeaps[i].size, mem.memoryHeaps[i].flags});
+  }
+  for (uint32_t i = 0; i < mem.memoryTypeCount; ++i) {
+    rec.memory_types.push_back({mem.memoryTypes[i].heapIndex, mem.memoryTypes[i].propertyFlags});
+  }
+  s->write(rec);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo* ci,
+                                            const VkAllocationCallbacks* alloc, VkDevice* out) {
+  auto* link = layer_info<VkDeviceCreateInfo, VkLayerDeviceCreateInfo>(
+      ci, VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO, VK_LAYER_LINK_INFO);
+  auto* loader_data = layer_info<VkDeviceCreateInfo, VkLayerDeviceCreateInfo>(
+      ci, VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO, VK_LOADER_DATA_CALLBACK);
+  if (link == nullptr || link->u.pLayerInfo == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  PFN_vkGetInstanceProcAddr gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+  PFN_vkGetDeviceProcAddr gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
+  link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+  InstanceData* inst = instance_of_physical(pd);
+  auto create = reinterpret_cast<PFN_vkCreateDevice>(gipa(inst->instance, "vkCreateDevice"));
+  if (create == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  const VkResult r = create(pd, ci, alloc, out);
+  if (r != VK_SUCCESS) return r;
+
+  auto data = std::make_unique<DeviceData>();
+  data->device = *out;
+  data->physical_device = pd;
+  data->instance = inst;
+  load_device_dispatch(data->vk, *out, gdpa);
+  data->set_loader_data = loader_data ? loader_data->u.pfnSetDeviceLoaderData : nullptr;
+  inst->vk.GetPhysicalDeviceMemoryProperties(pd, &data->memory_properties);
+  uint32_t nf = 0;
+  inst->vk.GetPhysicalDeviceQueueFamilyProperties(pd, &nf, nullptr);
+  data->queue_families.resize(nf);
+  inst->vk.GetPhysicalDeviceQueueFamilyProperties(pd, &nf, data->queue_families.data());
+
+  Session* s = Session::get();
+  data->hooked = s != nullptr && s->recording();
+  if (data->hooked) {
+    write_device_info(inst, pd, s);
+    for (uint32_t i = 0; i < ci->enabledExtensionCount; ++i) {
+      if (!extension_allowed(ci->ppEnabledExtensionNames[i])) {
+        s->warn_once(std::string("enabled:") + ci->ppEnabledExtensionNames[i],
+                     std::string("application enabled hidden device extension ") +
+                         ci->ppEnabledExtensionNames[i] + "; its commands are not recorded");
+      }
+    }
+  }
+  std::unique_lock lock(g_maps_mutex);
+  g_devices[dispatch_key(*out)] = std::move(data);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCallbacks* alloc) {
+  if (device == VK_NULL_HANDLE) return;
+  void* key = dispatch_key(device);
+  DeviceData* d = device_data(key);
+  if (d == nullptr) return;
+  for (VkSemaphore sem : d->retired_semaphores) d->vk.DestroySemaphore(device, sem, nullptr);
+  d->vk.DestroyDevice(device, alloc);
+  // The application is shutting down before the last requested frame: finish the file now.
+  // (A device destroyed before any present is a driver probe; keep capturing.)
+  if (Session* s = Session::get(); s != nullptr && d->hooked && s->current_frame() > 1) {
+    s->close();
+  }
+  std::unique_lock lock(g_maps_mutex);
+  g_devices.erase(key);
+}
+
+PFN_vkVoidFunction instance_hook(const char* name) {
+#define TESSERA_HOOK(fn) \
+  if (std::strcmp(name, "vk" #fn) == 0) return reinterpret_cast<PFN_vkVoidFunction>(&fn);
+  TESSERA_HOOK(CreateInstance)
+  TESSERA_HOOK(DestroyInstance)
+  TESSERA_HOOK(CreateDevice)
+  TESSERA_HOOK(EnumerateDeviceExtensionProperties)
+  TESSERA_HOOK(GetPhysicalDeviceFeatures2)
+  TESSERA_HOOK(GetPhysicalDeviceFeatures2KHR)
+#undef TESSERA_HOOK
+  return nullptr;
+}
+
+}  // namespace
+
+// ---- GetProcAddr -----------------------------------------------------------------------------
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name);
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance,
+                                                             const char* name) {
+  if (std::strcmp(name, "vkGetInstanceProcAddr") == 0) {
+    return reinterpret_cast<PFN_vkVoidFunction>(&GetInstanceProcAddr);
+  }
+  if (std::strcmp(name, "vkGetDeviceProcAddr") == 0) {
+    return reinterpret_cast<PFN_vkVoidFunction>(&GetDeviceProcAddr);
+  }
+  if (PFN_vkVoidFunction f = instance_hook(name)) return f;
+  if (instance == VK_NULL_HANDLE) return nullptr;
+  InstanceData* inst = instance_data(dispatch_key(instance));
+  if (inst == nullptr) return nullptr;
+  // Device functions asked through the instance: hook them too when capturing, but only if the
+  // next layer has them.
+  PFN_vkVoidFunction next = inst->vk.GetInstanceProcAddr(instance, name);
+  if (next != nullptr && Session::get() != nullptr) {
+    if (PFN_vkVoidFunction f = find_device_hook(name)) return f;
+  }
+  return next;
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name) {
+  if (std::strcmp(name, "vkGetDeviceProcAddr") == 0) {
+    return reinterpret_cast<PFN_vkVoidFunction>(&GetDeviceProcAddr);
+  }
+  if (std::strcmp(name, "vkDestroyDevice") == 0) {
+    return reinterpret_cast<PFN_vkVoidFunction>(&DestroyDevice);
+  }
+  DeviceData* d = device_data(dispatch_key(device));
+  if (d == nullptr) return nullptr;
+  PFN_vkVoidFunction next = d->vk.GetDeviceProcAddr(device, name);
+  // Not capturing: the application talks to the next layer directly, at no cost.
+  if (next == nullptr || !d->hooked) return next;
+  if (PFN_vkVoidFunction f = find_device_hook(name)) return f;
+  return next;
+}
+
+}  // namespace tessera::layer
+
+// ---- Exported loader entry points ----------------------------------------------------------
+
+TESSERA_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance,
+                                                                              const char* name) {
+  return tessera::layer::GetInstanceProcAddr(instance, name);
+}
+
+TESSERA_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device,
+                                                                            const char* name) {
+  return tessera::layer::GetDeviceProcAddr(device, name);
+}
+
+// Loader-layer interface version 2 (the loader's LoaderLayerInterface.md): gives the loader our
+// GetProcAddrs without it looking them up by name.
+TESSERA_EXPORT VKAPI_ATTR VkResult VKAPI_CALL
+vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface* v) {
+  if (v == nullptr || v->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT) {
+    return VK_ERROR_INITIALIZATION_FAILED;
+  }
+  if (v->loaderLayerInterfaceVersion >= 2) {
+    v->pfnGetInstanceProcAddr = &tessera::layer::GetInstanceProcAddr;
+    v->pfnGetDeviceProcAddr = &tessera::layer::GetDeviceProcAddr;
+    v->pfnGetPhysicalDeviceProcAddr = nullptr;
+    v->loaderLayerInterfaceVersion = 2;
+  }
+  return VK_SUCCESS;
+}

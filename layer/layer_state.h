@@ -1,0 +1,194 @@
+// State the capture layer keeps per instance, per device and per command buffer, and the capture
+// session (one per process: one file, one present count).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "config.h"
+#include "dispatch.h"
+#include "tessera/capture/records.h"
+#include "tessera/capture/vk_records.h"
+#include "tessera/capture/writer.h"
+
+namespace tessera::layer {
+
+namespace cap = tessera::capture;
+
+template <typename Handle>
+inline uint64_t id(Handle h) {
+  if constexpr (std::is_pointer_v<Handle>) {
+    return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(h));
+  } else {
+    return static_cast<uint64_t>(h);
+  }
+}
+
+// The capture session: the writer and the frame counter. Exists only when a capture file is
+// configured and could be created; otherwise every hook passes straight through.
+class Session {
+ public:
+  // The process's session, created on first call; nullptr when not capturing.
+  static Session* get();
+
+  // True while frames remain to be captured: hooks record object creation and command buffers.
+  bool recording() const { return !done_.load(std::memory_order_acquire); }
+  // True when the frame now being built (presents so far + 1) is one to capture.
+  bool in_captured_frame() const { return in_frame_.load(std::memory_order_acquire); }
+  uint32_t current_frame() const { return presents_.load(std::memory_order_acquire) + 1; }
+  const FrameRange& frames() const { return config_.frames; }
+
+  template <typename R>
+  void write(const R& rec) {
+    if (!recording()) return;
+    cap::ByteWriter w;
+    encode(w, rec);
+    writer_->write_record(record_kind(rec), w.bytes());
+  }
+  void write_raw(uint32_t kind, std::span<const std::byte> body) {
+    if (recording()) writer_->write_record(kind, body);
+  }
+  cap::Hash128 put_blob(std::span<const std::byte> bytes) { return writer_->put_blob(bytes); }
+
+  // True the first time `key` is seen (once-only records and messages).
+  bool first_time(const std::string& key);
+  // A warning record (and one stderr line) the first time `key` is seen.
+  void warn_once(const std::string& key, const std::string& text);
+
+  // Called after the application's present `n` went to the next layer: closes frame n if it was
+  // captured, opens frame n+1 if it is to be captured, closes the file after the last one.
+  void end_present();
+  // Whether the start-of-capture snapshot of memory has been taken (first submit of frame A).
+  bool take_initial_snapshot();
+  void close();
+
+ private:
+  Session(CaptureConfig config, std::unique_ptr<cap::CaptureWriter> writer);
+  template <typename R>
+  static uint32_t record_kind(const R&) {
+    return static_cast<uint32_t>(R::kKind);
+  }
+
+  CaptureConfig config_;
+  std::unique_ptr<cap::CaptureWriter> writer_;
+  std::mutex mutex_;
+  std::atomic<uint32_t> presents_{0};
+  std::atomic<bool> in_frame_{false};
+  std::atomic<bool> done_{false};
+  bool snapshot_taken_ = false;
+  std::set<std::string> warned_;
+};
+
+struct InstanceData {
+  VkInstance instance = VK_NULL_HANDLE;
+  InstanceDispatch vk;
+  uint32_t api_version = VK_API_VERSION_1_0;
+};
+
+// A recorded command buffer: its commands as record headers + bodies, appended at record time
+// and written to the file when it is submitted in a captured frame.
+struct CommandBufferState {
+  VkCommandPool pool = VK_NULL_HANDLE;
+  uint32_t level = 0;
+  std::vector<std::byte> stream;
+  uint64_t count = 0;
+};
+
+struct MemoryState {
+  VkDeviceSize size = 0;
+  uint32_t type_index = 0;
+  VkMemoryPropertyFlags flags = 0;
+  void* mapped = nullptr;  // the application's mapping, if any
+  VkDeviceSize map_offset = 0, map_size = 0;
+};
+
+struct SwapchainState {
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  VkExtent2D extent{};
+  bool readable = false;  // TRANSFER_SRC usage could be added
+  std::vector<VkImage> images;
+};
+
+struct TemplateState {
+  VkDescriptorUpdateTemplateType type{};
+  std::vector<VkDescriptorUpdateTemplateEntry> entries;
+};
+
+struct DeviceData {
+  VkDevice device = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+  InstanceData* instance = nullptr;
+  DeviceDispatch vk;
+  PFN_vkSetDeviceLoaderData set_loader_data = nullptr;
+  VkPhysicalDeviceMemoryProperties memory_properties{};
+  std::vector<VkQueueFamilyProperties> queue_families;
+  bool hooked = false;  // the capture hooks are installed for this device
+
+  std::shared_mutex cb_mutex;  // guards the map only: a command buffer's state is externally
+                               // synchronised by the application (Vulkan spec, "Threading")
+  std::unordered_map<VkCommandBuffer, std::unique_ptr<CommandBufferState>> command_buffers;
+
+  std::mutex mutex;  // guards everything below
+  std::unordered_map<VkQueue, uint32_t> queue_families_of;
+  std::unordered_map<VkDeviceMemory, MemoryState> memories;
+  std::unordered_map<VkShaderModule, std::pair<cap::Hash128, uint64_t>> shader_modules;
+  std::unordered_map<VkDescriptorUpdateTemplate, TemplateState> templates;
+  std::unordered_map<VkSwapchainKHR, SwapchainState> swapchains;
+  std::vector<VkSemaphore> retired_semaphores;  // waited on by presents; destroyed with device
+};
+
+InstanceData* instance_data(void* key);
+DeviceData* device_data(void* key);
+template <typename Dispatchable>
+DeviceData* device_of(Dispatchable h) {
+  return device_data(dispatch_key(h));
+}
+
+// Command buffer state for recording, or nullptr when not recording it.
+CommandBufferState* recording_state(DeviceData* d, VkCommandBuffer cb);
+
+// Appends a command record to a command buffer's stream.
+template <typename R>
+void append_command(CommandBufferState* s, const R& rec) {
+  cap::ByteWriter w;
+  const uint32_t kind = static_cast<uint32_t>(R::kKind);
+  w.put(kind);
+  w.put(uint32_t{0});
+  encode(w, rec);
+  auto bytes = w.take();
+  const uint32_t size = static_cast<uint32_t>(bytes.size() - 8);
+  std::memcpy(bytes.data() + 4, &size, 4);
+  s->stream.insert(s->stream.end(), bytes.begin(), bytes.end());
+  ++s->count;
+}
+
+// Writes the commands of the submitted command buffers (secondaries inline) to the frame.
+void write_submission(DeviceData* d, Session* s, VkQueue queue,
+                      const std::vector<VkCommandBuffer>& cbs);
+// Writes MemoryContentsRecords: every host-visible memory object (initial = true) or only those
+// the application has mapped (at each submit of a captured frame).
+void snapshot_memory(DeviceData* d, Session* s, bool initial);
+
+// Reads back the presented image(s) of a captured frame around the next layer's present.
+VkResult present_with_readback(DeviceData* d, Session* s, VkQueue queue,
+                               const VkPresentInfoKHR* info);
+
+// Hook lookup: the layer's function for a device-level name, nullptr when not intercepted.
+PFN_vkVoidFunction find_device_hook(const char* name);
+PFN_vkVoidFunction object_hook(const char* name);   // record_objects.cpp
+PFN_vkVoidFunction command_hook(const char* name);  // record_commands.cpp
+PFN_vkVoidFunction present_hook(const char* name);  // present.cpp
+
+// Extension allowlist (extension_allowlist.cpp).
+bool extension_allowed(const char* name);
+void hide_features(void* pnext_chain);
+
+}  // namespace tessera::layer

@@ -1,0 +1,351 @@
+// Swapchains and presentation: the presented image of each captured frame is read back (the
+// reference replay is checked against), the frame is flushed at its present, and host-visible
+// memory is snapshotted by mapping.
+#include <cstring>
+
+#include "layer_state.h"
+
+namespace tessera::layer {
+
+namespace {
+
+std::span<const std::byte> as_span(const void* p, size_t n) {
+  return {static_cast<const std::byte*>(p), n};
+}
+
+// Swapchain formats read back as-is: 4 bytes per texel, rows tightly packed.
+bool readable_format(VkFormat f) {
+  switch (f) {
+    case VK_FORMAT_B8G8R8A8_UNORM:
+    case VK_FORMAT_B8G8R8A8_SRGB:
+    case VK_FORMAT_R8G8B8A8_UNORM:
+    case VK_FORMAT_R8G8B8A8_SRGB:
+    case VK_FORMAT_A8B8G8R8_UNORM_PACK32:
+    case VK_FORMAT_A8B8G8R8_SRGB_PACK32:
+    case VK_FORMAT_A2R10G10B10_UNORM_PACK32:
+    case VK_FORMAT_A2B10G10R10_UNORM_PACK32:
+      return true;
+    default:
+      return false;
+  }
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateSwapchainKHR(VkDevice device,
+                                                  const VkSwapchainCreateInfoKHR* ci,
+                                                  const VkAllocationCallbacks* alloc,
+                                                  VkSwapchainKHR* swapchain) {
+  DeviceData* d = device_of(device);
+  Session* s = Session::get();
+  VkSwapchainCreateInfoKHR patched = *ci;
+  bool readable = false;
+  if (s != nullptr && s->recording()) {
+    // The presented image is copied out at vkQueuePresentKHR, which needs TRANSFER_SRC usage
+    // (vkcube, like most apps, asks only for COLOR_ATTACHMENT). Add it only where the surface
+    // allows it (VkSurfaceCapabilitiesKHR::supportedUsageFlags).
+    VkSurfaceCapabilitiesKHR caps{};
+    auto& ivk = d->instance->vk;
+    if (ivk.GetPhysicalDeviceSurfaceCapabilitiesKHR != nullptr &&
+        ivk.GetPhysicalDeviceSurfaceCapabilitiesKHR(d->physical_device, ci->surface, &caps) ==
+            VK_SUCCESS &&
+        (caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) != 0) {
+      patched.imageUsage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+      readable = readable_format(ci->imageFormat);
+    }
+    if (!readable) {
+      s->warn_once("swapchain-unreadable",
+                   "swapchain images cannot be read back (format " +
+                       std::to_string(ci->imageFormat) +
+                       " or usage unsupported): no presented images recorded");
+    }
+  }
+  VkResult r = d->vk.CreateSwapchainKHR(device, &patched, alloc, swapchain);
+  if (r != VK_SUCCESS && readable) {
+    // Never fail the application because of what the layer added.
+    readable = false;
+    r = d->vk.CreateSwapchainKHR(device, ci, alloc, swapchain);
+  }
+  if (r != VK_SUCCESS) return r;
+  SwapchainState st;
+  st.format = ci->imageFormat;
+  st.extent = ci->imageExtent;
+  st.readable = readable;
+  uint32_t n = 0;
+  d->vk.GetSwapchainImagesKHR(device, *swapchain, &n, nullptr);
+  st.images.resize(n);
+  d->vk.GetSwapchainImagesKHR(device, *swapchain, &n, st.images.data());
+  if (s != nullptr && s->recording()) {
+    cap::SwapchainRecord rec{id(*swapchain),
+                             static_cast<uint32_t>(ci->imageFormat),
+                             static_cast<uint32_t>(ci->imageColorSpace),
+                             ci->imageExtent.width,
+                             ci->imageExtent.height,
+                             ci->imageArrayLayers,
+                             ci->imageUsage,
+                             static_cast<uint32_t>(ci->presentMode),
+                             {}};
+    for (VkImage img : st.images) rec.images.push_back(id(img));
+    s->write(rec);
+  }
+  std::lock_guard lock(d->mutex);
+  d->swapchains[*swapchain] = std::move(st);
+  return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroySwapchainKHR(VkDevice device, VkSwapchainKHR swapchain,
+                                               const VkAllocationCallbacks* alloc) {
+  DeviceData* d = device_of(device);
+  {
+    std::lock_guard lock(d->mutex);
+    d->swapchains.erase(swapchain);
+  }
+  d->vk.DestroySwapchainKHR(device, swapchain, alloc);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR* info) {
+  DeviceData* d = device_of(queue);
+  Session* s = Session::get();
+  VkResult r;
+  if (s != nullptr && s->in_captured_frame()) {
+    r = present_with_readback(d, s, queue, info);
+  } else {
+    r = d->vk.QueuePresentKHR(queue, info);
+  }
+  if (s != nullptr) s->end_present();
+  return r;
+}
+
+uint32_t find_memory_type(const VkPhysicalDeviceMemoryProperties& mp, uint32_t bits,
+                          VkMemoryPropertyFlags want, VkMemoryPropertyFlags prefer) {
+  uint32_t fallback = UINT32_MAX;
+  for (uint32_t i = 0; i < mp.memoryTypeCount; ++i) {
+    if ((bits & (1u << i)) == 0 || (mp.memoryTypes[i].propertyFlags & want) != want) continue;
+    if ((mp.memoryTypes[i].propertyFlags & prefer) == prefer) return i;
+    if (fallback == UINT32_MAX) fallback = i;
+  }
+  return fallback;
+}
+
+struct Readback {
+  VkSwapchainKHR swapchain = VK_NULL_HANDLE;
+  uint32_t index = 0;
+  VkImage image = VK_NULL_HANDLE;
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  VkExtent2D extent{};
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  bool coherent = true;
+};
+
+}  // namespace
+
+VkResult present_with_readback(DeviceData* d, Session* s, VkQueue queue,
+                               const VkPresentInfoKHR* info) {
+  VkDevice dev = d->device;
+  auto& vk = d->vk;
+  std::vector<Readback> reads;
+  uint32_t family = 0;
+  {
+    std::lock_guard lock(d->mutex);
+    if (auto it = d->queue_families_of.find(queue); it != d->queue_families_of.end()) {
+      family = it->second;
+    }
+    for (uint32_t i = 0; i < info->swapchainCount; ++i) {
+      auto it = d->swapchains.find(info->pSwapchains[i]);
+      if (it == d->swapchains.end() || !it->second.readable) continue;
+      const uint32_t index = info->pImageIndices[i];
+      if (index >= it->second.images.size()) continue;
+      reads.push_back({info->pSwapchains[i], index, it->second.images[index], it->second.format,
+                       it->second.extent});
+    }
+  }
+  // Copies need a queue with transfer capability (graphics and compute queues have it
+  // implicitly, Vulkan spec "Queue Family Properties").
+  const VkQueueFlags copy_caps = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT;
+  if (family >= d->queue_families.size() ||
+      (d->queue_families[family].queueFlags & copy_caps) == 0) {
+    s->warn_once("present-queue", "present queue cannot copy: no presented image recorded");
+    reads.clear();
+  }
+  if (reads.empty()) return vk.QueuePresentKHR(queue, info);
+
+  // Resources for this readback; created per captured frame, which keeps the steady state free
+  // of layer objects.
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+  VkSemaphore done = VK_NULL_HANDLE;
+  bool ok = true;
+  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr,
+                              VK_COMMAND_POOL_CREATE_TRANSIENT_BIT, family};
+  ok = ok && vk.CreateCommandPool(dev, &pci, nullptr, &pool) == VK_SUCCESS;
+  VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
+                                  VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  ok = ok && vk.AllocateCommandBuffers(dev, &cai, &cb) == VK_SUCCESS;
+  // A command buffer the layer allocates below the loader needs the loader's dispatch pointer
+  // (loader-layer interface, "Creating New Dispatchable Objects").
+  if (ok && d->set_loader_data != nullptr) ok = d->set_loader_data(dev, cb) == VK_SUCCESS;
+  VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, nullptr, 0};
+  ok = ok && vk.CreateFence(dev, &fci, nullptr, &fence) == VK_SUCCESS;
+  VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, nullptr, 0};
+  ok = ok && vk.CreateSemaphore(dev, &sci, nullptr, &done) == VK_SUCCESS;
+  for (auto& rb : reads) {
+    if (!ok) break;
+    VkBufferCreateInfo bci{};
+    bci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+    bci.size = VkDeviceSize{rb.extent.width} * rb.extent.height * 4;
+    bci.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    ok = vk.CreateBuffer(dev, &bci, nullptr, &rb.buffer) == VK_SUCCESS;
+    if (!ok) break;
+    VkMemoryRequirements req{};
+    vk.GetBufferMemoryRequirements(dev, rb.buffer, &req);
+    const uint32_t type = find_memory_type(
+        d->memory_properties, req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
+        VK_MEMORY_PROPERTY_HOST_CACHED_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    if (type == UINT32_MAX) {
+      ok = false;
+      break;
+    }
+    rb.coherent = (d->memory_properties.memoryTypes[type].propertyFlags &
+                   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
+    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, type};
+    ok = vk.AllocateMemory(dev, &mai, nullptr, &rb.memory) == VK_SUCCESS &&
+         vk.BindBufferMemory(dev, rb.buffer, rb.memory, 0) == VK_SUCCESS;
+  }
+  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
+                              VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
+  ok = ok && vk.BeginCommandBuffer(cb, &bi) == VK_SUCCESS;
+  if (ok) {
+    for (const auto& rb : reads) {
+      const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+      // PRESENT_SRC -> TRANSFER_SRC. The app's semaphores are waited at the TRANSFER stage,
+      // so a barrier whose source scope is TRANSFER extends that dependency chain (Vulkan spec,
+      // "Semaphore Waiting" and "Execution Dependencies").
+      VkImageMemoryBarrier to_src{};
+      to_src.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
+      to_src.srcAccessMask = 0;
+      to_src.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+      to_src.oldLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
+      to_src.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+      to_src.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      to_src.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      to_src.image = rb.image;
+      to_src.subresourceRange = range;
+      vk.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+                            0, nullptr, 0, nullptr, 1, &to_src);
+      VkBufferImageCopy copy{};
+      copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+      copy.imageExtent = {rb.extent.width, rb.extent.height, 1};
+      vk.CmdCopyImageToBuffer(cb, rb.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rb.buffer, 1,
+                              &copy);
+      // Back to PRESENT_SRC for the presentation engine; the semaphore signal that follows
+      // covers all prior commands.
+      VkImageMemoryBarrier to_present = to_src;
+      to_present.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+      to_present.dstAccessMask = 0;
+      to_present.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+      to_present.newLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
+      VkBufferMemoryBarrier to_host{};
+      to_host.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
+      to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+      to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+      to_host.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      to_host.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      to_host.buffer = rb.buffer;
+      to_host.size = VK_WHOLE_SIZE;
+      vk.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                            VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0,
+                            0, nullptr, 1, &to_host, 1, &to_present);
+    }
+    ok = vk.EndCommandBuffer(cb) == VK_SUCCESS;
+  }
+  VkResult result;
+  if (ok) {
+    std::vector<VkPipelineStageFlags> stages(info->waitSemaphoreCount,
+                                             VK_PIPELINE_STAGE_TRANSFER_BIT);
+    VkSubmitInfo si{};
+    si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+    si.waitSemaphoreCount = info->waitSemaphoreCount;
+    si.pWaitSemaphores = info->pWaitSemaphores;
+    si.pWaitDstStageMask = stages.data();
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cb;
+    si.signalSemaphoreCount = 1;
+    si.pSignalSemaphores = &done;
+    ok = vk.QueueSubmit(queue, 1, &si, fence) == VK_SUCCESS;
+  }
+  if (ok) {
+    // The present now waits on the copy, which itself consumed the application's semaphores.
+    VkPresentInfoKHR patched = *info;
+    patched.waitSemaphoreCount = 1;
+    patched.pWaitSemaphores = &done;
+    result = vk.QueuePresentKHR(queue, &patched);
+    ok = vk.WaitForFences(dev, 1, &fence, VK_TRUE, UINT64_MAX) == VK_SUCCESS;
+    for (const auto& rb : reads) {
+      if (!ok) break;
+      const VkDeviceSize bytes = VkDeviceSize{rb.extent.width} * rb.extent.height * 4;
+      void* p = nullptr;
+      if (vk.MapMemory(dev, rb.memory, 0, VK_WHOLE_SIZE, 0, &p) != VK_SUCCESS) continue;
+      if (!rb.coherent) {
+        VkMappedMemoryRange mr{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, rb.memory, 0,
+                               VK_WHOLE_SIZE};
+        vk.InvalidateMappedMemoryRanges(dev, 1, &mr);
+      }
+      const auto hash = s->put_blob(as_span(p, static_cast<size_t>(bytes)));
+      vk.UnmapMemory(dev, rb.memory);
+      s->write(cap::PresentedImageRecord{id(rb.swapchain), rb.index,
+                                         static_cast<uint32_t>(rb.format), rb.extent.width,
+                                         rb.extent.height, hash});
+    }
+  } else {
+    s->warn_once("readback-failed", "could not read back a presented image (out of memory?)");
+    result = vk.QueuePresentKHR(queue, info);
+  }
+  if (fence != VK_NULL_HANDLE) vk.DestroyFence(dev, fence, nullptr);
+  for (const auto& rb : reads) {
+    if (rb.buffer != VK_NULL_HANDLE) vk.DestroyBuffer(dev, rb.buffer, nullptr);
+    if (rb.memory != VK_NULL_HANDLE) vk.FreeMemory(dev, rb.memory, nullptr);
+  }
+  if (pool != VK_NULL_HANDLE) vk.DestroyCommandPool(dev, pool, nullptr);
+  if (done != VK_NULL_HANDLE) {
+    // The presentation engine may still be waiting on it; there is no signal for when that
+    // wait completes, so it lives until the device is destroyed (a few per capture).
+    std::lock_guard lock(d->mutex);
+    d->retired_semaphores.push_back(done);
+  }
+  return result;
+}
+
+void snapshot_memory(DeviceData* d, Session* s, bool initial) {
+  std::lock_guard lock(d->mutex);
+  for (auto& [memory, m] : d->memories) {
+    if (m.mapped != nullptr) {
+      // The application's mapping: what the host wrote (DESIGN.md section 4).
+      const auto h = s->put_blob(as_span(m.mapped, static_cast<size_t>(m.map_size)));
+      s->write(cap::MemoryContentsRecord{id(memory), m.map_offset, m.map_size, h});
+    } else if (initial && (m.flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) != 0) {
+      void* p = nullptr;
+      if (d->vk.MapMemory(d->device, memory, 0, VK_WHOLE_SIZE, 0, &p) != VK_SUCCESS) continue;
+      if ((m.flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) == 0) {
+        VkMappedMemoryRange mr{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, memory, 0,
+                               VK_WHOLE_SIZE};
+        d->vk.InvalidateMappedMemoryRanges(d->device, 1, &mr);
+      }
+      const auto h = s->put_blob(as_span(p, static_cast<size_t>(m.size)));
+      d->vk.UnmapMemory(d->device, memory);
+      s->write(cap::MemoryContentsRecord{id(memory), 0, m.size, h});
+    }
+  }
+}
+
+PFN_vkVoidFunction present_hook(const char* name) {
+#define TESSERA_HOOK(fn) \
+  if (std::strcmp(name, "vk" #fn) == 0) return reinterpret_cast<PFN_vkVoidFunction>(&fn);
+  TESSERA_HOOK(CreateSwapchainKHR)
+  TESSERA_HOOK(DestroySwapchainKHR)
+  TESSERA_HOOK(QueuePresentKHR)
+#undef TESSERA_HOOK
+  return nullptr;
+}
+
+}  // namespace tessera::layer

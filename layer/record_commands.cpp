@@ -1,0 +1,991 @@
+// Command buffers: every command the replay needs is appended to its command buffer's stream
+// when recorded (command buffers are often recorded once, long before the captured frame, as
+// vkcube does), and the streams are written to the file when submitted in a captured frame.
+#include <bit>
+#include <cstring>
+
+#include "descriptors.h"
+#include "layer_state.h"
+
+namespace tessera::layer {
+
+CommandBufferState* recording_state(DeviceData* d, VkCommandBuffer cb) {
+  Session* s = Session::get();
+  if (s == nullptr || !s->recording()) return nullptr;
+  std::shared_lock lock(d->cb_mutex);
+  auto it = d->command_buffers.find(cb);
+  return it == d->command_buffers.end() ? nullptr : it->second.get();
+}
+
+namespace {
+
+uint32_t word(float f) { return std::bit_cast<uint32_t>(f); }
+
+cap::Rect2D rect_of(const VkRect2D& r) {
+  return {r.offset.x, r.offset.y, r.extent.width, r.extent.height};
+}
+
+cap::ClearValue clear_of(const VkClearValue& v) {
+  cap::ClearValue c;
+  std::memcpy(c.words, &v, sizeof c.words);
+  return c;
+}
+
+cap::SubresourceRange range_of(const VkImageSubresourceRange& r) {
+  return {r.aspectMask, r.baseMipLevel, r.levelCount, r.baseArrayLayer, r.layerCount};
+}
+
+// Records `rec` into cb's stream when the layer is recording it.
+template <typename R>
+void record(VkCommandBuffer cb, DeviceData* d, const R& rec) {
+  if (CommandBufferState* s = recording_state(d, cb)) append_command(s, rec);
+}
+
+// ---- Pools and command buffers ---------------------------------------------------------------
+
+VKAPI_ATTR VkResult VKAPI_CALL AllocateCommandBuffers(VkDevice device,
+                                                      const VkCommandBufferAllocateInfo* info,
+                                                      VkCommandBuffer* cbs) {
+  DeviceData* d = device_of(device);
+  const VkResult r = d->vk.AllocateCommandBuffers(device, info, cbs);
+  if (r == VK_SUCCESS) {
+    std::unique_lock lock(d->cb_mutex);
+    for (uint32_t i = 0; i < info->commandBufferCount; ++i) {
+      auto st = std::make_unique<CommandBufferState>();
+      st->pool = info->commandPool;
+      st->level = static_cast<uint32_t>(info->level);
+      d->command_buffers[cbs[i]] = std::move(st);
+    }
+  }
+  return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL FreeCommandBuffers(VkDevice device, VkCommandPool pool, uint32_t n,
+                                              const VkCommandBuffer* cbs) {
+  DeviceData* d = device_of(device);
+  {
+    std::unique_lock lock(d->cb_mutex);
+    for (uint32_t i = 0; i < n; ++i) d->command_buffers.erase(cbs[i]);
+  }
+  d->vk.FreeCommandBuffers(device, pool, n, cbs);
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyCommandPool(VkDevice device, VkCommandPool pool,
+                                              const VkAllocationCallbacks* alloc) {
+  DeviceData* d = device_of(device);
+  {
+    std::unique_lock lock(d->cb_mutex);
+    std::erase_if(d->command_buffers, [pool](const auto& kv) { return kv.second->pool == pool; });
+  }
+  d->vk.DestroyCommandPool(device, pool, alloc);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL ResetCommandPool(VkDevice device, VkCommandPool pool,
+                                                VkCommandPoolResetFlags flags) {
+  DeviceData* d = device_of(device);
+  {
+    std::unique_lock lock(d->cb_mutex);
+    for (auto& [cb, st] : d->command_buffers) {
+      if (st->pool == pool) {
+        st->stream.clear();
+        st->count = 0;
+      }
+    }
+  }
+  return d->vk.ResetCommandPool(device, pool, flags);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer cb,
+                                                  const VkCommandBufferBeginInfo* info) {
+  DeviceData* d = device_of(cb);
+  // Beginning resets the command buffer implicitly (Vulkan spec, vkBeginCommandBuffer).
+  if (CommandBufferState* s = recording_state(d, cb)) {
+    s->stream.clear();
+    s->count = 0;
+  }
+  return d->vk.BeginCommandBuffer(cb, info);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL ResetCommandBuffer(VkCommandBuffer cb,
+                                                  VkCommandBufferResetFlags flags) {
+  DeviceData* d = device_of(cb);
+  if (CommandBufferState* s = recording_state(d, cb)) {
+    s->stream.clear();
+    s->count = 0;
+  }
+  return d->vk.ResetCommandBuffer(cb, flags);
+}
+
+// ---- Render passes ---------------------------------------------------------------------------
+
+cap::CmdBeginRenderPassRecord begin_render_pass(const VkRenderPassBeginInfo* b,
+                                                VkSubpassContents contents) {
+  cap::CmdBeginRenderPassRecord rec;
+  rec.render_pass = id(b->renderPass);
+  rec.framebuffer = id(b->framebuffer);
+  rec.render_area = rect_of(b->renderArea);
+  for (uint32_t i = 0; i < b->clearValueCount && b->pClearValues != nullptr; ++i) {
+    rec.clear_values.push_back(clear_of(b->pClearValues[i]));
+  }
+  for (auto* s = static_cast<const VkBaseInStructure*>(b->pNext); s != nullptr; s = s->pNext) {
+    if (s->sType == VK_STRUCTURE_TYPE_RENDER_PASS_ATTACHMENT_BEGIN_INFO) {
+      const auto* a = reinterpret_cast<const VkRenderPassAttachmentBeginInfo*>(s);
+      for (uint32_t i = 0; i < a->attachmentCount; ++i) rec.attachments.push_back(id(a->pAttachments[i]));
+    }
+  }
+  rec.contents = static_cast<uint32_t>(contents);
+  return rec;
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdBeginRenderPass(VkCommandBuffer cb, const VkRenderPassBeginInfo* b,
+                                              VkSubpassContents contents) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdBeginRenderPass(cb, b, contents);
+  record(cb, d, begin_render_pass(b, contents));
+}
+
+template <PFN_vkCmdBeginRenderPass2 DeviceDispatch::*Next>
+VKAPI_ATTR void VKAPI_CALL CmdBeginRenderPass2(VkCommandBuffer cb, const VkRenderPassBeginInfo* b,
+                                               const VkSubpassBeginInfo* sb) {
+  DeviceData* d = device_of(cb);
+  (d->vk.*Next)(cb, b, sb);
+  record(cb, d, begin_render_pass(b, sb->contents));
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdNextSubpass(VkCommandBuffer cb, VkSubpassContents contents) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdNextSubpass(cb, contents);
+  record(cb, d, cap::CmdNextSubpassRecord{static_cast<uint32_t>(contents)});
+}
+
+template <PFN_vkCmdNextSubpass2 DeviceDispatch::*Next>
+VKAPI_ATTR void VKAPI_CALL CmdNextSubpass2(VkCommandBuffer cb, const VkSubpassBeginInfo* b,
+                                           const VkSubpassEndInfo* e) {
+  DeviceData* d = device_of(cb);
+  (d->vk.*Next)(cb, b, e);
+  record(cb, d, cap::CmdNextSubpassRecord{static_cast<uint32_t>(b->contents)});
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdEndRenderPass(VkCommandBuffer cb) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdEndRenderPass(cb);
+  record(cb, d, cap::CmdEndRenderPassRecord{});
+}
+
+template <PFN_vkCmdEndRenderPass2 DeviceDispatch::*Next>
+VKAPI_ATTR void VKAPI_CALL CmdEndRenderPass2(VkCommandBuffer cb, const VkSubpassEndInfo* e) {
+  DeviceData* d = device_of(cb);
+  (d->vk.*Next)(cb, e);
+  record(cb, d, cap::CmdEndRenderPassRecord{});
+}
+
+cap::RenderingAttachment rendering_attachment(const VkRenderingAttachmentInfo& a) {
+  return {id(a.imageView),
+          static_cast<uint32_t>(a.imageLayout),
+          static_cast<uint32_t>(a.resolveMode),
+          id(a.resolveImageView),
+          static_cast<uint32_t>(a.resolveImageLayout),
+          static_cast<uint32_t>(a.loadOp),
+          static_cast<uint32_t>(a.storeOp),
+          clear_of(a.clearValue)};
+}
+
+template <PFN_vkCmdBeginRendering DeviceDispatch::*Next>
+VKAPI_ATTR void VKAPI_CALL CmdBeginRendering(VkCommandBuffer cb, const VkRenderingInfo* info) {
+  DeviceData* d = device_of(cb);
+  (d->vk.*Next)(cb, info);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdBeginRenderingRecord rec;
+  rec.flags = info->flags;
+  rec.render_area = rect_of(info->renderArea);
+  rec.layer_count = info->layerCount;
+  rec.view_mask = info->viewMask;
+  for (uint32_t i = 0; i < info->colorAttachmentCount; ++i) {
+    rec.colors.push_back(rendering_attachment(info->pColorAttachments[i]));
+  }
+  if (info->pDepthAttachment != nullptr) {
+    rec.has_depth = 1;
+    rec.depth = rendering_attachment(*info->pDepthAttachment);
+  }
+  if (info->pStencilAttachment != nullptr) {
+    rec.has_stencil = 1;
+    rec.stencil = rendering_attachment(*info->pStencilAttachment);
+  }
+  append_command(s, rec);
+}
+
+template <PFN_vkCmdEndRendering DeviceDispatch::*Next>
+VKAPI_ATTR void VKAPI_CALL CmdEndRendering(VkCommandBuffer cb) {
+  DeviceData* d = device_of(cb);
+  (d->vk.*Next)(cb);
+  record(cb, d, cap::CmdEndRenderingRecord{});
+}
+
+// ---- Binding state ---------------------------------------------------------------------------
+
+VKAPI_ATTR void VKAPI_CALL CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint bp,
+                                           VkPipeline p) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdBindPipeline(cb, bp, p);
+  record(cb, d, cap::CmdBindPipelineRecord{static_cast<uint32_t>(bp), id(p)});
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdBindDescriptorSets(VkCommandBuffer cb, VkPipelineBindPoint bp,
+                                                 VkPipelineLayout layout, uint32_t first,
+                                                 uint32_t n, const VkDescriptorSet* sets,
+                                                 uint32_t ndyn, const uint32_t* dyn) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdBindDescriptorSets(cb, bp, layout, first, n, sets, ndyn, dyn);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdBindDescriptorSetsRecord rec{static_cast<uint32_t>(bp), id(layout), first, {}, {}};
+  for (uint32_t i = 0; i < n; ++i) rec.sets.push_back(id(sets[i]));
+  if (dyn != nullptr) rec.dynamic_offsets.assign(dyn, dyn + ndyn);
+  append_command(s, rec);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSetKHR(VkCommandBuffer cb, VkPipelineBindPoint bp,
+                                                   VkPipelineLayout layout, uint32_t set,
+                                                   uint32_t n,
+                                                   const VkWriteDescriptorSet* writes) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdPushDescriptorSetKHR(cb, bp, layout, set, n, writes);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdPushDescriptorSetRecord rec{static_cast<uint32_t>(bp), id(layout), set, {}};
+  for (uint32_t i = 0; i < n; ++i) rec.writes.push_back(convert_write(writes[i]));
+  append_command(s, rec);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer cb,
+                                                               VkDescriptorUpdateTemplate tpl,
+                                                               VkPipelineLayout layout,
+                                                               uint32_t set, const void* data) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdPushDescriptorSetWithTemplateKHR(cb, tpl, layout, set, data);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdPushDescriptorSetRecord rec{0, id(layout), set, {}};
+  {
+    std::lock_guard lock(d->mutex);
+    auto it = d->templates.find(tpl);
+    if (it == d->templates.end()) return;
+    rec.writes = expand_template(it->second.entries, 0, data);
+  }
+  append_command(s, rec);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdPushConstants(VkCommandBuffer cb, VkPipelineLayout layout,
+                                            VkShaderStageFlags stages, uint32_t offset,
+                                            uint32_t size, const void* values) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdPushConstants(cb, layout, stages, offset, size, values);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  const auto* p = static_cast<const uint8_t*>(values);
+  append_command(s, cap::CmdPushConstantsRecord{id(layout), stages, offset, {p, p + size}});
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t first, uint32_t n,
+                                                const VkBuffer* buffers,
+                                                const VkDeviceSize* offsets) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdBindVertexBuffers(cb, first, n, buffers, offsets);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdBindVertexBuffersRecord rec;
+  rec.first_binding = first;
+  for (uint32_t i = 0; i < n; ++i) {
+    rec.buffers.push_back(id(buffers[i]));
+    rec.offsets.push_back(offsets[i]);
+  }
+  append_command(s, rec);
+}
+
+template <PFN_vkCmdBindVertexBuffers2 DeviceDispatch::*Next>
+VKAPI_ATTR void VKAPI_CALL CmdBindVertexBuffers2(VkCommandBuffer cb, uint32_t first, uint32_t n,
+                                                 const VkBuffer* buffers,
+                                                 const VkDeviceSize* offsets,
+                                                 const VkDeviceSize* sizes,
+                                                 const VkDeviceSize* strides) {
+  DeviceData* d = device_of(cb);
+  (d->vk.*Next)(cb, first, n, buffers, offsets, sizes, strides);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdBindVertexBuffersRecord rec;
+  rec.first_binding = first;
+  for (uint32_t i = 0; i < n; ++i) {
+    rec.buffers.push_back(id(buffers[i]));
+    rec.offsets.push_back(offsets[i]);
+    if (sizes != nullptr) rec.sizes.push_back(sizes[i]);
+    if (strides != nullptr) rec.strides.push_back(strides[i]);
+  }
+  append_command(s, rec);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer buffer,
+                                              VkDeviceSize offset, VkIndexType type) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdBindIndexBuffer(cb, buffer, offset, type);
+  record(cb, d, cap::CmdBindIndexBufferRecord{id(buffer), offset, static_cast<uint32_t>(type)});
+}
+
+// ---- Draws and dispatches --------------------------------------------------------------------
+
+VKAPI_ATTR void VKAPI_CALL CmdDraw(VkCommandBuffer cb, uint32_t vc, uint32_t ic, uint32_t fv,
+                                   uint32_t fi) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdDraw(cb, vc, ic, fv, fi);
+  record(cb, d, cap::CmdDrawRecord{vc, ic, fv, fi});
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdDrawIndexed(VkCommandBuffer cb, uint32_t ic, uint32_t inst,
+                                          uint32_t fi, int32_t vo, uint32_t finst) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdDrawIndexed(cb, ic, inst, fi, vo, finst);
+  record(cb, d, cap::CmdDrawIndexedRecord{ic, inst, fi, vo, finst});
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdDrawIndirect(VkCommandBuffer cb, VkBuffer b, VkDeviceSize off,
+                                           uint32_t count, uint32_t stride) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdDrawIndirect(cb, b, off, count, stride);
+  record(cb, d, cap::CmdDrawIndirectRecord{0, id(b), off, count, stride, 0, 0});
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdDrawIndexedIndirect(VkCommandBuffer cb, VkBuffer b,
+                                                  VkDeviceSize off, uint32_t count,
+                                                  uint32_t stride) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdDrawIndexedIndirect(cb, b, off, count, stride);
+  record(cb, d, cap::CmdDrawIndirectRecord{1, id(b), off, count, stride, 0, 0});
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdDrawIndirectCount(VkCommandBuffer cb, VkBuffer b, VkDeviceSize off,
+                                                VkBuffer cbuf, VkDeviceSize coff,
+                                                uint32_t max_count, uint32_t stride) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdDrawIndirectCount(cb, b, off, cbuf, coff, max_count, stride);
+  record(cb, d, cap::CmdDrawIndirectRecord{0, id(b), off, max_count, stride, id(cbuf), coff});
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdDrawIndexedIndirectCount(VkCommandBuffer cb, VkBuffer b,
+                                                       VkDeviceSize off, VkBuffer cbuf,
+                                                       VkDeviceSize coff, uint32_t max_count,
+                                                       uint32_t stride) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdDrawIndexedIndirectCount(cb, b, off, cbuf, coff, max_count, stride);
+  record(cb, d, cap::CmdDrawIndirectRecord{1, id(b), off, max_count, stride, id(cbuf), coff});
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdDispatch(cb, x, y, z);
+  record(cb, d, cap::CmdDispatchRecord{x, y, z, 0, 0});
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer b,
+                                               VkDeviceSize off) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdDispatchIndirect(cb, b, off);
+  record(cb, d, cap::CmdDispatchRecord{0, 0, 0, id(b), off});
+}
+
+// ---- Dynamic state ---------------------------------------------------------------------------
+
+VKAPI_ATTR void VKAPI_CALL CmdSetViewport(VkCommandBuffer cb, uint32_t first, uint32_t n,
+                                          const VkViewport* vps) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdSetViewport(cb, first, n, vps);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdSetViewportRecord rec{first, 0, {}};
+  for (uint32_t i = 0; i < n; ++i) {
+    rec.viewports.push_back({vps[i].x, vps[i].y, vps[i].width, vps[i].height, vps[i].minDepth,
+                             vps[i].maxDepth});
+  }
+  append_command(s, rec);
+}
+
+template <PFN_vkCmdSetViewportWithCount DeviceDispatch::*Next>
+VKAPI_ATTR void VKAPI_CALL CmdSetViewportWithCount(VkCommandBuffer cb, uint32_t n,
+                                                   const VkViewport* vps) {
+  DeviceData* d = device_of(cb);
+  (d->vk.*Next)(cb, n, vps);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdSetViewportRecord rec{0, 1, {}};
+  for (uint32_t i = 0; i < n; ++i) {
+    rec.viewports.push_back({vps[i].x, vps[i].y, vps[i].width, vps[i].height, vps[i].minDepth,
+                             vps[i].maxDepth});
+  }
+  append_command(s, rec);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdSetScissor(VkCommandBuffer cb, uint32_t first, uint32_t n,
+                                         const VkRect2D* rects) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdSetScissor(cb, first, n, rects);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdSetScissorRecord rec{first, 0, {}};
+  for (uint32_t i = 0; i < n; ++i) rec.scissors.push_back(rect_of(rects[i]));
+  append_command(s, rec);
+}
+
+template <PFN_vkCmdSetScissorWithCount DeviceDispatch::*Next>
+VKAPI_ATTR void VKAPI_CALL CmdSetScissorWithCount(VkCommandBuffer cb, uint32_t n,
+                                                  const VkRect2D* rects) {
+  DeviceData* d = device_of(cb);
+  (d->vk.*Next)(cb, n, rects);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdSetScissorRecord rec{0, 1, {}};
+  for (uint32_t i = 0; i < n; ++i) rec.scissors.push_back(rect_of(rects[i]));
+  append_command(s, rec);
+}
+
+void set_state(VkCommandBuffer cb, DeviceData* d, VkDynamicState state,
+               std::vector<uint32_t> words) {
+  record(cb, d, cap::CmdSetDynamicStateRecord{static_cast<uint32_t>(state), std::move(words)});
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdSetLineWidth(VkCommandBuffer cb, float w) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdSetLineWidth(cb, w);
+  set_state(cb, d, VK_DYNAMIC_STATE_LINE_WIDTH, {word(w)});
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdSetDepthBias(VkCommandBuffer cb, float c, float clamp, float s) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdSetDepthBias(cb, c, clamp, s);
+  set_state(cb, d, VK_DYNAMIC_STATE_DEPTH_BIAS, {word(c), word(clamp), word(s)});
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdSetBlendConstants(VkCommandBuffer cb, const float c[4]) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdSetBlendConstants(cb, c);
+  set_state(cb, d, VK_DYNAMIC_STATE_BLEND_CONSTANTS, {word(c[0]), word(c[1]), word(c[2]), word(c[3])});
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdSetDepthBounds(VkCommandBuffer cb, float lo, float hi) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdSetDepthBounds(cb, lo, hi);
+  set_state(cb, d, VK_DYNAMIC_STATE_DEPTH_BOUNDS, {word(lo), word(hi)});
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdSetStencilCompareMask(VkCommandBuffer cb, VkStencilFaceFlags f,
+                                                    uint32_t v) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdSetStencilCompareMask(cb, f, v);
+  set_state(cb, d, VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK, {f, v});
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdSetStencilWriteMask(VkCommandBuffer cb, VkStencilFaceFlags f,
+                                                  uint32_t v) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdSetStencilWriteMask(cb, f, v);
+  set_state(cb, d, VK_DYNAMIC_STATE_STENCIL_WRITE_MASK, {f, v});
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdSetStencilReference(VkCommandBuffer cb, VkStencilFaceFlags f,
+                                                  uint32_t v) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdSetStencilReference(cb, f, v);
+  set_state(cb, d, VK_DYNAMIC_STATE_STENCIL_REFERENCE, {f, v});
+}
+
+// Extended dynamic state 1 and 2 setters taking one 32-bit value: one template per state, with
+// the core and EXT entry points as separate instantiations (their next pointers differ).
+template <typename Arg, void (VKAPI_PTR* DeviceDispatch::*Next)(VkCommandBuffer, Arg),
+          VkDynamicState State>
+VKAPI_ATTR void VKAPI_CALL CmdSetOne(VkCommandBuffer cb, Arg v) {
+  DeviceData* d = device_of(cb);
+  (d->vk.*Next)(cb, v);
+  set_state(cb, d, State, {static_cast<uint32_t>(v)});
+}
+
+template <PFN_vkCmdSetStencilOp DeviceDispatch::*Next>
+VKAPI_ATTR void VKAPI_CALL CmdSetStencilOp(VkCommandBuffer cb, VkStencilFaceFlags f,
+                                           VkStencilOp fail, VkStencilOp pass,
+                                           VkStencilOp depth_fail, VkCompareOp cmp) {
+  DeviceData* d = device_of(cb);
+  (d->vk.*Next)(cb, f, fail, pass, depth_fail, cmp);
+  set_state(cb, d, VK_DYNAMIC_STATE_STENCIL_OP,
+            {f, static_cast<uint32_t>(fail), static_cast<uint32_t>(pass),
+             static_cast<uint32_t>(depth_fail), static_cast<uint32_t>(cmp)});
+}
+
+// ---- Clears, copies, barriers ----------------------------------------------------------------
+
+VKAPI_ATTR void VKAPI_CALL CmdClearAttachments(VkCommandBuffer cb, uint32_t na,
+                                               const VkClearAttachment* atts, uint32_t nr,
+                                               const VkClearRect* rects) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdClearAttachments(cb, na, atts, nr, rects);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdClearAttachmentsRecord rec;
+  for (uint32_t i = 0; i < na; ++i) {
+    rec.attachments.push_back({atts[i].aspectMask, atts[i].colorAttachment, clear_of(atts[i].clearValue)});
+  }
+  for (uint32_t i = 0; i < nr; ++i) {
+    rec.rects.push_back({rect_of(rects[i].rect), rects[i].baseArrayLayer, rects[i].layerCount});
+  }
+  append_command(s, rec);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdClearColorImage(VkCommandBuffer cb, VkImage image,
+                                              VkImageLayout layout, const VkClearColorValue* c,
+                                              uint32_t n, const VkImageSubresourceRange* ranges) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdClearColorImage(cb, image, layout, c, n, ranges);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdClearImageRecord rec{id(image), static_cast<uint32_t>(layout), 0, {}, {}};
+  std::memcpy(rec.value.words, c, sizeof rec.value.words);
+  for (uint32_t i = 0; i < n; ++i) rec.ranges.push_back(range_of(ranges[i]));
+  append_command(s, rec);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdClearDepthStencilImage(VkCommandBuffer cb, VkImage image,
+                                                     VkImageLayout layout,
+                                                     const VkClearDepthStencilValue* v,
+                                                     uint32_t n,
+                                                     const VkImageSubresourceRange* ranges) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdClearDepthStencilImage(cb, image, layout, v, n, ranges);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdClearImageRecord rec{id(image), static_cast<uint32_t>(layout), 1, {}, {}};
+  rec.value.words[0] = word(v->depth);
+  rec.value.words[1] = v->stencil;
+  for (uint32_t i = 0; i < n; ++i) rec.ranges.push_back(range_of(ranges[i]));
+  append_command(s, rec);
+}
+
+void set_layers(const VkImageSubresourceLayers& l, uint32_t& aspect, uint32_t& mip,
+                uint32_t& base, uint32_t& count) {
+  aspect = l.aspectMask;
+  mip = l.mipLevel;
+  base = l.baseArrayLayer;
+  count = l.layerCount;
+}
+
+cap::CopyRegion image_region(const VkImageSubresourceLayers& src, VkOffset3D so,
+                             const VkImageSubresourceLayers& dst, VkOffset3D dof, VkExtent3D e) {
+  cap::CopyRegion r;
+  set_layers(src, r.src_aspect, r.src_mip, r.src_base_layer, r.src_layer_count);
+  set_layers(dst, r.dst_aspect, r.dst_mip, r.dst_base_layer, r.dst_layer_count);
+  r.src_x0 = so.x;
+  r.src_y0 = so.y;
+  r.src_z0 = so.z;
+  r.src_x1 = so.x + static_cast<int32_t>(e.width);
+  r.src_y1 = so.y + static_cast<int32_t>(e.height);
+  r.src_z1 = so.z + static_cast<int32_t>(e.depth);
+  r.dst_x0 = dof.x;
+  r.dst_y0 = dof.y;
+  r.dst_z0 = dof.z;
+  r.dst_x1 = dof.x + static_cast<int32_t>(e.width);
+  r.dst_y1 = dof.y + static_cast<int32_t>(e.height);
+  r.dst_z1 = dof.z + static_cast<int32_t>(e.depth);
+  return r;
+}
+
+// Buffer <-> image: the buffer side is described by offset / row length / image height.
+cap::CopyRegion buffer_image_region(const VkBufferImageCopy& c, bool to_image) {
+  cap::CopyRegion r;
+  const VkOffset3D o = c.imageOffset;
+  const VkExtent3D e = c.imageExtent;
+  if (to_image) {
+    r.src_offset_bytes = c.bufferOffset;
+    set_layers(c.imageSubresource, r.dst_aspect, r.dst_mip, r.dst_base_layer, r.dst_layer_count);
+    r.dst_x0 = o.x;
+    r.dst_y0 = o.y;
+    r.dst_z0 = o.z;
+    r.dst_x1 = o.x + static_cast<int32_t>(e.width);
+    r.dst_y1 = o.y + static_cast<int32_t>(e.height);
+    r.dst_z1 = o.z + static_cast<int32_t>(e.depth);
+  } else {
+    r.dst_offset_bytes = c.bufferOffset;
+    set_layers(c.imageSubresource, r.src_aspect, r.src_mip, r.src_base_layer, r.src_layer_count);
+    r.src_x0 = o.x;
+    r.src_y0 = o.y;
+    r.src_z0 = o.z;
+    r.src_x1 = o.x + static_cast<int32_t>(e.width);
+    r.src_y1 = o.y + static_cast<int32_t>(e.height);
+    r.src_z1 = o.z + static_cast<int32_t>(e.depth);
+  }
+  r.buffer_row_length = c.bufferRowLength;
+  r.buffer_image_height = c.bufferImageHeight;
+  return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdCopyBuffer(VkCommandBuffer cb, VkBuffer src, VkBuffer dst,
+                                         uint32_t n, const VkBufferCopy* regions) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdCopyBuffer(cb, src, dst, n, regions);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdCopyRecord rec{cap::CmdCopyRecord::kBufferToBuffer, id(src), id(dst), 0, 0, 0, {}};
+  for (uint32_t i = 0; i < n; ++i) {
+    cap::CopyRegion r;
+    r.src_offset_bytes = regions[i].srcOffset;
+    r.dst_offset_bytes = regions[i].dstOffset;
+    r.size_bytes = regions[i].size;
+    rec.regions.push_back(r);
+  }
+  append_command(s, rec);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdCopyImage(VkCommandBuffer cb, VkImage src, VkImageLayout sl,
+                                        VkImage dst, VkImageLayout dl, uint32_t n,
+                                        const VkImageCopy* regions) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdCopyImage(cb, src, sl, dst, dl, n, regions);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdCopyRecord rec{cap::CmdCopyRecord::kImageToImage, id(src), id(dst),
+                         static_cast<uint32_t>(sl), static_cast<uint32_t>(dl), 0, {}};
+  for (uint32_t i = 0; i < n; ++i) {
+    const auto& c = regions[i];
+    rec.regions.push_back(image_region(c.srcSubresource, c.srcOffset, c.dstSubresource,
+                                       c.dstOffset, c.extent));
+  }
+  append_command(s, rec);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdCopyBufferToImage(VkCommandBuffer cb, VkBuffer src, VkImage dst,
+                                                VkImageLayout dl, uint32_t n,
+                                                const VkBufferImageCopy* regions) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdCopyBufferToImage(cb, src, dst, dl, n, regions);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdCopyRecord rec{cap::CmdCopyRecord::kBufferToImage, id(src), id(dst), 0,
+                         static_cast<uint32_t>(dl), 0, {}};
+  for (uint32_t i = 0; i < n; ++i) rec.regions.push_back(buffer_image_region(regions[i], true));
+  append_command(s, rec);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdCopyImageToBuffer(VkCommandBuffer cb, VkImage src,
+                                                VkImageLayout sl, VkBuffer dst, uint32_t n,
+                                                const VkBufferImageCopy* regions) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdCopyImageToBuffer(cb, src, sl, dst, n, regions);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdCopyRecord rec{cap::CmdCopyRecord::kImageToBuffer, id(src), id(dst),
+                         static_cast<uint32_t>(sl), 0, 0, {}};
+  for (uint32_t i = 0; i < n; ++i) rec.regions.push_back(buffer_image_region(regions[i], false));
+  append_command(s, rec);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdBlitImage(VkCommandBuffer cb, VkImage src, VkImageLayout sl,
+                                        VkImage dst, VkImageLayout dl, uint32_t n,
+                                        const VkImageBlit* regions, VkFilter filter) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdBlitImage(cb, src, sl, dst, dl, n, regions, filter);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdCopyRecord rec{cap::CmdCopyRecord::kBlit, id(src), id(dst), static_cast<uint32_t>(sl),
+                         static_cast<uint32_t>(dl), static_cast<uint32_t>(filter), {}};
+  for (uint32_t i = 0; i < n; ++i) {
+    const auto& b = regions[i];
+    cap::CopyRegion r;
+    set_layers(b.srcSubresource, r.src_aspect, r.src_mip, r.src_base_layer, r.src_layer_count);
+    set_layers(b.dstSubresource, r.dst_aspect, r.dst_mip, r.dst_base_layer, r.dst_layer_count);
+    r.src_x0 = b.srcOffsets[0].x;
+    r.src_y0 = b.srcOffsets[0].y;
+    r.src_z0 = b.srcOffsets[0].z;
+    r.src_x1 = b.srcOffsets[1].x;
+    r.src_y1 = b.srcOffsets[1].y;
+    r.src_z1 = b.srcOffsets[1].z;
+    r.dst_x0 = b.dstOffsets[0].x;
+    r.dst_y0 = b.dstOffsets[0].y;
+    r.dst_z0 = b.dstOffsets[0].z;
+    r.dst_x1 = b.dstOffsets[1].x;
+    r.dst_y1 = b.dstOffsets[1].y;
+    r.dst_z1 = b.dstOffsets[1].z;
+    rec.regions.push_back(r);
+  }
+  append_command(s, rec);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdResolveImage(VkCommandBuffer cb, VkImage src, VkImageLayout sl,
+                                           VkImage dst, VkImageLayout dl, uint32_t n,
+                                           const VkImageResolve* regions) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdResolveImage(cb, src, sl, dst, dl, n, regions);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdCopyRecord rec{cap::CmdCopyRecord::kResolve, id(src), id(dst),
+                         static_cast<uint32_t>(sl), static_cast<uint32_t>(dl), 0, {}};
+  for (uint32_t i = 0; i < n; ++i) {
+    const auto& c = regions[i];
+    rec.regions.push_back(image_region(c.srcSubresource, c.srcOffset, c.dstSubresource,
+                                       c.dstOffset, c.extent));
+  }
+  append_command(s, rec);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdUpdateBuffer(VkCommandBuffer cb, VkBuffer b, VkDeviceSize off,
+                                           VkDeviceSize size, const void* data) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdUpdateBuffer(cb, b, off, size, data);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  const auto* p = static_cast<const uint8_t*>(data);
+  append_command(s, cap::CmdUpdateBufferRecord{id(b), off, {p, p + size}});
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdFillBuffer(VkCommandBuffer cb, VkBuffer b, VkDeviceSize off,
+                                         VkDeviceSize size, uint32_t value) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdFillBuffer(cb, b, off, size, value);
+  record(cb, d, cap::CmdFillBufferRecord{id(b), off, size, value});
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdPipelineBarrier(
+    VkCommandBuffer cb, VkPipelineStageFlags src, VkPipelineStageFlags dst,
+    VkDependencyFlags flags, uint32_t nm, const VkMemoryBarrier* mb, uint32_t nb,
+    const VkBufferMemoryBarrier* bb, uint32_t ni, const VkImageMemoryBarrier* ib) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdPipelineBarrier(cb, src, dst, flags, nm, mb, nb, bb, ni, ib);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdPipelineBarrierRecord rec{src, dst, {}};
+  for (uint32_t i = 0; i < ni; ++i) {
+    rec.images.push_back({id(ib[i].image), static_cast<uint32_t>(ib[i].oldLayout),
+                          static_cast<uint32_t>(ib[i].newLayout), range_of(ib[i].subresourceRange)});
+  }
+  append_command(s, rec);
+}
+
+template <PFN_vkCmdPipelineBarrier2 DeviceDispatch::*Next>
+VKAPI_ATTR void VKAPI_CALL CmdPipelineBarrier2(VkCommandBuffer cb, const VkDependencyInfo* info) {
+  DeviceData* d = device_of(cb);
+  (d->vk.*Next)(cb, info);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdPipelineBarrierRecord rec;
+  for (uint32_t i = 0; i < info->imageMemoryBarrierCount; ++i) {
+    const auto& b = info->pImageMemoryBarriers[i];
+    rec.src_stages |= b.srcStageMask;
+    rec.dst_stages |= b.dstStageMask;
+    rec.images.push_back({id(b.image), static_cast<uint32_t>(b.oldLayout),
+                          static_cast<uint32_t>(b.newLayout), range_of(b.subresourceRange)});
+  }
+  append_command(s, rec);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdExecuteCommands(VkCommandBuffer cb, uint32_t n,
+                                              const VkCommandBuffer* cbs) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdExecuteCommands(cb, n, cbs);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdExecuteCommandsRecord rec;
+  for (uint32_t i = 0; i < n; ++i) rec.command_buffers.push_back(id(cbs[i]));
+  append_command(s, rec);
+}
+
+// ---- Submission ------------------------------------------------------------------------------
+
+void write_stream(DeviceData* d, Session* s, VkCommandBuffer cb, int depth) {
+  std::shared_lock lock(d->cb_mutex);
+  auto it = d->command_buffers.find(cb);
+  if (it == d->command_buffers.end()) return;
+  const CommandBufferState& st = *it->second;
+  s->write(cap::CommandBufferRecord{id(cb), st.level, st.count});
+  const std::byte* p = st.stream.data();
+  const std::byte* end = p + st.stream.size();
+  while (p + 8 <= end) {
+    uint32_t kind, size;
+    std::memcpy(&kind, p, 4);
+    std::memcpy(&size, p + 4, 4);
+    const std::span<const std::byte> body(p + 8, size);
+    s->write_raw(kind, body);
+    p += 8 + size;
+    // Secondary command buffers execute here: their commands follow inline.
+    if (kind == static_cast<uint32_t>(cap::VkRecordKind::kCmdExecuteCommands) && depth == 0) {
+      if (auto rec = cap::decode_record<cap::CmdExecuteCommandsRecord>(body)) {
+        std::vector<VkCommandBuffer> secondaries;
+        for (uint64_t h : rec->command_buffers) {
+          secondaries.push_back(reinterpret_cast<VkCommandBuffer>(static_cast<uintptr_t>(h)));
+        }
+        lock.unlock();
+        for (VkCommandBuffer sc : secondaries) write_stream(d, s, sc, depth + 1);
+        lock.lock();
+      }
+    }
+  }
+}
+
+// Things to do before a submit of a captured frame reaches the driver.
+void before_submit(DeviceData* d, Session* s, VkQueue queue,
+                   const std::vector<VkCommandBuffer>& cbs) {
+  if (s->take_initial_snapshot()) {
+    // Resource contents as they are when the first captured frame starts executing: wait for
+    // earlier work on this queue so host-visible memory holds its final values.
+    d->vk.QueueWaitIdle(queue);
+    snapshot_memory(d, s, true);
+  } else {
+    snapshot_memory(d, s, false);
+  }
+  write_submission(d, s, queue, cbs);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t n, const VkSubmitInfo* submits,
+                                           VkFence fence) {
+  DeviceData* d = device_of(queue);
+  Session* s = Session::get();
+  if (s != nullptr && s->in_captured_frame()) {
+    std::vector<VkCommandBuffer> cbs;
+    for (uint32_t i = 0; i < n; ++i) {
+      cbs.insert(cbs.end(), submits[i].pCommandBuffers,
+                 submits[i].pCommandBuffers + submits[i].commandBufferCount);
+    }
+    before_submit(d, s, queue, cbs);
+  }
+  return d->vk.QueueSubmit(queue, n, submits, fence);
+}
+
+template <PFN_vkQueueSubmit2 DeviceDispatch::*Next>
+VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t n,
+                                            const VkSubmitInfo2* submits, VkFence fence) {
+  DeviceData* d = device_of(queue);
+  Session* s = Session::get();
+  if (s != nullptr && s->in_captured_frame()) {
+    std::vector<VkCommandBuffer> cbs;
+    for (uint32_t i = 0; i < n; ++i) {
+      for (uint32_t j = 0; j < submits[i].commandBufferInfoCount; ++j) {
+        cbs.push_back(submits[i].pCommandBufferInfos[j].commandBuffer);
+      }
+    }
+    before_submit(d, s, queue, cbs);
+  }
+  return (d->vk.*Next)(queue, n, submits, fence);
+}
+
+}  // namespace
+
+void write_submission(DeviceData* d, Session* s, VkQueue queue,
+                      const std::vector<VkCommandBuffer>& cbs) {
+  cap::SubmitRecord rec{id(queue), {}};
+  for (VkCommandBuffer cb : cbs) rec.command_buffers.push_back(id(cb));
+  s->write(rec);
+  for (VkCommandBuffer cb : cbs) write_stream(d, s, cb, 0);
+}
+
+PFN_vkVoidFunction command_hook(const char* name) {
+#define TESSERA_HOOK(vkname, ...)   \
+  if (std::strcmp(name, vkname) == 0) \
+    return reinterpret_cast<PFN_vkVoidFunction>(&__VA_ARGS__);
+#define TESSERA_HOOK_ONE(fn, Arg, state)                                       \
+  TESSERA_HOOK("vk" #fn, CmdSetOne<Arg, &DeviceDispatch::fn, state>)           \
+  TESSERA_HOOK("vk" #fn "EXT", CmdSetOne<Arg, &DeviceDispatch::fn##EXT, state>)
+  TESSERA_HOOK("vkAllocateCommandBuffers", AllocateCommandBuffers)
+  TESSERA_HOOK("vkFreeCommandBuffers", FreeCommandBuffers)
+  TESSERA_HOOK("vkDestroyCommandPool", DestroyCommandPool)
+  TESSERA_HOOK("vkResetCommandPool", ResetCommandPool)
+  TESSERA_HOOK("vkBeginCommandBuffer", BeginCommandBuffer)
+  TESSERA_HOOK("vkResetCommandBuffer", ResetCommandBuffer)
+  TESSERA_HOOK("vkQueueSubmit", QueueSubmit)
+  TESSERA_HOOK("vkQueueSubmit2", QueueSubmit2<&DeviceDispatch::QueueSubmit2>)
+  TESSERA_HOOK("vkQueueSubmit2KHR", QueueSubmit2<&DeviceDispatch::QueueSubmit2KHR>)
+  TESSERA_HOOK("vkCmdBeginRenderPass", CmdBeginRenderPass)
+  TESSERA_HOOK("vkCmdBeginRenderPass2", CmdBeginRenderPass2<&DeviceDispatch::CmdBeginRenderPass2>)
+  TESSERA_HOOK("vkCmdBeginRenderPass2KHR",
+               CmdBeginRenderPass2<&DeviceDispatch::CmdBeginRenderPass2KHR>)
+  TESSERA_HOOK("vkCmdNextSubpass", CmdNextSubpass)
+  TESSERA_HOOK("vkCmdNextSubpass2", CmdNextSubpass2<&DeviceDispatch::CmdNextSubpass2>)
+  TESSERA_HOOK("vkCmdNextSubpass2KHR", CmdNextSubpass2<&DeviceDispatch::CmdNextSubpass2KHR>)
+  TESSERA_HOOK("vkCmdEndRenderPass", CmdEndRenderPass)
+  TESSERA_HOOK("vkCmdEndRenderPass2", CmdEndRenderPass2<&DeviceDispatch::CmdEndRenderPass2>)
+  TESSERA_HOOK("vkCmdEndRenderPass2KHR", CmdEndRenderPass2<&DeviceDispatch::CmdEndRenderPass2KHR>)
+  TESSERA_HOOK("vkCmdBeginRendering", CmdBeginRendering<&DeviceDispatch::CmdBeginRendering>)
+  TESSERA_HOOK("vkCmdBeginRenderingKHR", CmdBeginRendering<&DeviceDispatch::CmdBeginRenderingKHR>)
+  TESSERA_HOOK("vkCmdEndRendering", CmdEndRendering<&DeviceDispatch::CmdEndRendering>)
+  TESSERA_HOOK("vkCmdEndRenderingKHR", CmdEndRendering<&DeviceDispatch::CmdEndRenderingKHR>)
+  TESSERA_HOOK("vkCmdBindPipeline", CmdBindPipeline)
+  TESSERA_HOOK("vkCmdBindDescriptorSets", CmdBindDescriptorSets)
+  TESSERA_HOOK("vkCmdPushDescriptorSetKHR", CmdPushDescriptorSetKHR)
+  TESSERA_HOOK("vkCmdPushDescriptorSetWithTemplateKHR", CmdPushDescriptorSetWithTemplateKHR)
+  TESSERA_HOOK("vkCmdPushConstants", CmdPushConstants)
+  TESSERA_HOOK("vkCmdBindVertexBuffers", CmdBindVertexBuffers)
+  TESSERA_HOOK("vkCmdBindVertexBuffers2",
+               CmdBindVertexBuffers2<&DeviceDispatch::CmdBindVertexBuffers2>)
+  TESSERA_HOOK("vkCmdBindVertexBuffers2EXT",
+               CmdBindVertexBuffers2<&DeviceDispatch::CmdBindVertexBuffers2EXT>)
+  TESSERA_HOOK("vkCmdBindIndexBuffer", CmdBindIndexBuffer)
+  TESSERA_HOOK("vkCmdDraw", CmdDraw)
+  TESSERA_HOOK("vkCmdDrawIndexed", CmdDrawIndexed)
+  TESSERA_HOOK("vkCmdDrawIndirect", CmdDrawIndirect)
+  TESSERA_HOOK("vkCmdDrawIndexedIndirect", CmdDrawIndexedIndirect)
+  TESSERA_HOOK("vkCmdDrawIndirectCount", CmdDrawIndirectCount)
+  TESSERA_HOOK("vkCmdDrawIndexedIndirectCount", CmdDrawIndexedIndirectCount)
+  TESSERA_HOOK("vkCmdDispatch", CmdDispatch)
+  TESSERA_HOOK("vkCmdDispatchIndirect", CmdDispatchIndirect)
+  TESSERA_HOOK("vkCmdSetViewport", CmdSetViewport)
+  TESSERA_HOOK("vkCmdSetViewportWithCount",
+               CmdSetViewportWithCount<&DeviceDispatch::CmdSetViewportWithCount>)
+  TESSERA_HOOK("vkCmdSetViewportWithCountEXT",
+               CmdSetViewportWithCount<&DeviceDispatch::CmdSetViewportWithCountEXT>)
+  TESSERA_HOOK("vkCmdSetScissor", CmdSetScissor)
+  TESSERA_HOOK("vkCmdSetScissorWithCount",
+               CmdSetScissorWithCount<&DeviceDispatch::CmdSetScissorWithCount>)
+  TESSERA_HOOK("vkCmdSetScissorWithCountEXT",
+               CmdSetScissorWithCount<&DeviceDispatch::CmdSetScissorWithCountEXT>)
+  TESSERA_HOOK("vkCmdSetLineWidth", CmdSetLineWidth)
+  TESSERA_HOOK("vkCmdSetDepthBias", CmdSetDepthBias)
+  TESSERA_HOOK("vkCmdSetBlendConstants", CmdSetBlendConstants)
+  TESSERA_HOOK("vkCmdSetDepthBounds", CmdSetDepthBounds)
+  TESSERA_HOOK("vkCmdSetStencilCompareMask", CmdSetStencilCompareMask)
+  TESSERA_HOOK("vkCmdSetStencilWriteMask", CmdSetStencilWriteMask)
+  TESSERA_HOOK("vkCmdSetStencilReference", CmdSetStencilReference)
+  TESSERA_HOOK_ONE(CmdSetCullMode, VkCullModeFlags, VK_DYNAMIC_STATE_CULL_MODE)
+  TESSERA_HOOK_ONE(CmdSetFrontFace, VkFrontFace, VK_DYNAMIC_STATE_FRONT_FACE)
+  TESSERA_HOOK_ONE(CmdSetPrimitiveTopology, VkPrimitiveTopology,
+                   VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY)
+  TESSERA_HOOK_ONE(CmdSetDepthTestEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE)
+  TESSERA_HOOK_ONE(CmdSetDepthWriteEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE)
+  TESSERA_HOOK_ONE(CmdSetDepthCompareOp, VkCompareOp, VK_DYNAMIC_STATE_DEPTH_COMPARE_OP)
+  TESSERA_HOOK_ONE(CmdSetDepthBoundsTestEnable, VkBool32,
+                   VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE)
+  TESSERA_HOOK_ONE(CmdSetStencilTestEnable, VkBool32, VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE)
+  TESSERA_HOOK_ONE(CmdSetRasterizerDiscardEnable, VkBool32,
+                   VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE)
+  TESSERA_HOOK_ONE(CmdSetDepthBiasEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE)
+  TESSERA_HOOK_ONE(CmdSetPrimitiveRestartEnable, VkBool32,
+                   VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE)
+  TESSERA_HOOK("vkCmdSetLogicOpEXT",
+               CmdSetOne<VkLogicOp, &DeviceDispatch::CmdSetLogicOpEXT, VK_DYNAMIC_STATE_LOGIC_OP_EXT>)
+  TESSERA_HOOK("vkCmdSetPatchControlPointsEXT",
+               CmdSetOne<uint32_t, &DeviceDispatch::CmdSetPatchControlPointsEXT,
+                         VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT>)
+  TESSERA_HOOK("vkCmdSetStencilOp", CmdSetStencilOp<&DeviceDispatch::CmdSetStencilOp>)
+  TESSERA_HOOK("vkCmdSetStencilOpEXT", CmdSetStencilOp<&DeviceDispatch::CmdSetStencilOpEXT>)
+  TESSERA_HOOK("vkCmdClearAttachments", CmdClearAttachments)
+  TESSERA_HOOK("vkCmdClearColorImage", CmdClearColorImage)
+  TESSERA_HOOK("vkCmdClearDepthStencilImage", CmdClearDepthStencilImage)
+  TESSERA_HOOK("vkCmdCopyBuffer", CmdCopyBuffer)
+  TESSERA_HOOK("vkCmdCopyImage", CmdCopyImage)
+  TESSERA_HOOK("vkCmdCopyBufferToImage", CmdCopyBufferToImage)
+  TESSERA_HOOK("vkCmdCopyImageToBuffer", CmdCopyImageToBuffer)
+  TESSERA_HOOK("vkCmdBlitImage", CmdBlitImage)
+  TESSERA_HOOK("vkCmdResolveImage", CmdResolveImage)
+  TESSERA_HOOK("vkCmdUpdateBuffer", CmdUpdateBuffer)
+  TESSERA_HOOK("vkCmdFillBuffer", CmdFillBuffer)
+  TESSERA_HOOK("vkCmdPipelineBarrier", CmdPipelineBarrier)
+  TESSERA_HOOK("vkCmdPipelineBarrier2", CmdPipelineBarrier2<&DeviceDispatch::CmdPipelineBarrier2>)
+  TESSERA_HOOK("vkCmdPipelineBarrier2KHR",
+               CmdPipelineBarrier2<&DeviceDispatch::CmdPipelineBarrier2KHR>)
+  TESSERA_HOOK("vkCmdExecuteCommands", CmdExecuteCommands)
+#undef TESSERA_HOOK_ONE
+#undef TESSERA_HOOK
+  return present_hook(name);
+}
+
+}  // namespace tessera::layer

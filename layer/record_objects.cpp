@@ -1,0 +1,868 @@
+// Hooks that record objects when they are created: memory and its bindings, buffers, images,
+// views, samplers, shader modules, pipelines, render passes, descriptor layouts, sets and
+// updates (update templates are expanded into plain writes here, so replay needs no template
+// logic). Each hook calls the next layer first and records only on success.
+#include <cstring>
+
+#include "descriptors.h"
+#include "layer_state.h"
+
+namespace tessera::layer {
+
+namespace {
+
+Session* active() {
+  Session* s = Session::get();
+  return s != nullptr && s->recording() ? s : nullptr;
+}
+
+std::span<const std::byte> as_span(const void* p, size_t n) {
+  return {static_cast<const std::byte*>(p), n};
+}
+
+template <typename T>
+const T* find_in_chain(const void* chain, VkStructureType type) {
+  for (auto* s = static_cast<const VkBaseInStructure*>(chain); s != nullptr; s = s->pNext) {
+    if (s->sType == type) return reinterpret_cast<const T*>(s);
+  }
+  return nullptr;
+}
+
+// ---- Queues and memory -----------------------------------------------------------------------
+
+VKAPI_ATTR void VKAPI_CALL GetDeviceQueue(VkDevice device, uint32_t family, uint32_t index,
+                                          VkQueue* queue) {
+  DeviceData* d = device_of(device);
+  d->vk.GetDeviceQueue(device, family, index, queue);
+  std::lock_guard lock(d->mutex);
+  d->queue_families_of[*queue] = family;
+}
+
+VKAPI_ATTR void VKAPI_CALL GetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo2* info,
+                                           VkQueue* queue) {
+  DeviceData* d = device_of(device);
+  d->vk.GetDeviceQueue2(device, info, queue);
+  std::lock_guard lock(d->mutex);
+  d->queue_families_of[*queue] = info->queueFamilyIndex;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice device, const VkMemoryAllocateInfo* info,
+                                              const VkAllocationCallbacks* alloc,
+                                              VkDeviceMemory* memory) {
+  DeviceData* d = device_of(device);
+  const VkResult r = d->vk.AllocateMemory(device, info, alloc, memory);
+  if (r != VK_SUCCESS) return r;
+  const VkMemoryPropertyFlags flags =
+      info->memoryTypeIndex < d->memory_properties.memoryTypeCount
+          ? d->memory_properties.memoryTypes[info->memoryTypeIndex].propertyFlags
+          : 0;
+  {
+    std::lock_guard lock(d->mutex);
+    d->memories[*memory] = MemoryState{info->allocationSize, info->memoryTypeIndex, flags};
+  }
+  if (Session* s = active()) {
+    s->write(cap::MemoryAllocRecord{id(*memory), info->allocationSize, info->memoryTypeIndex,
+                                    flags});
+  }
+  return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL FreeMemory(VkDevice device, VkDeviceMemory memory,
+                                      const VkAllocationCallbacks* alloc) {
+  DeviceData* d = device_of(device);
+  {
+    std::lock_guard lock(d->mutex);
+    d->memories.erase(memory);
+  }
+  d->vk.FreeMemory(device, memory, alloc);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL MapMemory(VkDevice device, VkDeviceMemory memory,
+                                         VkDeviceSize offset, VkDeviceSize size,
+                                         VkMemoryMapFlags flags, void** data) {
+  DeviceData* d = device_of(device);
+  const VkResult r = d->vk.MapMemory(device, memory, offset, size, flags, data);
+  if (r == VK_SUCCESS) {
+    std::lock_guard lock(d->mutex);
+    auto it = d->memories.find(memory);
+    if (it != d->memories.end()) {
+      it->second.mapped = *data;
+      it->second.map_offset = offset;
+      it->second.map_size = size == VK_WHOLE_SIZE ? it->second.size - offset : size;
+    }
+  }
+  return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL UnmapMemory(VkDevice device, VkDeviceMemory memory) {
+  DeviceData* d = device_of(device);
+  // What the host wrote through this mapping during a captured frame must not be lost when
+  // the mapping goes away before the next submit.
+  if (Session* s = active(); s != nullptr && s->in_captured_frame()) {
+    std::lock_guard lock(d->mutex);
+    auto it = d->memories.find(memory);
+    if (it != d->memories.end() && it->second.mapped != nullptr) {
+      const auto& m = it->second;
+      const auto h = s->put_blob(as_span(m.mapped, static_cast<size_t>(m.map_size)));
+      s->write(cap::MemoryContentsRecord{id(memory), m.map_offset, m.map_size, h});
+    }
+  }
+  {
+    std::lock_guard lock(d->mutex);
+    auto it = d->memories.find(memory);
+    if (it != d->memories.end()) it->second.mapped = nullptr;
+  }
+  d->vk.UnmapMemory(device, memory);
+}
+
+void record_bind(uint64_t resource, bool image, VkDeviceMemory memory, VkDeviceSize offset) {
+  if (Session* s = active()) {
+    s->write(cap::MemoryBindRecord{resource, image ? 1u : 0u, id(memory), offset});
+  }
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL BindBufferMemory(VkDevice device, VkBuffer buffer,
+                                                VkDeviceMemory memory, VkDeviceSize offset) {
+  const VkResult r = device_of(device)->vk.BindBufferMemory(device, buffer, memory, offset);
+  if (r == VK_SUCCESS) record_bind(id(buffer), false, memory, offset);
+  return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL BindImageMemory(VkDevice device, VkImage image,
+                                               VkDeviceMemory memory, VkDeviceSize offset) {
+  const VkResult r = device_of(device)->vk.BindImageMemory(device, image, memory, offset);
+  if (r == VK_SUCCESS) record_bind(id(image), true, memory, offset);
+  return r;
+}
+
+template <PFN_vkBindBufferMemory2 DeviceDispatch::*Next>
+VKAPI_ATTR VkResult VKAPI_CALL BindBufferMemory2(VkDevice device, uint32_t n,
+                                                 const VkBindBufferMemoryInfo* infos) {
+  const VkResult r = (device_of(device)->vk.*Next)(device, n, infos);
+  if (r == VK_SUCCESS) {
+    for (uint32_t i = 0; i < n; ++i) {
+      record_bind(id(infos[i].buffer), false, infos[i].memory, infos[i].memoryOffset);
+    }
+  }
+  return r;
+}
+
+template <PFN_vkBindImageMemory2 DeviceDispatch::*Next>
+VKAPI_ATTR VkResult VKAPI_CALL BindImageMemory2(VkDevice device, uint32_t n,
+                                                const VkBindImageMemoryInfo* infos) {
+  const VkResult r = (device_of(device)->vk.*Next)(device, n, infos);
+  if (r == VK_SUCCESS) {
+    for (uint32_t i = 0; i < n; ++i) {
+      // Swapchain-bound images (VkBindImageMemorySwapchainInfoKHR) have no memory to record.
+      if (infos[i].memory != VK_NULL_HANDLE) {
+        record_bind(id(infos[i].image), true, infos[i].memory, infos[i].memoryOffset);
+      }
+    }
+  }
+  return r;
+}
+
+// ---- Resources and views ---------------------------------------------------------------------
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateBuffer(VkDevice device, const VkBufferCreateInfo* ci,
+                                            const VkAllocationCallbacks* alloc,
+                                            VkBuffer* buffer) {
+  const VkResult r = device_of(device)->vk.CreateBuffer(device, ci, alloc, buffer);
+  if (r == VK_SUCCESS) {
+    if (Session* s = active()) s->write(cap::BufferRecord{id(*buffer), ci->size, ci->usage, {}});
+  }
+  return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateImage(VkDevice device, const VkImageCreateInfo* ci,
+                                           const VkAllocationCallbacks* alloc, VkImage* image) {
+  const VkResult r = device_of(device)->vk.CreateImage(device, ci, alloc, image);
+  if (r == VK_SUCCESS) {
+    if (Session* s = active()) {
+      cap::ImageRecord rec;
+      rec.image = id(*image);
+      rec.image_type = static_cast<uint32_t>(ci->imageType);
+      rec.format = static_cast<uint32_t>(ci->format);
+      rec.width = ci->extent.width;
+      rec.height = ci->extent.height;
+      rec.depth = ci->extent.depth;
+      rec.mip_levels = ci->mipLevels;
+      rec.array_layers = ci->arrayLayers;
+      rec.samples = static_cast<uint32_t>(ci->samples);
+      rec.usage = ci->usage;
+      rec.layout = static_cast<uint32_t>(ci->initialLayout);
+      s->write(rec);
+    }
+  }
+  return r;
+}
+
+cap::SubresourceRange range_of(const VkImageSubresourceRange& r) {
+  return {r.aspectMask, r.baseMipLevel, r.levelCount, r.baseArrayLayer, r.layerCount};
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateImageView(VkDevice device, const VkImageViewCreateInfo* ci,
+                                               const VkAllocationCallbacks* alloc,
+                                               VkImageView* view) {
+  const VkResult r = device_of(device)->vk.CreateImageView(device, ci, alloc, view);
+  if (r == VK_SUCCESS) {
+    if (Session* s = active()) {
+      s->write(cap::ImageViewRecord{
+          id(*view), id(ci->image), static_cast<uint32_t>(ci->viewType),
+          static_cast<uint32_t>(ci->format), static_cast<uint32_t>(ci->components.r),
+          static_cast<uint32_t>(ci->components.g), static_cast<uint32_t>(ci->components.b),
+          static_cast<uint32_t>(ci->components.a), range_of(ci->subresourceRange)});
+    }
+  }
+  return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateBufferView(VkDevice device,
+                                                const VkBufferViewCreateInfo* ci,
+                                                const VkAllocationCallbacks* alloc,
+                                                VkBufferView* view) {
+  const VkResult r = device_of(device)->vk.CreateBufferView(device, ci, alloc, view);
+  if (r == VK_SUCCESS) {
+    if (Session* s = active()) {
+      s->write(cap::BufferViewRecord{id(*view), id(ci->buffer), static_cast<uint32_t>(ci->format),
+                                     ci->offset, ci->range});
+    }
+  }
+  return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateSampler(VkDevice device, const VkSamplerCreateInfo* ci,
+                                             const VkAllocationCallbacks* alloc,
+                                             VkSampler* sampler) {
+  const VkResult r = device_of(device)->vk.CreateSampler(device, ci, alloc, sampler);
+  if (r == VK_SUCCESS) {
+    if (Session* s = active()) {
+      cap::SamplerRecord rec;
+      rec.sampler = id(*sampler);
+      rec.flags = ci->flags;
+      rec.mag_filter = static_cast<uint32_t>(ci->magFilter);
+      rec.min_filter = static_cast<uint32_t>(ci->minFilter);
+      rec.mipmap_mode = static_cast<uint32_t>(ci->mipmapMode);
+      rec.address_u = static_cast<uint32_t>(ci->addressModeU);
+      rec.address_v = static_cast<uint32_t>(ci->addressModeV);
+      rec.address_w = static_cast<uint32_t>(ci->addressModeW);
+      rec.mip_lod_bias = ci->mipLodBias;
+      rec.anisotropy_enable = ci->anisotropyEnable;
+      rec.max_anisotropy = ci->maxAnisotropy;
+      rec.compare_enable = ci->compareEnable;
+      rec.compare_op = static_cast<uint32_t>(ci->compareOp);
+      rec.min_lod = ci->minLod;
+      rec.max_lod = ci->maxLod;
+      rec.border_color = static_cast<uint32_t>(ci->borderColor);
+      rec.unnormalized_coordinates = ci->unnormalizedCoordinates;
+      s->write(rec);
+    }
+  }
+  return r;
+}
+
+// ---- Shaders and pipelines -------------------------------------------------------------------
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device,
+                                                  const VkShaderModuleCreateInfo* ci,
+                                                  const VkAllocationCallbacks* alloc,
+                                                  VkShaderModule* module) {
+  DeviceData* d = device_of(device);
+  const VkResult r = d->vk.CreateShaderModule(device, ci, alloc, module);
+  if (r != VK_SUCCESS) return r;
+  if (Session* s = active()) {
+    // Stored by content: the same SPIR-V created many times (Zink does) is one blob.
+    const auto hash = s->put_blob(as_span(ci->pCode, ci->codeSize));
+    s->write(cap::ShaderModuleRecord{id(*module), hash, ci->codeSize});
+    std::lock_guard lock(d->mutex);
+    d->shader_modules[*module] = {hash, ci->codeSize};
+  }
+  return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyShaderModule(VkDevice device, VkShaderModule module,
+                                               const VkAllocationCallbacks* alloc) {
+  DeviceData* d = device_of(device);
+  {
+    std::lock_guard lock(d->mutex);
+    d->shader_modules.erase(module);
+  }
+  d->vk.DestroyShaderModule(device, module, alloc);
+}
+
+cap::ShaderStage convert_stage(DeviceData* d, Session* s,
+                               const VkPipelineShaderStageCreateInfo& st) {
+  cap::ShaderStage out;
+  out.stage = static_cast<uint32_t>(st.stage);
+  out.module = id(st.module);
+  out.entry_point = st.pName != nullptr ? st.pName : "";
+  if (st.module != VK_NULL_HANDLE) {
+    std::lock_guard lock(d->mutex);
+    auto it = d->shader_modules.find(st.module);
+    if (it != d->shader_modules.end()) out.code = it->second.first;
+  } else if (const auto* inline_code = find_in_chain<VkShaderModuleCreateInfo>(
+                 st.pNext, VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO)) {
+    // maintenance5 / pipeline-library style: SPIR-V given inline, no module object.
+    out.code = s->put_blob(as_span(inline_code->pCode, inline_code->codeSize));
+  }
+  if (const VkSpecializationInfo* spec = st.pSpecializationInfo) {
+    for (uint32_t i = 0; i < spec->mapEntryCount; ++i) {
+      const auto& e = spec->pMapEntries[i];
+      out.specialization.push_back({e.constantID, e.offset, static_cast<uint32_t>(e.size)});
+    }
+    const auto* p = static_cast<const uint8_t*>(spec->pData);
+    if (p != nullptr) out.specialization_data.assign(p, p + spec->dataSize);
+  }
+  return out;
+}
+
+void convert_graphics_pipeline(DeviceData* d, Session* s, const VkGraphicsPipelineCreateInfo& ci,
+                               VkPipeline pipeline, cap::GraphicsPipelineRecord& rec) {
+  rec.pipeline = id(pipeline);
+  rec.layout = id(ci.layout);
+  rec.render_pass = id(ci.renderPass);
+  rec.subpass = ci.subpass;
+  rec.flags = ci.flags;
+  for (uint32_t i = 0; i < ci.stageCount; ++i) rec.stages.push_back(convert_stage(d, s, ci.pStages[i]));
+  if (const auto* vi = ci.pVertexInputState) {
+    for (uint32_t i = 0; i < vi->vertexBindingDescriptionCount; ++i) {
+      const auto& b = vi->pVertexBindingDescriptions[i];
+      rec.vertex_bindings.push_back({b.binding, b.stride, static_cast<uint32_t>(b.inputRate), 1});
+    }
+    for (uint32_t i = 0; i < vi->vertexAttributeDescriptionCount; ++i) {
+      const auto& a = vi->pVertexAttributeDescriptions[i];
+      rec.vertex_attributes.push_back(
+          {a.location, a.binding, static_cast<uint32_t>(a.format), a.offset});
+    }
+    if (const auto* div = find_in_chain<VkPipelineVertexInputDivisorStateCreateInfoEXT>(
+            vi->pNext, VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT)) {
+      for (uint32_t i = 0; i < div->vertexBindingDivisorCount; ++i) {
+        for (auto& b : rec.vertex_bindings) {
+          if (b.binding == div->pVertexBindingDivisors[i].binding) {
+            b.divisor = div->pVertexBindingDivisors[i].divisor;
+          }
+        }
+      }
+    }
+  }
+  if (const auto* ia = ci.pInputAssemblyState) {
+    rec.topology = static_cast<uint32_t>(ia->topology);
+    rec.primitive_restart = ia->primitiveRestartEnable;
+  }
+  if (const auto* ts = ci.pTessellationState) rec.patch_control_points = ts->patchControlPoints;
+  if (const auto* vp = ci.pViewportState) {
+    rec.viewport_count = vp->viewportCount;
+    rec.scissor_count = vp->scissorCount;
+    // Pointers are ignored (may be garbage) when the state is dynamic.
+    bool dyn_vp = false, dyn_sc = false;
+    if (const auto* ds = ci.pDynamicState) {
+      for (uint32_t i = 0; i < ds->dynamicStateCount; ++i) {
+        dyn_vp |= ds->pDynamicStates[i] == VK_DYNAMIC_STATE_VIEWPORT ||
+                  ds->pDynamicStates[i] == VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT;
+        dyn_sc |= ds->pDynamicStates[i] == VK_DYNAMIC_STATE_SCISSOR ||
+                  ds->pDynamicStates[i] == VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT;
+      }
+    }
+    if (!dyn_vp && vp->pViewports != nullptr) {
+      for (uint32_t i = 0; i < vp->viewportCount; ++i) {
+        const auto& v = vp->pViewports[i];
+        rec.viewports.push_back({v.x, v.y, v.width, v.height, v.minDepth, v.maxDepth});
+      }
+    }
+    if (!dyn_sc && vp->pScissors != nullptr) {
+      for (uint32_t i = 0; i < vp->scissorCount; ++i) {
+        const auto& r = vp->pScissors[i];
+        rec.scissors.push_back({r.offset.x, r.offset.y, r.extent.width, r.extent.height});
+      }
+    }
+  }
+  if (const auto* rs = ci.pRasterizationState) {
+    rec.depth_clamp = rs->depthClampEnable;
+    rec.rasterizer_discard = rs->rasterizerDiscardEnable;
+    rec.polygon_mode = static_cast<uint32_t>(rs->polygonMode);
+    rec.cull_mode = rs->cullMode;
+    rec.front_face = static_cast<uint32_t>(rs->frontFace);
+    rec.depth_bias_enable = rs->depthBiasEnable;
+    rec.depth_bias_constant = rs->depthBiasConstantFactor;
+    rec.depth_bias_clamp = rs->depthBiasClamp;
+    rec.depth_bias_slope = rs->depthBiasSlopeFactor;
+    rec.line_width = rs->lineWidth;
+  }
+  if (const auto* ms = ci.pMultisampleState) {
+    rec.samples = static_cast<uint32_t>(ms->rasterizationSamples);
+    rec.sample_shading = ms->sampleShadingEnable;
+    rec.min_sample_shading = ms->minSampleShading;
+    if (ms->pSampleMask != nullptr) rec.sample_mask = ms->pSampleMask[0];
+    rec.alpha_to_coverage = ms->alphaToCoverageEnable;
+    rec.alpha_to_one = ms->alphaToOneEnable;
+  }
+  if (const auto* ds = ci.pDepthStencilState) {
+    rec.depth_test = ds->depthTestEnable;
+    rec.depth_write = ds->depthWriteEnable;
+    rec.depth_compare = static_cast<uint32_t>(ds->depthCompareOp);
+    rec.depth_bounds_test = ds->depthBoundsTestEnable;
+    rec.stencil_test = ds->stencilTestEnable;
+    auto stencil = [](const VkStencilOpState& o) {
+      return cap::GraphicsPipelineRecord::StencilOpState{
+          static_cast<uint32_t>(o.failOp),      static_cast<uint32_t>(o.passOp),
+          static_cast<uint32_t>(o.depthFailOp), static_cast<uint32_t>(o.compareOp),
+          o.compareMask,                        o.writeMask,
+          o.reference};
+    };
+    rec.stencil_front = stencil(ds->front);
+    rec.stencil_back = stencil(ds->back);
+    rec.min_depth_bounds = ds->minDepthBounds;
+    rec.max_depth_bounds = ds->maxDepthBounds;
+  }
+  if (const auto* cb = ci.pColorBlendState) {
+    rec.logic_op_enable = cb->logicOpEnable;
+    rec.logic_op = static_cast<uint32_t>(cb->logicOp);
+    for (uint32_t i = 0; i < cb->attachmentCount && cb->pAttachments != nullptr; ++i) {
+      const auto& a = cb->pAttachments[i];
+      rec.blend_attachments.push_back(
+          {a.blendEnable, static_cast<uint32_t>(a.srcColorBlendFactor),
+           static_cast<uint32_t>(a.dstColorBlendFactor), static_cast<uint32_t>(a.colorBlendOp),
+           static_cast<uint32_t>(a.srcAlphaBlendFactor),
+           static_cast<uint32_t>(a.dstAlphaBlendFactor), static_cast<uint32_t>(a.alphaBlendOp),
+           a.colorWriteMask});
+    }
+    for (int i = 0; i < 4; ++i) rec.blend_constants[i] = cb->blendConstants[i];
+  }
+  if (const auto* ds = ci.pDynamicState) {
+    for (uint32_t i = 0; i < ds->dynamicStateCount; ++i) {
+      rec.dynamic_states.push_back(static_cast<uint32_t>(ds->pDynamicStates[i]));
+    }
+  }
+  if (ci.renderPass == VK_NULL_HANDLE) {
+    if (const auto* pr = find_in_chain<VkPipelineRenderingCreateInfo>(
+            ci.pNext, VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO)) {
+      rec.view_mask = pr->viewMask;
+      for (uint32_t i = 0; i < pr->colorAttachmentCount; ++i) {
+        rec.color_formats.push_back(static_cast<uint32_t>(pr->pColorAttachmentFormats[i]));
+      }
+      rec.depth_format = static_cast<uint32_t>(pr->depthAttachmentFormat);
+      rec.stencil_format = static_cast<uint32_t>(pr->stencilAttachmentFormat);
+    }
+  }
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache,
+                                                       uint32_t n,
+                                                       const VkGraphicsPipelineCreateInfo* cis,
+                                                       const VkAllocationCallbacks* alloc,
+                                                       VkPipeline* pipelines) {
+  DeviceData* d = device_of(device);
+  const VkResult r = d->vk.CreateGraphicsPipelines(device, cache, n, cis, alloc, pipelines);
+  if (r < VK_SUCCESS) return r;
+  if (Session* s = active()) {
+    for (uint32_t i = 0; i < n; ++i) {
+      if (pipelines[i] == VK_NULL_HANDLE) continue;
+      cap::GraphicsPipelineRecord rec;
+      convert_graphics_pipeline(d, s, cis[i], pipelines[i], rec);
+      s->write(rec);
+    }
+  }
+  return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelineCache cache,
+                                                      uint32_t n,
+                                                      const VkComputePipelineCreateInfo* cis,
+                                                      const VkAllocationCallbacks* alloc,
+                                                      VkPipeline* pipelines) {
+  DeviceData* d = device_of(device);
+  const VkResult r = d->vk.CreateComputePipelines(device, cache, n, cis, alloc, pipelines);
+  if (r < VK_SUCCESS) return r;
+  if (Session* s = active()) {
+    for (uint32_t i = 0; i < n; ++i) {
+      if (pipelines[i] == VK_NULL_HANDLE) continue;
+      s->write(cap::ComputePipelineRecord{id(pipelines[i]), id(cis[i].layout), cis[i].flags,
+                                          convert_stage(d, s, cis[i].stage)});
+    }
+  }
+  return r;
+}
+
+// ---- Layouts, render passes, framebuffers ----------------------------------------------------
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorSetLayout(
+    VkDevice device, const VkDescriptorSetLayoutCreateInfo* ci,
+    const VkAllocationCallbacks* alloc, VkDescriptorSetLayout* layout) {
+  const VkResult r = device_of(device)->vk.CreateDescriptorSetLayout(device, ci, alloc, layout);
+  if (r == VK_SUCCESS) {
+    if (Session* s = active()) {
+      cap::DescriptorSetLayoutRecord rec;
+      rec.layout = id(*layout);
+      rec.flags = ci->flags;
+      for (uint32_t i = 0; i < ci->bindingCount; ++i) {
+        const auto& b = ci->pBindings[i];
+        cap::DescriptorSetLayoutRecord::Binding out{b.binding,
+                                                    static_cast<uint32_t>(b.descriptorType),
+                                                    b.descriptorCount, b.stageFlags, {}};
+        if (b.pImmutableSamplers != nullptr) {
+          for (uint32_t j = 0; j < b.descriptorCount; ++j) {
+            out.immutable_samplers.push_back(id(b.pImmutableSamplers[j]));
+          }
+        }
+        rec.bindings.push_back(std::move(out));
+      }
+      s->write(rec);
+    }
+  }
+  return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreatePipelineLayout(VkDevice device,
+                                                    const VkPipelineLayoutCreateInfo* ci,
+                                                    const VkAllocationCallbacks* alloc,
+                                                    VkPipelineLayout* layout) {
+  const VkResult r = device_of(device)->vk.CreatePipelineLayout(device, ci, alloc, layout);
+  if (r == VK_SUCCESS) {
+    if (Session* s = active()) {
+      cap::PipelineLayoutRecord rec;
+      rec.layout = id(*layout);
+      for (uint32_t i = 0; i < ci->setLayoutCount; ++i) rec.set_layouts.push_back(id(ci->pSetLayouts[i]));
+      for (uint32_t i = 0; i < ci->pushConstantRangeCount; ++i) {
+        const auto& p = ci->pPushConstantRanges[i];
+        rec.push_ranges.push_back({p.stageFlags, p.offset, p.size});
+      }
+      s->write(rec);
+    }
+  }
+  return r;
+}
+
+cap::AttachmentReference ref_of(uint32_t attachment, VkImageLayout layout) {
+  return {attachment, static_cast<uint32_t>(layout)};
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass(VkDevice device, const VkRenderPassCreateInfo* ci,
+                                                const VkAllocationCallbacks* alloc,
+                                                VkRenderPass* rp) {
+  const VkResult r = device_of(device)->vk.CreateRenderPass(device, ci, alloc, rp);
+  if (r != VK_SUCCESS) return r;
+  if (Session* s = active()) {
+    cap::RenderPassRecord rec;
+    rec.render_pass = id(*rp);
+    for (uint32_t i = 0; i < ci->attachmentCount; ++i) {
+      const auto& a = ci->pAttachments[i];
+      rec.attachments.push_back(
+          {static_cast<uint32_t>(a.format), static_cast<uint32_t>(a.samples),
+           static_cast<uint32_t>(a.loadOp), static_cast<uint32_t>(a.storeOp),
+           static_cast<uint32_t>(a.stencilLoadOp), static_cast<uint32_t>(a.stencilStoreOp),
+           static_cast<uint32_t>(a.initialLayout), static_cast<uint32_t>(a.finalLayout)});
+    }
+    for (uint32_t i = 0; i < ci->subpassCount; ++i) {
+      const auto& sp = ci->pSubpasses[i];
+      cap::RenderPassRecord::Subpass out;
+      out.bind_point = static_cast<uint32_t>(sp.pipelineBindPoint);
+      for (uint32_t j = 0; j < sp.inputAttachmentCount; ++j) {
+        out.inputs.push_back(ref_of(sp.pInputAttachments[j].attachment, sp.pInputAttachments[j].layout));
+      }
+      for (uint32_t j = 0; j < sp.colorAttachmentCount; ++j) {
+        out.colors.push_back(ref_of(sp.pColorAttachments[j].attachment, sp.pColorAttachments[j].layout));
+        if (sp.pResolveAttachments != nullptr) {
+          out.resolves.push_back(
+              ref_of(sp.pResolveAttachments[j].attachment, sp.pResolveAttachments[j].layout));
+        }
+      }
+      if (sp.pDepthStencilAttachment != nullptr) {
+        out.has_depth_stencil = 1;
+        out.depth_stencil =
+            ref_of(sp.pDepthStencilAttachment->attachment, sp.pDepthStencilAttachment->layout);
+      }
+      out.preserve.assign(sp.pPreserveAttachments,
+                          sp.pPreserveAttachments + sp.preserveAttachmentCount);
+      rec.subpasses.push_back(std::move(out));
+    }
+    for (uint32_t i = 0; i < ci->dependencyCount; ++i) {
+      const auto& dep = ci->pDependencies[i];
+      rec.dependencies.push_back({dep.srcSubpass, dep.dstSubpass, dep.srcStageMask,
+                                  dep.dstStageMask, dep.srcAccessMask, dep.dstAccessMask,
+                                  dep.dependencyFlags});
+    }
+    s->write(rec);
+  }
+  return r;
+}
+
+template <PFN_vkCreateRenderPass2 DeviceDispatch::*Next>
+VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass2(VkDevice device,
+                                                 const VkRenderPassCreateInfo2* ci,
+                                                 const VkAllocationCallbacks* alloc,
+                                                 VkRenderPass* rp) {
+  const VkResult r = (device_of(device)->vk.*Next)(device, ci, alloc, rp);
+  if (r != VK_SUCCESS) return r;
+  if (Session* s = active()) {
+    cap::RenderPassRecord rec;
+    rec.render_pass = id(*rp);
+    for (uint32_t i = 0; i < ci->attachmentCount; ++i) {
+      const auto& a = ci->pAttachments[i];
+      rec.attachments.push_back(
+          {static_cast<uint32_t>(a.format), static_cast<uint32_t>(a.samples),
+           static_cast<uint32_t>(a.loadOp), static_cast<uint32_t>(a.storeOp),
+           static_cast<uint32_t>(a.stencilLoadOp), static_cast<uint32_t>(a.stencilStoreOp),
+           static_cast<uint32_t>(a.initialLayout), static_cast<uint32_t>(a.finalLayout)});
+    }
+    for (uint32_t i = 0; i < ci->subpassCount; ++i) {
+      const auto& sp = ci->pSubpasses[i];
+      cap::RenderPassRecord::Subpass out;
+      out.bind_point = static_cast<uint32_t>(sp.pipelineBindPoint);
+      for (uint32_t j = 0; j < sp.inputAttachmentCount; ++j) {
+        out.inputs.push_back(ref_of(sp.pInputAttachments[j].attachment, sp.pInputAttachments[j].layout));
+      }
+      for (uint32_t j = 0; j < sp.colorAttachmentCount; ++j) {
+        out.colors.push_back(ref_of(sp.pColorAttachments[j].attachment, sp.pColorAttachments[j].layout));
+        if (sp.pResolveAttachments != nullptr) {
+          out.resolves.push_back(
+              ref_of(sp.pResolveAttachments[j].attachment, sp.pResolveAttachments[j].layout));
+        }
+      }
+      if (sp.pDepthStencilAttachment != nullptr) {
+        out.has_depth_stencil = 1;
+        out.depth_stencil =
+            ref_of(sp.pDepthStencilAttachment->attachment, sp.pDepthStencilAttachment->layout);
+      }
+      out.preserve.assign(sp.pPreserveAttachments,
+                          sp.pPreserveAttachments + sp.preserveAttachmentCount);
+      rec.subpasses.push_back(std::move(out));
+    }
+    for (uint32_t i = 0; i < ci->dependencyCount; ++i) {
+      const auto& dep = ci->pDependencies[i];
+      rec.dependencies.push_back({dep.srcSubpass, dep.dstSubpass, dep.srcStageMask,
+                                  dep.dstStageMask, dep.srcAccessMask, dep.dstAccessMask,
+                                  dep.dependencyFlags});
+    }
+    s->write(rec);
+  }
+  return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateFramebuffer(VkDevice device,
+                                                 const VkFramebufferCreateInfo* ci,
+                                                 const VkAllocationCallbacks* alloc,
+                                                 VkFramebuffer* fb) {
+  const VkResult r = device_of(device)->vk.CreateFramebuffer(device, ci, alloc, fb);
+  if (r == VK_SUCCESS) {
+    if (Session* s = active()) {
+      cap::FramebufferRecord rec;
+      rec.framebuffer = id(*fb);
+      rec.render_pass = id(ci->renderPass);
+      if ((ci->flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT) == 0) {
+        for (uint32_t i = 0; i < ci->attachmentCount; ++i) rec.attachments.push_back(id(ci->pAttachments[i]));
+      }
+      rec.width = ci->width;
+      rec.height = ci->height;
+      rec.layers = ci->layers;
+      s->write(rec);
+    }
+  }
+  return r;
+}
+
+// ---- Descriptor sets -------------------------------------------------------------------------
+
+VKAPI_ATTR VkResult VKAPI_CALL AllocateDescriptorSets(VkDevice device,
+                                                      const VkDescriptorSetAllocateInfo* info,
+                                                      VkDescriptorSet* sets) {
+  const VkResult r = device_of(device)->vk.AllocateDescriptorSets(device, info, sets);
+  if (r == VK_SUCCESS) {
+    if (Session* s = active()) {
+      for (uint32_t i = 0; i < info->descriptorSetCount; ++i) {
+        s->write(cap::DescriptorSetAllocRecord{id(sets[i]), id(info->pSetLayouts[i])});
+      }
+    }
+  }
+  return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSets(VkDevice device, uint32_t nw,
+                                                const VkWriteDescriptorSet* writes, uint32_t nc,
+                                                const VkCopyDescriptorSet* copies) {
+  device_of(device)->vk.UpdateDescriptorSets(device, nw, writes, nc, copies);
+  if (Session* s = active()) {
+    cap::DescriptorUpdateRecord rec;
+    for (uint32_t i = 0; i < nw; ++i) rec.writes.push_back(convert_write(writes[i]));
+    for (uint32_t i = 0; i < nc; ++i) {
+      const auto& c = copies[i];
+      rec.copies.push_back({id(c.srcSet), c.srcBinding, c.srcArrayElement, id(c.dstSet),
+                            c.dstBinding, c.dstArrayElement, c.descriptorCount});
+    }
+    s->write(rec);
+  }
+}
+
+template <PFN_vkCreateDescriptorUpdateTemplate DeviceDispatch::*Next>
+VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorUpdateTemplate(
+    VkDevice device, const VkDescriptorUpdateTemplateCreateInfo* ci,
+    const VkAllocationCallbacks* alloc, VkDescriptorUpdateTemplate* tpl) {
+  DeviceData* d = device_of(device);
+  const VkResult r = (d->vk.*Next)(device, ci, alloc, tpl);
+  if (r == VK_SUCCESS) {
+    TemplateState t;
+    t.type = ci->templateType;
+    t.entries.assign(ci->pDescriptorUpdateEntries,
+                     ci->pDescriptorUpdateEntries + ci->descriptorUpdateEntryCount);
+    std::lock_guard lock(d->mutex);
+    d->templates[*tpl] = std::move(t);
+  }
+  return r;
+}
+
+template <PFN_vkDestroyDescriptorUpdateTemplate DeviceDispatch::*Next>
+VKAPI_ATTR void VKAPI_CALL DestroyDescriptorUpdateTemplate(VkDevice device,
+                                                           VkDescriptorUpdateTemplate tpl,
+                                                           const VkAllocationCallbacks* alloc) {
+  DeviceData* d = device_of(device);
+  {
+    std::lock_guard lock(d->mutex);
+    d->templates.erase(tpl);
+  }
+  (d->vk.*Next)(device, tpl, alloc);
+}
+
+template <PFN_vkUpdateDescriptorSetWithTemplate DeviceDispatch::*Next>
+VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSetWithTemplate(VkDevice device, VkDescriptorSet set,
+                                                           VkDescriptorUpdateTemplate tpl,
+                                                           const void* data) {
+  DeviceData* d = device_of(device);
+  (d->vk.*Next)(device, set, tpl, data);
+  if (Session* s = active()) {
+    cap::DescriptorUpdateRecord rec;
+    {
+      std::lock_guard lock(d->mutex);
+      auto it = d->templates.find(tpl);
+      if (it == d->templates.end()) return;
+      rec.writes = expand_template(it->second.entries, id(set), data);
+    }
+    s->write(rec);
+  }
+}
+
+}  // namespace
+
+// ---- Descriptor conversion (shared with push descriptors) -----------------------------------
+
+namespace {
+bool is_image_type(VkDescriptorType t) {
+  return t == VK_DESCRIPTOR_TYPE_SAMPLER || t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
+         t == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || t == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE ||
+         t == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
+}
+bool is_texel_type(VkDescriptorType t) {
+  return t == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER ||
+         t == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+}
+bool is_buffer_type(VkDescriptorType t) {
+  return t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
+         t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
+         t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+}
+}  // namespace
+
+cap::DescriptorWrite convert_write(const VkWriteDescriptorSet& w) {
+  cap::DescriptorWrite out;
+  out.set = id(w.dstSet);
+  out.binding = w.dstBinding;
+  out.array_element = w.dstArrayElement;
+  out.type = static_cast<uint32_t>(w.descriptorType);
+  for (uint32_t i = 0; i < w.descriptorCount; ++i) {
+    if (is_image_type(w.descriptorType) && w.pImageInfo != nullptr) {
+      const auto& ii = w.pImageInfo[i];
+      out.images.push_back({id(ii.sampler), id(ii.imageView), static_cast<uint32_t>(ii.imageLayout)});
+    } else if (is_buffer_type(w.descriptorType) && w.pBufferInfo != nullptr) {
+      const auto& bi = w.pBufferInfo[i];
+      out.buffers.push_back({id(bi.buffer), bi.offset, bi.range});
+    } else if (is_texel_type(w.descriptorType) && w.pTexelBufferView != nullptr) {
+      out.texel_views.push_back(id(w.pTexelBufferView[i]));
+    }
+  }
+  return out;
+}
+
+std::vector<cap::DescriptorWrite> expand_template(
+    const std::vector<VkDescriptorUpdateTemplateEntry>& entries, uint64_t set, const void* data) {
+  std::vector<cap::DescriptorWrite> out;
+  const auto* base = static_cast<const std::byte*>(data);
+  for (const auto& e : entries) {
+    cap::DescriptorWrite w;
+    w.set = set;
+    w.binding = e.dstBinding;
+    w.array_element = e.dstArrayElement;
+    w.type = static_cast<uint32_t>(e.descriptorType);
+    for (uint32_t i = 0; i < e.descriptorCount; ++i) {
+      // Vulkan spec, VkDescriptorUpdateTemplateEntry: element i is at offset + i * stride.
+      const std::byte* p = base + e.offset + i * e.stride;
+      if (is_image_type(e.descriptorType)) {
+        VkDescriptorImageInfo ii;
+        std::memcpy(&ii, p, sizeof ii);
+        w.images.push_back({id(ii.sampler), id(ii.imageView), static_cast<uint32_t>(ii.imageLayout)});
+      } else if (is_buffer_type(e.descriptorType)) {
+        VkDescriptorBufferInfo bi;
+        std::memcpy(&bi, p, sizeof bi);
+        w.buffers.push_back({id(bi.buffer), bi.offset, bi.range});
+      } else if (is_texel_type(e.descriptorType)) {
+        VkBufferView v;
+        std::memcpy(&v, p, sizeof v);
+        w.texel_views.push_back(id(v));
+      }
+    }
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
+PFN_vkVoidFunction object_hook(const char* name) {
+#define TESSERA_HOOK(vkname, fn) \
+  if (std::strcmp(name, vkname) == 0) return reinterpret_cast<PFN_vkVoidFunction>(&fn);
+  TESSERA_HOOK("vkGetDeviceQueue", GetDeviceQueue)
+  TESSERA_HOOK("vkGetDeviceQueue2", GetDeviceQueue2)
+  TESSERA_HOOK("vkAllocateMemory", AllocateMemory)
+  TESSERA_HOOK("vkFreeMemory", FreeMemory)
+  TESSERA_HOOK("vkMapMemory", MapMemory)
+  TESSERA_HOOK("vkUnmapMemory", UnmapMemory)
+  TESSERA_HOOK("vkBindBufferMemory", BindBufferMemory)
+  TESSERA_HOOK("vkBindImageMemory", BindImageMemory)
+  TESSERA_HOOK("vkBindBufferMemory2", BindBufferMemory2<&DeviceDispatch::BindBufferMemory2>)
+  TESSERA_HOOK("vkBindBufferMemory2KHR", BindBufferMemory2<&DeviceDispatch::BindBufferMemory2KHR>)
+  TESSERA_HOOK("vkBindImageMemory2", BindImageMemory2<&DeviceDispatch::BindImageMemory2>)
+  TESSERA_HOOK("vkBindImageMemory2KHR", BindImageMemory2<&DeviceDispatch::BindImageMemory2KHR>)
+  TESSERA_HOOK("vkCreateBuffer", CreateBuffer)
+  TESSERA_HOOK("vkCreateImage", CreateImage)
+  TESSERA_HOOK("vkCreateImageView", CreateImageView)
+  TESSERA_HOOK("vkCreateBufferView", CreateBufferView)
+  TESSERA_HOOK("vkCreateSampler", CreateSampler)
+  TESSERA_HOOK("vkCreateShaderModule", CreateShaderModule)
+  TESSERA_HOOK("vkDestroyShaderModule", DestroyShaderModule)
+  TESSERA_HOOK("vkCreateGraphicsPipelines", CreateGraphicsPipelines)
+  TESSERA_HOOK("vkCreateComputePipelines", CreateComputePipelines)
+  TESSERA_HOOK("vkCreateDescriptorSetLayout", CreateDescriptorSetLayout)
+  TESSERA_HOOK("vkCreatePipelineLayout", CreatePipelineLayout)
+  TESSERA_HOOK("vkCreateRenderPass", CreateRenderPass)
+  TESSERA_HOOK("vkCreateRenderPass2", CreateRenderPass2<&DeviceDispatch::CreateRenderPass2>)
+  TESSERA_HOOK("vkCreateRenderPass2KHR", CreateRenderPass2<&DeviceDispatch::CreateRenderPass2KHR>)
+  TESSERA_HOOK("vkCreateFramebuffer", CreateFramebuffer)
+  TESSERA_HOOK("vkAllocateDescriptorSets", AllocateDescriptorSets)
+  TESSERA_HOOK("vkUpdateDescriptorSets", UpdateDescriptorSets)
+  TESSERA_HOOK("vkCreateDescriptorUpdateTemplate",
+               CreateDescriptorUpdateTemplate<&DeviceDispatch::CreateDescriptorUpdateTemplate>)
+  TESSERA_HOOK("vkCreateDescriptorUpdateTemplateKHR",
+               CreateDescriptorUpdateTemplate<&DeviceDispatch::CreateDescriptorUpdateTemplateKHR>)
+  TESSERA_HOOK("vkDestroyDescriptorUpdateTemplate",
+               DestroyDescriptorUpdateTemplate<&DeviceDispatch::DestroyDescriptorUpdateTemplate>)
+  TESSERA_HOOK("vkDestroyDescriptorUpdateTemplateKHR",
+               DestroyDescriptorUpdateTemplate<&DeviceDispatch::DestroyDescriptorUpdateTemplateKHR>)
+  TESSERA_HOOK("vkUpdateDescriptorSetWithTemplate",
+               UpdateDescriptorSetWithTemplate<&DeviceDispatch::UpdateDescriptorSetWithTemplate>)
+  TESSERA_HOOK("vkUpdateDescriptorSetWithTemplateKHR",
+               UpdateDescriptorSetWithTemplate<&DeviceDispatch::UpdateDescriptorSetWithTemplateKHR>)
+#undef TESSERA_HOOK
+  return nullptr;
+}
+
+PFN_vkVoidFunction find_device_hook(const char* name) {
+  if (PFN_vkVoidFunction f = object_hook(name)) return f;
+  return command_hook(name);
+}
+
+}  // namespace tessera::layer
