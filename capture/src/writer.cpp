@@ -125,7 +125,7 @@ void CaptureWriter::start_blobs_batch_locked() {
   blob_placements_.clear();
 }
 
-void CaptureWriter::seal_records_locked(bool frame_end, std::unique_lock<std::mutex>& lock) {
+void CaptureWriter::seal_records_locked(bool frame_end) {
   if (records_count_ == 0 && !frame_end) return;
   if (records_.empty()) start_records_batch_locked();  // a frame with no records still ends
   store_pod(records_, 0, format::RecordsPrefix{records_count_, 0});
@@ -137,10 +137,10 @@ void CaptureWriter::seal_records_locked(bool frame_end, std::unique_lock<std::mu
   job->raw = std::move(records_);
   records_.clear();
   records_count_ = 0;
-  enqueue_locked(std::move(job), lock);
+  enqueue_locked(std::move(job));
 }
 
-void CaptureWriter::seal_blobs_locked(std::unique_lock<std::mutex>& lock) {
+void CaptureWriter::seal_blobs_locked() {
   if (blob_placements_.empty()) return;
   store_pod(blobs_, 0, format::BlobsPrefix{static_cast<uint32_t>(blob_placements_.size()), 0});
   auto job = std::make_unique<Job>();
@@ -149,21 +149,22 @@ void CaptureWriter::seal_blobs_locked(std::unique_lock<std::mutex>& lock) {
   job->blobs = std::move(blob_placements_);
   blobs_.clear();
   blob_placements_.clear();
-  enqueue_locked(std::move(job), lock);
+  enqueue_locked(std::move(job));
 }
 
-uint64_t CaptureWriter::enqueue_locked(std::unique_ptr<Job> job, std::unique_lock<std::mutex>& lock) {
-  // Queue first, then wait for space: the chunk order must be the order in which batches were
-  // sealed (command order), whichever producer happens to wake first.
-  const uint64_t seq = next_seq_++;
-  job->seq = seq;
+void CaptureWriter::enqueue_locked(std::unique_ptr<Job> job) {
+  job->seq = next_seq_++;
   pending_bytes_ += job->raw.size();
   queue_.push_back(std::move(job));
   queue_cv_.notify_one();
+}
+
+void CaptureWriter::wait_for_space(std::unique_lock<std::mutex>& lock) {
+  // A job larger than the whole budget only waits for the jobs queued before it.
+  const uint64_t last = next_seq_ - 1;
   written_cv_.wait(lock, [&] {
-    return pending_bytes_ <= options_.max_pending_bytes || failed() || written_seq_ + 1 >= seq;
+    return pending_bytes_ <= options_.max_pending_bytes || failed() || written_seq_ + 1 >= last;
   });
-  return seq;
 }
 
 void CaptureWriter::wait_written(uint64_t seq, std::unique_lock<std::mutex>& lock) {
@@ -176,16 +177,17 @@ void CaptureWriter::begin_frame(uint32_t present) {
   if (closed_) return;
   // A frame that was never flushed ends where the next one begins; global records written so
   // far go out in chunks of their own, so every chunk belongs to exactly one frame.
-  seal_records_locked(frame_ != format::kNoFrame, lock);
+  seal_records_locked(frame_ != format::kNoFrame);
   frame_ = present;
+  wait_for_space(lock);
 }
 
 void CaptureWriter::flush_frame() {
   if (failed()) return;
   std::unique_lock<std::mutex> lock(mutex_);
   if (closed_) return;
-  seal_blobs_locked(lock);  // blobs first: a complete frame never references a missing blob
-  seal_records_locked(frame_ != format::kNoFrame, lock);
+  seal_blobs_locked();  // blobs first: a complete frame never references a missing blob
+  seal_records_locked(frame_ != format::kNoFrame);
   frame_ = format::kNoFrame;
   wait_written(next_seq_ - 1, lock);
   lock.unlock();
@@ -213,7 +215,10 @@ void CaptureWriter::write_record(uint32_t kind, std::span<const std::byte> body)
     ++records_count_;
     ++stats_.records;
     ++kind_counts_[kind];
-    if (records_.size() >= options_.chunk_target_bytes) seal_records_locked(false, lock);
+    if (records_.size() >= options_.chunk_target_bytes) {
+      seal_records_locked(false);
+      wait_for_space(lock);
+    }
   } catch (const std::bad_alloc&) {
     report_error(path_ + ": out of memory while recording");
   }
@@ -241,14 +246,18 @@ Hash128 CaptureWriter::put_blob(std::span<const std::byte> bytes) {
       append_pod(job->raw, format::BlobHeader{hash.lo, hash.hi, bytes.size()});
       job->blobs.push_back({hash, job->raw.size(), bytes.size()});
       job->raw.insert(job->raw.end(), bytes.begin(), bytes.end());
-      enqueue_locked(std::move(job), lock);
+      enqueue_locked(std::move(job));
+      wait_for_space(lock);
       return hash;
     }
     if (blobs_.empty()) start_blobs_batch_locked();
     append_pod(blobs_, format::BlobHeader{hash.lo, hash.hi, bytes.size()});
     blob_placements_.push_back({hash, blobs_.size(), bytes.size()});
     blobs_.insert(blobs_.end(), bytes.begin(), bytes.end());
-    if (blobs_.size() >= options_.chunk_target_bytes) seal_blobs_locked(lock);
+    if (blobs_.size() >= options_.chunk_target_bytes) {
+      seal_blobs_locked();
+      wait_for_space(lock);
+    }
   } catch (const std::bad_alloc&) {
     report_error(path_ + ": out of memory while storing a blob");
   }
@@ -394,8 +403,8 @@ bool CaptureWriter::close() {
     std::unique_lock<std::mutex> lock(mutex_);
     if (closed_) return !failed();
     try {
-      seal_blobs_locked(lock);
-      seal_records_locked(frame_ != format::kNoFrame, lock);
+      seal_blobs_locked();
+      seal_records_locked(frame_ != format::kNoFrame);
     } catch (const std::bad_alloc&) {
       report_error(path_ + ": out of memory while closing");
     }

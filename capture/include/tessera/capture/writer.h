@@ -101,10 +101,13 @@ class CaptureWriter {
   CaptureWriter(std::string path, int fd, WriterOptions options);
   void start_records_batch_locked();
   void start_blobs_batch_locked();
-  // The *_locked functions run with mutex_ held through `lock`; enqueue may wait on it.
-  void seal_records_locked(bool frame_end, std::unique_lock<std::mutex>& lock);
-  void seal_blobs_locked(std::unique_lock<std::mutex>& lock);
-  uint64_t enqueue_locked(std::unique_ptr<Job> job, std::unique_lock<std::mutex>& lock);
+  // The *_locked functions run with mutex_ held and never wait: a batch's frame and its place
+  // in the chunk order are fixed under one hold of the lock. Public calls wait for queue space
+  // (backpressure) only at their end, through wait_for_space.
+  void seal_records_locked(bool frame_end);
+  void seal_blobs_locked();
+  void enqueue_locked(std::unique_ptr<Job> job);
+  void wait_for_space(std::unique_lock<std::mutex>& lock);
   void wait_written(uint64_t seq, std::unique_lock<std::mutex>& lock);
   void writer_thread();
   // Compresses (when it pays) and writes one chunk; *offset_out = its file offset.
