@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "layer_state.h"
+#include "platform.h"
 
 namespace tessera::layer {
 
@@ -19,6 +20,7 @@ constexpr std::string_view kAllowed[] = {
     "VK_KHR_descriptor_update_template",
     "VK_KHR_dynamic_rendering",
     "VK_KHR_create_renderpass2",
+    "VK_KHR_imageless_framebuffer",  // views given at vkCmdBeginRenderPass (Zink needs it)
     "VK_KHR_synchronization2",
     "VK_KHR_draw_indirect_count",
     "VK_EXT_extended_dynamic_state",
@@ -144,6 +146,18 @@ constexpr HiddenFeature kHiddenFeatures[] = {
 bool extension_allowed(const char* name) {
   for (std::string_view a : kAllowed) {
     if (a == name) return true;
+  }
+  // Escape hatch for experiments: TESSERA_CAPTURE_ALLOW_EXTENSIONS=VK_X,VK_Y shows extensions
+  // the capture does not understand (their commands are then missing from the file).
+  static const std::string extra =
+      platform_setting("TESSERA_CAPTURE_ALLOW_EXTENSIONS", "debug.tessera.allow_extensions")
+          .value_or("");
+  const std::string_view n(name);
+  for (size_t pos = 0; pos < extra.size();) {
+    size_t end = extra.find(',', pos);
+    if (end == std::string::npos) end = extra.size();
+    if (std::string_view(extra).substr(pos, end - pos) == n) return true;
+    pos = end + 1;
   }
   return false;
 }
