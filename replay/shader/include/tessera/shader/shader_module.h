@@ -1,0 +1,148 @@
+// ShaderModule: one SPIR-V entry point, validated, normalised by the SPIRV-Tools optimizer and
+// decoded once into a compact register-machine program that ShaderExecutor runs over batches
+// of lanes (lanes.h).
+//
+// Why normalise first: after exhaustive inlining, SSA rewrite and scalar replacement, a shader
+// is one function of SSA values, so the interpreter needs no call stack and nearly no memory
+// operations; every SSA value becomes a run of scalar registers, each kMaxLanes wide.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tessera/shader/lanes.h"
+#include "tessera/shader/texture_sampler.h"
+
+namespace tessera::shader {
+
+enum class Stage : uint8_t { Vertex, Fragment };
+enum class ScalarType : uint8_t { Bool, Int32, UInt32, Float32 };
+
+// A specialization constant value, by SpecId, as its 32-bit pattern (VkSpecializationInfo).
+struct SpecConstantValue {
+  uint32_t spec_id = 0;
+  uint32_t bits = 0;
+};
+
+// A user Input/Output variable with a Location decoration. The rasterizer interpolates fragment
+// inputs slot by slot: slot 4*location + component for each of `location_count` locations.
+struct InterfaceVariable {
+  std::string name;
+  uint32_t location = 0;
+  uint32_t component = 0;       // first component (Component decoration)
+  uint32_t location_count = 1;  // matrices and arrays use one location per column/element
+  uint32_t vector_size = 1;     // components per location
+  ScalarType scalar = ScalarType::Float32;
+  bool flat = false;
+  bool noperspective = false;
+  bool centroid = false;
+};
+
+enum class ResourceKind : uint8_t {
+  UniformBuffer,
+  StorageBuffer,
+  CombinedImageSampler,
+  SampledImage,
+  Sampler,
+  StorageImage,
+};
+
+// A descriptor the shader uses (DescriptorSet + Binding decorations).
+struct ResourceBinding {
+  std::string name;
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  uint32_t array_size = 1;
+  ResourceKind kind = ResourceKind::UniformBuffer;
+  uint32_t block_size = 0;  // bytes of the declared block (buffers)
+};
+
+struct BufferView {
+  const std::byte* data = nullptr;
+  size_t size = 0;
+};
+
+// What one execute() reads besides the lane batch. `buffers` is indexed like
+// ShaderModule::resources() (entries for images are ignored). Out-of-range buffer reads
+// return 0 rather than fault (robustBufferAccess semantics).
+struct Bindings {
+  std::span<const BufferView> buffers;
+  BufferView push_constants;
+  TextureSampler* sampler = nullptr;
+};
+
+struct ShaderInfo {
+  Stage stage = Stage::Fragment;
+  std::string entry_point;
+  uint64_t hash = 0;  // XXH3 of the SPIR-V words as given
+  std::vector<InterfaceVariable> inputs;
+  std::vector<InterfaceVariable> outputs;
+  uint32_t push_constant_size = 0;  // 0: no push-constant block
+  // Fragment: the pipeline must use late depth testing when either is true (Vulkan spec
+  // 28.4 "Early Fragment Test Mode": early tests are only valid when the shader neither
+  // writes depth nor discards, unless EarlyFragmentTests is declared).
+  bool writes_frag_depth = false;
+  bool has_discard = false;
+  bool early_fragment_tests = false;
+  bool origin_upper_left = true;
+  // Vertex.
+  bool writes_point_size = false;
+  // Size of the normalised program, for reports.
+  uint32_t spirv_instruction_count = 0;
+  uint32_t register_count = 0;
+};
+
+struct Program;  // the decoded form (program.h, internal)
+
+class ShaderModule {
+ public:
+  // Validates, normalises and decodes. On failure returns null and sets `error` to one line,
+  // e.g. "shader 5c1d...: unsupported opcode OpImageSparseSampleImplicitLod".
+  static std::unique_ptr<ShaderModule> create(std::span<const uint32_t> words,
+                                              std::string_view entry_point, Stage stage,
+                                              std::span<const SpecConstantValue> spec_constants,
+                                              std::string& error);
+  ~ShaderModule();
+  ShaderModule(const ShaderModule&) = delete;
+  ShaderModule& operator=(const ShaderModule&) = delete;
+
+  const ShaderInfo& info() const { return info_; }
+  const std::vector<ResourceBinding>& resources() const { return resources_; }
+  // The normalised SPIR-V the program was decoded from (for inspection and hashing).
+  const std::vector<uint32_t>& normalised_spirv() const { return optimised_; }
+  const Program& program() const { return *program_; }
+
+ private:
+  ShaderModule();
+  ShaderInfo info_;
+  std::vector<ResourceBinding> resources_;
+  std::vector<uint32_t> optimised_;
+  std::unique_ptr<Program> program_;
+};
+
+// Per-thread execution state for one module: the register file (SoA, kMaxLanes per scalar
+// register) with constants preloaded. Create once, call execute() for each batch.
+class ShaderExecutor {
+ public:
+  explicit ShaderExecutor(const ShaderModule& module);
+  ~ShaderExecutor();
+  ShaderExecutor(const ShaderExecutor&) = delete;
+  ShaderExecutor& operator=(const ShaderExecutor&) = delete;
+
+  // Runs the entry point for batch.lane_count lanes. The dynamic instruction count of a lane
+  // is the number of normalised SPIR-V instructions it executed (OpPhi and terminators count;
+  // OpLabel and merge declarations do not). Returns false and sets `error` only when the
+  // bindings are unusable (e.g. an image instruction with no sampler bound).
+  bool execute(LaneBatch& batch, const Bindings& bindings, std::string& error);
+
+ private:
+  const ShaderModule& module_;
+  std::vector<uint32_t> registers_;
+};
+
+}  // namespace tessera::shader

@@ -1,0 +1,729 @@
+// The interpreter: one dispatch per instruction for all lanes of a batch (SoA registers).
+//
+// Divergence: every lane carries the index of the next block it must run. The scheduler always
+// runs the lowest-numbered block any live lane is waiting for, with the mask of exactly those
+// lanes. Because SPIR-V orders blocks so that dominators come first and structured constructs
+// are laid out before their merge blocks (SPIR-V spec 2.16.1, 2.11 "Structured Control Flow"),
+// lanes that left a construct early wait at its merge block until the others arrive, which is
+// the reconvergence a SIMD GPU performs; quads therefore stay together for derivatives.
+// OpPhi values are written as parallel copies when a lane takes an edge.
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "program.h"
+#include "tessera/shader/shader_module.h"
+
+namespace tessera::shader {
+namespace {
+
+inline float F(uint32_t u) { return std::bit_cast<float>(u); }
+inline uint32_t U(float f) { return std::bit_cast<uint32_t>(f); }
+inline int32_t S(uint32_t u) { return static_cast<int32_t>(u); }
+inline uint32_t B(bool b) { return b ? 1u : 0u; }
+
+// Float -> int conversions of out-of-range values are undefined in SPIR-V but must not be
+// undefined behaviour here: saturate, NaN -> 0.
+inline uint32_t f_to_s(float f) {
+  if (!(f == f)) return 0;
+  if (f <= -2147483648.0f) return 0x80000000u;
+  if (f >= 2147483648.0f) return 0x7fffffffu;
+  return static_cast<uint32_t>(static_cast<int32_t>(f));
+}
+inline uint32_t f_to_u(float f) {
+  if (!(f > 0.0f)) return 0;
+  if (f >= 4294967296.0f) return 0xffffffffu;
+  return static_cast<uint32_t>(f);
+}
+inline uint32_t sdiv(uint32_t ua, uint32_t ub) {
+  int64_t a = S(ua), b = S(ub);
+  if (b == 0) return 0;
+  return static_cast<uint32_t>(static_cast<int64_t>(a / b));
+}
+inline uint32_t srem(uint32_t ua, uint32_t ub) {
+  int64_t a = S(ua), b = S(ub);
+  if (b == 0) return 0;
+  return static_cast<uint32_t>(a % b);
+}
+inline uint32_t smod(uint32_t ua, uint32_t ub) {  // sign follows the divisor
+  int64_t a = S(ua), b = S(ub);
+  if (b == 0) return 0;
+  int64_t r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return static_cast<uint32_t>(r);
+}
+inline float fsign(float a) { return a > 0.0f ? 1.0f : (a < 0.0f ? -1.0f : 0.0f); }
+inline uint32_t find_msb_u(uint32_t v) { return v == 0 ? 0xffffffffu : 31u - static_cast<uint32_t>(std::countl_zero(v)); }
+
+struct Machine {
+  uint32_t* regs;
+  uint32_t n;  // lanes to process (multiple of 4, <= kMaxLanes)
+  alignas(64) uint32_t act[kMaxLanes];
+  LaneMask mask = 0;
+
+  uint32_t* R(uint32_t r) { return regs + static_cast<size_t>(r) * kMaxLanes; }
+
+  void set_mask(LaneMask m) {
+    mask = m;
+    for (uint32_t l = 0; l < n; ++l) act[l] = ((m >> l) & 1u) ? 0xffffffffu : 0u;
+  }
+
+  template <class Fn>
+  void cw1(const Inst& in, Fn f) {
+    for (uint32_t c = 0; c < in.n; ++c) {
+      uint32_t* d = R(in.d + c);
+      const uint32_t* a = R(in.a + c * in.sa);
+      for (uint32_t l = 0; l < n; ++l) d[l] = (f(a[l]) & act[l]) | (d[l] & ~act[l]);
+    }
+  }
+  template <class Fn>
+  void cw2(const Inst& in, Fn f) {
+    for (uint32_t c = 0; c < in.n; ++c) {
+      uint32_t* d = R(in.d + c);
+      const uint32_t* a = R(in.a + c * in.sa);
+      const uint32_t* b = R(in.b + c * in.sb);
+      for (uint32_t l = 0; l < n; ++l) d[l] = (f(a[l], b[l]) & act[l]) | (d[l] & ~act[l]);
+    }
+  }
+  template <class Fn>
+  void cw3(const Inst& in, Fn f) {
+    for (uint32_t c = 0; c < in.n; ++c) {
+      uint32_t* d = R(in.d + c);
+      const uint32_t* a = R(in.a + c * in.sa);
+      const uint32_t* b = R(in.b + c * in.sb);
+      const uint32_t* e = R(in.c + c * in.sc);
+      for (uint32_t l = 0; l < n; ++l) d[l] = (f(a[l], b[l], e[l]) & act[l]) | (d[l] & ~act[l]);
+    }
+  }
+  void put(uint32_t* d, uint32_t l, uint32_t v) { d[l] = (v & act[l]) | (d[l] & ~act[l]); }
+
+  // Derivatives across the 2x2 quad: lanes 4q+{0,1,2,3} = {TL, TR, BL, BR}.
+  void derivative(const Inst& in, bool y, bool fine, bool width) {
+    for (uint32_t c = 0; c < in.n; ++c) {
+      uint32_t* d = R(in.d + c);
+      const uint32_t* a = R(in.a + c);
+      for (uint32_t q = 0; q < n; q += 4) {
+        float v0 = F(a[q]), v1 = F(a[q + 1]), v2 = F(a[q + 2]), v3 = F(a[q + 3]);
+        float dx_top = v1 - v0, dx_bot = fine ? v3 - v2 : dx_top;
+        float dy_left = v2 - v0, dy_right = fine ? v3 - v1 : dy_left;
+        float r[4];
+        if (width) {
+          r[0] = std::fabs(dx_top) + std::fabs(dy_left);
+          r[1] = std::fabs(dx_top) + std::fabs(dy_right);
+          r[2] = std::fabs(dx_bot) + std::fabs(dy_left);
+          r[3] = std::fabs(dx_bot) + std::fabs(dy_right);
+        } else if (y) {
+          r[0] = r[2] = dy_left;
+          r[1] = r[3] = dy_right;
+        } else {
+          r[0] = r[1] = dx_top;
+          r[2] = r[3] = dx_bot;
+        }
+        for (uint32_t k = 0; k < 4; ++k) put(d, q + k, U(r[k]));
+      }
+    }
+  }
+};
+
+float determinant(const float* m, uint32_t n) {  // column-major m[c*n + r]
+  auto at = [&](uint32_t c, uint32_t r) { return m[c * n + r]; };
+  if (n == 2) return at(0, 0) * at(1, 1) - at(1, 0) * at(0, 1);
+  if (n == 3)
+    return at(0, 0) * (at(1, 1) * at(2, 2) - at(2, 1) * at(1, 2)) -
+           at(1, 0) * (at(0, 1) * at(2, 2) - at(2, 1) * at(0, 2)) +
+           at(2, 0) * (at(0, 1) * at(1, 2) - at(1, 1) * at(0, 2));
+  float det = 0.0f;
+  for (uint32_t c = 0; c < 4; ++c) {
+    float minor[9];
+    uint32_t k = 0;
+    for (uint32_t cc = 0; cc < 4; ++cc) {
+      if (cc == c) continue;
+      for (uint32_t r = 1; r < 4; ++r) minor[k++] = at(cc, r);
+    }
+    float sub = determinant(minor, 3);
+    det += ((c & 1u) ? -1.0f : 1.0f) * at(c, 0) * sub;
+  }
+  return det;
+}
+
+void inverse(const float* m, uint32_t n, float* out) {  // adjugate / determinant
+  float det = determinant(m, n);
+  float inv_det = 1.0f / det;
+  for (uint32_t c = 0; c < n; ++c) {
+    for (uint32_t r = 0; r < n; ++r) {
+      // cofactor of element (row c, column r) of m -> out(col c, row r) transposed
+      float minor[9];
+      uint32_t k = 0;
+      for (uint32_t cc = 0; cc < n; ++cc) {
+        if (cc == c) continue;
+        for (uint32_t rr = 0; rr < n; ++rr) {
+          if (rr == r) continue;
+          minor[k++] = m[cc * n + rr];
+        }
+      }
+      float cof = (n == 2) ? minor[0] : determinant(minor, n - 1);
+      if ((c + r) & 1u) cof = -cof;
+      out[r * n + c] = cof * inv_det;  // adjugate is the transpose of the cofactor matrix
+    }
+  }
+}
+
+}  // namespace
+
+ShaderExecutor::ShaderExecutor(const ShaderModule& module) : module_(module) {
+  const Program& p = module.program();
+  registers_.assign(static_cast<size_t>(p.register_count) * kMaxLanes, 0u);
+  for (auto [reg, bits] : p.constants)
+    for (uint32_t l = 0; l < kMaxLanes; ++l) registers_[static_cast<size_t>(reg) * kMaxLanes + l] = bits;
+}
+
+ShaderExecutor::~ShaderExecutor() = default;
+
+bool ShaderExecutor::execute(LaneBatch& batch, const Bindings& bindings, std::string& error) {
+  const Program& p = module_.program();
+  const ShaderInfo& info = module_.info();
+  if (batch.lane_count == 0) return true;
+  if (batch.lane_count > kMaxLanes) {
+    error = "lane batch larger than kMaxLanes";
+    return false;
+  }
+  Machine m;
+  m.regs = registers_.data();
+  m.n = (batch.lane_count + 3u) & ~3u;
+  const uint32_t n = m.n;
+  const LaneMask launched = lanes_mask(batch.lane_count);
+  LaneMask helper_state = batch.helper & launched;
+  LaneMask discarded = 0;
+
+  // Prologue: variables, then interface inputs.
+  for (auto [first, count] : p.zero_ranges)
+    std::memset(m.R(first), 0, sizeof(uint32_t) * kMaxLanes * count);
+  for (const PhiCopy& c : p.init_copies) std::memcpy(m.R(c.dst), m.R(c.src), sizeof(uint32_t) * kMaxLanes);
+  for (const IoCopy& io : p.inputs) {
+    uint32_t* d = m.R(io.reg);
+    switch (io.kind) {
+      case IoKind::Slot: std::memcpy(d, batch.inputs[io.index], sizeof(uint32_t) * n); break;
+      case IoKind::FragCoord: for (uint32_t l = 0; l < n; ++l) d[l] = U(batch.frag_coord[io.index][l]); break;
+      case IoKind::FrontFacing: for (uint32_t l = 0; l < n; ++l) d[l] = B((batch.front_facing >> l) & 1u); break;
+      case IoKind::HelperInvocation: for (uint32_t l = 0; l < n; ++l) d[l] = B((helper_state >> l) & 1u); break;
+      case IoKind::VertexIndex: for (uint32_t l = 0; l < n; ++l) d[l] = static_cast<uint32_t>(batch.vertex_index[l]); break;
+      case IoKind::InstanceIndex: for (uint32_t l = 0; l < n; ++l) d[l] = static_cast<uint32_t>(batch.instance_index[l]); break;
+      default: std::memset(d, 0, sizeof(uint32_t) * n); break;
+    }
+  }
+  for (uint32_t l = 0; l < n; ++l) batch.instruction_count[l] = 0;
+
+  auto buffer_view = [&](uint32_t index) -> BufferView {
+    if (index == kPushConstants) return bindings.push_constants;
+    if (index < bindings.buffers.size()) return bindings.buffers[index];
+    return {};
+  };
+
+  uint16_t next[kMaxLanes];
+  for (uint32_t l = 0; l < kMaxLanes; ++l) next[l] = 0;
+  LaneMask alive = launched;
+  uint32_t cur = 0;
+  LaneMask cur_mask = alive;
+
+  auto take_edge = [&](uint32_t e, LaneMask lanes) -> uint32_t {
+    const Edge& edge = p.edges[e];
+    if (lanes == 0) return edge.target;
+    for (uint32_t k = 0; k < edge.copy_count; ++k) {
+      const PhiCopy& c = p.copies[edge.copy_first + k];
+      uint32_t* d = m.R(c.dst);
+      const uint32_t* s = m.R(c.src);
+      if (lanes == cur_mask) {
+        for (uint32_t l = 0; l < n; ++l) d[l] = (s[l] & m.act[l]) | (d[l] & ~m.act[l]);
+      } else {
+        for (uint32_t l = 0; l < n; ++l)
+          if ((lanes >> l) & 1u) d[l] = s[l];
+      }
+    }
+    for (LaneMask b = lanes; b != 0; b &= b - 1) next[std::countr_zero(b)] = static_cast<uint16_t>(edge.target);
+    return edge.target;
+  };
+
+  while (true) {
+    m.set_mask(cur_mask);
+    const Block& blk = p.blocks[cur];
+    for (uint32_t l = 0; l < n; ++l) batch.instruction_count[l] += m.act[l] & blk.spirv_count;
+    const Inst* ip = p.insts.data() + blk.first;
+    const Inst* end = ip + blk.count;
+    for (; ip != end; ++ip) {
+      const Inst& in = *ip;
+      switch (in.op) {
+        case IOp::Copy:
+          for (uint32_t c = 0; c < in.n; ++c) {
+            uint32_t* d = m.R(in.d + c);
+            const uint32_t* a = m.R(in.a + c);
+            for (uint32_t l = 0; l < n; ++l) d[l] = (a[l] & m.act[l]) | (d[l] & ~m.act[l]);
+          }
+          break;
+#define UF(OP, EXPR) case IOp::OP: m.cw1(in, [](uint32_t ua) { float a = F(ua); return U(EXPR); }); break;
+#define BF(OP, EXPR) case IOp::OP: m.cw2(in, [](uint32_t ua, uint32_t ub) { float a = F(ua), b = F(ub); return U(EXPR); }); break;
+#define TF(OP, EXPR) case IOp::OP: m.cw3(in, [](uint32_t ua, uint32_t ub, uint32_t uc) { float a = F(ua), b = F(ub), c = F(uc); return U(EXPR); }); break;
+#define CF(OP, EXPR) case IOp::OP: m.cw2(in, [](uint32_t ua, uint32_t ub) { float a = F(ua), b = F(ub); return B(EXPR); }); break;
+#define UI(OP, EXPR) case IOp::OP: m.cw1(in, [](uint32_t a) { return static_cast<uint32_t>(EXPR); }); break;
+#define BI(OP, EXPR) case IOp::OP: m.cw2(in, [](uint32_t a, uint32_t b) { return static_cast<uint32_t>(EXPR); }); break;
+        UF(FNeg, -a)
+        UF(FAbs, std::fabs(a))
+        UF(FSign, fsign(a))
+        UF(Floor, std::floor(a))
+        UF(Ceil, std::ceil(a))
+        UF(Fract, a - std::floor(a))
+        UF(Trunc, std::trunc(a))
+        UF(Round, std::round(a))
+        UF(RoundEven, std::nearbyint(a))
+        UF(Sqrt, std::sqrt(a))
+        UF(InverseSqrt, 1.0f / std::sqrt(a))
+        UF(Exp, std::exp(a))
+        UF(Exp2, std::exp2(a))
+        UF(Log, std::log(a))
+        UF(Log2, std::log2(a))
+        UF(Sin, std::sin(a))
+        UF(Cos, std::cos(a))
+        UF(Tan, std::tan(a))
+        UF(Asin, std::asin(a))
+        UF(Acos, std::acos(a))
+        UF(Atan, std::atan(a))
+        UF(Sinh, std::sinh(a))
+        UF(Cosh, std::cosh(a))
+        UF(Tanh, std::tanh(a))
+        UF(Radians, a * 0.017453292519943295f)
+        UF(Degrees, a * 57.29577951308232f)
+        BF(FAdd, a + b)
+        BF(FSub, a - b)
+        BF(FMul, a * b)
+        BF(FDiv, a / b)
+        BF(FRem, std::fmod(a, b))
+        BF(FMod, a - b * std::floor(a / b))
+        BF(Pow, std::pow(a, b))
+        BF(Atan2, std::atan2(a, b))
+        BF(FMin, b < a ? b : a)
+        BF(FMax, a < b ? b : a)
+        BF(NMin, std::fmin(a, b))
+        BF(NMax, std::fmax(a, b))
+        BF(Step, b < a ? 0.0f : 1.0f)
+        TF(FClamp, std::fmin(std::fmax(a, b), c))
+        TF(FMix, a + (b - a) * c)
+        TF(Fma, std::fma(a, b, c))
+        case IOp::SmoothStep:
+          m.cw3(in, [](uint32_t ua, uint32_t ub, uint32_t uc) {
+            float e0 = F(ua), e1 = F(ub), x = F(uc);
+            float t = std::fmin(std::fmax((x - e0) / (e1 - e0), 0.0f), 1.0f);
+            return U(t * t * (3.0f - 2.0f * t));
+          });
+          break;
+        UI(SNegate, 0u - a)
+        UI(Not, ~a)
+        UI(SAbs, S(a) < 0 ? 0u - a : a)
+        UI(SSign, S(a) > 0 ? 1u : (S(a) < 0 ? 0xffffffffu : 0u))
+        UI(LogicalNot, a ^ 1u)
+        UI(FindILsb, a == 0 ? 0xffffffffu : static_cast<uint32_t>(std::countr_zero(a)))
+        UI(FindUMsb, find_msb_u(a))
+        UI(FindSMsb, find_msb_u(S(a) < 0 ? ~a : a))
+        UI(BitCount, std::popcount(a))
+        BI(IAdd, a + b)
+        BI(ISub, a - b)
+        BI(IMul, a * b)
+        BI(SDiv, sdiv(a, b))
+        BI(UDiv, b == 0 ? 0u : a / b)
+        BI(SRem, srem(a, b))
+        BI(SMod, smod(a, b))
+        BI(UMod, b == 0 ? 0u : a % b)
+        BI(Shl, a << (b & 31u))
+        BI(ShrL, a >> (b & 31u))
+        BI(ShrA, static_cast<uint32_t>(S(a) >> (b & 31u)))
+        BI(And, a & b)
+        BI(Or, a | b)
+        BI(Xor, a ^ b)
+        BI(SMin, S(b) < S(a) ? b : a)
+        BI(SMax, S(a) < S(b) ? b : a)
+        BI(UMin, b < a ? b : a)
+        BI(UMax, a < b ? b : a)
+        BI(IEq, B(a == b))
+        BI(INe, B(a != b))
+        BI(SLt, B(S(a) < S(b)))
+        BI(SGt, B(S(a) > S(b)))
+        BI(SLe, B(S(a) <= S(b)))
+        BI(SGe, B(S(a) >= S(b)))
+        BI(ULt, B(a < b))
+        BI(UGt, B(a > b))
+        BI(ULe, B(a <= b))
+        BI(UGe, B(a >= b))
+        CF(FOrdEq, a == b)
+        CF(FOrdNe, a < b || a > b)
+        CF(FOrdLt, a < b)
+        CF(FOrdGt, a > b)
+        CF(FOrdLe, a <= b)
+        CF(FOrdGe, a >= b)
+        CF(FUnordEq, !(a < b || a > b))
+        CF(FUnordNe, a != b)
+        CF(FUnordLt, !(a >= b))
+        CF(FUnordGt, !(a <= b))
+        CF(FUnordLe, !(a > b))
+        CF(FUnordGe, !(a < b))
+        case IOp::SClamp:
+          m.cw3(in, [](uint32_t x, uint32_t lo, uint32_t hi) {
+            int32_t v = S(x) < S(lo) ? S(lo) : S(x);
+            return static_cast<uint32_t>(S(hi) < v ? S(hi) : v);
+          });
+          break;
+        case IOp::UClamp:
+          m.cw3(in, [](uint32_t x, uint32_t lo, uint32_t hi) {
+            uint32_t v = x < lo ? lo : x;
+            return hi < v ? hi : v;
+          });
+          break;
+        case IOp::IsNan: m.cw1(in, [](uint32_t a) { return B(std::isnan(F(a))); }); break;
+        case IOp::IsInf: m.cw1(in, [](uint32_t a) { return B(std::isinf(F(a))); }); break;
+        case IOp::FToS: m.cw1(in, [](uint32_t a) { return f_to_s(F(a)); }); break;
+        case IOp::FToU: m.cw1(in, [](uint32_t a) { return f_to_u(F(a)); }); break;
+        case IOp::SToF: m.cw1(in, [](uint32_t a) { return U(static_cast<float>(S(a))); }); break;
+        case IOp::UToF: m.cw1(in, [](uint32_t a) { return U(static_cast<float>(a)); }); break;
+        case IOp::Select: m.cw3(in, [](uint32_t c, uint32_t a, uint32_t b) { return c ? a : b; }); break;
+#undef UF
+#undef BF
+#undef TF
+#undef CF
+#undef UI
+#undef BI
+        case IOp::Dot: case IOp::Length: case IOp::Distance: {
+          uint32_t* d = m.R(in.d);
+          for (uint32_t l = 0; l < n; ++l) {
+            float acc = 0.0f;
+            for (uint32_t c = 0; c < in.n; ++c) {
+              float x = F(m.R(in.a + c)[l]);
+              float y = in.op == IOp::Length ? x : F(m.R(in.b + c)[l]);
+              if (in.op == IOp::Distance) { x -= y; y = x; }
+              acc += x * y;
+            }
+            m.put(d, l, U(in.op == IOp::Dot ? acc : std::sqrt(acc)));
+          }
+          break;
+        }
+        case IOp::Any: case IOp::All: {
+          uint32_t* d = m.R(in.d);
+          for (uint32_t l = 0; l < n; ++l) {
+            bool any = false, all = true;
+            for (uint32_t c = 0; c < in.n; ++c) {
+              bool v = m.R(in.a + c)[l] != 0;
+              any |= v;
+              all &= v;
+            }
+            m.put(d, l, B(in.op == IOp::Any ? any : all));
+          }
+          break;
+        }
+        case IOp::Normalize:
+          for (uint32_t l = 0; l < n; ++l) {
+            float acc = 0.0f;
+            for (uint32_t c = 0; c < in.n; ++c) acc += F(m.R(in.a + c)[l]) * F(m.R(in.a + c)[l]);
+            float inv = 1.0f / std::sqrt(acc);
+            for (uint32_t c = 0; c < in.n; ++c) m.put(m.R(in.d + c), l, U(F(m.R(in.a + c)[l]) * inv));
+          }
+          break;
+        case IOp::Cross:
+          for (uint32_t l = 0; l < n; ++l) {
+            float a0 = F(m.R(in.a)[l]), a1 = F(m.R(in.a + 1)[l]), a2 = F(m.R(in.a + 2)[l]);
+            float b0 = F(m.R(in.b)[l]), b1 = F(m.R(in.b + 1)[l]), b2 = F(m.R(in.b + 2)[l]);
+            m.put(m.R(in.d), l, U(a1 * b2 - b1 * a2));
+            m.put(m.R(in.d + 1), l, U(a2 * b0 - b2 * a0));
+            m.put(m.R(in.d + 2), l, U(a0 * b1 - b0 * a1));
+          }
+          break;
+        case IOp::Reflect:  // I - 2 dot(N, I) N
+          for (uint32_t l = 0; l < n; ++l) {
+            float dt = 0.0f;
+            for (uint32_t c = 0; c < in.n; ++c) dt += F(m.R(in.a + c)[l]) * F(m.R(in.b + c)[l]);
+            for (uint32_t c = 0; c < in.n; ++c)
+              m.put(m.R(in.d + c), l, U(F(m.R(in.a + c)[l]) - 2.0f * dt * F(m.R(in.b + c)[l])));
+          }
+          break;
+        case IOp::Refract:  // GLSL.std.450 Refract(I, N, eta)
+          for (uint32_t l = 0; l < n; ++l) {
+            float dt = 0.0f;
+            for (uint32_t c = 0; c < in.n; ++c) dt += F(m.R(in.a + c)[l]) * F(m.R(in.b + c)[l]);
+            float eta = F(m.R(in.c)[l]);
+            float k = 1.0f - eta * eta * (1.0f - dt * dt);
+            for (uint32_t c = 0; c < in.n; ++c) {
+              float r = k < 0.0f ? 0.0f : eta * F(m.R(in.a + c)[l]) - (eta * dt + std::sqrt(k)) * F(m.R(in.b + c)[l]);
+              m.put(m.R(in.d + c), l, U(r));
+            }
+          }
+          break;
+        case IOp::FaceForward:  // dot(Nref, I) < 0 ? N : -N
+          for (uint32_t l = 0; l < n; ++l) {
+            float dt = 0.0f;
+            for (uint32_t c = 0; c < in.n; ++c) dt += F(m.R(in.c + c)[l]) * F(m.R(in.b + c)[l]);
+            for (uint32_t c = 0; c < in.n; ++c) {
+              float v = F(m.R(in.a + c)[l]);
+              m.put(m.R(in.d + c), l, U(dt < 0.0f ? v : -v));
+            }
+          }
+          break;
+        case IOp::MatTimesVec: {
+          const uint32_t rows = in.n, cols = in.m;
+          for (uint32_t r = 0; r < rows; ++r) {
+            uint32_t* d = m.R(in.d + r);
+            float acc[kMaxLanes];
+            for (uint32_t l = 0; l < n; ++l) acc[l] = 0.0f;
+            for (uint32_t c = 0; c < cols; ++c) {
+              const uint32_t* mc = m.R(in.a + c * rows + r);
+              const uint32_t* v = m.R(in.b + c);
+              for (uint32_t l = 0; l < n; ++l) acc[l] += F(mc[l]) * F(v[l]);
+            }
+            for (uint32_t l = 0; l < n; ++l) m.put(d, l, U(acc[l]));
+          }
+          break;
+        }
+        case IOp::Determinant: case IOp::MatrixInverse: {
+          const uint32_t order = in.n;
+          for (uint32_t l = 0; l < n; ++l) {
+            if (!((m.mask >> l) & 1u)) continue;
+            float mat[16], out[16];
+            for (uint32_t k = 0; k < order * order; ++k) mat[k] = F(m.R(in.a + k)[l]);
+            if (in.op == IOp::Determinant) {
+              m.R(in.d)[l] = U(determinant(mat, order));
+            } else {
+              inverse(mat, order, out);
+              for (uint32_t k = 0; k < order * order; ++k) m.R(in.d + k)[l] = U(out[k]);
+            }
+          }
+          break;
+        }
+        case IOp::OffsetMad: {
+          uint32_t* d = m.R(in.d);
+          const uint32_t* prev = m.R(in.a);
+          const uint32_t* idx = m.R(in.b);
+          for (uint32_t l = 0; l < n; ++l) m.put(d, l, (in.sb ? prev[l] : 0u) + idx[l] * in.c);
+          break;
+        }
+        case IOp::LoadDynamic: case IOp::StoreDynamic: {
+          const MemAccess& ma = p.mem[in.x];
+          const uint32_t* dyn = m.R(ma.dyn);
+          for (uint32_t l = 0; l < n; ++l) {
+            if (!((m.mask >> l) & 1u)) continue;
+            // Out-of-range indices clamp to the variable (robust access: never outside it).
+            int64_t off = static_cast<int64_t>(S(dyn[l])) + ma.static_off;
+            if (off < 0) off = 0;
+            if (off > ma.limit) off = ma.limit;
+            uint32_t base = ma.base + static_cast<uint32_t>(off);
+            for (uint32_t c = 0; c < in.n; ++c) {
+              if (in.op == IOp::LoadDynamic) m.R(in.d + c)[l] = m.R(base + c)[l];
+              else m.R(base + c)[l] = m.R(in.a + c)[l];
+            }
+          }
+          break;
+        }
+        case IOp::LoadBuffer: {
+          const MemAccess& ma = p.mem[in.x];
+          const BufferView bv = buffer_view(ma.buffer);
+          const uint32_t* dyn = ma.has_dyn ? m.R(ma.dyn) : nullptr;
+          for (uint32_t c = 0; c < in.n; ++c) {
+            uint32_t* d = m.R(in.d + c);
+            const uint64_t leaf = uint64_t{ma.base} + ma.leaf_offsets[c];
+            if (dyn == nullptr) {  // uniform address: one read for all lanes
+              uint32_t v = 0;
+              if (bv.data != nullptr && leaf + 4 <= bv.size) std::memcpy(&v, bv.data + leaf, 4);
+              for (uint32_t l = 0; l < n; ++l) m.put(d, l, v);
+            } else {
+              for (uint32_t l = 0; l < n; ++l) {
+                uint64_t off = leaf + static_cast<uint64_t>(static_cast<int64_t>(S(dyn[l])));
+                uint32_t v = 0;
+                if (bv.data != nullptr && off + 4 <= bv.size) std::memcpy(&v, bv.data + off, 4);
+                m.put(d, l, v);
+              }
+            }
+          }
+          break;
+        }
+        case IOp::DPdxFine: m.derivative(in, false, true, false); break;
+        case IOp::DPdyFine: m.derivative(in, true, true, false); break;
+        case IOp::DPdxCoarse: m.derivative(in, false, false, false); break;
+        case IOp::DPdyCoarse: m.derivative(in, true, false, false); break;
+        case IOp::FwidthFine: m.derivative(in, false, true, true); break;
+        case IOp::FwidthCoarse: m.derivative(in, false, false, true); break;
+        case IOp::Demote:
+          // SPIR-V spec OpDemoteToHelperInvocation: the lane keeps running as a helper (so
+          // derivatives stay defined) but its outputs are discarded.
+          discarded |= m.mask;
+          helper_state |= m.mask;
+          break;
+        case IOp::IsHelper:
+          for (uint32_t l = 0; l < n; ++l) m.put(m.R(in.d), l, B((helper_state >> l) & 1u));
+          break;
+        case IOp::Image: {
+          if (bindings.sampler == nullptr) {
+            error = "shader uses images but no TextureSampler is bound";
+            return false;
+          }
+          const ImageInst& im = p.images[in.x];
+          ImageRequest r = im.proto;
+          r.lane_count = n;
+          r.active = m.mask;
+          alignas(64) float coord[4][kMaxLanes];
+          alignas(64) int32_t icoord[4][kMaxLanes];
+          alignas(64) float ddx[3][kMaxLanes], ddy[3][kMaxLanes];
+          alignas(64) float dref[kMaxLanes], lod[kMaxLanes], bias[kMaxLanes], min_lod[kMaxLanes];
+          alignas(64) int32_t ilod[kMaxLanes];
+          alignas(64) uint32_t out[4][kMaxLanes];
+          uint32_t ncoord = im.proj ? im.coord_n - 1 : im.coord_n;
+          if (ncoord > 4) ncoord = 4;
+          r.coord_components = ncoord;
+          const uint32_t* q = im.proj ? m.R(im.coord + im.coord_n - 1) : nullptr;
+          for (uint32_t c = 0; c < ncoord; ++c) {
+            const uint32_t* s = m.R(im.coord + c);
+            if (im.integer_coords) {
+              for (uint32_t l = 0; l < n; ++l) icoord[c][l] = S(s[l]);
+              r.icoord[c] = icoord[c];
+            } else {
+              for (uint32_t l = 0; l < n; ++l) coord[c][l] = q ? F(s[l]) / F(q[l]) : F(s[l]);
+              r.coord[c] = coord[c];
+            }
+          }
+          uint32_t dims = 2;
+          switch (r.dim) {
+            case ImageDim::Dim1D: case ImageDim::Buffer: dims = 1; break;
+            case ImageDim::Dim3D: case ImageDim::Cube: dims = 3; break;
+            default: dims = 2; break;
+          }
+          if (dims > ncoord) dims = ncoord;
+          if (im.implicit_derivatives) {
+            // Coarse per-quad derivatives of the (projected) coordinates; helper lanes
+            // supply the neighbours (Vulkan spec 16.5.3 "Scale Factor Operation").
+            for (uint32_t c = 0; c < dims; ++c) {
+              for (uint32_t qd = 0; qd < n; qd += 4) {
+                float dx = coord[c][qd + 1] - coord[c][qd];
+                float dy = coord[c][qd + 2] - coord[c][qd];
+                for (uint32_t k = 0; k < 4; ++k) {
+                  ddx[c][qd + k] = dx;
+                  ddy[c][qd + k] = dy;
+                }
+              }
+              r.ddx[c] = ddx[c];
+              r.ddy[c] = ddy[c];
+            }
+          } else if (im.has_grad) {
+            for (uint32_t c = 0; c < dims; ++c) {
+              for (uint32_t l = 0; l < n; ++l) {
+                ddx[c][l] = F(m.R(im.grad_x + c)[l]);
+                ddy[c][l] = F(m.R(im.grad_y + c)[l]);
+              }
+              r.ddx[c] = ddx[c];
+              r.ddy[c] = ddy[c];
+            }
+          }
+          if (im.has_dref) {
+            for (uint32_t l = 0; l < n; ++l) dref[l] = q ? F(m.R(im.dref)[l]) / F(q[l]) : F(m.R(im.dref)[l]);
+            r.dref = dref;
+          }
+          if (im.has_lod) {
+            const uint32_t* s = m.R(im.lod);
+            for (uint32_t l = 0; l < n; ++l) {
+              lod[l] = im.lod_is_int ? static_cast<float>(S(s[l])) : F(s[l]);
+              ilod[l] = im.lod_is_int ? S(s[l]) : static_cast<int32_t>(f_to_s(F(s[l])));
+            }
+            r.lod = lod;
+            r.ilod = ilod;
+          }
+          if (im.has_bias) {
+            for (uint32_t l = 0; l < n; ++l) bias[l] = F(m.R(im.bias)[l]);
+            r.bias = bias;
+          }
+          if (im.has_min_lod) {
+            for (uint32_t l = 0; l < n; ++l) min_lod[l] = F(m.R(im.min_lod)[l]);
+            r.min_lod = min_lod;
+          }
+          std::memset(out, 0, sizeof out);
+          uint32_t* const outs[4] = {out[0], out[1], out[2], out[3]};
+          bindings.sampler->execute(r, outs);
+          for (uint32_t c = 0; c < im.dst_n && c < 4; ++c)
+            for (uint32_t l = 0; l < n; ++l) m.put(m.R(im.dst + c), l, out[c][l]);
+          break;
+        }
+      }
+    }
+
+    // Terminator.
+    bool uniform = false;
+    uint32_t uniform_target = 0;
+    switch (blk.term) {
+      case Terminator::Branch:
+        uniform_target = take_edge(blk.edge[0], cur_mask);
+        uniform = true;
+        break;
+      case Terminator::CondBranch: {
+        const uint32_t* c = m.R(blk.cond);
+        LaneMask t = 0;
+        for (uint32_t l = 0; l < n; ++l) t |= static_cast<LaneMask>(c[l] != 0) << l;
+        t &= cur_mask;
+        LaneMask f = cur_mask & ~t;
+        if (f == 0) { uniform_target = take_edge(blk.edge[0], t); uniform = true; }
+        else if (t == 0) { uniform_target = take_edge(blk.edge[1], f); uniform = true; }
+        else { take_edge(blk.edge[0], t); take_edge(blk.edge[1], f); }
+        break;
+      }
+      case Terminator::Switch: {
+        const uint32_t* sel = m.R(blk.cond);
+        LaneMask remaining = cur_mask;
+        for (uint32_t k = 0; k < blk.case_count && remaining != 0; ++k) {
+          const SwitchCase& sc = p.cases[blk.case_first + k];
+          LaneMask hit = 0;
+          for (uint32_t l = 0; l < n; ++l) hit |= static_cast<LaneMask>(sel[l] == sc.literal) << l;
+          hit &= remaining;
+          if (hit == 0) continue;
+          take_edge(sc.edge, hit);
+          remaining &= ~hit;
+        }
+        take_edge(blk.edge[0], remaining);
+        break;
+      }
+      case Terminator::Kill:
+        discarded |= cur_mask;
+        alive &= ~cur_mask;
+        break;
+      case Terminator::Return: case Terminator::Unreachable:
+        alive &= ~cur_mask;
+        break;
+    }
+    if (alive == 0) break;
+    if (uniform && cur_mask == alive) {
+      cur = uniform_target;
+      continue;
+    }
+    // Lowest block any live lane waits for.
+    uint32_t best = 0xffffffffu;
+    for (LaneMask b = alive; b != 0; b &= b - 1) {
+      uint32_t nb = next[std::countr_zero(b)];
+      if (nb < best) best = nb;
+    }
+    cur = best;
+    cur_mask = 0;
+    for (LaneMask b = alive; b != 0; b &= b - 1) {
+      int l = std::countr_zero(b);
+      if (next[l] == best) cur_mask |= LaneMask{1} << l;
+    }
+  }
+
+  // Epilogue: outputs.
+  for (uint32_t l = 0; l < n; ++l) {
+    batch.point_size[l] = 1.0f;
+    batch.frag_depth[l] = info.stage == Stage::Fragment ? batch.frag_coord[2][l] : 0.0f;
+  }
+  for (const IoCopy& io : p.outputs) {
+    const uint32_t* s = m.R(io.reg);
+    switch (io.kind) {
+      case IoKind::Slot: std::memcpy(batch.outputs[io.index], s, sizeof(uint32_t) * n); break;
+      case IoKind::Position: for (uint32_t l = 0; l < n; ++l) batch.position[io.index][l] = F(s[l]); break;
+      case IoKind::PointSize: for (uint32_t l = 0; l < n; ++l) batch.point_size[l] = F(s[l]); break;
+      case IoKind::FragDepth: for (uint32_t l = 0; l < n; ++l) batch.frag_depth[l] = F(s[l]); break;
+      default: break;
+    }
+  }
+  batch.discarded = discarded & launched;
+  return true;
+}
+
+}  // namespace tessera::shader
