@@ -243,7 +243,7 @@ void Device::pickPhysicalDevice(VkSurfaceKHR surface) {
     vkGetPhysicalDeviceMemoryProperties(physical, &memory);
 }
 
-void Device::createDevice(bool windowed) {
+void Device::createDevice(bool windowed, float wantedAnisotropy) {
     VkPhysicalDeviceFeatures supported{};
     vkGetPhysicalDeviceFeatures(physical, &supported);
     // Anisotropic filtering is optional in Vulkan (samplerAnisotropy); lavapipe has it. Without
@@ -251,7 +251,8 @@ void Device::createDevice(bool windowed) {
     VkPhysicalDeviceFeatures enabled{};
     anisotropy = supported.samplerAnisotropy == VK_TRUE;
     enabled.samplerAnisotropy = anisotropy ? VK_TRUE : VK_FALSE;
-    maxAnisotropy = anisotropy ? std::min(16.0f, properties.limits.maxSamplerAnisotropy) : 1.0f;
+    maxAnisotropy =
+        anisotropy ? std::min(wantedAnisotropy, properties.limits.maxSamplerAnisotropy) : 1.0f;
 
     std::vector<const char*> extensions;
     if (windowed) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);

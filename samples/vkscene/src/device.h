@@ -23,7 +23,8 @@ public:
     void createInstance(bool windowed, bool validate);
     // surface may be VK_NULL_HANDLE (headless); otherwise the queue must be able to present to it.
     void pickPhysicalDevice(VkSurfaceKHR surface);
-    void createDevice(bool windowed);
+    // maxAnisotropy: what the anisotropic sampler should use (clamped to the device limit).
+    void createDevice(bool windowed, float wantedAnisotropy);
     // Destroys device and instance (also done by the destructor). Messages the validation layer
     // reports while destroying (leaked objects) still reach the counter.
     void destroy();

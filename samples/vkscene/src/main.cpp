@@ -185,7 +185,7 @@ RunResult render(const Options& options, Device& device) {
                     std::to_string(device.properties.limits.maxFramebufferWidth) + "x" +
                     std::to_string(device.properties.limits.maxFramebufferHeight));
     }
-    device.createDevice(windowed);
+    device.createDevice(windowed, static_cast<float>(options.anisotropy));
 
     Swapchain swapchain;
     HeadlessTargets headless;
@@ -335,9 +335,10 @@ RunResult render(const Options& options, Device& device) {
                            : "headless",
                   device.describe().c_str(), c.indexed + c.nonIndexed, c.indexed, c.nonIndexed,
                   c.blended, c.renderToTexture, scene.textureCount(),
-                  device.anisotropy
+                  !device.anisotropy ? "unsupported (trilinear)"
+                  : device.maxAnisotropy > 1.0f
                       ? (std::to_string(static_cast<int>(device.maxAnisotropy)) + "x").c_str()
-                      : "unsupported (trilinear)");
+                      : "off (trilinear)");
     return {seconds, line};
 }
 

@@ -31,6 +31,8 @@ const char* usage() {
            "  --width/--height      render size (default 1280x720)\n"
            "  --headless            render to an offscreen image without a window or presents\n"
            "  --present-mode        swapchain present mode (default fifo, always available)\n"
+           "  --anisotropy N        max anisotropy of the ground's sampler (default 16, capped\n"
+           "                        by the device; 1 = plain trilinear)\n"
            "  --dump-last-frame F   write the last rendered frame as a binary PPM (P6)\n"
            "  --validate            enable VK_LAYER_KHRONOS_validation with synchronization\n"
            "                        validation; exit code 3 if it reports anything\n";
@@ -81,6 +83,8 @@ std::optional<Options> parseOptions(int argc, char** argv, std::string& error, b
             if (!takeUint(16, 16384, options.width)) return std::nullopt;
         } else if (name == "--height") {
             if (!takeUint(16, 16384, options.height)) return std::nullopt;
+        } else if (name == "--anisotropy") {
+            if (!takeUint(1, 16, options.anisotropy)) return std::nullopt;
         } else if (name == "--headless" && !hasValue) {
             options.headless = true;
         } else if (name == "--validate" && !hasValue) {

@@ -17,6 +17,7 @@ struct Options {
     bool headless = false;            // render to an offscreen image, never present
     bool validate = false;            // enable VK_LAYER_KHRONOS_validation + sync validation
     PresentMode presentMode = PresentMode::Fifo;
+    std::uint32_t anisotropy = 16;    // max anisotropy of the ground's sampler; 1 = trilinear
     std::string dumpLastFrame;        // PPM path for the last frame, empty = no dump
 };
 

@@ -216,7 +216,8 @@ void Scene::createTextures() {
 
     // The ground is seen at grazing angles, where anisotropic filtering takes several trilinear
     // probes along the long axis of the pixel footprint.
-    info.anisotropyEnable = device_->anisotropy ? VK_TRUE : VK_FALSE;
+    info.anisotropyEnable =
+        device_->anisotropy && device_->maxAnisotropy > 1.0f ? VK_TRUE : VK_FALSE;
     info.maxAnisotropy = device_->maxAnisotropy;
     check(vkCreateSampler(vk_, &info, nullptr, &anisotropic_), "vkCreateSampler");
 

@@ -163,6 +163,32 @@ TEST(VksceneE2E, AnimationDependsOnFrameNumberOnly) {
     EXPECT_NE(first, slurp(c)) << "the scene does not animate";
 }
 
+// The ground's sampler really filters anisotropically: the same frame with anisotropy off
+// differs (lavapipe supports samplerAnisotropy; the summary line says which was used).
+TEST(VksceneE2E, AnisotropicSamplerChangesTheGround) {
+    const fs::path on = workDir() / "aniso16.ppm";
+    const fs::path off = workDir() / "aniso1.ppm";
+    const std::string args = "--headless --frames 2 --width 320 --height 180 --dump-last-frame ";
+    const Result r16 = run("", args + "'" + on.string() + "'");
+    const Result r1 = run("", "--anisotropy 1 " + args + "'" + off.string() + "'");
+    ASSERT_EQ(r16.exitCode, 0) << r16.err;
+    ASSERT_EQ(r1.exitCode, 0) << r1.err;
+    EXPECT_NE(r16.out.find("anisotropy 16x"), std::string::npos) << r16.out;
+    EXPECT_NE(r1.out.find("anisotropy off (trilinear)"), std::string::npos) << r1.out;
+    const Ppm a = readPpm(on);
+    const Ppm b = readPpm(off);
+    ASSERT_EQ(a.rgb.size(), b.rgb.size());
+    ASSERT_FALSE(a.rgb.empty());
+    std::size_t differing = 0;
+    for (std::size_t i = 0; i < a.rgb.size(); i += 3) {
+        if (a.rgb[i] != b.rgb[i] || a.rgb[i + 1] != b.rgb[i + 1] || a.rgb[i + 2] != b.rgb[i + 2]) {
+            ++differing;
+        }
+    }
+    // The ground covers roughly the lower half of the frame; most of it is seen at an angle.
+    EXPECT_GT(differing, a.rgb.size() / 3 / 10);
+}
+
 bool validationLayerInstalled() {
     for (const char* dir : {"/usr/share/vulkan/explicit_layer.d", "/usr/local/share/vulkan/explicit_layer.d",
                             "/etc/vulkan/explicit_layer.d"}) {
@@ -200,6 +226,7 @@ TEST(VksceneE2E, BadCommandLineIsOneLineErrorWithExitCode2) {
     expectOneLineError(run("", "--frames 12x"), 2, "'12x'");
     expectOneLineError(run("", "--width"), 2, "needs a value");
     expectOneLineError(run("", "--present-mode vsync"), 2, "vsync");
+    expectOneLineError(run("", "--anisotropy 17"), 2, "--anisotropy");
     expectOneLineError(run("", "--bogus"), 2, "unknown option '--bogus'");
 }
 
