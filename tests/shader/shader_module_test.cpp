@@ -38,9 +38,9 @@ TEST(ShaderModule, VertexBuiltInsAndLocations) {
 
 TEST(ShaderModule, UnsupportedOpcodeIsNamed) {
   std::string error;
-  auto m = load("query_lod.frag", Stage::Fragment, error);
+  auto m = load("atomic.frag", Stage::Fragment, error);
   EXPECT_EQ(m, nullptr);
-  EXPECT_NE(error.find("unsupported opcode OpImageQueryLod"), std::string::npos) << error;
+  EXPECT_NE(error.find("unsupported opcode OpAtomicIAdd"), std::string::npos) << error;
   EXPECT_EQ(error.rfind("shader ", 0), 0u) << error;  // names the shader by hash
 }
 

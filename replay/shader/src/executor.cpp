@@ -7,6 +7,7 @@
 // lanes that left a construct early wait at its merge block until the others arrive, which is
 // the reconvergence a SIMD GPU performs; quads therefore stay together for derivatives.
 // OpPhi values are written as parallel copies when a lane takes an edge.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -55,6 +56,56 @@ inline uint32_t smod(uint32_t ua, uint32_t ub) {  // sign follows the divisor
 }
 inline float fsign(float a) { return a > 0.0f ? 1.0f : (a < 0.0f ? -1.0f : 0.0f); }
 inline uint32_t find_msb_u(uint32_t v) { return v == 0 ? 0xffffffffu : 31u - static_cast<uint32_t>(std::countl_zero(v)); }
+
+// IEEE half <-> float, round to nearest even (GLSL.std.450 PackHalf2x16 / UnpackHalf2x16).
+uint32_t float_to_half(float f) {
+  uint32_t x = std::bit_cast<uint32_t>(f);
+  uint32_t sign = (x >> 16) & 0x8000u;
+  uint32_t e = (x >> 23) & 0xffu;
+  uint32_t mant = x & 0x7fffffu;
+  if (e == 0xffu) return sign | 0x7c00u | (mant ? 0x200u : 0u);
+  int32_t exp = static_cast<int32_t>(e) - 127 + 15;
+  if (exp >= 31) return sign | 0x7c00u;
+  if (exp <= 0) {
+    if (exp < -10) return sign;
+    mant |= 0x800000u;
+    uint32_t shift = static_cast<uint32_t>(14 - exp);
+    uint32_t h = mant >> shift;
+    uint32_t rem = mant & ((1u << shift) - 1u), half = 1u << (shift - 1u);
+    if (rem > half || (rem == half && (h & 1u))) ++h;
+    return sign | h;
+  }
+  uint32_t h = (static_cast<uint32_t>(exp) << 10) | (mant >> 13);
+  uint32_t rem = mant & 0x1fffu;
+  if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;
+  return sign | h;
+}
+float half_to_float(uint32_t h) {
+  uint32_t sign = (h & 0x8000u) << 16;
+  uint32_t e = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
+  if (e == 0) {
+    float v = std::ldexp(static_cast<float>(mant), -24);
+    return sign ? -v : v;
+  }
+  if (e == 31) return std::bit_cast<float>(sign | 0x7f800000u | (mant << 13));
+  return std::bit_cast<float>(sign | ((e + 112u) << 23) | (mant << 13));
+}
+uint32_t pack_norm(float v, bool is_signed, uint32_t bits) {
+  float scale = static_cast<float>((1u << (is_signed ? bits - 1 : bits)) - 1u);
+  float c = is_signed ? std::fmin(std::fmax(v, -1.0f), 1.0f) : std::fmin(std::fmax(v, 0.0f), 1.0f);
+  int32_t q = static_cast<int32_t>(std::nearbyint(c * scale));
+  return static_cast<uint32_t>(q) & ((1u << bits) - 1u);
+}
+float unpack_norm(uint32_t field, bool is_signed, uint32_t bits) {
+  if (!is_signed) return static_cast<float>(field) / static_cast<float>((1u << bits) - 1u);
+  int32_t v = static_cast<int32_t>(field << (32 - bits)) >> (32 - bits);
+  return std::fmax(static_cast<float>(v) / static_cast<float>((1u << (bits - 1)) - 1u), -1.0f);
+}
+uint32_t bitfield_mask(uint32_t offset, uint32_t count) {
+  if (count == 0 || offset >= 32) return 0;
+  uint32_t m = count >= 32 ? 0xffffffffu : ((1u << count) - 1u);
+  return m << offset;
+}
 
 struct Machine {
   uint32_t* regs;
@@ -324,6 +375,66 @@ bool ShaderExecutor::execute(LaneBatch& batch, const Bindings& bindings, std::st
         UI(FindUMsb, find_msb_u(a))
         UI(FindSMsb, find_msb_u(S(a) < 0 ? ~a : a))
         UI(BitCount, std::popcount(a))
+        UI(BitReverse, [](uint32_t v) {
+          uint32_t r = 0;
+          for (int i = 0; i < 32; ++i) r |= ((v >> i) & 1u) << (31 - i);
+          return r;
+        }(a))
+        case IOp::Ldexp: m.cw2(in, [](uint32_t a, uint32_t b) { return U(std::ldexp(F(a), std::clamp(S(b), -300, 300))); }); break;
+        case IOp::BitFieldUExtract:
+          m.cw3(in, [](uint32_t a, uint32_t off, uint32_t cnt) {
+            return (a & bitfield_mask(off, cnt)) >> (off & 31u);
+          });
+          break;
+        case IOp::BitFieldSExtract:
+          m.cw3(in, [](uint32_t a, uint32_t off, uint32_t cnt) {
+            if (cnt == 0 || off >= 32 || cnt > 32 - off) return 0u;
+            uint32_t shl = 32u - off - cnt;
+            return static_cast<uint32_t>(static_cast<int32_t>(a << shl) >> (shl + off));
+          });
+          break;
+        case IOp::BitFieldInsert:
+          for (uint32_t c = 0; c < in.n; ++c) {
+            uint32_t* d = m.R(in.d + c);
+            const uint32_t* base = m.R(in.a + c);
+            const uint32_t* ins = m.R(in.b + c);
+            const uint32_t* off = m.R(in.c);
+            const uint32_t* cnt = m.R(in.x);
+            for (uint32_t l = 0; l < n; ++l) {
+              uint32_t mk = bitfield_mask(off[l], cnt[l]);
+              m.put(d, l, (base[l] & ~mk) | ((ins[l] << (off[l] & 31u)) & mk));
+            }
+          }
+          break;
+        case IOp::PackHalf2x16: case IOp::PackUnorm2x16: case IOp::PackSnorm2x16:
+        case IOp::PackUnorm4x8: case IOp::PackSnorm4x8: {
+          const uint32_t bits = in.n == 2 ? 16u : 8u;
+          const bool sgn = in.op == IOp::PackSnorm2x16 || in.op == IOp::PackSnorm4x8;
+          for (uint32_t l = 0; l < n; ++l) {
+            uint32_t r = 0;
+            for (uint32_t c = 0; c < in.n; ++c) {
+              float v = F(m.R(in.a + c)[l]);
+              uint32_t field = in.op == IOp::PackHalf2x16 ? float_to_half(v) : pack_norm(v, sgn, bits);
+              r |= field << (c * bits);
+            }
+            m.put(m.R(in.d), l, r);
+          }
+          break;
+        }
+        case IOp::UnpackHalf2x16: case IOp::UnpackUnorm2x16: case IOp::UnpackSnorm2x16:
+        case IOp::UnpackUnorm4x8: case IOp::UnpackSnorm4x8: {
+          const uint32_t bits = in.n == 2 ? 16u : 8u;
+          const bool sgn = in.op == IOp::UnpackSnorm2x16 || in.op == IOp::UnpackSnorm4x8;
+          for (uint32_t l = 0; l < n; ++l) {
+            uint32_t packed = m.R(in.a)[l];
+            for (uint32_t c = 0; c < in.n; ++c) {
+              uint32_t field = (packed >> (c * bits)) & ((1u << bits) - 1u);
+              float v = in.op == IOp::UnpackHalf2x16 ? half_to_float(field) : unpack_norm(field, sgn, bits);
+              m.put(m.R(in.d + c), l, U(v));
+            }
+          }
+          break;
+        }
         BI(IAdd, a + b)
         BI(ISub, a - b)
         BI(IMul, a * b)

@@ -28,7 +28,12 @@ enum class IOp : uint16_t {
   LogicalNot, IsNan, IsInf,
   FToS, FToU, SToF, UToF,
   Select,  // d = a ? b : c
-  FindILsb, FindSMsb, FindUMsb, BitCount,
+  FindILsb, FindSMsb, FindUMsb, BitCount, BitReverse, Ldexp,
+  BitFieldSExtract, BitFieldUExtract,  // b = offset, c = count (scalars)
+  BitFieldInsert,                      // a = base, b = insert, c = offset, x = count register
+  // Packing (GLSL.std.450 Pack*/Unpack*): n = component count of the unpacked vector.
+  PackHalf2x16, UnpackHalf2x16, PackUnorm4x8, UnpackUnorm4x8, PackSnorm4x8, UnpackSnorm4x8,
+  PackUnorm2x16, UnpackUnorm2x16, PackSnorm2x16, UnpackSnorm2x16,
   // Reductions and geometric ops; n = vector size.
   Dot, Any, All, Length, Distance, Normalize, Cross, Reflect, Refract, FaceForward,
   MatTimesVec,  // d[rows] = M(a)[cols x rows] * v(b); n = rows, m = cols

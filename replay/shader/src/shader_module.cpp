@@ -263,7 +263,6 @@ class Decoder {
   struct Phi { uint32_t block, dst, scalars; std::vector<std::pair<uint32_t, uint32_t>> incoming; };
   std::vector<Phi> phis_;
   uint32_t cur_block_ = 0;
-  bool in_block_ = false;
 };
 
 void Decoder::parse() {
@@ -844,6 +843,7 @@ std::optional<IOp> simple_op(uint32_t op) {
     case spv::OpConvertSToF: return IOp::SToF;
     case spv::OpConvertUToF: return IOp::UToF;
     case spv::OpBitCount: return IOp::BitCount;
+    case spv::OpBitReverse: return IOp::BitReverse;
     case spv::OpDPdx: return IOp::DPdxCoarse;
     case spv::OpDPdy: return IOp::DPdyCoarse;
     case spv::OpDPdxCoarse: return IOp::DPdxCoarse;
@@ -972,6 +972,20 @@ void Decoder::decode_instruction(const Instr& in) {
       uint32_t n = type(in[1]).scalars;
       Inst& ins = emit(IOp::Select, reg_of(in[2]), n, reg_of(in[3]), reg_of(in[4]), reg_of(in[5]));
       ins.sa = (scalars_of_id(in[3]) == 1) ? 0 : 1;
+      return;
+    }
+    case spv::OpBitFieldSExtract: case spv::OpBitFieldUExtract: {
+      uint32_t n = type(in[1]).scalars;
+      Inst& ins = emit(in.op == spv::OpBitFieldSExtract ? IOp::BitFieldSExtract : IOp::BitFieldUExtract,
+                       reg_of(in[2]), n, reg_of(in[3]), reg_of(in[4]), reg_of(in[5]));
+      ins.sb = ins.sc = 0;  // Offset and Count are scalars (SPIR-V spec OpBitFieldSExtract)
+      return;
+    }
+    case spv::OpBitFieldInsert: {
+      uint32_t n = type(in[1]).scalars;
+      Inst& ins = emit(IOp::BitFieldInsert, reg_of(in[2]), n, reg_of(in[3]), reg_of(in[4]), reg_of(in[5]));
+      ins.x = reg_of(in[6]);
+      ins.sc = 0;
       return;
     }
     case spv::OpUndef: {
@@ -1120,6 +1134,7 @@ void Decoder::decode_instruction(const Instr& in) {
     case spv::OpImageSampleProjDrefImplicitLod: case spv::OpImageSampleProjDrefExplicitLod:
     case spv::OpImageFetch: case spv::OpImageGather: case spv::OpImageDrefGather:
     case spv::OpImageQuerySizeLod: case spv::OpImageQuerySize: case spv::OpImageQueryLevels:
+    case spv::OpImageQueryLod:
       image_inst(in);
       return;
     case spv::OpExtInst: ext_inst(in); return;
@@ -1297,6 +1312,17 @@ void Decoder::ext_inst(const Instr& in) {
     case GLSLstd450FMix: cw(IOp::FMix, 3); return;
     case GLSLstd450SmoothStep: cw(IOp::SmoothStep, 3); return;
     case GLSLstd450Fma: cw(IOp::Fma, 3); return;
+    case GLSLstd450Ldexp: cw(IOp::Ldexp, 2); return;
+    case GLSLstd450PackHalf2x16: emit(IOp::PackHalf2x16, d, 2, opnd(0)); return;
+    case GLSLstd450PackUnorm2x16: emit(IOp::PackUnorm2x16, d, 2, opnd(0)); return;
+    case GLSLstd450PackSnorm2x16: emit(IOp::PackSnorm2x16, d, 2, opnd(0)); return;
+    case GLSLstd450PackUnorm4x8: emit(IOp::PackUnorm4x8, d, 4, opnd(0)); return;
+    case GLSLstd450PackSnorm4x8: emit(IOp::PackSnorm4x8, d, 4, opnd(0)); return;
+    case GLSLstd450UnpackHalf2x16: emit(IOp::UnpackHalf2x16, d, 2, opnd(0)); return;
+    case GLSLstd450UnpackUnorm2x16: emit(IOp::UnpackUnorm2x16, d, 2, opnd(0)); return;
+    case GLSLstd450UnpackSnorm2x16: emit(IOp::UnpackSnorm2x16, d, 2, opnd(0)); return;
+    case GLSLstd450UnpackUnorm4x8: emit(IOp::UnpackUnorm4x8, d, 4, opnd(0)); return;
+    case GLSLstd450UnpackSnorm4x8: emit(IOp::UnpackSnorm4x8, d, 4, opnd(0)); return;
     case GLSLstd450Length: emit(IOp::Length, d, opn(0), opnd(0)); return;
     case GLSLstd450Distance: emit(IOp::Distance, d, opn(0), opnd(0), opnd(1)); return;
     case GLSLstd450Normalize: emit(IOp::Normalize, d, n, opnd(0)); return;
@@ -1365,11 +1391,13 @@ void Decoder::image_inst(const Instr& in) {
       r.op = ImageOp::QuerySizeLod; im.lod = reg_of(in[4]); im.has_lod = true; im.lod_is_int = true; break;
     case spv::OpImageQuerySize: r.op = ImageOp::QuerySize; break;
     case spv::OpImageQueryLevels: r.op = ImageOp::QueryLevels; break;
+    case spv::OpImageQueryLod: r.op = ImageOp::QueryLod; coord(4); break;
     default: fail("unsupported opcode " + opcode_name(in.op));
   }
   im.proj = in.op == spv::OpImageSampleProjImplicitLod || in.op == spv::OpImageSampleProjExplicitLod ||
             in.op == spv::OpImageSampleProjDrefImplicitLod || in.op == spv::OpImageSampleProjDrefExplicitLod;
-  im.implicit_derivatives = (r.op == ImageOp::SampleImplicitLod || r.op == ImageOp::SampleDrefImplicitLod);
+  im.implicit_derivatives = (r.op == ImageOp::SampleImplicitLod || r.op == ImageOp::SampleDrefImplicitLod ||
+                             r.op == ImageOp::QueryLod);
   if (im.implicit_derivatives && stage_ != Stage::Fragment) fail(opcode_name(in.op) + " outside a fragment shader");
   if (first_operand != 0 && first_operand < in.wc) {
     uint32_t mask = in[first_operand];

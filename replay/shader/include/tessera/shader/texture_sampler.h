@@ -23,6 +23,7 @@ enum class ImageOp : uint8_t {
   QuerySizeLod,           // OpImageQuerySizeLod: result = size of level `lod` (ints)
   QuerySize,              // OpImageQuerySize
   QueryLevels,            // OpImageQueryLevels: result[0] = mip count
+  QueryLod,               // OpImageQueryLod: result = (mipmap array level, LOD relative to base)
 };
 
 enum class ImageDim : uint8_t { Dim1D, Dim2D, Dim3D, Cube, Rect, Buffer, SubpassData };
