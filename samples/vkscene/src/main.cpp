@@ -243,7 +243,6 @@ RunResult render(const Options& options, Device& device) {
     };
 
     const auto start = std::chrono::steady_clock::now();  // timing only, never animation
-    std::uint32_t lastTarget = 0;
     for (std::uint32_t frame = 0; frame < options.frames; ++frame) {
         if (windowed) window.poll();
         const std::uint32_t slot = frame % kFramesInFlight;
@@ -314,12 +313,10 @@ RunResult render(const Options& options, Device& device) {
                 check(r, "vkQueuePresentKHR");
             }
         }
-        lastTarget = target;
     }
     check(vkDeviceWaitIdle(device.device), "vkDeviceWaitIdle");
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    (void)lastTarget;
 
     if (dump) writePpm(options.dumpLastFrame, readback.buffer, extent, format);
 
