@@ -277,6 +277,33 @@ TEST(ShaderExec, ArraysStructsAndDynamicIndexing) {
   }
 }
 
+TEST(ShaderExec, ScalarLayoutUniformArrayOfOneBlock) {
+  Fixture f = make("scalar_layout.frag", Stage::Fragment);
+  ASSERT_TRUE(f.module);
+  ASSERT_EQ(f.module->resources().size(), 1u);
+  EXPECT_EQ(f.module->resources()[0].block_size, 24u);
+  std::vector<std::byte> ubo(24);
+  const float vals[5] = {0.5f, -1.0f, 2.25f, 8.0f, 3.5f};
+  for (int i = 0; i < 5; ++i) put_f(ubo, static_cast<size_t>(i) * 4, vals[i]);
+  const uint32_t last = 42;
+  std::memcpy(ubo.data() + 20, &last, 4);
+  BufferView views[1] = {{ubo.data(), ubo.size()}};
+  Bindings bind;
+  bind.buffers = views;
+  auto b = make_batch(4);
+  for (uint32_t l = 0; l < 4; ++l) b->inputs[slot(0, 0)][l] = l;
+  run(f, *b, bind);
+  for (uint32_t l = 0; l < 4; ++l) {
+    EXPECT_EQ(out_f(*b, 0, 0, l), vals[l]);
+    EXPECT_EQ(out_f(*b, 0, 1, l), vals[l + 1]);
+    EXPECT_EQ(out_f(*b, 0, 2, l), 42.0f);
+  }
+  // Out-of-range reads return 0 instead of reading past the buffer (robust access).
+  b->inputs[slot(0, 0)][0] = 1000;
+  run(f, *b, bind);
+  EXPECT_EQ(b->outputs[slot(0, 0)][0], 0u);
+}
+
 TEST(ShaderExec, DerivativesAcrossTheQuad) {
   Fixture f = make("derivatives.frag", Stage::Fragment);
   ASSERT_TRUE(f.module);

@@ -87,6 +87,9 @@ struct Ptr {
   bool row_major = false;
   // Handle space.
   uint32_t resource = 0, element = 0;
+  // Buffer variable declared as a one-element array of blocks (Zink declares its uniform
+  // blocks this way): the first access-chain index selects the descriptor, not memory.
+  bool descriptor_array = false;
 };
 
 struct Handle {
@@ -559,7 +562,8 @@ void Decoder::declare_global_variable(const Instr& in) {
         p.buffer = kPushConstants;
         info_.push_constant_size = size;
       } else {
-        if (array_size != 1) fail("arrays of buffer descriptors are not supported");
+        if (array_size != 1) fail("unsupported: arrays of buffer descriptors (" + std::to_string(array_size) + " elements)");
+        p.descriptor_array = type(pointee).kind == TypeInfo::Array;
         const Deco* bd = deco(block_type);
         ResourceBinding rb;
         rb.name = name;
@@ -1087,6 +1091,7 @@ void Decoder::decode_instruction(const Instr& in) {
       m.base = p.static_off;
       m.dyn = p.dyn;
       m.has_dyn = p.has_dyn;
+      if (p.descriptor_array) fail("unsupported: OpLoad of a whole buffer descriptor array");
       buffer_leaves(in[1], 0, p.matrix_stride, p.row_major, p.comp_stride, m.leaf_offsets);
       emit(IOp::LoadBuffer, d, n).x = static_cast<uint32_t>(p_.mem.size());
       p_.mem.push_back(std::move(m));
@@ -1186,7 +1191,15 @@ void Decoder::access_chain(const Instr& in) {
     p.dyn = r;
     p.has_dyn = true;
   };
-  for (uint32_t w = 4; w < in.wc; ++w) {
+  uint32_t first_index = 4;
+  if (p.space == Space::Buffer && p.descriptor_array && in.wc > 4) {
+    auto c = const_u32(in[4]);
+    if (!c || *c != 0) fail("unsupported: non-zero index into a buffer descriptor array");
+    t = type(t).elem;
+    p.descriptor_array = false;
+    first_index = 5;
+  }
+  for (uint32_t w = first_index; w < in.wc; ++w) {
     uint32_t idx = in[w];
     auto c = const_u32(idx);
     const TypeInfo& ti = type(t);
@@ -1450,12 +1463,30 @@ std::unique_ptr<ShaderModule> ShaderModule::create(std::span<const uint32_t> wor
   const spv_target_env env = SPV_ENV_VULKAN_1_3;
   std::string first_message;
   auto consumer = [&first_message](spv_message_level_t level, const char*, const spv_position_t& pos, const char* msg) {
-    if (level <= SPV_MSG_ERROR && first_message.empty())
-      first_message = std::string(msg) + " (word " + std::to_string(pos.index) + ")";
+    if (level > SPV_MSG_ERROR || !first_message.empty()) return;
+    // One line: the validator appends the disassembled instruction on its own line.
+    std::string text;
+    for (const char* c = msg; *c != 0; ++c) {
+      if (*c == '\n') {
+        if (!text.empty() && text.back() != ' ') text += " |";
+        continue;
+      }
+      if (*c == ' ' && !text.empty() && text.back() == ' ') continue;
+      text.push_back(*c);
+    }
+    while (!text.empty() && (text.back() == ' ' || text.back() == '|')) text.pop_back();
+    first_message = text + " (word " + std::to_string(pos.index) + ")";
   };
   spvtools::SpirvTools tools(env);
   tools.SetMessageConsumer(consumer);
-  if (!tools.Validate(words.data(), words.size())) {
+  // Layout rules: captured apps may use VK_EXT_scalar_block_layout (core in Vulkan 1.2, and
+  // what Zink emits for GL uniforms: arrays of uint with stride 4), so validate block layout
+  // with the most permissive rules a Vulkan 1.3 device can enable.
+  spvtools::ValidatorOptions validator_options;
+  validator_options.SetScalarBlockLayout(true);
+  validator_options.SetRelaxBlockLayout(true);
+  validator_options.SetUniformBufferStandardLayout(true);
+  if (!tools.Validate(words.data(), words.size(), validator_options)) {
     error = prefix + "invalid SPIR-V: " + first_message;
     return nullptr;
   }
