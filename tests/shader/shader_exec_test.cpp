@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 
@@ -108,6 +109,63 @@ TEST(ShaderExec, ControlFlowDivergesWithinQuads) {
   EXPECT_GT(b->instruction_count[lane27], b->instruction_count[lane0] + 111u * 4u);
 }
 
+// nested.frag, written again in C++.
+int smallest_factor(int v) {
+  if (v < 0) return -1;
+  if (v == 0) return 0;
+  for (int i = 2; i * i <= v; ++i)
+    if (v % i == 0) return i;
+  return v;
+}
+struct NestedResult { int total, outer, factor; bool discarded; };
+NestedResult nested_reference(int k) {
+  int total = 0, outer_iters = 0;
+  for (int i = 0; i < 8; ++i) {
+    outer_iters++;
+    int j = 0;
+    while (true) {
+      if (j > i) break;
+      int sel = (((i + j + k) % 4) + 4) % 4;  // glslang compiles int % to OpSMod (sign of divisor)
+      if (sel == 1) {
+        total += 10;
+        j++;
+        continue;
+      }
+      if (sel == 0) total += 1;
+      else if (sel == 2) { if (k > 20) j = 100; else total += 100; }
+      else total += 1000;
+      j++;
+    }
+    if (k == 13 && i == 3) return {0, 0, 0, true};
+    if (total > 3000 + k * 50) break;
+  }
+  do { total -= 7; } while (total > 5000);
+  return {total, outer_iters, smallest_factor(k * 3 - 10), false};
+}
+
+TEST(ShaderExec, NestedLoopsSwitchContinueBreakDiscardAndEarlyReturns) {
+  Fixture f = make("nested.frag", Stage::Fragment);
+  ASSERT_TRUE(f.module);
+  auto b = make_batch(64);
+  for (uint32_t l = 0; l < 64; ++l) b->inputs[slot(0, 0)][l] = static_cast<uint32_t>(static_cast<int>(l) - 8);
+  run(f, *b);
+  LaneMask expect_discard = 0;
+  for (uint32_t l = 0; l < 64; ++l) {
+    int k = static_cast<int>(l) - 8;
+    NestedResult r = nested_reference(k);
+    if (r.discarded) {
+      expect_discard |= LaneMask{1} << l;
+      continue;
+    }
+    EXPECT_EQ(out_i(*b, 0, 0, l), r.total) << "k=" << k;
+    EXPECT_EQ(out_i(*b, 0, 1, l), r.outer) << "k=" << k;
+    EXPECT_EQ(out_i(*b, 0, 2, l), r.factor) << "k=" << k;
+    EXPECT_EQ(out_i(*b, 0, 3, l), k);
+  }
+  EXPECT_EQ(b->discarded, expect_discard);
+  EXPECT_EQ(std::popcount(expect_discard), 1);
+}
+
 TEST(ShaderExec, InstructionCountGrowsLinearlyWithTripCount) {
   Fixture f = make("control.frag", Stage::Fragment);
   ASSERT_TRUE(f.module);
@@ -203,6 +261,55 @@ TEST(ShaderExec, VertexTransformWithUniformBufferAndPushConstants) {
       EXPECT_EQ(out_f(*b, 2, r, l), acc);
     }
     EXPECT_EQ(b->point_size[l], 3.0f);
+  }
+}
+
+TEST(ShaderExec, VkcubeStyleVertexIndexedUniforms) {
+  Fixture f = make("vkcube_like.vert", Stage::Vertex);
+  ASSERT_TRUE(f.module);
+  std::vector<std::byte> ubo(64 + 36 * 16 * 2);
+  float mvp[16];
+  for (int i = 0; i < 16; ++i) {
+    mvp[i] = static_cast<float>(i % 5) - 1.0f;
+    put_f(ubo, static_cast<size_t>(i) * 4, mvp[i]);
+  }
+  for (int v = 0; v < 36; ++v)
+    for (int c = 0; c < 4; ++c) {
+      put_f(ubo, 64 + static_cast<size_t>(v * 16 + c * 4), static_cast<float>(v) + 0.25f * static_cast<float>(c));
+      put_f(ubo, 64 + 576 + static_cast<size_t>(v * 16 + c * 4), static_cast<float>(v * 10 + c));
+    }
+  BufferView views[1] = {{ubo.data(), ubo.size()}};
+  Bindings bind;
+  bind.buffers = views;
+  auto b = make_batch(36);
+  for (uint32_t l = 0; l < 36; ++l) b->vertex_index[l] = static_cast<int32_t>(35 - l);
+  run(f, *b, bind);
+  for (uint32_t l = 0; l < 36; ++l) {
+    int v = static_cast<int>(35 - l);
+    for (uint32_t c = 0; c < 4; ++c) EXPECT_EQ(out_f(*b, 0, c, l), static_cast<float>(v * 10 + static_cast<int>(c)));
+    for (uint32_t r = 0; r < 4; ++r) {
+      float acc = 0.0f;
+      for (uint32_t c = 0; c < 4; ++c) acc += mvp[c * 4 + r] * (static_cast<float>(v) + 0.25f * static_cast<float>(c));
+      EXPECT_EQ(b->position[r][l], acc);
+    }
+  }
+}
+
+TEST(ShaderExec, FragmentBuiltIns) {
+  Fixture f = make("builtins.frag", Stage::Fragment);
+  ASSERT_TRUE(f.module);
+  auto b = make_batch(8);
+  set_quad(*b, 0, 0, 0, 0.25f);
+  set_quad(*b, 1, 4, 4, 0.75f);
+  for (uint32_t l = 0; l < 8; ++l) b->frag_coord[3][l] = 0.5f + static_cast<float>(l);
+  b->front_facing = 0x0f;
+  b->helper = 0x81;
+  run(f, *b);
+  for (uint32_t l = 0; l < 8; ++l) {
+    EXPECT_EQ(out_f(*b, 0, 0, l), l < 4 ? 1.0f : -1.0f);
+    EXPECT_EQ(out_f(*b, 0, 1, l), (l == 0 || l == 7) ? 1.0f : 0.0f);
+    EXPECT_EQ(out_f(*b, 0, 2, l), l < 4 ? 0.25f : 0.75f);
+    EXPECT_EQ(out_f(*b, 0, 3, l), 0.5f + static_cast<float>(l));
   }
 }
 
