@@ -76,6 +76,32 @@ void BM_TexturedFragment(benchmark::State& state) {
 }
 BENCHMARK(BM_TexturedFragment)->Arg(4)->Arg(16)->Arg(64);
 
+// Divergent control flow (glsl/nested.frag: nested loops, switch, early returns) with a
+// different trip count in every lane: measures the cost of masks and block scheduling.
+void BM_DivergentLoops(benchmark::State& state) {
+  const uint32_t lanes = static_cast<uint32_t>(state.range(0));
+  std::string error;
+  auto module = load("nested.frag", Stage::Fragment, error);
+  if (!module) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  ShaderExecutor exec(*module);
+  auto batch = make_batch(lanes);
+  for (uint32_t l = 0; l < lanes; ++l) batch->inputs[slot(0, 0)][l] = (l * 7u) % 40u;
+  uint64_t lane_instructions = 0;
+  for (auto _ : state) {
+    if (!exec.execute(*batch, {}, error)) {
+      state.SkipWithError(error.c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(batch->outputs[0][0]);
+    for (uint32_t l = 0; l < lanes; ++l) lane_instructions += batch->instruction_count[l];
+  }
+  state.counters["lane_instr_per_s"] = benchmark::Counter(static_cast<double>(lane_instructions), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_DivergentLoops)->Arg(4)->Arg(64);
+
 }  // namespace
 
 BENCHMARK_MAIN();

@@ -1,6 +1,10 @@
 // Loading, reflection and error reporting of ShaderModule.
 #include <gtest/gtest.h>
 
+#include <xxhash.h>
+
+#include <cstdio>
+
 #include "shader_test_util.h"
 
 namespace tessera::shader::testing {
@@ -25,6 +29,7 @@ TEST(ShaderModule, ReflectsInterfaceVariables) {
   EXPECT_FALSE(info.has_discard);
   EXPECT_FALSE(info.writes_frag_depth);
   EXPECT_GT(info.spirv_instruction_count, 10u);
+  EXPECT_EQ(info.hash.size(), 32u);
 }
 
 TEST(ShaderModule, VertexBuiltInsAndLocations) {
@@ -41,7 +46,12 @@ TEST(ShaderModule, UnsupportedOpcodeIsNamed) {
   auto m = load("atomic.frag", Stage::Fragment, error);
   EXPECT_EQ(m, nullptr);
   EXPECT_NE(error.find("unsupported opcode OpAtomicIAdd"), std::string::npos) << error;
-  EXPECT_EQ(error.rfind("shader ", 0), 0u) << error;  // names the shader by hash
+  // Names the shader by the capture's content hash of its bytes (XXH3-128, high half first).
+  std::vector<uint32_t> words = read_spirv("atomic.frag");
+  XXH128_hash_t h = XXH3_128bits(words.data(), words.size() * 4);
+  char hex[33];
+  std::snprintf(hex, sizeof hex, "%016llx%016llx", static_cast<unsigned long long>(h.high64), static_cast<unsigned long long>(h.low64));
+  EXPECT_EQ(error.rfind(std::string("shader ") + hex + ": ", 0), 0u) << error;
 }
 
 TEST(ShaderModule, InvalidInputIsRejectedWithAReason) {

@@ -1451,10 +1451,12 @@ ShaderModule::~ShaderModule() = default;
 std::unique_ptr<ShaderModule> ShaderModule::create(std::span<const uint32_t> words, std::string_view entry_point,
                                                    Stage stage, std::span<const SpecConstantValue> spec_constants,
                                                    std::string& error) {
-  const uint64_t hash = words.empty() ? 0 : XXH3_64bits(words.data(), words.size_bytes());
-  char hash_text[17];
-  std::snprintf(hash_text, sizeof hash_text, "%016llx", static_cast<unsigned long long>(hash));
-  const std::string prefix = std::string("shader ") + hash_text + ": ";
+  const XXH128_hash_t h = XXH3_128bits(words.data(), words.size_bytes());
+  char hash_text[33];
+  std::snprintf(hash_text, sizeof hash_text, "%016llx%016llx", static_cast<unsigned long long>(h.high64),
+                static_cast<unsigned long long>(h.low64));
+  const std::string hash = hash_text;
+  const std::string prefix = "shader " + hash + ": ";
   if (words.size() < 5 || words[0] != 0x07230203u) {
     error = prefix + "not a SPIR-V module (bad magic or too short)";
     return nullptr;

@@ -79,7 +79,9 @@ struct Bindings {
 struct ShaderInfo {
   Stage stage = Stage::Fragment;
   std::string entry_point;
-  uint64_t hash = 0;  // XXH3 of the SPIR-V words as given
+  // XXH3-128 of the SPIR-V bytes as given, 32 hex digits high half first: the same content
+  // hash the capture file uses for the shader blob, so errors can be traced back to it.
+  std::string hash;
   std::vector<InterfaceVariable> inputs;
   std::vector<InterfaceVariable> outputs;
   uint32_t push_constant_size = 0;  // 0: no push-constant block
@@ -102,7 +104,7 @@ struct Program;  // the decoded form (program.h, internal)
 class ShaderModule {
  public:
   // Validates, normalises and decodes. On failure returns null and sets `error` to one line,
-  // e.g. "shader 5c1d...: unsupported opcode OpImageSparseSampleImplicitLod".
+  // e.g. "shader 5c1d...(32 hex digits): unsupported opcode OpImageSparseSampleImplicitLod".
   static std::unique_ptr<ShaderModule> create(std::span<const uint32_t> words,
                                               std::string_view entry_point, Stage stage,
                                               std::span<const SpecConstantValue> spec_constants,
