@@ -667,6 +667,44 @@ TEST(ShaderExec, GlslStd450) {
   }
 }
 
+TEST(ShaderExec, ExtendedIntegerOpsAndDynamicVectorIndexing) {
+  Fixture f = make("intops.frag", Stage::Fragment);
+  ASSERT_TRUE(f.module);
+  auto b = make_batch(4);
+  const uint32_t uv[4][2] = {{0xffffffffu, 0xfffffffeu}, {3u, 5u}, {0x80000000u, 2u}, {7u, 0x12345678u}};
+  const int32_t iv[4][2] = {{-3, 5}, {0x40000000, 8}, {-0x7fffffff, -0x7fffffff}, {123456, -654321}};
+  const float vv[4][4] = {{12.5f, -3.75f, 1.0f, 2.0f}, {0.375f, 8.25f, 3.0f, 4.0f}, {-1024.0f, 0.5f, 5.0f, 6.0f}, {1.0f, -0.125f, 7.0f, 8.0f}};
+  for (uint32_t l = 0; l < 4; ++l) {
+    for (uint32_t c = 0; c < 2; ++c) {
+      b->inputs[slot(0, c)][l] = uv[l][c];
+      b->inputs[slot(1, c)][l] = static_cast<uint32_t>(iv[l][c]);
+    }
+    for (uint32_t c = 0; c < 4; ++c) b->inputs[slot(2, c)][l] = fbits(vv[l][c]);
+  }
+  run(f, *b);
+  for (uint32_t l = 0; l < 4; ++l) {
+    const uint64_t prod = uint64_t{uv[l][0]} * uv[l][1];
+    EXPECT_EQ(out_u(*b, 0, 0, l), static_cast<uint32_t>(prod >> 32));
+    EXPECT_EQ(out_u(*b, 0, 1, l), static_cast<uint32_t>(prod));
+    const uint32_t sum = uv[l][0] + uv[l][1];
+    EXPECT_EQ(out_u(*b, 0, 2, l), sum + (sum < uv[l][0] ? 1000u : 0u));
+    EXPECT_EQ(out_u(*b, 0, 3, l), (uv[l][0] - uv[l][1]) ^ (uv[l][0] < uv[l][1] ? 1u : 0u));
+    const int64_t sprod = int64_t{iv[l][0]} * iv[l][1];
+    EXPECT_EQ(out_i(*b, 1, 0, l), static_cast<int32_t>(static_cast<uint64_t>(sprod) >> 32));
+    EXPECT_EQ(out_i(*b, 1, 1, l), static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(sprod))));
+    int e = 0;
+    const float mant = std::frexp(vv[l][0], &e);
+    EXPECT_EQ(out_i(*b, 1, 2, l), e);
+    EXPECT_EQ(out_i(*b, 1, 3, l), static_cast<int32_t>(vv[l][uv[l][0] & 3u] * 2.0f));
+    float w[4] = {vv[l][0], vv[l][1], vv[l][2], vv[l][3]};
+    w[uv[l][1] & 3u] = 42.0f;
+    EXPECT_EQ(out_f(*b, 2, 0, l), w[uv[l][0] & 3u]);
+    EXPECT_EQ(out_f(*b, 2, 1, l), mant);
+    EXPECT_EQ(out_f(*b, 2, 2, l), vv[l][1] - std::trunc(vv[l][1]));
+    EXPECT_EQ(out_f(*b, 2, 3, l), std::trunc(vv[l][1]));
+  }
+}
+
 TEST(ShaderExec, SpecializationConstantsAreFrozen) {
   Fixture d = make("spec.frag", Stage::Fragment);
   ASSERT_TRUE(d.module);

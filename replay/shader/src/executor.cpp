@@ -406,6 +406,77 @@ bool ShaderExecutor::execute(LaneBatch& batch, const Bindings& bindings, std::st
             }
           }
           break;
+        case IOp::QuantizeToF16:
+          m.cw1(in, [](uint32_t a) { return U(half_to_float(float_to_half(F(a)))); });
+          break;
+        case IOp::IAddCarry: case IOp::ISubBorrow: case IOp::UMulExtended: case IOp::SMulExtended:
+          for (uint32_t c = 0; c < in.n; ++c) {
+            const uint32_t* a = m.R(in.a + c);
+            const uint32_t* bb = m.R(in.b + c);
+            uint32_t* lo = m.R(in.d + c);
+            uint32_t* hi = m.R(in.d + in.n + c);
+            for (uint32_t l = 0; l < n; ++l) {
+              uint32_t r0 = 0, r1 = 0;
+              switch (in.op) {
+                case IOp::IAddCarry: r0 = a[l] + bb[l]; r1 = B(r0 < a[l]); break;
+                case IOp::ISubBorrow: r0 = a[l] - bb[l]; r1 = B(a[l] < bb[l]); break;
+                case IOp::UMulExtended: {
+                  uint64_t p64 = uint64_t{a[l]} * bb[l];
+                  r0 = static_cast<uint32_t>(p64);
+                  r1 = static_cast<uint32_t>(p64 >> 32);
+                  break;
+                }
+                default: {
+                  int64_t p64 = int64_t{S(a[l])} * S(bb[l]);
+                  r0 = static_cast<uint32_t>(static_cast<uint64_t>(p64));
+                  r1 = static_cast<uint32_t>(static_cast<uint64_t>(p64) >> 32);
+                  break;
+                }
+              }
+              m.put(lo, l, r0);
+              m.put(hi, l, r1);
+            }
+          }
+          break;
+        case IOp::ModfStruct: case IOp::FrexpStruct:
+          for (uint32_t c = 0; c < in.n; ++c) {
+            const uint32_t* a = m.R(in.a + c);
+            uint32_t* first = m.R(in.d + c);
+            uint32_t* second = m.R(in.d + in.n + c);
+            for (uint32_t l = 0; l < n; ++l) {
+              float x = F(a[l]);
+              if (in.op == IOp::ModfStruct) {
+                float whole = std::trunc(x);
+                m.put(first, l, U(std::isinf(x) ? std::copysign(0.0f, x) : x - whole));
+                m.put(second, l, U(whole));
+              } else {
+                int e = 0;
+                float mant = std::frexp(x, &e);
+                m.put(first, l, U(mant));
+                m.put(second, l, static_cast<uint32_t>(e));
+              }
+            }
+          }
+          break;
+        case IOp::VectorExtractDynamic: {
+          uint32_t* d = m.R(in.d);
+          const uint32_t* idx = m.R(in.b);
+          for (uint32_t l = 0; l < n; ++l) {
+            uint32_t k = idx[l] < in.n ? idx[l] : in.n - 1u;  // out of range: undefined, stay inside
+            m.put(d, l, m.R(in.a + k)[l]);
+          }
+          break;
+        }
+        case IOp::VectorInsertDynamic: {
+          const uint32_t* idx = m.R(in.c);
+          const uint32_t* v = m.R(in.b);
+          for (uint32_t c = 0; c < in.n; ++c) {
+            uint32_t* d = m.R(in.d + c);
+            const uint32_t* a = m.R(in.a + c);
+            for (uint32_t l = 0; l < n; ++l) m.put(d, l, idx[l] == c ? v[l] : a[l]);
+          }
+          break;
+        }
         case IOp::PackHalf2x16: case IOp::PackUnorm2x16: case IOp::PackSnorm2x16:
         case IOp::PackUnorm4x8: case IOp::PackSnorm4x8: {
           const uint32_t bits = in.n == 2 ? 16u : 8u;

@@ -34,6 +34,13 @@ enum class IOp : uint16_t {
   // Packing (GLSL.std.450 Pack*/Unpack*): n = component count of the unpacked vector.
   PackHalf2x16, UnpackHalf2x16, PackUnorm4x8, UnpackUnorm4x8, PackSnorm4x8, UnpackSnorm4x8,
   PackUnorm2x16, UnpackUnorm2x16, PackSnorm2x16, UnpackSnorm2x16,
+  QuantizeToF16,
+  // Two results per component: d + c gets the first, d + n + c the second member of the
+  // result struct (OpIAddCarry, OpISubBorrow, OpUMulExtended, OpSMulExtended, ModfStruct,
+  // FrexpStruct).
+  IAddCarry, ISubBorrow, UMulExtended, SMulExtended, ModfStruct, FrexpStruct,
+  VectorExtractDynamic,  // d = a[clamp(b)]; n = vector size
+  VectorInsertDynamic,   // d = a with d[clamp(c)] = b; n = vector size
   // Reductions and geometric ops; n = vector size.
   Dot, Any, All, Length, Distance, Normalize, Cross, Reflect, Refract, FaceForward,
   MatTimesVec,  // d[rows] = M(a)[cols x rows] * v(b); n = rows, m = cols

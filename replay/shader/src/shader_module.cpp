@@ -978,6 +978,31 @@ void Decoder::decode_instruction(const Instr& in) {
       ins.sa = (scalars_of_id(in[3]) == 1) ? 0 : 1;
       return;
     }
+    case spv::OpQuantizeToF16: emit(IOp::QuantizeToF16, reg_of(in[2]), type(in[1]).scalars, reg_of(in[3])); return;
+    case spv::OpIAddCarry: case spv::OpISubBorrow: case spv::OpUMulExtended: case spv::OpSMulExtended: {
+      IOp op = in.op == spv::OpIAddCarry ? IOp::IAddCarry : in.op == spv::OpISubBorrow ? IOp::ISubBorrow
+             : in.op == spv::OpUMulExtended ? IOp::UMulExtended : IOp::SMulExtended;
+      emit(op, reg_of(in[2]), scalars_of_id(in[3]), reg_of(in[3]), reg_of(in[4]));
+      return;
+    }
+    case spv::OpVectorExtractDynamic: {
+      emit(IOp::VectorExtractDynamic, reg_of(in[2]), scalars_of_id(in[3]), reg_of(in[3]), reg_of(in[4]));
+      return;
+    }
+    case spv::OpVectorInsertDynamic: {
+      emit(IOp::VectorInsertDynamic, reg_of(in[2]), scalars_of_id(in[3]), reg_of(in[3]), reg_of(in[4]), reg_of(in[5]));
+      return;
+    }
+    case spv::OpCopyMemory: {
+      const Value& dv = val(in[1]);
+      const Value& sv = val(in[2]);
+      if (dv.kind != ValKind::Ptr || sv.kind != ValKind::Ptr) fail("OpCopyMemory of non-pointers");
+      const Ptr dp = ptrs_[dv.ptr], sp = ptrs_[sv.ptr];
+      if (dp.space != Space::Reg || sp.space != Space::Reg || dp.has_dyn || sp.has_dyn)
+        fail("unsupported: OpCopyMemory other than between private/function variables");
+      emit_copy(dp.var_base + dp.static_off, sp.var_base + sp.static_off, type(dp.pointee).scalars);
+      return;
+    }
     case spv::OpBitFieldSExtract: case spv::OpBitFieldUExtract: {
       uint32_t n = type(in[1]).scalars;
       Inst& ins = emit(in.op == spv::OpBitFieldSExtract ? IOp::BitFieldSExtract : IOp::BitFieldUExtract,
@@ -1326,6 +1351,20 @@ void Decoder::ext_inst(const Instr& in) {
     case GLSLstd450SmoothStep: cw(IOp::SmoothStep, 3); return;
     case GLSLstd450Fma: cw(IOp::Fma, 3); return;
     case GLSLstd450Ldexp: cw(IOp::Ldexp, 2); return;
+    case GLSLstd450Modf: case GLSLstd450Frexp: {
+      // The pointer forms: result = first member, *pointer = second member.
+      const Value& pv = val(in[6]);
+      if (pv.kind != ValKind::Ptr) fail("Modf/Frexp without a pointer operand");
+      const Ptr p = ptrs_[pv.ptr];
+      if (p.space != Space::Reg || p.has_dyn) fail("unsupported: Modf/Frexp writing through a dynamic pointer");
+      uint32_t tmp = alloc(2 * n);
+      emit(e == GLSLstd450Modf ? IOp::ModfStruct : IOp::FrexpStruct, tmp, n, opnd(0));
+      emit_copy(d, tmp, n);
+      emit_copy(p.var_base + p.static_off, tmp + n, n);
+      return;
+    }
+    case GLSLstd450ModfStruct: emit(IOp::ModfStruct, d, opn(0), opnd(0)); return;
+    case GLSLstd450FrexpStruct: emit(IOp::FrexpStruct, d, opn(0), opnd(0)); return;
     case GLSLstd450PackHalf2x16: emit(IOp::PackHalf2x16, d, 2, opnd(0)); return;
     case GLSLstd450PackUnorm2x16: emit(IOp::PackUnorm2x16, d, 2, opnd(0)); return;
     case GLSLstd450PackSnorm2x16: emit(IOp::PackSnorm2x16, d, 2, opnd(0)); return;
