@@ -108,7 +108,14 @@ struct MemoryState {
   VkMemoryPropertyFlags flags = 0;
   void* mapped = nullptr;  // the application's mapping, if any
   VkDeviceSize map_offset = 0, map_size = 0;
+  // Hash of each snapshot page last written to the file (zero: never written). A page whose
+  // bytes did not change since is not written again.
+  std::vector<cap::Hash128> page_hashes;
 };
+
+// Memory contents are snapshotted in pages of this size: a uniform update rewrites one page,
+// not the whole (often multi-megabyte) allocation the driver sub-allocates from.
+inline constexpr VkDeviceSize kSnapshotPage = 64 * 1024;
 
 struct SwapchainState {
   VkFormat format = VK_FORMAT_UNDEFINED;
@@ -176,6 +183,12 @@ void write_submission(DeviceData* d, Session* s, VkQueue queue,
 // Writes MemoryContentsRecords: every host-visible memory object (initial = true) or only those
 // the application has mapped (at each submit of a captured frame).
 void snapshot_memory(DeviceData* d, Session* s, bool initial);
+
+// Writes MemoryContentsRecords for the pages of [offset, offset + size) of `memory`, read at
+// `data` (which points at `offset`), that changed since they were last written. Caller holds
+// d->mutex.
+void snapshot_range(Session* s, VkDeviceMemory memory, MemoryState& m, const void* data,
+                    VkDeviceSize offset, VkDeviceSize size);
 
 // Reads back the presented image(s) of a captured frame around the next layer's present.
 VkResult present_with_readback(DeviceData* d, Session* s, VkQueue queue,

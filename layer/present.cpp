@@ -1,6 +1,7 @@
 // Swapchains and presentation: the presented image of each captured frame is read back (the
 // reference replay is checked against), the frame is flushed at its present, and host-visible
 // memory is snapshotted by mapping.
+#include <algorithm>
 #include <cstring>
 
 #include "layer_state.h"
@@ -316,13 +317,31 @@ VkResult present_with_readback(DeviceData* d, Session* s, VkQueue queue,
   return result;
 }
 
+void snapshot_range(Session* s, VkDeviceMemory memory, MemoryState& m, const void* data,
+                    VkDeviceSize offset, VkDeviceSize size) {
+  if (m.page_hashes.empty()) m.page_hashes.resize(static_cast<size_t>((m.size + kSnapshotPage - 1) / kSnapshotPage));
+  const auto* base = static_cast<const std::byte*>(data);
+  // Pages are aligned to the allocation, not to the mapping, so the same bytes always land in
+  // the same page whatever range the application maps.
+  for (VkDeviceSize page = offset / kSnapshotPage; page * kSnapshotPage < offset + size; ++page) {
+    const VkDeviceSize lo = std::max(page * kSnapshotPage, offset);
+    const VkDeviceSize hi = std::min((page + 1) * kSnapshotPage, offset + size);
+    const auto bytes = as_span(base + (lo - offset), static_cast<size_t>(hi - lo));
+    const cap::Hash128 h = cap::hash128(bytes);
+    const bool whole_page = lo == page * kSnapshotPage && hi == std::min((page + 1) * kSnapshotPage, m.size);
+    if (whole_page && page < m.page_hashes.size() && m.page_hashes[page] == h) continue;
+    s->put_blob(bytes);
+    s->write(cap::MemoryContentsRecord{id(memory), lo, hi - lo, h});
+    if (page < m.page_hashes.size()) m.page_hashes[page] = whole_page ? h : cap::Hash128{};
+  }
+}
+
 void snapshot_memory(DeviceData* d, Session* s, bool initial) {
   std::lock_guard lock(d->mutex);
   for (auto& [memory, m] : d->memories) {
     if (m.mapped != nullptr) {
       // The application's mapping: what the host wrote (DESIGN.md section 4).
-      const auto h = s->put_blob(as_span(m.mapped, static_cast<size_t>(m.map_size)));
-      s->write(cap::MemoryContentsRecord{id(memory), m.map_offset, m.map_size, h});
+      snapshot_range(s, memory, m, m.mapped, m.map_offset, m.map_size);
     } else if (initial && (m.flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) != 0) {
       void* p = nullptr;
       if (d->vk.MapMemory(d->device, memory, 0, VK_WHOLE_SIZE, 0, &p) != VK_SUCCESS) continue;
@@ -331,9 +350,8 @@ void snapshot_memory(DeviceData* d, Session* s, bool initial) {
                                VK_WHOLE_SIZE};
         d->vk.InvalidateMappedMemoryRanges(d->device, 1, &mr);
       }
-      const auto h = s->put_blob(as_span(p, static_cast<size_t>(m.size)));
+      snapshot_range(s, memory, m, p, 0, m.size);
       d->vk.UnmapMemory(d->device, memory);
-      s->write(cap::MemoryContentsRecord{id(memory), 0, m.size, h});
     }
   }
 }

@@ -58,7 +58,11 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice device, const VkMemoryAll
           : 0;
   {
     std::lock_guard lock(d->mutex);
-    d->memories[*memory] = MemoryState{info->allocationSize, info->memoryTypeIndex, flags};
+    MemoryState m;
+    m.size = info->allocationSize;
+    m.type_index = info->memoryTypeIndex;
+    m.flags = flags;
+    d->memories[*memory] = std::move(m);
   }
   if (Session* s = active()) {
     s->write(cap::MemoryAllocRecord{id(*memory), info->allocationSize, info->memoryTypeIndex,
@@ -102,9 +106,8 @@ VKAPI_ATTR void VKAPI_CALL UnmapMemory(VkDevice device, VkDeviceMemory memory) {
     std::lock_guard lock(d->mutex);
     auto it = d->memories.find(memory);
     if (it != d->memories.end() && it->second.mapped != nullptr) {
-      const auto& m = it->second;
-      const auto h = s->put_blob(as_span(m.mapped, static_cast<size_t>(m.map_size)));
-      s->write(cap::MemoryContentsRecord{id(memory), m.map_offset, m.map_size, h});
+      auto& m = it->second;
+      snapshot_range(s, memory, m, m.mapped, m.map_offset, m.map_size);
     }
   }
   {
