@@ -157,6 +157,13 @@ namespace tessera::layer {
   X(CmdClearAttachments)                      \
   X(CmdClearColorImage)                       \
   X(CmdClearDepthStencilImage)                \
+  X(CmdSetLineStippleEXT)                     \
+  X(CmdCopyBuffer2)                           \
+  X(CmdCopyImage2)                            \
+  X(CmdCopyBufferToImage2)                    \
+  X(CmdCopyImageToBuffer2)                    \
+  X(CmdBlitImage2)                            \
+  X(CmdResolveImage2)                         \
   X(CmdCopyBuffer)                            \
   X(CmdCopyImage)                             \
   X(CmdCopyBufferToImage)                     \

@@ -28,6 +28,11 @@ constexpr std::string_view kAllowed[] = {
     "VK_KHR_bind_memory2",
     "VK_EXT_vertex_attribute_divisor",
     "VK_EXT_index_type_uint8",
+    "VK_EXT_depth_clip_enable",       // GraphicsPipelineRecord::depth_clip
+    "VK_EXT_line_rasterization",      // line_mode, stipple, vkCmdSetLineStippleEXT
+    "VK_EXT_provoking_vertex",        // provoking_vertex
+    "VK_EXT_custom_border_color",     // SamplerRecord::custom_border
+    "VK_EXT_sampler_filter_minmax",   // SamplerRecord::reduction_mode
     // Memory, synchronisation and driver information: no new rendering state.
     "VK_KHR_maintenance1",
     "VK_KHR_maintenance2",
@@ -121,16 +126,8 @@ constexpr HiddenFeature kHiddenFeatures[] = {
      sizeof(VkPhysicalDeviceConditionalRenderingFeaturesEXT)},
     {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COLOR_WRITE_ENABLE_FEATURES_EXT,
      sizeof(VkPhysicalDeviceColorWriteEnableFeaturesEXT)},
-    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT,
-     sizeof(VkPhysicalDeviceLineRasterizationFeaturesEXT)},
-    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT,
-     sizeof(VkPhysicalDeviceProvokingVertexFeaturesEXT)},
-    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT,
-     sizeof(VkPhysicalDeviceDepthClipEnableFeaturesEXT)},
     {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_CONTROL_FEATURES_EXT,
      sizeof(VkPhysicalDeviceDepthClipControlFeaturesEXT)},
-    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT,
-     sizeof(VkPhysicalDeviceCustomBorderColorFeaturesEXT)},
     {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVES_GENERATED_QUERY_FEATURES_EXT,
      sizeof(VkPhysicalDevicePrimitivesGeneratedQueryFeaturesEXT)},
     {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ATTACHMENT_FEEDBACK_LOOP_LAYOUT_FEATURES_EXT,

@@ -593,6 +593,26 @@ cap::CopyRegion image_region(const VkImageSubresourceLayers& src, VkOffset3D so,
   return r;
 }
 
+cap::CopyRegion blit_region(const VkImageSubresourceLayers& src, const VkOffset3D so[2],
+                            const VkImageSubresourceLayers& dst, const VkOffset3D dof[2]) {
+  cap::CopyRegion r;
+  set_layers(src, r.src_aspect, r.src_mip, r.src_base_layer, r.src_layer_count);
+  set_layers(dst, r.dst_aspect, r.dst_mip, r.dst_base_layer, r.dst_layer_count);
+  r.src_x0 = so[0].x;
+  r.src_y0 = so[0].y;
+  r.src_z0 = so[0].z;
+  r.src_x1 = so[1].x;
+  r.src_y1 = so[1].y;
+  r.src_z1 = so[1].z;
+  r.dst_x0 = dof[0].x;
+  r.dst_y0 = dof[0].y;
+  r.dst_z0 = dof[0].z;
+  r.dst_x1 = dof[1].x;
+  r.dst_y1 = dof[1].y;
+  r.dst_z1 = dof[1].z;
+  return r;
+}
+
 // Buffer <-> image: the buffer side is described by offset / row length / image height.
 cap::CopyRegion buffer_image_region(const VkBufferImageCopy& c, bool to_image) {
   cap::CopyRegion r;
@@ -693,22 +713,8 @@ VKAPI_ATTR void VKAPI_CALL CmdBlitImage(VkCommandBuffer cb, VkImage src, VkImage
                          static_cast<uint32_t>(dl), static_cast<uint32_t>(filter), {}};
   for (uint32_t i = 0; i < n; ++i) {
     const auto& b = regions[i];
-    cap::CopyRegion r;
-    set_layers(b.srcSubresource, r.src_aspect, r.src_mip, r.src_base_layer, r.src_layer_count);
-    set_layers(b.dstSubresource, r.dst_aspect, r.dst_mip, r.dst_base_layer, r.dst_layer_count);
-    r.src_x0 = b.srcOffsets[0].x;
-    r.src_y0 = b.srcOffsets[0].y;
-    r.src_z0 = b.srcOffsets[0].z;
-    r.src_x1 = b.srcOffsets[1].x;
-    r.src_y1 = b.srcOffsets[1].y;
-    r.src_z1 = b.srcOffsets[1].z;
-    r.dst_x0 = b.dstOffsets[0].x;
-    r.dst_y0 = b.dstOffsets[0].y;
-    r.dst_z0 = b.dstOffsets[0].z;
-    r.dst_x1 = b.dstOffsets[1].x;
-    r.dst_y1 = b.dstOffsets[1].y;
-    r.dst_z1 = b.dstOffsets[1].z;
-    rec.regions.push_back(r);
+    rec.regions.push_back(blit_region(b.srcSubresource, b.srcOffsets, b.dstSubresource,
+                                      b.dstOffsets));
   }
   append_command(s, rec);
 }
@@ -728,6 +734,115 @@ VKAPI_ATTR void VKAPI_CALL CmdResolveImage(VkCommandBuffer cb, VkImage src, VkIm
                                        c.dstOffset, c.extent));
   }
   append_command(s, rec);
+}
+
+// The *2 forms (core in Vulkan 1.3): same records as the originals.
+VKAPI_ATTR void VKAPI_CALL CmdCopyBuffer2(VkCommandBuffer cb, const VkCopyBufferInfo2* info) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdCopyBuffer2(cb, info);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdCopyRecord rec{cap::CmdCopyRecord::kBufferToBuffer, id(info->srcBuffer),
+                         id(info->dstBuffer), 0, 0, 0, {}};
+  for (uint32_t i = 0; i < info->regionCount; ++i) {
+    cap::CopyRegion r;
+    r.src_offset_bytes = info->pRegions[i].srcOffset;
+    r.dst_offset_bytes = info->pRegions[i].dstOffset;
+    r.size_bytes = info->pRegions[i].size;
+    rec.regions.push_back(r);
+  }
+  append_command(s, rec);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdCopyImage2(VkCommandBuffer cb, const VkCopyImageInfo2* info) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdCopyImage2(cb, info);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdCopyRecord rec{cap::CmdCopyRecord::kImageToImage, id(info->srcImage), id(info->dstImage),
+                         static_cast<uint32_t>(info->srcImageLayout),
+                         static_cast<uint32_t>(info->dstImageLayout), 0, {}};
+  for (uint32_t i = 0; i < info->regionCount; ++i) {
+    const auto& c = info->pRegions[i];
+    rec.regions.push_back(image_region(c.srcSubresource, c.srcOffset, c.dstSubresource,
+                                       c.dstOffset, c.extent));
+  }
+  append_command(s, rec);
+}
+
+VkBufferImageCopy region_v1(const VkBufferImageCopy2& c) {
+  return {c.bufferOffset, c.bufferRowLength, c.bufferImageHeight, c.imageSubresource,
+          c.imageOffset, c.imageExtent};
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdCopyBufferToImage2(VkCommandBuffer cb,
+                                                 const VkCopyBufferToImageInfo2* info) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdCopyBufferToImage2(cb, info);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdCopyRecord rec{cap::CmdCopyRecord::kBufferToImage, id(info->srcBuffer),
+                         id(info->dstImage), 0, static_cast<uint32_t>(info->dstImageLayout), 0,
+                         {}};
+  for (uint32_t i = 0; i < info->regionCount; ++i) {
+    rec.regions.push_back(buffer_image_region(region_v1(info->pRegions[i]), true));
+  }
+  append_command(s, rec);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdCopyImageToBuffer2(VkCommandBuffer cb,
+                                                 const VkCopyImageToBufferInfo2* info) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdCopyImageToBuffer2(cb, info);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdCopyRecord rec{cap::CmdCopyRecord::kImageToBuffer, id(info->srcImage),
+                         id(info->dstBuffer), static_cast<uint32_t>(info->srcImageLayout), 0, 0,
+                         {}};
+  for (uint32_t i = 0; i < info->regionCount; ++i) {
+    rec.regions.push_back(buffer_image_region(region_v1(info->pRegions[i]), false));
+  }
+  append_command(s, rec);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdBlitImage2(VkCommandBuffer cb, const VkBlitImageInfo2* info) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdBlitImage2(cb, info);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdCopyRecord rec{cap::CmdCopyRecord::kBlit, id(info->srcImage), id(info->dstImage),
+                         static_cast<uint32_t>(info->srcImageLayout),
+                         static_cast<uint32_t>(info->dstImageLayout),
+                         static_cast<uint32_t>(info->filter), {}};
+  for (uint32_t i = 0; i < info->regionCount; ++i) {
+    const auto& b = info->pRegions[i];
+    rec.regions.push_back(blit_region(b.srcSubresource, b.srcOffsets, b.dstSubresource,
+                                      b.dstOffsets));
+  }
+  append_command(s, rec);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdResolveImage2(VkCommandBuffer cb, const VkResolveImageInfo2* info) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdResolveImage2(cb, info);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdCopyRecord rec{cap::CmdCopyRecord::kResolve, id(info->srcImage), id(info->dstImage),
+                         static_cast<uint32_t>(info->srcImageLayout),
+                         static_cast<uint32_t>(info->dstImageLayout), 0, {}};
+  for (uint32_t i = 0; i < info->regionCount; ++i) {
+    const auto& c = info->pRegions[i];
+    rec.regions.push_back(image_region(c.srcSubresource, c.srcOffset, c.dstSubresource,
+                                       c.dstOffset, c.extent));
+  }
+  append_command(s, rec);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdSetLineStippleEXT(VkCommandBuffer cb, uint32_t factor,
+                                                uint16_t pattern) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdSetLineStippleEXT(cb, factor, pattern);
+  set_state(cb, d, VK_DYNAMIC_STATE_LINE_STIPPLE_EXT, {factor, pattern});
 }
 
 VKAPI_ATTR void VKAPI_CALL CmdUpdateBuffer(VkCommandBuffer cb, VkBuffer b, VkDeviceSize off,
@@ -976,6 +1091,13 @@ PFN_vkVoidFunction command_hook(const char* name) {
   TESSERA_HOOK("vkCmdCopyImageToBuffer", CmdCopyImageToBuffer)
   TESSERA_HOOK("vkCmdBlitImage", CmdBlitImage)
   TESSERA_HOOK("vkCmdResolveImage", CmdResolveImage)
+  TESSERA_HOOK("vkCmdCopyBuffer2", CmdCopyBuffer2)
+  TESSERA_HOOK("vkCmdCopyImage2", CmdCopyImage2)
+  TESSERA_HOOK("vkCmdCopyBufferToImage2", CmdCopyBufferToImage2)
+  TESSERA_HOOK("vkCmdCopyImageToBuffer2", CmdCopyImageToBuffer2)
+  TESSERA_HOOK("vkCmdBlitImage2", CmdBlitImage2)
+  TESSERA_HOOK("vkCmdResolveImage2", CmdResolveImage2)
+  TESSERA_HOOK("vkCmdSetLineStippleEXT", CmdSetLineStippleEXT)
   TESSERA_HOOK("vkCmdUpdateBuffer", CmdUpdateBuffer)
   TESSERA_HOOK("vkCmdFillBuffer", CmdFillBuffer)
   TESSERA_HOOK("vkCmdPipelineBarrier", CmdPipelineBarrier)

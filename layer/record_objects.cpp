@@ -258,6 +258,15 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateSampler(VkDevice device, const VkSamplerCre
       rec.max_lod = ci->maxLod;
       rec.border_color = static_cast<uint32_t>(ci->borderColor);
       rec.unnormalized_coordinates = ci->unnormalizedCoordinates;
+      if (const auto* rm = find_in_chain<VkSamplerReductionModeCreateInfo>(
+              ci->pNext, VK_STRUCTURE_TYPE_SAMPLER_REDUCTION_MODE_CREATE_INFO)) {
+        rec.reduction_mode = static_cast<uint32_t>(rm->reductionMode);
+      }
+      if (const auto* cb = find_in_chain<VkSamplerCustomBorderColorCreateInfoEXT>(
+              ci->pNext, VK_STRUCTURE_TYPE_SAMPLER_CUSTOM_BORDER_COLOR_CREATE_INFO_EXT)) {
+        std::memcpy(rec.custom_border.words, &cb->customBorderColor, sizeof rec.custom_border.words);
+        rec.custom_border_format = static_cast<uint32_t>(cb->format);
+      }
       s->write(rec);
     }
   }
@@ -390,6 +399,22 @@ void convert_graphics_pipeline(DeviceData* d, Session* s, const VkGraphicsPipeli
     rec.depth_bias_clamp = rs->depthBiasClamp;
     rec.depth_bias_slope = rs->depthBiasSlopeFactor;
     rec.line_width = rs->lineWidth;
+    if (const auto* dc = find_in_chain<VkPipelineRasterizationDepthClipStateCreateInfoEXT>(
+            rs->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_DEPTH_CLIP_STATE_CREATE_INFO_EXT)) {
+      rec.depth_clip = dc->depthClipEnable;
+    }
+    if (const auto* ls = find_in_chain<VkPipelineRasterizationLineStateCreateInfoEXT>(
+            rs->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_LINE_STATE_CREATE_INFO_EXT)) {
+      rec.line_mode = static_cast<uint32_t>(ls->lineRasterizationMode);
+      rec.line_stipple_enable = ls->stippledLineEnable;
+      rec.line_stipple_factor = ls->lineStippleFactor;
+      rec.line_stipple_pattern = ls->lineStipplePattern;
+    }
+    if (const auto* pv = find_in_chain<VkPipelineRasterizationProvokingVertexStateCreateInfoEXT>(
+            rs->pNext,
+            VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_PROVOKING_VERTEX_STATE_CREATE_INFO_EXT)) {
+      rec.provoking_vertex = static_cast<uint32_t>(pv->provokingVertexMode);
+    }
   }
   if (const auto* ms = ci.pMultisampleState) {
     rec.samples = static_cast<uint32_t>(ms->rasterizationSamples);

@@ -161,10 +161,16 @@ struct SamplerRecord {
   uint32_t compare_enable = 0, compare_op = 0;
   float min_lod = 0, max_lod = 0;
   uint32_t border_color = 0, unnormalized_coordinates = 0;
+  // VkSamplerReductionModeCreateInfo (0 = weighted average, the default).
+  uint32_t reduction_mode = 0;
+  // VkSamplerCustomBorderColorCreateInfoEXT, used when border_color is a *_CUSTOM_EXT value.
+  ClearValue custom_border;
+  uint32_t custom_border_format = 0;
   TESSERA_VK_FIELDS(SamplerRecord, sampler, flags, mag_filter, min_filter, mipmap_mode,
                     address_u, address_v, address_w, mip_lod_bias, anisotropy_enable,
                     max_anisotropy, compare_enable, compare_op, min_lod, max_lod, border_color,
-                    unnormalized_coordinates);
+                    unnormalized_coordinates, reduction_mode, custom_border,
+                    custom_border_format);
 };
 
 struct ImageViewRecord {
@@ -328,6 +334,13 @@ struct GraphicsPipelineRecord {
   uint32_t view_mask = 0;
   std::vector<uint32_t> color_formats;
   uint32_t depth_format = 0, stencil_format = 0;
+  // VK_EXT_depth_clip_enable: 1/0 when given, 2 when absent (clipping = !depth_clamp).
+  uint32_t depth_clip = 2;
+  // VK_EXT_line_rasterization (VkLineRasterizationModeEXT, 0 = default) and stipple.
+  uint32_t line_mode = 0, line_stipple_enable = 0, line_stipple_factor = 0;
+  uint32_t line_stipple_pattern = 0;
+  // VK_EXT_provoking_vertex: 0 first vertex (Vulkan default), 1 last vertex (OpenGL).
+  uint32_t provoking_vertex = 0;
   TESSERA_VK_FIELDS(GraphicsPipelineRecord, pipeline, layout, render_pass, subpass, flags, stages,
                     vertex_bindings, vertex_attributes, topology, primitive_restart,
                     patch_control_points, viewport_count, scissor_count, viewports, scissors,
@@ -339,7 +352,9 @@ struct GraphicsPipelineRecord {
                     min_depth_bounds, max_depth_bounds, logic_op_enable, logic_op,
                     blend_attachments, blend_constants[0], blend_constants[1],
                     blend_constants[2], blend_constants[3], dynamic_states, view_mask,
-                    color_formats, depth_format, stencil_format);
+                    color_formats, depth_format, stencil_format, depth_clip, line_mode,
+                    line_stipple_enable, line_stipple_factor, line_stipple_pattern,
+                    provoking_vertex);
 };
 
 struct ComputePipelineRecord {
@@ -565,7 +580,7 @@ struct CmdSetScissorRecord {
   TESSERA_VK_FIELDS(CmdSetScissorRecord, first, with_count, scissors);
 };
 
-// Every other vkCmdSet* of core Vulkan, extended dynamic state 1 and 2: the VkDynamicState it
+// Every other vkCmdSet* of core Vulkan, extended dynamic state 1 and 2, line stipple: the VkDynamicState it
 // sets and its arguments in order as 32-bit words (floats bit-cast, VkBool32 as 0/1). E.g.
 // VK_DYNAMIC_STATE_STENCIL_REFERENCE: {faceMask, reference}; BLEND_CONSTANTS: four floats.
 struct CmdSetDynamicStateRecord {
