@@ -120,7 +120,8 @@ void Device::createInstance(bool windowed, bool validate) {
             throw Error("--validate: VK_EXT_debug_utils is not available");
         }
         extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
-        validationFeatures = hasExtension(layerExtensions, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
+        validationFeatures =
+            hasExtension(layerExtensions, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
         if (validationFeatures) extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
     }
 

@@ -11,6 +11,7 @@
 #include "swapchain.h"
 #include "window.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -67,7 +68,8 @@ struct FrameSync {
         alloc.commandPool = pool;
         alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
         alloc.commandBufferCount = kFramesInFlight;
-        check(vkAllocateCommandBuffers(device, &alloc, commands.data()), "vkAllocateCommandBuffers");
+        check(vkAllocateCommandBuffers(device, &alloc, commands.data()),
+              "vkAllocateCommandBuffers");
         for (std::uint32_t i = 0; i < kFramesInFlight; ++i) {
             VkFenceCreateInfo fenceInfo{};
             fenceInfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
@@ -80,11 +82,11 @@ struct FrameSync {
     }
 
     // A render-finished semaphore per swapchain image, not per frame slot: a semaphore waited on
-    // by a present can only be reused once that image has been acquired again.
-    void resizeRendered(std::size_t count) {
-        for (VkSemaphore s : rendered) vkDestroySemaphore(device, s, nullptr);
-        rendered.clear();
-        for (std::size_t i = 0; i < count; ++i) rendered.push_back(makeSemaphore());
+    // by a present can only be reused once that image has been acquired again. After a
+    // swapchain recreation the old semaphores are kept, never destroyed: Vulkan 1.1 offers no
+    // way to know when the presentation engine has finished waiting on them.
+    void growRendered(std::size_t count) {
+        while (rendered.size() < count) rendered.push_back(makeSemaphore());
     }
 };
 
@@ -225,26 +227,41 @@ RunResult render(const Options& options, Device& device) {
 
     FrameSync sync;
     sync.create(device);
-    sync.resizeRendered(views.size());
+    sync.growRendered(views.size());
 
+    std::uint32_t recreations = 0;
+    VkExtent2D windowSize{options.width, options.height};
     auto recreate = [&]() {
         check(vkDeviceWaitIdle(device.device), "vkDeviceWaitIdle");
         scene.destroyTargets();
         const VkFormat before = swapchain.format;
-        swapchain.create(device, surface, {options.width, options.height}, options.presentMode,
-                         dump);
+        swapchain.create(device, surface, windowSize, options.presentMode, dump);
+        // Pipelines and render passes were built for the format; only the size may change.
         if (swapchain.format != before) throw Error("the swapchain format changed on recreation");
         if (swapchain.extent.width != extent.width || swapchain.extent.height != extent.height) {
-            if (dump) throw Error("the window was resized during a --dump-last-frame run");
             extent = swapchain.extent;
+            if (dump) {
+                destroyBuffer(device.device, readback.buffer);
+                readback.buffer = createBuffer(
+                    device, static_cast<VkDeviceSize>(extent.width) * extent.height * 4,
+                    VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+            }
         }
         scene.createTargets(extent, swapchain.views);
-        sync.resizeRendered(swapchain.views.size());
+        sync.growRendered(swapchain.views.size());
+        ++recreations;
     };
 
     const auto start = std::chrono::steady_clock::now();  // timing only, never animation
     for (std::uint32_t frame = 0; frame < options.frames; ++frame) {
-        if (windowed) window.poll();
+        if (windowed) {
+            if (options.resizeAt != 0 && frame == options.resizeAt) {
+                windowSize = {std::max(options.width / 2, 1u), std::max(options.height / 2, 1u)};
+                window.resize(windowSize.width, windowSize.height);
+            }
+            if (window.poll()) recreate();
+        }
         const std::uint32_t slot = frame % kFramesInFlight;
         check(vkWaitForFences(device.device, 1, &sync.inFlight[slot], VK_TRUE, UINT64_MAX),
               "vkWaitForFences");
@@ -336,7 +353,11 @@ RunResult render(const Options& options, Device& device) {
                   : device.maxAnisotropy > 1.0f
                       ? (std::to_string(static_cast<int>(device.maxAnisotropy)) + "x").c_str()
                       : "off (trilinear)");
-    return {seconds, line};
+    std::string summary = line;
+    if (recreations != 0) {
+        summary += ", " + std::to_string(recreations) + " swapchain recreation(s)";
+    }
+    return {seconds, summary};
 }
 
 }  // namespace

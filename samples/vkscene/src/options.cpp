@@ -34,6 +34,8 @@ const char* usage() {
            "  --anisotropy N        max anisotropy of the ground's sampler (default 16, capped\n"
            "                        by the device; 1 = plain trilinear)\n"
            "  --dump-last-frame F   write the last rendered frame as a binary PPM (P6)\n"
+           "  --resize-at N         after N frames, halve the window (exercises swapchain\n"
+           "                        recreation, as when a user resizes a game window)\n"
            "  --validate            enable VK_LAYER_KHRONOS_validation with synchronization\n"
            "                        validation; exit code 3 if it reports anything\n";
 }
@@ -85,6 +87,8 @@ std::optional<Options> parseOptions(int argc, char** argv, std::string& error, b
             if (!takeUint(16, 16384, options.height)) return std::nullopt;
         } else if (name == "--anisotropy") {
             if (!takeUint(1, 16, options.anisotropy)) return std::nullopt;
+        } else if (name == "--resize-at") {
+            if (!takeUint(1, 100000000, options.resizeAt)) return std::nullopt;
         } else if (name == "--headless" && !hasValue) {
             options.headless = true;
         } else if (name == "--validate" && !hasValue) {
@@ -113,6 +117,10 @@ std::optional<Options> parseOptions(int argc, char** argv, std::string& error, b
             error = "unknown option '" + std::string(arg) + "' (see --help)";
             return std::nullopt;
         }
+    }
+    if (options.headless && options.resizeAt != 0) {
+        error = "option --resize-at needs a window (drop --headless)";
+        return std::nullopt;
     }
     return options;
 }

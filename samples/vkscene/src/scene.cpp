@@ -150,7 +150,8 @@ void Scene::createGeometry() {
     for (const auto& [n, up] : faces) {
         const auto base = static_cast<std::uint16_t>(vertices.size());
         addFace(vertices, {0.5f * n.x, 0.5f * n.y, 0.5f * n.z}, n, up);
-        for (std::uint16_t i : {0, 1, 2, 0, 2, 3}) indices.push_back(static_cast<std::uint16_t>(base + i));
+        for (std::uint16_t i : {0, 1, 2, 0, 2, 3})
+            indices.push_back(static_cast<std::uint16_t>(base + i));
     }
     cube_ = {0, 36, 0, true};
 

@@ -54,7 +54,8 @@ void Swapchain::create(const Device& device, VkSurfaceKHR surface, VkExtent2D wa
     // currentExtent 0xFFFFFFFF means "the swapchain decides" (Vulkan spec,
     // VkSurfaceCapabilitiesKHR); otherwise it must match the window.
     if (caps.currentExtent.width == 0xFFFFFFFFu) {
-        extent.width = std::clamp(wanted.width, caps.minImageExtent.width, caps.maxImageExtent.width);
+        extent.width =
+            std::clamp(wanted.width, caps.minImageExtent.width, caps.maxImageExtent.width);
         extent.height =
             std::clamp(wanted.height, caps.minImageExtent.height, caps.maxImageExtent.height);
     } else {

@@ -24,14 +24,21 @@ public:
     // before the VkInstance (declare the Window after the Device).
     VkSurfaceKHR createSurface(VkInstance instance);
     // Drains pending X events so the server never blocks on a full queue; vkscene renders a
-    // fixed frame count and ignores input on purpose (determinism).
-    void poll();
+    // fixed frame count and ignores input on purpose (determinism). Returns true when the window
+    // size changed (ConfigureNotify): not every WSI reports that through VK_ERROR_OUT_OF_DATE_KHR
+    // or VK_SUBOPTIMAL_KHR (Mesa's software X11 path does not), so apps must watch for it.
+    bool poll();
+    // Asks the X server for a new window size; the swapchain then reports OUT_OF_DATE or
+    // SUBOPTIMAL and is recreated.
+    void resize(std::uint32_t width, std::uint32_t height);
 
     VkSurfaceKHR surface() const { return surface_; }
 
 private:
     xcb_connection_t* connection_ = nullptr;
     std::uint32_t window_ = 0;
+    std::uint32_t width_ = 0;
+    std::uint32_t height_ = 0;
     VkInstance instance_ = VK_NULL_HANDLE;
     VkSurfaceKHR surface_ = VK_NULL_HANDLE;
 };

@@ -44,6 +44,8 @@ void Window::open(std::uint32_t width, std::uint32_t height, const char* title) 
                       XCB_WINDOW_CLASS_INPUT_OUTPUT, screen->root_visual, mask, values);
     xcb_change_property(connection_, XCB_PROP_MODE_REPLACE, window_, XCB_ATOM_WM_NAME,
                         XCB_ATOM_STRING, 8, static_cast<std::uint32_t>(std::strlen(title)), title);
+    width_ = width;
+    height_ = height;
     xcb_map_window(connection_, window_);
     xcb_flush(connection_);
 }
@@ -63,10 +65,28 @@ VkSurfaceKHR Window::createSurface(VkInstance instance) {
     return surface_;
 }
 
-void Window::poll() {
+void Window::resize(std::uint32_t width, std::uint32_t height) {
+    const std::uint32_t values[] = {width, height};
+    xcb_configure_window(connection_, window_,
+                         XCB_CONFIG_WINDOW_WIDTH | XCB_CONFIG_WINDOW_HEIGHT, values);
+    xcb_flush(connection_);
+}
+
+bool Window::poll() {
+    bool resized = false;
     while (xcb_generic_event_t* event = xcb_poll_for_event(connection_)) {
+        // The top bit of response_type marks events sent by other clients (X11 protocol).
+        if ((event->response_type & 0x7f) == XCB_CONFIGURE_NOTIFY) {
+            const auto* configure = reinterpret_cast<const xcb_configure_notify_event_t*>(event);
+            if (configure->width != width_ || configure->height != height_) {
+                width_ = configure->width;
+                height_ = configure->height;
+                resized = true;
+            }
+        }
         std::free(event);  // xcb allocates events with malloc
     }
+    return resized;
 }
 
 }  // namespace vkscene

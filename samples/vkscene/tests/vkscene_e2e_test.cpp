@@ -101,7 +101,8 @@ Stats analyse(const Ppm& ppm) {
     std::unordered_set<std::uint32_t> colours;
     for (std::size_t i = 0; i + 2 < ppm.rgb.size(); i += 3) {
         const std::uint8_t r = ppm.rgb[i], g = ppm.rgb[i + 1], b = ppm.rgb[i + 2];
-        colours.insert(static_cast<std::uint32_t>(r) << 16 | static_cast<std::uint32_t>(g) << 8 | b);
+        colours.insert(static_cast<std::uint32_t>(r) << 16 | static_cast<std::uint32_t>(g) << 8 |
+                       b);
         if (r == 0 && g == 255 && b == 255) ++s.cyan;
         if (r == 255 && g == 0 && b == 255) ++s.magenta;
         ++s.pixels;
@@ -120,6 +121,15 @@ void expectDetailedFrame(const Ppm& ppm, std::uint32_t width, std::uint32_t heig
     EXPECT_GT(s.distinct, 2000u) << "frame looks blank or untextured";
     EXPECT_GT(s.cyan, s.pixels / 100) << "render-to-texture clear colour missing from the frame";
     EXPECT_GT(s.magenta, s.pixels / 400) << "render-to-texture blades missing from the frame";
+}
+
+bool validationLayerInstalled() {
+    for (const char* dir :
+         {"/usr/share/vulkan/explicit_layer.d", "/usr/local/share/vulkan/explicit_layer.d",
+          "/etc/vulkan/explicit_layer.d"}) {
+        if (fs::exists(fs::path(dir) / "VkLayer_khronos_validation.json")) return true;
+    }
+    return false;
 }
 
 TEST(VksceneE2E, HeadlessRendersTexturedFrameWithRenderToTexture) {
@@ -144,6 +154,19 @@ TEST(VksceneE2E, WindowedUnderXvfbPresentsAndDumps) {
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("windowed, fifo present"), std::string::npos) << r.out;
     expectDetailedFrame(readPpm(ppm), 640, 360);
+}
+
+// Shrinking the window mid-run makes the app recreate its swapchain (and framebuffers, depth
+// buffer, readback buffer) at the new size, validation-clean, and keep presenting.
+TEST(VksceneE2E, WindowResizeRecreatesSwapchain) {
+    const fs::path ppm = workDir() / "resized.ppm";
+    const std::string validate = validationLayerInstalled() ? "--validate " : "";
+    const Result r = run(kXvfb, validate + "--frames 8 --width 640 --height 360 --resize-at 4 "
+                                           "--dump-last-frame '" + ppm.string() + "'");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("320x180 windowed"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(", 1 swapchain recreation(s)"), std::string::npos) << r.out;
+    expectDetailedFrame(readPpm(ppm), 320, 180);
 }
 
 TEST(VksceneE2E, AnimationDependsOnFrameNumberOnly) {
@@ -189,14 +212,6 @@ TEST(VksceneE2E, AnisotropicSamplerChangesTheGround) {
     EXPECT_GT(differing, a.rgb.size() / 3 / 10);
 }
 
-bool validationLayerInstalled() {
-    for (const char* dir : {"/usr/share/vulkan/explicit_layer.d", "/usr/local/share/vulkan/explicit_layer.d",
-                            "/etc/vulkan/explicit_layer.d"}) {
-        if (fs::exists(fs::path(dir) / "VkLayer_khronos_validation.json")) return true;
-    }
-    return false;
-}
-
 TEST(VksceneE2E, ValidationAndSynchronizationValidationClean) {
     if (!validationLayerInstalled()) GTEST_SKIP() << "vulkan-validationlayers not installed";
     const fs::path ppm = workDir() / "validated.ppm";
@@ -227,14 +242,16 @@ TEST(VksceneE2E, BadCommandLineIsOneLineErrorWithExitCode2) {
     expectOneLineError(run("", "--width"), 2, "needs a value");
     expectOneLineError(run("", "--present-mode vsync"), 2, "vsync");
     expectOneLineError(run("", "--anisotropy 17"), 2, "--anisotropy");
+    expectOneLineError(run("", "--headless --resize-at 3"), 2, "--resize-at needs a window");
     expectOneLineError(run("", "--bogus"), 2, "unknown option '--bogus'");
 }
 
 TEST(VksceneE2E, MissingDriverIsOneLineError) {
     const fs::path icd = workDir() / "no_such_icd.json";
-    const Result r = run("VK_ICD_FILENAMES='" + icd.string() + "' VK_DRIVER_FILES='" + icd.string() +
-                          "'",
-                      "--headless --frames 1");
+    // Both the old and the new loader variable, so no installed driver is found.
+    const std::string noDriver =
+        "VK_ICD_FILENAMES='" + icd.string() + "' VK_DRIVER_FILES='" + icd.string() + "'";
+    const Result r = run(noDriver, "--headless --frames 1");
     expectOneLineError(r, 1, "no Vulkan");
 }
 
