@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace tessera::model {
 
@@ -78,6 +79,7 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config) : config_(config
   l2_.emplace_back(l2);
   config_.l2.requesters = l2.requesters;
   replication_.assign(config.shader_cores + 1, 0);
+  l1tex_banked_ = config.l1tex.banks > 1;
 }
 
 MemoryHierarchy::~MemoryHierarchy() = default;
@@ -103,34 +105,44 @@ MemResponse MemoryHierarchy::accessBelowL1(uint32_t l2_requester, uint64_t addr,
   return {static_cast<uint32_t>(t - now), ServedBy::L2};
 }
 
-MemResponse MemoryHierarchy::serveFirstLevel(AnyCache& cache, uint32_t requester, uint32_t l2_requester,
+template <class Cache>
+MemResponse MemoryHierarchy::serveFirstLevel(Cache& cache, const CacheConfig& cfg, uint32_t l2_requester,
                                              const MemRequest& request, uint64_t now) {
-  const CacheConfig& cfg = cache.config();
   const AccessInfo info{request.next_use, request.priority_class, request.full_line};
   const uint64_t start = cfg.banks > 1 ? cache.reserveBank(request.addr, now) : now;
-  const CacheOutcome o = cache.access(request.addr, request.write, requester, info);
+  const CacheOutcome o = cache.access(request.addr, request.write, 0, info);
   uint64_t t = start + cfg.hit_latency;
+  if (o.hit && !o.forward_write) return {static_cast<uint32_t>(t - now), ServedBy::L1};
   ServedBy served = ServedBy::L1;
   // The next-use numbers of a first-level stream mean nothing to L2: only the class passes down.
-  const AccessInfo below{kNoNextUse, request.priority_class, false};
   if (o.writeback) accessBelowL1(l2_requester, o.writeback_addr, true, AccessInfo{kNoNextUse, request.priority_class, true}, t);
   if (o.forward_write) accessBelowL1(l2_requester, request.addr, true, AccessInfo{kNoNextUse, request.priority_class, request.full_line}, t);
   if (o.fetch) {
-    const MemResponse r = accessBelowL1(l2_requester, request.addr, false, below, t);
+    const MemResponse r = accessBelowL1(l2_requester, request.addr, false, AccessInfo{kNoNextUse, request.priority_class, false}, t);
     t += r.latency;
     served = r.served_by;
   }
   return {static_cast<uint32_t>(t - now), served};
 }
 
-MemResponse MemoryHierarchy::accessPrivateL1(const MemRequest& request, uint64_t now) {
-  if (request.unit >= config_.shader_cores) {
-    throw std::out_of_range("texture request for shader core " + std::to_string(request.unit) + " but only " +
-                            std::to_string(config_.shader_cores) + " exist");
+void MemoryHierarchy::throwNoSuchCore(uint32_t core) const {
+  throw std::out_of_range("texture request for shader core " + std::to_string(core) + " but only " +
+                          std::to_string(config_.shader_cores) + " exist");
+}
+
+MemResponse MemoryHierarchy::l1texMiss(const CacheOutcome& o, const MemRequest& request, uint64_t t, uint64_t now) {
+  const uint32_t requester = l2RequesterTexture(request.unit);
+  // Texture is read-only in the baseline: a miss only fetches. Writes are still honoured so a
+  // later scheme that writes through this path is counted correctly.
+  if (o.writeback) accessBelowL1(requester, o.writeback_addr, true, AccessInfo{kNoNextUse, request.priority_class, true}, t);
+  if (o.forward_write) accessBelowL1(requester, request.addr, true, AccessInfo{kNoNextUse, request.priority_class, request.full_line}, t);
+  ServedBy served = ServedBy::L1;
+  if (o.fetch) {
+    const MemResponse r = accessBelowL1(requester, request.addr, false, AccessInfo{kNoNextUse, request.priority_class, false}, t);
+    t += r.latency;
+    served = r.served_by;
   }
-  const MemResponse r = serveFirstLevel(l1tex_[request.unit], 0, l2RequesterTexture(request.unit), request, now);
-  if (config_.track_replication) recordReplication(request.addr);
-  return r;
+  return {static_cast<uint32_t>(t - now), served};
 }
 
 MemResponse MemoryHierarchy::accessOther(const MemRequest& request, uint64_t now) {
@@ -139,9 +151,12 @@ MemResponse MemoryHierarchy::accessOther(const MemRequest& request, uint64_t now
       throw std::out_of_range("vertex request for vertex processor " + std::to_string(request.unit) + " but only " +
                               std::to_string(config_.vertex_processors) + " exist");
     }
-    return serveFirstLevel(vertex_[request.unit], 0, l2RequesterVertex(request.unit), request, now);
+    return vertex_[request.unit].visit(
+        [&](auto& c) { return serveFirstLevel(c, config_.vertex, l2RequesterVertex(request.unit), request, now); });
   }
-  if (request.stream == Stream::Tile) return serveFirstLevel(tile_[0], 0, l2RequesterTile(), request, now);
+  if (request.stream == Stream::Tile) {
+    return tile_[0].visit([&](auto& c) { return serveFirstLevel(c, config_.tile, l2RequesterTile(), request, now); });
+  }
   throw std::invalid_argument("memory request with an unknown stream");
 }
 

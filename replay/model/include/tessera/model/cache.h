@@ -14,6 +14,12 @@
 #include "tessera/model/access.h"
 #include "tessera/model/replacement/policy.h"
 
+#if defined(__GNUC__) || defined(__clang__)
+#define TESSERA_NOINLINE __attribute__((noinline))
+#else
+#define TESSERA_NOINLINE
+#endif
+
 namespace tessera::model {
 
 struct CacheConfig {
@@ -68,7 +74,11 @@ struct CacheOutcome {
   bool forward_write = false;  // pass this write to the next level
   bool writeback = false;      // write the dirty victim at writeback_addr to the next level
   uint64_t writeback_addr = 0;
-  uint32_t bank = 0;
+};
+
+struct LineLocation {
+  size_t base = 0;   // first way of the set in the tag array
+  uint64_t tag = 0;  // line + 1
 };
 
 template <ReplacementPolicy Policy>
@@ -92,66 +102,33 @@ class SetAssocCache {
   CacheOutcome access(uint64_t addr, bool write, uint32_t requester, const AccessInfo& info) {
     const uint64_t line = addr >> line_shift_;
     const uint32_t set = static_cast<uint32_t>(line) & set_mask_;
-    RequesterCounters& rc = counters_.per_requester.at(requester);
+    if (requester >= config_.requesters) throwBadRequester(requester);
+    RequesterCounters& rc = counters_.per_requester[requester];
     CacheOutcome out;
-    out.bank = set & bank_mask_;
     ++counters_.accesses;
     ++rc.accesses;
     if (write) ++counters_.writes; else ++counters_.reads;
 
     const size_t base = static_cast<size_t>(set) * ways_;
     const uint64_t tag = line + 1;
-    for (uint32_t w = 0; w < ways_; ++w) {
-      if (tags_[base + w] == tag) {
-        ++counters_.hits;
-        ++rc.hits;
-        out.hit = true;
-        policy_.touch(set, w, info);
-        if (write) {
-          if (config_.write_back) {
-            dirty_[base + w] = 1;
-          } else {
-            out.forward_write = true;
-            ++counters_.write_throughs;
-          }
+    const uint32_t w = findWay(base, tag);
+    if (w != kBypass) {
+      ++counters_.hits;
+      ++rc.hits;
+      out.hit = true;
+      policy_.touch(set, w, info);
+      if (write) {
+        if (config_.write_back) {
+          dirty_[base + w] = 1;
+        } else {
+          out.forward_write = true;
+          ++counters_.write_throughs;
         }
-        return out;
       }
+      return out;
     }
 
-    ++counters_.misses;
-    ++rc.misses;
-    if (write) ++counters_.write_misses; else ++counters_.read_misses;
-    if (write && !config_.write_allocate) {
-      out.forward_write = true;
-      ++counters_.write_throughs;
-      return out;
-    }
-    const uint32_t way = allocate(set, base, tag, info, out);
-    if (way == kBypass) {
-      ++counters_.bypasses;
-      if (write) {
-        out.forward_write = true;
-        ++counters_.write_throughs;
-      } else {
-        out.fetch = true;
-        ++counters_.fetches;
-      }
-      return out;
-    }
-    if (!(write && info.full_line)) {
-      out.fetch = true;
-      ++counters_.fetches;
-    }
-    if (write) {
-      if (config_.write_back) {
-        dirty_[base + way] = 1;
-      } else {
-        out.forward_write = true;
-        ++counters_.write_throughs;
-      }
-    }
-    return out;
+    return miss(set, base, tag, write, rc, info);
   }
 
   // Insert a line without a demand access (prefetch into L1, paper 002). No-op on a present line.
@@ -161,7 +138,6 @@ class SetAssocCache {
     const uint32_t set = static_cast<uint32_t>(line) & set_mask_;
     const size_t base = static_cast<size_t>(set) * ways_;
     CacheOutcome out;
-    out.bank = set & bank_mask_;
     ++counters_.prefetches;
     if (findWay(base, line + 1) != kBypass) {
       out.hit = true;
@@ -175,6 +151,13 @@ class SetAssocCache {
     }
     return out;
   }
+
+  // Where a line would live: for probing several caches of the same geometry.
+  LineLocation locate(uint64_t addr) const {
+    const uint64_t line = addr >> line_shift_;
+    return {static_cast<size_t>(static_cast<uint32_t>(line) & set_mask_) * ways_, line + 1};
+  }
+  bool holds(const LineLocation& loc) const { return findWay(loc.base, loc.tag) != kBypass; }
 
   bool contains(uint64_t addr) const {
     const uint64_t line = addr >> line_shift_;
@@ -220,11 +203,72 @@ class SetAssocCache {
     return config;
   }
 
-  uint32_t findWay(size_t base, uint64_t tag) const {
-    for (uint32_t w = 0; w < ways_; ++w) {
-      if (tags_[base + w] == tag) return w;
+  // Scans every way without an early exit: which way matches is unpredictable, and a
+  // mispredicted loop exit per access costs more than the few extra compares.
+  // The common associativities get a fully unrolled scan.
+  // The miss path, out of line so the hit path above stays small enough to inline.
+  TESSERA_NOINLINE CacheOutcome miss(uint32_t set, size_t base, uint64_t tag, bool write, RequesterCounters& rc,
+                                     const AccessInfo& info) {
+    CacheOutcome out;
+    ++counters_.misses;
+    ++rc.misses;
+    if (write) ++counters_.write_misses; else ++counters_.read_misses;
+    if (write && !config_.write_allocate) {
+      out.forward_write = true;
+      ++counters_.write_throughs;
+      return out;
     }
-    return kBypass;
+    const uint32_t way = allocate(set, base, tag, info, out);
+    if (way == kBypass) {
+      ++counters_.bypasses;
+      if (write) {
+        out.forward_write = true;
+        ++counters_.write_throughs;
+      } else {
+        out.fetch = true;
+        ++counters_.fetches;
+      }
+      return out;
+    }
+    if (!(write && info.full_line)) {
+      out.fetch = true;
+      ++counters_.fetches;
+    }
+    if (write) {
+      if (config_.write_back) {
+        dirty_[base + way] = 1;
+      } else {
+        out.forward_write = true;
+        ++counters_.write_throughs;
+      }
+    }
+    return out;
+  }
+
+  [[noreturn]] TESSERA_NOINLINE void throwBadRequester(uint32_t requester) const {
+    throw std::out_of_range("cache '" + config_.name + "': requester " + std::to_string(requester) + " of " +
+                            std::to_string(config_.requesters));
+  }
+
+  uint32_t findWay(size_t base, uint64_t tag) const {
+    const uint64_t* t = tags_.data() + base;
+    switch (ways_) {
+      case 1: return scan<1>(t, tag);
+      case 2: return scan<2>(t, tag);
+      case 4: return scan<4>(t, tag);
+      case 8: return scan<8>(t, tag);
+      case 16: return scan<16>(t, tag);
+      default: break;
+    }
+    uint32_t found = kBypass;
+    for (uint32_t w = 0; w < ways_; ++w) found = t[w] == tag ? w : found;
+    return found;
+  }
+  template <uint32_t N>
+  static uint32_t scan(const uint64_t* t, uint64_t tag) {
+    uint32_t found = kBypass;
+    for (uint32_t w = 0; w < N; ++w) found = t[w] == tag ? w : found;
+    return found;
   }
 
   // Choose a way for `tag` (an invalid one first, else the policy's victim), evicting and

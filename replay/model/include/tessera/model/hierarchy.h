@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "tessera/model/dram.h"
@@ -83,7 +84,10 @@ class MemoryHierarchy {
   }
 
   // Baseline texture path: private L1 of request.unit, then L2 and DRAM.
-  MemResponse accessPrivateL1(const MemRequest& request, uint64_t now);
+  MemResponse accessPrivateL1(const MemRequest& request, uint64_t now) {
+    return l1tex_[checkedCore(request.unit)].visit(
+        [&](auto& l1) { return servePrivateL1(l1, request, now); });
+  }
 
   // Prefetch a texture line into the L1 of `core` (DAE, paper 002); returns the cycle the line
   // is present. Counts as a prefetch, not a demand access.
@@ -134,7 +138,34 @@ class MemoryHierarchy {
     return accessPrivateL1(request, now);
   }
   MemResponse accessOther(const MemRequest& request, uint64_t now);
-  MemResponse serveFirstLevel(AnyCache& cache, uint32_t requester, uint32_t l2_requester, const MemRequest& request,
+  uint32_t checkedCore(uint32_t core) const {
+    if (core >= config_.shader_cores) throwNoSuchCore(core);
+    return core;
+  }
+  // The L1 hit is handled inline (the common case, about 9 in 10 texture requests); misses go
+  // out of line. Cache is the concrete SetAssocCache<P> of every L1 (they share the policy).
+  template <class Cache>
+  MemResponse servePrivateL1(Cache& l1, const MemRequest& request, uint64_t now) {
+    const AccessInfo info{request.next_use, request.priority_class, request.full_line};
+    const uint64_t start = l1tex_banked_ ? l1.reserveBank(request.addr, now) : now;
+    const CacheOutcome o = l1.access(request.addr, request.write, 0, info);
+    MemResponse r{static_cast<uint32_t>(start - now) + config_.l1tex.hit_latency, ServedBy::L1};
+    if (!o.hit || o.forward_write) r = l1texMiss(o, request, start + config_.l1tex.hit_latency, now);
+    if (config_.track_replication) {
+      // All L1s share one geometry: locate the set once, then scan it in each cache.
+      const LineLocation loc = l1.locate(request.addr);
+      uint32_t holders = 0;
+      for (AnyCache& c : l1tex_) holders += c.as<Cache>()->holds(loc) ? 1 : 0;
+      ++replication_[holders];
+    }
+    return r;
+  }
+  [[noreturn]] void throwNoSuchCore(uint32_t core) const;
+  // Below-L1 part of a texture miss that reached the L2 at cycle t; latency counted from now.
+  MemResponse l1texMiss(const CacheOutcome& o, const MemRequest& request, uint64_t t, uint64_t now);
+  // Cache is a concrete SetAssocCache<P> (the policy dispatch happened once, in the caller).
+  template <class Cache>
+  MemResponse serveFirstLevel(Cache& cache, const CacheConfig& config, uint32_t l2_requester, const MemRequest& request,
                               uint64_t now);
 
   HierarchyConfig config_;
@@ -145,6 +176,7 @@ class MemoryHierarchy {
   Dram dram_;
   std::unique_ptr<TextureOrganisation> organisation_;
   std::vector<uint64_t> replication_;
+  bool l1tex_banked_ = false;
 };
 
 }  // namespace tessera::model

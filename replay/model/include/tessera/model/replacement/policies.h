@@ -26,29 +26,50 @@ class AnyCache {
   // Throws std::invalid_argument for an invalid configuration or an unknown policy name.
   explicit AnyCache(const CacheConfig& config);
 
+  // Calls f with the concrete cache. An if-chain on the index (the policy never changes, so the
+  // branch is always predicted) instead of std::visit's table: measurably cheaper per access.
+  template <class F>
+  decltype(auto) visit(F&& f) { return dispatch<0>(cache_, f); }
+  template <class F>
+  decltype(auto) visit(F&& f) const { return dispatch<0>(cache_, f); }
+
+  // Implementation of visit (public only because visit's deduced return type needs it first).
+  template <size_t I, class V, class F>
+  static decltype(auto) dispatch(V& v, F& f) {
+    if constexpr (I + 1 == std::variant_size_v<CachePolicyVariant>) {
+      return f(*std::get_if<I>(&v));
+    } else {
+      if (v.index() == I) return f(*std::get_if<I>(&v));
+      return dispatch<I + 1>(v, f);
+    }
+  }
+
   CacheOutcome access(uint64_t addr, bool write, uint32_t requester, const AccessInfo& info) {
-    return std::visit([&](auto& c) { return c.access(addr, write, requester, info); }, cache_);
+    return visit([&](auto& c) { return c.access(addr, write, requester, info); });
   }
   CacheOutcome prefetch(uint64_t addr, const AccessInfo& info) {
-    return std::visit([&](auto& c) { return c.prefetch(addr, info); }, cache_);
+    return visit([&](auto& c) { return c.prefetch(addr, info); });
   }
   bool contains(uint64_t addr) const {
-    return std::visit([&](const auto& c) { return c.contains(addr); }, cache_);
+    return visit([&](const auto& c) { return c.contains(addr); });
   }
   bool invalidate(uint64_t addr) {
-    return std::visit([&](auto& c) { return c.invalidate(addr); }, cache_);
+    return visit([&](auto& c) { return c.invalidate(addr); });
   }
   uint64_t reserveBank(uint64_t addr, uint64_t now) {
-    return std::visit([&](auto& c) { return c.reserveBank(addr, now); }, cache_);
+    return visit([&](auto& c) { return c.reserveBank(addr, now); });
   }
   const CacheCounters& counters() const {
-    return std::visit([](const auto& c) -> const CacheCounters& { return c.counters(); }, cache_);
+    return visit([](const auto& c) -> const CacheCounters& { return c.counters(); });
   }
   const CacheConfig& config() const {
-    return std::visit([](const auto& c) -> const CacheConfig& { return c.config(); }, cache_);
+    return visit([](const auto& c) -> const CacheConfig& { return c.config(); });
   }
-  template <class F>
-  decltype(auto) visit(F&& f) { return std::visit(std::forward<F>(f), cache_); }
+  // The concrete cache when its type is C, else nullptr.
+  template <class C>
+  C* as() { return std::get_if<C>(&cache_); }
+  template <class C>
+  const C* as() const { return std::get_if<C>(&cache_); }
 
  private:
   static CachePolicyVariant make(const CacheConfig& config);
