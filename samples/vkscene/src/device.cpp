@@ -61,8 +61,15 @@ void Device::destroy() {
 }
 
 VKAPI_ATTR VkBool32 VKAPI_CALL Device::onMessage(
-    VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT,
+    VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
     const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+    // Loader notices such as "env var 'VK_INSTANCE_LAYERS' defined and adding layers" arrive as
+    // GENERAL warnings; they describe the environment (a capture launcher sets that variable),
+    // not a misuse of the API, so they neither count nor print.
+    if (types == VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT &&
+        (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) == 0) {
+        return VK_FALSE;
+    }
     auto* self = static_cast<Device*>(user);
     self->messages_.fetch_add(1);
     const char* level =

@@ -223,6 +223,11 @@ TEST(VksceneE2E, ValidationAndSynchronizationValidationClean) {
     const Result windowed = run(kXvfb, args);
     EXPECT_EQ(windowed.exitCode, 0) << windowed.err;
     EXPECT_EQ(windowed.err.find("validation"), std::string::npos) << windowed.err;
+    // Layers enabled through the environment, as the capture launcher does: the loader's notice
+    // about VK_INSTANCE_LAYERS is not a validation message.
+    const Result env = run("VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation", "--headless " + args);
+    EXPECT_EQ(env.exitCode, 0) << env.err;
+    EXPECT_EQ(env.err.find("validation"), std::string::npos) << env.err;
 }
 
 // Every failure is exactly one line on stderr, prefixed with the program name.
