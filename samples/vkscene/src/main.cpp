@@ -145,11 +145,17 @@ void recordCopy(VkCommandBuffer cmd, VkImage image, VkExtent2D extent, VkBuffer 
     }
 }
 
-void writePpm(const std::string& path, const Buffer& buffer, VkExtent2D extent, VkFormat format) {
-    // Swapchains are often BGRA; PPM is RGB.
-    const bool bgra = format == VK_FORMAT_B8G8R8A8_UNORM || format == VK_FORMAT_B8G8R8A8_SRGB;
+// Opened before any rendering, so a bad path fails in milliseconds, not after the whole run.
+std::ofstream openDump(const std::string& path) {
     std::ofstream out(path, std::ios::binary);
     if (!out) throw Error("cannot write " + path + ": " + std::strerror(errno));
+    return out;
+}
+
+void writePpm(std::ofstream& out, const std::string& path, const Buffer& buffer,
+              VkExtent2D extent, VkFormat format) {
+    // Swapchains are often BGRA; PPM is RGB.
+    const bool bgra = format == VK_FORMAT_B8G8R8A8_UNORM || format == VK_FORMAT_B8G8R8A8_SRGB;
     out << "P6\n" << extent.width << " " << extent.height << "\n255\n";
     const auto* src = static_cast<const std::uint8_t*>(buffer.mapped);
     std::vector<char> row(static_cast<std::size_t>(extent.width) * 3);
@@ -176,6 +182,8 @@ RunResult render(const Options& options, Device& device) {
     const bool dump = !options.dumpLastFrame.empty();
     // Declaration order is destruction order in reverse: everything here goes before the
     // device, and the swapchain before the window's surface.
+    std::ofstream dumpFile;
+    if (dump) dumpFile = openDump(options.dumpLastFrame);
     Window window;
     if (windowed) window.open(options.width, options.height, "Tessera vkscene");
     device.createInstance(windowed, options.validate);
@@ -335,7 +343,7 @@ RunResult render(const Options& options, Device& device) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    if (dump) writePpm(options.dumpLastFrame, readback.buffer, extent, format);
+    if (dump) writePpm(dumpFile, options.dumpLastFrame, readback.buffer, extent, format);
 
     const DrawCounts& c = scene.counts();
     char line[512];
