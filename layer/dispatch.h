@@ -15,6 +15,7 @@ namespace tessera::layer {
   X(GetPhysicalDeviceProperties)             \
   X(GetPhysicalDeviceProperties2)            \
   X(GetPhysicalDeviceMemoryProperties)       \
+  X(GetPhysicalDeviceImageFormatProperties)  \
   X(GetPhysicalDeviceQueueFamilyProperties)  \
   X(GetPhysicalDeviceFeatures2)              \
   X(GetPhysicalDeviceFeatures2KHR)           \
@@ -51,6 +52,7 @@ namespace tessera::layer {
   X(CreateBuffer)                             \
   X(DestroyBuffer)                            \
   X(CreateImage)                              \
+  X(DestroyImage)                             \
   X(CreateImageView)                          \
   X(CreateBufferView)                         \
   X(CreateSampler)                            \

@@ -124,6 +124,20 @@ struct SwapchainState {
   std::vector<VkImage> images;
 };
 
+// What the initial-contents readback needs to know about an image.
+struct ImageState {
+  VkImageType type = VK_IMAGE_TYPE_2D;
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  VkExtent3D extent{};
+  uint32_t mips = 1, layers = 1;
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+  VkImageUsageFlags usage = 0;
+  bool bound = false;
+  // Layout after the last submitted command that changed it (barriers, render pass final
+  // layouts), tracked for the whole image.
+  VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
+};
+
 struct TemplateState {
   VkDescriptorUpdateTemplateType type{};
   std::vector<VkDescriptorUpdateTemplateEntry> entries;
@@ -149,6 +163,10 @@ struct DeviceData {
   std::unordered_map<VkShaderModule, std::pair<cap::Hash128, uint64_t>> shader_modules;
   std::unordered_map<VkDescriptorUpdateTemplate, TemplateState> templates;
   std::unordered_map<VkSwapchainKHR, SwapchainState> swapchains;
+  std::unordered_map<VkImage, ImageState> images;
+  std::unordered_map<VkImageView, VkImage> view_images;
+  std::unordered_map<VkFramebuffer, std::vector<VkImageView>> framebuffer_views;
+  std::unordered_map<VkRenderPass, std::vector<VkImageLayout>> final_layouts;
   std::vector<VkSemaphore> retired_semaphores;  // waited on by presents; destroyed with device
 };
 
@@ -189,6 +207,12 @@ void snapshot_memory(DeviceData* d, Session* s, bool initial);
 // d->mutex.
 void snapshot_range(Session* s, VkDeviceMemory memory, MemoryState& m, const void* data,
                     VkDeviceSize offset, VkDeviceSize size);
+
+// Follows image layouts through submitted command buffers (image_readback.cpp).
+void track_layouts(DeviceData* d, const std::vector<VkCommandBuffer>& cbs);
+// Reads back, through staging copies, every sampled image's contents as the first captured
+// frame starts, and writes ImageRecords with contents (image_readback.cpp).
+void read_back_images(DeviceData* d, Session* s, VkQueue queue);
 
 // Reads back the presented image(s) of a captured frame around the next layer's present.
 VkResult present_with_readback(DeviceData* d, Session* s, VkQueue queue,

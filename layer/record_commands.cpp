@@ -946,6 +946,7 @@ void before_submit(DeviceData* d, Session* s, VkQueue queue,
     // earlier work on this queue so host-visible memory holds its final values.
     d->vk.QueueWaitIdle(queue);
     snapshot_memory(d, s, true);
+    read_back_images(d, s, queue);
   } else {
     snapshot_memory(d, s, false);
   }
@@ -964,6 +965,14 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t n, const VkSu
     }
     before_submit(d, s, queue, cbs);
   }
+  if (s != nullptr && s->recording()) {
+    std::vector<VkCommandBuffer> cbs;
+    for (uint32_t i = 0; i < n; ++i) {
+      cbs.insert(cbs.end(), submits[i].pCommandBuffers,
+                 submits[i].pCommandBuffers + submits[i].commandBufferCount);
+    }
+    track_layouts(d, cbs);
+  }
   return d->vk.QueueSubmit(queue, n, submits, fence);
 }
 
@@ -980,6 +989,15 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t n,
       }
     }
     before_submit(d, s, queue, cbs);
+  }
+  if (s != nullptr && s->recording()) {
+    std::vector<VkCommandBuffer> cbs;
+    for (uint32_t i = 0; i < n; ++i) {
+      for (uint32_t j = 0; j < submits[i].commandBufferInfoCount; ++j) {
+        cbs.push_back(submits[i].pCommandBufferInfos[j].commandBuffer);
+      }
+    }
+    track_layouts(d, cbs);
   }
   return (d->vk.*Next)(queue, n, submits, fence);
 }

@@ -118,6 +118,12 @@ VKAPI_ATTR void VKAPI_CALL UnmapMemory(VkDevice device, VkDeviceMemory memory) {
   d->vk.UnmapMemory(device, memory);
 }
 
+void mark_bound(VkDevice device, VkImage image) {
+  DeviceData* d = device_of(device);
+  std::lock_guard lock(d->mutex);
+  if (auto it = d->images.find(image); it != d->images.end()) it->second.bound = true;
+}
+
 void record_bind(uint64_t resource, bool image, VkDeviceMemory memory, VkDeviceSize offset) {
   if (Session* s = active()) {
     s->write(cap::MemoryBindRecord{resource, image ? 1u : 0u, id(memory), offset});
@@ -134,7 +140,10 @@ VKAPI_ATTR VkResult VKAPI_CALL BindBufferMemory(VkDevice device, VkBuffer buffer
 VKAPI_ATTR VkResult VKAPI_CALL BindImageMemory(VkDevice device, VkImage image,
                                                VkDeviceMemory memory, VkDeviceSize offset) {
   const VkResult r = device_of(device)->vk.BindImageMemory(device, image, memory, offset);
-  if (r == VK_SUCCESS) record_bind(id(image), true, memory, offset);
+  if (r == VK_SUCCESS) {
+    record_bind(id(image), true, memory, offset);
+    mark_bound(device, image);
+  }
   return r;
 }
 
@@ -159,6 +168,7 @@ VKAPI_ATTR VkResult VKAPI_CALL BindImageMemory2(VkDevice device, uint32_t n,
       // Swapchain-bound images (VkBindImageMemorySwapchainInfoKHR) have no memory to record.
       if (infos[i].memory != VK_NULL_HANDLE) {
         record_bind(id(infos[i].image), true, infos[i].memory, infos[i].memoryOffset);
+        mark_bound(device, infos[i].image);
       }
     }
   }
@@ -179,9 +189,42 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateBuffer(VkDevice device, const VkBufferCreat
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateImage(VkDevice device, const VkImageCreateInfo* ci,
                                            const VkAllocationCallbacks* alloc, VkImage* image) {
-  const VkResult r = device_of(device)->vk.CreateImage(device, ci, alloc, image);
+  DeviceData* d = device_of(device);
+  // Images a draw can sample get TRANSFER_SRC usage so their contents can be copied out at the
+  // start of the captured frame (as for swapchain images), where the format allows it.
+  VkImageCreateInfo patched = *ci;
+  constexpr VkImageUsageFlags sampled = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+                                        VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
+  if (active() != nullptr && (ci->usage & sampled) != 0 &&
+      (ci->usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) == 0) {
+    VkImageFormatProperties props{};
+    auto& ivk = d->instance->vk;
+    if (ivk.GetPhysicalDeviceImageFormatProperties(
+            d->physical_device, ci->format, ci->imageType, ci->tiling,
+            ci->usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, ci->flags, &props) == VK_SUCCESS) {
+      patched.usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+    }
+  }
+  VkResult r = d->vk.CreateImage(device, &patched, alloc, image);
+  if (r != VK_SUCCESS && patched.usage != ci->usage) {
+    patched.usage = ci->usage;  // never fail the application because of what the layer added
+    r = d->vk.CreateImage(device, ci, alloc, image);
+  }
   if (r == VK_SUCCESS) {
     if (Session* s = active()) {
+      {
+        ImageState st;
+        st.type = ci->imageType;
+        st.format = ci->format;
+        st.extent = ci->extent;
+        st.mips = ci->mipLevels;
+        st.layers = ci->arrayLayers;
+        st.samples = ci->samples;
+        st.usage = patched.usage;
+        st.layout = ci->initialLayout;
+        std::lock_guard lock(d->mutex);
+        d->images[*image] = st;
+      }
       cap::ImageRecord rec;
       rec.image = id(*image);
       rec.image_type = static_cast<uint32_t>(ci->imageType);
@@ -200,6 +243,17 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateImage(VkDevice device, const VkImageCreateI
   return r;
 }
 
+VKAPI_ATTR void VKAPI_CALL DestroyImage(VkDevice device, VkImage image,
+                                        const VkAllocationCallbacks* alloc) {
+  DeviceData* d = device_of(device);
+  {
+    std::lock_guard lock(d->mutex);
+    d->images.erase(image);
+  }
+  d->vk.DestroyImage(device, image, alloc);
+}
+
+
 cap::SubresourceRange range_of(const VkImageSubresourceRange& r) {
   return {r.aspectMask, r.baseMipLevel, r.levelCount, r.baseArrayLayer, r.layerCount};
 }
@@ -207,9 +261,14 @@ cap::SubresourceRange range_of(const VkImageSubresourceRange& r) {
 VKAPI_ATTR VkResult VKAPI_CALL CreateImageView(VkDevice device, const VkImageViewCreateInfo* ci,
                                                const VkAllocationCallbacks* alloc,
                                                VkImageView* view) {
-  const VkResult r = device_of(device)->vk.CreateImageView(device, ci, alloc, view);
+  DeviceData* d = device_of(device);
+  const VkResult r = d->vk.CreateImageView(device, ci, alloc, view);
   if (r == VK_SUCCESS) {
     if (Session* s = active()) {
+      {
+        std::lock_guard lock(d->mutex);
+        d->view_images[*view] = ci->image;
+      }
       s->write(cap::ImageViewRecord{
           id(*view), id(ci->image), static_cast<uint32_t>(ci->viewType),
           static_cast<uint32_t>(ci->format), static_cast<uint32_t>(ci->components.r),
@@ -567,8 +626,14 @@ cap::AttachmentReference ref_of(uint32_t attachment, VkImageLayout layout) {
 VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass(VkDevice device, const VkRenderPassCreateInfo* ci,
                                                 const VkAllocationCallbacks* alloc,
                                                 VkRenderPass* rp) {
-  const VkResult r = device_of(device)->vk.CreateRenderPass(device, ci, alloc, rp);
+  DeviceData* d = device_of(device);
+  const VkResult r = d->vk.CreateRenderPass(device, ci, alloc, rp);
   if (r != VK_SUCCESS) return r;
+  {
+    std::lock_guard lock(d->mutex);
+    auto& finals = d->final_layouts[*rp];
+    for (uint32_t i = 0; i < ci->attachmentCount; ++i) finals.push_back(ci->pAttachments[i].finalLayout);
+  }
   if (Session* s = active()) {
     cap::RenderPassRecord rec;
     rec.render_pass = id(*rp);
@@ -619,8 +684,14 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass2(VkDevice device,
                                                  const VkRenderPassCreateInfo2* ci,
                                                  const VkAllocationCallbacks* alloc,
                                                  VkRenderPass* rp) {
-  const VkResult r = (device_of(device)->vk.*Next)(device, ci, alloc, rp);
+  DeviceData* d = device_of(device);
+  const VkResult r = (d->vk.*Next)(device, ci, alloc, rp);
   if (r != VK_SUCCESS) return r;
+  {
+    std::lock_guard lock(d->mutex);
+    auto& finals = d->final_layouts[*rp];
+    for (uint32_t i = 0; i < ci->attachmentCount; ++i) finals.push_back(ci->pAttachments[i].finalLayout);
+  }
   if (Session* s = active()) {
     cap::RenderPassRecord rec;
     rec.render_pass = id(*rp);
@@ -670,9 +741,14 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateFramebuffer(VkDevice device,
                                                  const VkFramebufferCreateInfo* ci,
                                                  const VkAllocationCallbacks* alloc,
                                                  VkFramebuffer* fb) {
-  const VkResult r = device_of(device)->vk.CreateFramebuffer(device, ci, alloc, fb);
+  DeviceData* d = device_of(device);
+  const VkResult r = d->vk.CreateFramebuffer(device, ci, alloc, fb);
   if (r == VK_SUCCESS) {
     if (Session* s = active()) {
+      if ((ci->flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT) == 0) {
+        std::lock_guard lock(d->mutex);
+        d->framebuffer_views[*fb].assign(ci->pAttachments, ci->pAttachments + ci->attachmentCount);
+      }
       cap::FramebufferRecord rec;
       rec.framebuffer = id(*fb);
       rec.render_pass = id(ci->renderPass);
@@ -857,6 +933,7 @@ PFN_vkVoidFunction object_hook(const char* name) {
   TESSERA_HOOK("vkBindImageMemory2KHR", BindImageMemory2<&DeviceDispatch::BindImageMemory2KHR>)
   TESSERA_HOOK("vkCreateBuffer", CreateBuffer)
   TESSERA_HOOK("vkCreateImage", CreateImage)
+  TESSERA_HOOK("vkDestroyImage", DestroyImage)
   TESSERA_HOOK("vkCreateImageView", CreateImageView)
   TESSERA_HOOK("vkCreateBufferView", CreateBufferView)
   TESSERA_HOOK("vkCreateSampler", CreateSampler)

@@ -120,6 +120,7 @@ struct FrameContents {
   std::vector<PresentedImageRecord> presented;
   std::vector<CmdDrawRecord> draws;
   std::vector<CmdDrawIndexedRecord> indexed_draws;
+  std::vector<ImageRecord> images;
   uint64_t submits = 0, pipeline_binds = 0, descriptor_binds = 0, render_passes = 0;
   uint64_t undecodable = 0;
 };
@@ -164,7 +165,8 @@ CaptureContents load(const fs::path& file) {
     auto visit = [&](uint32_t kind, std::span<const std::byte> body) {
       global(kind, body);  // objects created inside the frame
       take(kind, body, f.presented, f.undecodable) || take(kind, body, f.draws, f.undecodable) ||
-          take(kind, body, f.indexed_draws, f.undecodable);
+          take(kind, body, f.indexed_draws, f.undecodable) ||
+          take(kind, body, f.images, f.undecodable);
       switch (static_cast<VkRecordKind>(kind)) {
         case VkRecordKind::kSubmit: ++f.submits; break;
         case VkRecordKind::kCmdBindPipeline: ++f.pipeline_binds; break;
@@ -248,6 +250,22 @@ TEST_F(CaptureE2E, VkcubeFramesShadersDrawsAndPresentedImages) {
     ASSERT_EQ(f.presented.size(), 1u);
     expect_rendered_image(*c.reader, f.presented[0], w, h);
   }
+  // The cube's texture, read back through a staging copy as the first captured frame starts:
+  // every subresource tightly packed in one blob, in the layout the draw samples it from.
+  size_t with_contents = 0;
+  for (const auto& img : c.frames[0].images) {
+    if (img.contents.is_zero()) continue;
+    ++with_contents;
+    EXPECT_EQ(img.layout, 5u);  // VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL
+    ASSERT_EQ(img.subresources.size(), uint64_t{img.mip_levels} * img.array_layers);
+    std::string error;
+    auto bytes = c.reader->blob(img.contents, &error);
+    ASSERT_TRUE(bytes.has_value()) << error;
+    const auto& last = img.subresources.back();
+    EXPECT_EQ(bytes->data.size(), last.offset + last.size);
+    EXPECT_EQ(img.subresources[0].size, uint64_t{img.width} * img.height * 4);
+  }
+  EXPECT_EQ(with_contents, 1u);
   // The cube spins: consecutive frames present different pictures.
   EXPECT_NE(c.frames[0].presented[0].pixels, c.frames[1].presented[0].pixels);
 }
