@@ -10,8 +10,8 @@ namespace vkscene {
 
 namespace {
 
-// Integer hash (lowbias32 by Chris Wellons' hash-prospector): well mixed, no state, the same on
-// every platform.
+// Integer hash (the "lowbias32" xorshift-multiply mix): well mixed, no state, the same on every
+// platform.
 std::uint32_t hash(std::uint32_t x) {
     x ^= x >> 16;
     x *= 0x7feb352dU;
