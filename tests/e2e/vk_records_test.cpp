@@ -33,7 +33,7 @@ struct Filler {
       v.resize(2);
       for (auto& e : v) fill(e);
     } else {
-      std::apply([this](auto&... f) { (fill(f), ...); }, v.fields());
+      std::apply([&](auto&... f) { (fill(f), ...); }, v.fields());
     }
   }
 };
