@@ -72,9 +72,8 @@ Session* Session::get() {
   // file (trailer index included).
   std::atexit([] { g_session->close(); });
   if (config.frames.contains(1)) {
-    g_session->writer_->begin_frame(1);
+    g_session->pending_frame_.store(1, std::memory_order_release);
     g_session->in_frame_.store(true, std::memory_order_release);
-    g_session->write(cap::FrameBoundaryRecord{1, 1});
   }
   return g_session;
 }
@@ -102,7 +101,10 @@ void Session::end_present() {
   if (done_.load()) return;
   const uint32_t n = presents_.load() + 1;
   if (config_.frames.contains(n)) {
-    write(cap::FrameBoundaryRecord{n, 0});
+    open_pending_frame_locked();
+    cap::ByteWriter w;
+    encode(w, cap::FrameBoundaryRecord{n, 0});
+    writer_->write_record(record_kind(cap::FrameBoundaryRecord{}), w.bytes());
     writer_->flush_frame();
   }
   presents_.store(n, std::memory_order_release);
@@ -118,11 +120,23 @@ void Session::end_present() {
     return;
   }
   const bool next = config_.frames.contains(n + 1);
-  if (next) {
-    writer_->begin_frame(n + 1);
-    write(cap::FrameBoundaryRecord{n + 1, 1});
-  }
+  if (next) pending_frame_.store(n + 1, std::memory_order_release);
   in_frame_.store(next, std::memory_order_release);
+}
+
+void Session::open_pending_frame() {
+  std::lock_guard lock(mutex_);
+  open_pending_frame_locked();
+}
+
+void Session::open_pending_frame_locked() {
+  const uint32_t frame = pending_frame_.load();
+  if (frame == 0) return;
+  writer_->begin_frame(frame);
+  cap::ByteWriter w;
+  encode(w, cap::FrameBoundaryRecord{frame, 1});
+  writer_->write_record(record_kind(cap::FrameBoundaryRecord{}), w.bytes());
+  pending_frame_.store(0, std::memory_order_release);
 }
 
 void Session::close() {

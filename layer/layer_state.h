@@ -51,10 +51,12 @@ class Session {
     if (!recording()) return;
     cap::ByteWriter w;
     encode(w, rec);
-    writer_->write_record(record_kind(rec), w.bytes());
+    write_raw(record_kind(rec), w.bytes());
   }
   void write_raw(uint32_t kind, std::span<const std::byte> body) {
-    if (recording()) writer_->write_record(kind, body);
+    if (!recording()) return;
+    if (pending_frame_.load(std::memory_order_acquire) != 0) open_pending_frame();
+    writer_->write_record(kind, body);
   }
   cap::Hash128 put_blob(std::span<const std::byte> bytes) { return writer_->put_blob(bytes); }
 
@@ -77,8 +79,14 @@ class Session {
     return static_cast<uint32_t>(R::kKind);
   }
 
+  // A captured frame is opened in the file by its first record, not at the previous present:
+  // an application that exits after its last present leaves no empty frame behind.
+  void open_pending_frame();
+  void open_pending_frame_locked();  // mutex_ held
+
   CaptureConfig config_;
   std::unique_ptr<cap::CaptureWriter> writer_;
+  std::atomic<uint32_t> pending_frame_{0};
   std::mutex mutex_;
   std::atomic<uint32_t> presents_{0};
   std::atomic<bool> in_frame_{false};

@@ -286,6 +286,22 @@ TEST_F(CaptureE2E, VkcubeUnderValidationReportsNothingTheLayerInserts) {
   EXPECT_EQ(c.frames.size(), 2u);
 }
 
+TEST_F(CaptureE2E, RangePastTheLastPresentEndsWithTheApplication) {
+  // Frames 18-25 of an application that presents 20 times: the file holds 18-20, complete
+  // (trailer written when the device is destroyed), with no empty frame 21.
+  const fs::path file = dir_ / "tail.tcap";
+  const auto r = run({TESSERA_VKCUBE, "--c", "20"}, layer_env(file, "18-25"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto c = load(file);
+  ASSERT_TRUE(c.reader);
+  EXPECT_EQ(c.reader->verify(), "");
+  EXPECT_TRUE(c.reader->summary().has_trailer);
+  ASSERT_EQ(c.frames.size(), 3u);
+  EXPECT_EQ(c.frames[0].present, 18u);
+  EXPECT_EQ(c.frames[2].present, 20u);
+  for (const auto& f : c.frames) EXPECT_EQ(f.presented.size(), 1u);
+}
+
 TEST_F(CaptureE2E, UnwritablePathWarnsOnceAndPassesThrough) {
   const fs::path file = dir_ / "no-such-dir" / "x.tcap";
   const auto r = run({TESSERA_VKCUBE, "--c", "5"}, layer_env(file, "1-2"));
