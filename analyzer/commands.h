@@ -9,5 +9,6 @@ namespace tessera::cli {
 
 void setup_info(CLI::App& app, int* exit_code);
 void setup_verify(CLI::App& app, int* exit_code);
+void setup_query(CLI::App& app, int* exit_code);
 
 }  // namespace tessera::cli

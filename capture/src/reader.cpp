@@ -375,7 +375,12 @@ bool CaptureReader::load_trailer(std::string* problem) {
     return false;
   }
   summary_.blob_count = blobs_.size();
+  index_bytes_ = data_.subspan(static_cast<size_t>(footer.index_offset), static_cast<size_t>(footer.index_size));
   return true;
+}
+
+Hash128 CaptureReader::fingerprint() const {
+  return hash128(summary_.has_trailer ? index_bytes_ : data_);
 }
 
 void CaptureReader::scan(Scan& s, bool deep, std::vector<std::string>* notices) const {

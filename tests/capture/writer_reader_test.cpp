@@ -160,6 +160,23 @@ TEST(WriterReader, SameBlobStoredOnceAcrossFrames) {
   EXPECT_EQ(r2->summary().blob_bytes, 1000u);
 }
 
+TEST(WriterReader, FingerprintFollowsContentNotPath) {
+  TempPath a("a.tcap"), b("b.tcap"), c("c.tcap");
+  synthetic::SceneOptions scene;
+  scene.texture_size = 16;
+  ASSERT_EQ(synthetic::write_scene_file(a.str(), scene), "");
+  ASSERT_EQ(synthetic::write_scene_file(b.str(), scene), "");  // same content, other path
+  scene.seed = 2;
+  ASSERT_EQ(synthetic::write_scene_file(c.str(), scene), "");
+  std::string error;
+  auto ra = CaptureReader::open(a.str(), &error), rb = CaptureReader::open(b.str(), &error),
+       rc = CaptureReader::open(c.str(), &error);
+  ASSERT_TRUE(ra && rb && rc);
+  EXPECT_EQ(ra->fingerprint(), rb->fingerprint());
+  EXPECT_NE(ra->fingerprint(), rc->fingerprint());
+  EXPECT_FALSE(ra->fingerprint().is_zero());
+}
+
 TEST(WriterReader, LargeBlobGetsItsOwnChunkAndReadsBack) {
   TempPath path("big.tcap");
   WriterOptions o;

@@ -58,6 +58,10 @@ class CaptureReader {
   ~CaptureReader();
 
   const std::string& name() const { return name_; }
+  // Identity of the capture's content (not its path): XXH3-128 of the trailer index chunk, which
+  // names every chunk and blob hash; of the whole file when there is no trailer. Results
+  // databases key captures on it, so a file moved or re-captured to the same path is told apart.
+  Hash128 fingerprint() const;
   const CaptureSummary& summary() const { return summary_; }
   // Why the file was read by scanning rather than through its trailer (truncated, damaged
   // trailer); empty when the trailer was used.
@@ -111,6 +115,7 @@ class CaptureReader {
   std::vector<FrameInfo> frames_;
   std::vector<uint64_t> global_chunks_;
   std::unordered_map<Hash128, BlobLoc> blobs_;
+  std::span<const std::byte> index_bytes_;  // the trailer index chunk, header and payload
 
   // Last decompressed blobs chunk: textures are read in runs from the same chunk.
   mutable std::mutex cache_mutex_;

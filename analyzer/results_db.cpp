@@ -1,0 +1,295 @@
+#include "results_db.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+
+#include "tessera/capture/bytes.h"
+#include "tessera/capture/hash.h"
+
+#ifndef TESSERA_VERSION
+#error "TESSERA_VERSION must be defined by the build"
+#endif
+
+namespace tessera::results {
+
+int latest_schema_version() { return static_cast<int>(migrations().size()); }
+
+std::unique_ptr<ResultsDb> ResultsDb::open(const std::string& path, Mode mode) {
+  std::unique_ptr<ResultsDb> db(new ResultsDb(path));
+  const int flags = mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  if (sqlite3_open_v2(path.c_str(), &db->db_, flags, nullptr) != SQLITE_OK) {
+    const std::string msg = db->db_ ? sqlite3_errmsg(db->db_) : "out of memory";
+    throw Error(path + ": cannot open results database: " + msg);
+  }
+  sqlite3_extended_result_codes(db->db_, 1);
+  sqlite3_busy_timeout(db->db_, 5000);
+  db->check_identity();
+  if (mode == Mode::kReadWrite) {
+    db->exec("PRAGMA journal_mode=WAL");
+    db->exec("PRAGMA foreign_keys=ON");
+    db->migrate();
+  }
+  return db;
+}
+
+ResultsDb::~ResultsDb() {
+  for (auto& [sql, stmt] : statements_) sqlite3_finalize(stmt);
+  sqlite3_close(db_);
+}
+
+void ResultsDb::fail(const std::string& what) const { throw Error(path_ + ": " + what); }
+
+void ResultsDb::check(int rc, const char* what) const {
+  if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW) {
+    fail(std::string(what) + ": " + sqlite3_errmsg(db_));
+  }
+}
+
+void ResultsDb::exec(const std::string& sql) {
+  char* msg = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &msg) != SQLITE_OK) {
+    const std::string text = msg ? msg : sqlite3_errmsg(db_);
+    sqlite3_free(msg);
+    fail(text);
+  }
+}
+
+void ResultsDb::check_identity() {
+  int64_t app_id = 0, version = 0;
+  query("PRAGMA application_id", [&](auto&, const Row& r) { app_id = std::stoll(r.values[0]); });
+  query("PRAGMA user_version", [&](auto&, const Row& r) { version = std::stoll(r.values[0]); });
+  int64_t objects = 0;
+  query("SELECT count(*) FROM sqlite_schema", [&](auto&, const Row& r) { objects = std::stoll(r.values[0]); });
+  if (app_id != kApplicationId && !(app_id == 0 && objects == 0)) {
+    fail("not a Tessera results database (application_id " + std::to_string(app_id) + ")");
+  }
+  if (version > latest_schema_version()) {
+    fail("results database schema version " + std::to_string(version) + " is newer than this build (" +
+         std::to_string(latest_schema_version()) + "); use a newer tessera");
+  }
+  schema_version_ = static_cast<int>(version);
+}
+
+void ResultsDb::migrate() {
+  const auto& all = migrations();
+  for (int v = schema_version_ + 1; v <= latest_schema_version(); ++v) {
+    // Each migration and its version bump commit together, or not at all.
+    exec("BEGIN IMMEDIATE");
+    try {
+      exec(all[static_cast<size_t>(v - 1)].sql);
+      exec("PRAGMA application_id=" + std::to_string(kApplicationId));
+      exec("PRAGMA user_version=" + std::to_string(v));
+      exec("COMMIT");
+    } catch (const Error& e) {
+      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+      fail(std::string("migration ") + all[static_cast<size_t>(v - 1)].name + " failed: " + e.what());
+    }
+    schema_version_ = v;
+  }
+}
+
+sqlite3_stmt* ResultsDb::prepare(const char* sql) {
+  auto it = statements_.find(sql);
+  if (it != statements_.end()) {
+    sqlite3_reset(it->second);
+    sqlite3_clear_bindings(it->second);
+    return it->second;
+  }
+  sqlite3_stmt* stmt = nullptr;
+  check(sqlite3_prepare_v3(db_, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr), "prepare");
+  statements_.emplace(sql, stmt);
+  return stmt;
+}
+
+void ResultsDb::begin() { exec("BEGIN IMMEDIATE"); }
+void ResultsDb::commit() { exec("COMMIT"); }
+void ResultsDb::rollback() {
+  if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+namespace {
+
+void bind_text(sqlite3_stmt* s, int i, const std::string& v) {
+  sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+}
+
+}  // namespace
+
+int64_t ResultsDb::put_capture(const CaptureRow& row) {
+  auto* s = prepare(
+      "INSERT INTO capture (fingerprint, name, application, device, frame_count, file_bytes) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+      "ON CONFLICT (fingerprint) DO UPDATE SET name = ?2, application = ?3, device = ?4, frame_count = ?5, file_bytes = ?6 "
+      "RETURNING capture_id");
+  bind_text(s, 1, row.fingerprint);
+  bind_text(s, 2, row.name);
+  bind_text(s, 3, row.application);
+  bind_text(s, 4, row.device);
+  sqlite3_bind_int64(s, 5, row.frame_count);
+  sqlite3_bind_int64(s, 6, row.file_bytes);
+  check(sqlite3_step(s), "put capture");
+  const int64_t id = sqlite3_column_int64(s, 0);
+  sqlite3_reset(s);
+  return id;
+}
+
+int64_t ResultsDb::put_frame(int64_t capture_id, uint32_t present, uint32_t width, uint32_t height) {
+  auto* s = prepare(
+      "INSERT INTO frame (capture_id, present, width, height) VALUES (?1, ?2, ?3, ?4) "
+      "ON CONFLICT (capture_id, present) DO UPDATE SET width = ?3, height = ?4 RETURNING frame_id");
+  sqlite3_bind_int64(s, 1, capture_id);
+  sqlite3_bind_int64(s, 2, present);
+  sqlite3_bind_int64(s, 3, width);
+  sqlite3_bind_int64(s, 4, height);
+  check(sqlite3_step(s), "put frame");
+  const int64_t id = sqlite3_column_int64(s, 0);
+  sqlite3_reset(s);
+  return id;
+}
+
+int64_t ResultsDb::put_config(const std::string& name, Params params) {
+  std::sort(params.begin(), params.end());
+  std::string canonical;
+  for (const auto& [k, v] : params) canonical += k + "=" + v + "\n";
+  const std::string hash = capture::hash128(capture::as_bytes_view(canonical)).hex();
+  auto* find = prepare("SELECT config_id FROM config WHERE name = ?1 AND params_hash = ?2");
+  bind_text(find, 1, name);
+  bind_text(find, 2, hash);
+  if (sqlite3_step(find) == SQLITE_ROW) {
+    const int64_t id = sqlite3_column_int64(find, 0);
+    sqlite3_reset(find);
+    return id;
+  }
+  sqlite3_reset(find);
+  auto* ins = prepare("INSERT INTO config (name, params_hash) VALUES (?1, ?2) RETURNING config_id");
+  bind_text(ins, 1, name);
+  bind_text(ins, 2, hash);
+  check(sqlite3_step(ins), "put config");
+  const int64_t id = sqlite3_column_int64(ins, 0);
+  sqlite3_reset(ins);
+  auto* p = prepare("INSERT INTO config_param (config_id, key, value) VALUES (?1, ?2, ?3)");
+  for (const auto& [k, v] : params) {
+    sqlite3_reset(p);
+    sqlite3_bind_int64(p, 1, id);
+    bind_text(p, 2, k);
+    bind_text(p, 3, v);
+    check(sqlite3_step(p), "put config parameter");
+  }
+  sqlite3_reset(p);
+  return id;
+}
+
+int64_t ResultsDb::put_run(int64_t capture_id, int64_t config_id) {
+  char stamp[32];
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  auto* s = prepare(
+      "INSERT INTO run (capture_id, config_id, tessera_version, updated_at) VALUES (?1, ?2, ?3, ?4) "
+      "ON CONFLICT (capture_id, config_id) DO UPDATE SET tessera_version = ?3, updated_at = ?4 RETURNING run_id");
+  sqlite3_bind_int64(s, 1, capture_id);
+  sqlite3_bind_int64(s, 2, config_id);
+  bind_text(s, 3, TESSERA_VERSION);
+  bind_text(s, 4, stamp);
+  check(sqlite3_step(s), "put run");
+  const int64_t id = sqlite3_column_int64(s, 0);
+  sqlite3_reset(s);
+  return id;
+}
+
+void ResultsDb::clear_frame(int64_t run_id, int64_t frame_id) {
+  for (const char* sql : {"DELETE FROM frame_metric WHERE run_id = ?1 AND frame_id = ?2",
+                          "DELETE FROM tile_metric WHERE run_id = ?1 AND frame_id = ?2",
+                          "DELETE FROM core_metric WHERE run_id = ?1 AND frame_id = ?2"}) {
+    auto* s = prepare(sql);
+    sqlite3_bind_int64(s, 1, run_id);
+    sqlite3_bind_int64(s, 2, frame_id);
+    check(sqlite3_step(s), "clear frame");
+    sqlite3_reset(s);
+  }
+}
+
+int64_t ResultsDb::metric_id(const std::string& name) {
+  auto it = metric_ids_.find(name);
+  if (it != metric_ids_.end()) return it->second;
+  auto* s = prepare("INSERT INTO metric (name) VALUES (?1) ON CONFLICT (name) DO UPDATE SET name = name RETURNING metric_id");
+  bind_text(s, 1, name);
+  check(sqlite3_step(s), "put metric");
+  const int64_t id = sqlite3_column_int64(s, 0);
+  sqlite3_reset(s);
+  metric_ids_.emplace(name, id);
+  return id;
+}
+
+void ResultsDb::put_frame_metric(int64_t run_id, int64_t frame_id, const std::string& metric, double value) {
+  const int64_t m = metric_id(metric);
+  auto* s = prepare("INSERT OR REPLACE INTO frame_metric (run_id, frame_id, metric_id, value) VALUES (?1, ?2, ?3, ?4)");
+  sqlite3_bind_int64(s, 1, run_id);
+  sqlite3_bind_int64(s, 2, frame_id);
+  sqlite3_bind_int64(s, 3, m);
+  sqlite3_bind_double(s, 4, value);
+  check(sqlite3_step(s), "put frame metric");
+  sqlite3_reset(s);
+}
+
+void ResultsDb::put_tile_metric(int64_t run_id, int64_t frame_id, uint32_t tile_x, uint32_t tile_y,
+                                const std::string& metric, double value) {
+  const int64_t m = metric_id(metric);
+  auto* s = prepare(
+      "INSERT OR REPLACE INTO tile_metric (run_id, frame_id, tile_x, tile_y, metric_id, value) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  sqlite3_bind_int64(s, 1, run_id);
+  sqlite3_bind_int64(s, 2, frame_id);
+  sqlite3_bind_int64(s, 3, tile_x);
+  sqlite3_bind_int64(s, 4, tile_y);
+  sqlite3_bind_int64(s, 5, m);
+  sqlite3_bind_double(s, 6, value);
+  check(sqlite3_step(s), "put tile metric");
+  sqlite3_reset(s);
+}
+
+void ResultsDb::put_core_metric(int64_t run_id, int64_t frame_id, uint32_t core, const std::string& metric, double value) {
+  const int64_t m = metric_id(metric);
+  auto* s = prepare("INSERT OR REPLACE INTO core_metric (run_id, frame_id, core, metric_id, value) VALUES (?1, ?2, ?3, ?4, ?5)");
+  sqlite3_bind_int64(s, 1, run_id);
+  sqlite3_bind_int64(s, 2, frame_id);
+  sqlite3_bind_int64(s, 3, core);
+  sqlite3_bind_int64(s, 4, m);
+  sqlite3_bind_double(s, 5, value);
+  check(sqlite3_step(s), "put core metric");
+  sqlite3_reset(s);
+}
+
+void ResultsDb::query(const std::string& sql,
+                      const std::function<void(const std::vector<std::string>&, const Row&)>& row) {
+  const char* tail = sql.c_str();
+  while (*tail != '\0') {
+    sqlite3_stmt* s = nullptr;
+    const char* next = nullptr;
+    if (sqlite3_prepare_v2(db_, tail, -1, &s, &next) != SQLITE_OK) fail(std::string("SQL error: ") + sqlite3_errmsg(db_));
+    tail = next;
+    if (s == nullptr) continue;  // whitespace or a comment
+    std::vector<std::string> columns;
+    const int n = sqlite3_column_count(s);
+    for (int i = 0; i < n; ++i) columns.emplace_back(sqlite3_column_name(s, i));
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+      Row r;
+      for (int i = 0; i < n; ++i) {
+        const int type = sqlite3_column_type(s, i);
+        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(s, i));
+        r.values.emplace_back(text ? text : "");
+        r.is_null.push_back(type == SQLITE_NULL);
+        r.is_number.push_back(type == SQLITE_INTEGER || type == SQLITE_FLOAT);
+      }
+      row(columns, r);
+    }
+    const std::string err = rc == SQLITE_DONE ? "" : sqlite3_errmsg(db_);
+    sqlite3_finalize(s);
+    if (!err.empty()) fail("SQL error: " + err);
+  }
+}
+
+}  // namespace tessera::results

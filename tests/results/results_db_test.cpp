@@ -1,0 +1,202 @@
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "results_db.h"
+#include "test_util.h"
+
+namespace tessera::results {
+namespace {
+
+using testing::TempPath;
+
+int64_t scalar(ResultsDb& db, const std::string& sql) {
+  int64_t v = -1;
+  db.query(sql, [&](auto&, const ResultsDb::Row& r) { v = std::stoll(r.values[0]); });
+  return v;
+}
+
+// Writes one run of `config` on a two-frame capture with the given metric values.
+void write_run(ResultsDb& db, const std::string& config, double cycles, bool with_hits) {
+  db.begin();
+  const int64_t cap = db.put_capture({"00112233445566778899aabbccddeeff", "vkcube.tcap", "vkcube", "llvmpipe", 2, 1000});
+  const int64_t cfg = db.put_config(config, {{"l1tex.size", "16384"}, {"cores", "4"}});
+  const int64_t run = db.put_run(cap, cfg);
+  for (uint32_t present : {10u, 11u}) {
+    const int64_t frame = db.put_frame(cap, present, 1280, 720);
+    db.clear_frame(run, frame);
+    db.put_frame_metric(run, frame, "cycles", cycles + present);
+    if (with_hits) db.put_frame_metric(run, frame, "l1tex.hits", 7);
+    db.put_core_metric(run, frame, 0, "quads", 3);
+    db.put_tile_metric(run, frame, 1, 2, "quads", 5);
+  }
+  db.commit();
+}
+
+TEST(ResultsDb, MigratesAnEmptyFileToTheLatestSchema) {
+  TempPath path("r.db");
+  auto db = ResultsDb::open(path.str());
+  EXPECT_EQ(db->schema_version(), latest_schema_version());
+  EXPECT_GE(latest_schema_version(), 1);
+  EXPECT_EQ(scalar(*db, "PRAGMA user_version"), latest_schema_version());
+  EXPECT_EQ(scalar(*db, "PRAGMA application_id"), kApplicationId);
+  int64_t views = scalar(*db, "SELECT count(*) FROM sqlite_schema WHERE type = 'view' AND name = 'frame_metrics'");
+  EXPECT_EQ(views, 1);
+  std::string mode;
+  db->query("PRAGMA journal_mode", [&](auto&, const ResultsDb::Row& r) { mode = r.values[0]; });
+  EXPECT_EQ(mode, "wal");
+  // Reopening runs nothing again.
+  db.reset();
+  auto again = ResultsDb::open(path.str());
+  EXPECT_EQ(again->schema_version(), latest_schema_version());
+}
+
+TEST(ResultsDb, MigrationsAreNumberedWithoutGaps) {
+  const auto& all = migrations();
+  for (size_t i = 0; i < all.size(); ++i) {
+    char expect[32];
+    std::snprintf(expect, sizeof expect, "%03zu_", i + 1);
+    EXPECT_EQ(std::string(all[i].name).rfind(expect, 0), 0u) << all[i].name;
+  }
+}
+
+TEST(ResultsDb, RefusesAFutureSchemaVersion) {
+  TempPath path("f.db");
+  {
+    auto db = ResultsDb::open(path.str());
+    db->query("PRAGMA user_version = 99", [](auto&, auto&) {});
+  }
+  try {
+    ResultsDb::open(path.str());
+    FAIL() << "opened a database from the future";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), path.str() + ": results database schema version 99 is newer than this build (" +
+                                         std::to_string(latest_schema_version()) + "); use a newer tessera");
+  }
+  EXPECT_THROW(ResultsDb::open(path.str(), ResultsDb::Mode::kReadOnly), Error);
+}
+
+TEST(ResultsDb, RefusesSomeoneElsesDatabase) {
+  TempPath path("other.db");
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(path.str().c_str(), &raw), SQLITE_OK);
+  sqlite3_exec(raw, "CREATE TABLE t (x); PRAGMA application_id = 1234;", nullptr, nullptr, nullptr);
+  sqlite3_close(raw);
+  try {
+    ResultsDb::open(path.str());
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not a Tessera results database"), std::string::npos) << e.what();
+  }
+  // A file that is not SQLite at all.
+  TempPath text("text.db");
+  std::ofstream(text.str()) << "this is not a database, not even close, and long enough to have a header\n";
+  EXPECT_THROW(ResultsDb::open(text.str()), Error);
+}
+
+TEST(ResultsDb, RerunReplacesRowsInsteadOfDuplicating) {
+  TempPath path("rr.db");
+  auto db = ResultsDb::open(path.str());
+  write_run(*db, "mobile4", 1000, true);
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM frame_metrics"), 4);
+  write_run(*db, "mobile4", 2000, false);  // same capture, frames and config
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM run"), 1);
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM frame"), 2);
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM config"), 1);
+  // The rerun wrote no l1tex.hits: the old ones must be gone, not left stale.
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM frame_metrics"), 2);
+  EXPECT_EQ(scalar(*db, "SELECT value FROM frame_metrics WHERE frame = 11 AND metric = 'cycles'"), 2011);
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM core_metrics"), 2);
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM tile_metrics WHERE tile_x = 1 AND tile_y = 2"), 2);
+  // Another configuration is another run beside it.
+  write_run(*db, "mobile32", 3000, true);
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM run"), 2);
+  EXPECT_EQ(scalar(*db, "SELECT count(DISTINCT config) FROM frame_metrics"), 2);
+}
+
+TEST(ResultsDb, ConfigurationIsItsFullParameterSet) {
+  TempPath path("c.db");
+  auto db = ResultsDb::open(path.str());
+  db->begin();
+  const int64_t a = db->put_config("mobile4", {{"a", "1"}, {"b", "2"}});
+  const int64_t b = db->put_config("mobile4", {{"b", "2"}, {"a", "1"}});  // order does not matter
+  const int64_t c = db->put_config("mobile4", {{"a", "1"}, {"b", "3"}});  // a changed default
+  db->commit();
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM config_param WHERE config_id = " + std::to_string(a)), 2);
+}
+
+TEST(ResultsDb, RollbackLeavesNothingBehind) {
+  TempPath path("rb.db");
+  auto db = ResultsDb::open(path.str());
+  db->begin();
+  db->put_capture({"ff", "x.tcap", "", "", 1, 1});
+  db->rollback();
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM capture"), 0);
+}
+
+// The CLI over a database written by the library: `tessera query` prints an aligned table,
+// CSV with --csv, and a one-line error with a non-zero exit on bad SQL or a missing file.
+std::string sh(const std::string& arg) {  // one shell word
+  std::string out = "'";
+  for (char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string run_cli(const std::string& args, int* status) {
+  const std::string cmd = std::string(TESSERA_CLI) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  *status = pclose(p);
+  return out;
+}
+
+TEST(TesseraQuery, TableCsvAndErrors) {
+  TempPath path("cli.db");
+  {
+    auto db = ResultsDb::open(path.str());
+    write_run(*db, "mobile4", 1000, true);
+  }
+  int status = 0;
+  const std::string sql = "SELECT frame, metric, value FROM frame_metrics WHERE config = 'mobile4' ORDER BY frame, metric";
+  EXPECT_EQ(run_cli("query " + sh(path.str()) + " " + sh(sql), &status),
+            "frame  metric      value \n"
+            "-----  ----------  ------\n"
+            "   10  cycles      1010.0\n"
+            "   10  l1tex.hits     7.0\n"
+            "   11  cycles      1011.0\n"
+            "   11  l1tex.hits     7.0\n"
+            "(4 rows)\n");
+  EXPECT_EQ(status, 0);
+  EXPECT_EQ(run_cli("query --csv " + sh(path.str()) + " " + sh("SELECT 'a,b' AS x, 'say \"hi\"' AS y"), &status),
+            "x,y\n\"a,b\",\"say \"\"hi\"\"\"\n");
+  EXPECT_EQ(status, 0);
+  EXPECT_EQ(run_cli("query " + sh(path.str()) + " " + sh("SELECT nope"), &status),
+            "tessera query: " + path.str() + ": SQL error: no such column: nope\n");
+  EXPECT_NE(status, 0);
+  const std::string missing = path.str() + ".missing";
+  EXPECT_NE(run_cli("query " + sh(missing) + " " + sh("SELECT 1"), &status).find(missing + ": cannot open results database"),
+            std::string::npos);
+  EXPECT_NE(status, 0);
+}
+
+TEST(ResultsDb, BadSqlIsOneLineNamingTheDatabase) {
+  TempPath path("q.db");
+  auto db = ResultsDb::open(path.str());
+  try {
+    db->query("SELECT nope FROM frame_metrics", [](auto&, auto&) {});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), path.str() + ": SQL error: no such column: nope");
+  }
+}
+
+}  // namespace
+}  // namespace tessera::results
+
