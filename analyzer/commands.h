@@ -7,6 +7,7 @@
 
 namespace tessera::cli {
 
+void setup_capture(CLI::App& app, int* exit_code);
 void setup_info(CLI::App& app, int* exit_code);
 void setup_verify(CLI::App& app, int* exit_code);
 void setup_query(CLI::App& app, int* exit_code);

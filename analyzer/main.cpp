@@ -8,6 +8,7 @@ int main(int argc, char** argv) {
   CLI::App app{"Tessera: capture real frames, replay them through a tile-based GPU model"};
   app.require_subcommand(1);
   int exit_code = 0;
+  tessera::cli::setup_capture(app, &exit_code);
   tessera::cli::setup_info(app, &exit_code);
   tessera::cli::setup_verify(app, &exit_code);
   tessera::cli::setup_query(app, &exit_code);
