@@ -49,7 +49,7 @@ int run_info(const InfoOptions& opt) {
   for (const auto& [kind, count] : s.records_by_kind) {
     const char* name = capture::record_kind_name(kind);
     if (name != nullptr) {
-      std::printf("  %-24s %llu\n", name, static_cast<unsigned long long>(count));
+      std::printf("  %-26s %llu\n", name, static_cast<unsigned long long>(count));
     } else {
       std::printf("  %s 0x%08x %llu\n", kind >= 0xFFFF0000u ? "test kind   " : "unknown kind", kind,
                   static_cast<unsigned long long>(count));
@@ -63,20 +63,22 @@ int run_info(const InfoOptions& opt) {
 
   // Session metadata and warnings live in the global records.
   std::string read_error;
+  std::string hidden;
   reader->read_global(
-      [](uint32_t kind, std::span<const std::byte> body) {
+      [&hidden](uint32_t kind, std::span<const std::byte> body) {
         if (kind == static_cast<uint32_t>(capture::RecordKind::kCaptureInfo)) {
           if (auto rec = capture::decode_record<capture::CaptureInfoRecord>(body)) {
             for (const auto& [k, v] : rec->entries) std::printf("info            %s = %s\n", k.c_str(), v.c_str());
           }
         } else if (kind == static_cast<uint32_t>(capture::RecordKind::kDeviceInfo)) {
           if (auto rec = capture::decode_record<capture::DeviceInfoRecord>(body)) {
-            std::printf("device          %s (driver %s %s)\n", rec->device_name.c_str(), rec->driver_name.c_str(),
-                        rec->driver_info.c_str());
+            std::printf("device          %s", rec->device_name.c_str());
+            if (!rec->driver_name.empty()) std::printf(" (driver %s %s)", rec->driver_name.c_str(), rec->driver_info.c_str());
+            std::printf("\n");
           }
         } else if (kind == static_cast<uint32_t>(capture::RecordKind::kHiddenExtension)) {
           if (auto rec = capture::decode_record<capture::HiddenExtensionRecord>(body)) {
-            std::printf("hidden ext      %s\n", rec->name.c_str());
+            hidden += (hidden.empty() ? "" : " ") + rec->name;
           }
         } else if (kind == static_cast<uint32_t>(capture::RecordKind::kWarning)) {
           if (auto rec = capture::decode_record<capture::WarningRecord>(body)) {
@@ -86,6 +88,7 @@ int run_info(const InfoOptions& opt) {
         return true;
       },
       &read_error);
+  if (!hidden.empty()) std::printf("hidden from app %s\n", hidden.c_str());
   if (!read_error.empty()) {
     std::fprintf(stderr, "tessera info: %s\n", read_error.c_str());
     return 1;

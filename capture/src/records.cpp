@@ -1,5 +1,7 @@
 #include "tessera/capture/records.h"
 
+#include "tessera/capture/vk_records.h"
+
 namespace tessera::capture {
 
 const char* record_kind_name(uint32_t kind) {
@@ -13,7 +15,7 @@ const char* record_kind_name(uint32_t kind) {
     case RecordKind::kShaderModule: return "shader_module";
     case RecordKind::kPresentedImage: return "presented_image";
   }
-  return nullptr;
+  return vk_record_kind_name(kind);
 }
 
 const std::string* CaptureInfoRecord::find(std::string_view key) const {

@@ -32,7 +32,8 @@ enum class RecordKind : uint32_t {
   // 0xFFFF0000-0xFFFFFFFF: reserved for tests and experiments; never written by the layer.
 };
 
-// Human-readable name of a kind ("image"), or nullptr for a kind this build does not know.
+// Human-readable name of a kind ("image"; the Vulkan kinds of vk_records.h too), or nullptr for
+// a kind this build does not know.
 const char* record_kind_name(uint32_t kind);
 
 struct CaptureInfoRecord {
