@@ -220,7 +220,10 @@ void snapshot_range(Session* s, VkDeviceMemory memory, MemoryState& m, const voi
 void track_layouts(DeviceData* d, const std::vector<VkCommandBuffer>& cbs);
 // Reads back, through staging copies, every sampled image's contents as the first captured
 // frame starts, and writes ImageRecords with contents (image_readback.cpp).
-void read_back_images(DeviceData* d, Session* s, VkQueue queue);
+// With final_targets, instead reads back colour render targets as the frame ends
+// (RenderTargetContentsRecord for frame `present`).
+void read_back_images(DeviceData* d, Session* s, VkQueue queue, bool final_targets = false,
+                      uint32_t present = 0);
 
 // Reads back the presented image(s) of a captured frame around the next layer's present.
 VkResult present_with_readback(DeviceData* d, Session* s, VkQueue queue,

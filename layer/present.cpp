@@ -107,6 +107,9 @@ VKAPI_ATTR VkResult VKAPI_CALL QueuePresentKHR(VkQueue queue, const VkPresentInf
   Session* s = Session::get();
   VkResult r;
   if (s != nullptr && s->in_captured_frame()) {
+    // Render targets as the frame ends: wait for the frame's work on this queue first.
+    d->vk.QueueWaitIdle(queue);
+    read_back_images(d, s, queue, true, s->current_frame());
     r = present_with_readback(d, s, queue, info);
   } else {
     r = d->vk.QueuePresentKHR(queue, info);

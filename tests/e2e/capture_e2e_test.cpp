@@ -121,6 +121,7 @@ struct FrameContents {
   std::vector<CmdDrawRecord> draws;
   std::vector<CmdDrawIndexedRecord> indexed_draws;
   std::vector<ImageRecord> images;
+  std::vector<RenderTargetContentsRecord> render_targets;
   uint64_t submits = 0, pipeline_binds = 0, descriptor_binds = 0, render_passes = 0;
   uint64_t undecodable = 0;
 };
@@ -166,7 +167,8 @@ CaptureContents load(const fs::path& file) {
       global(kind, body);  // objects created inside the frame
       take(kind, body, f.presented, f.undecodable) || take(kind, body, f.draws, f.undecodable) ||
           take(kind, body, f.indexed_draws, f.undecodable) ||
-          take(kind, body, f.images, f.undecodable);
+          take(kind, body, f.images, f.undecodable) ||
+          take(kind, body, f.render_targets, f.undecodable);
       switch (static_cast<VkRecordKind>(kind)) {
         case VkRecordKind::kSubmit: ++f.submits; break;
         case VkRecordKind::kCmdBindPipeline: ++f.pipeline_binds; break;
@@ -292,6 +294,17 @@ TEST_F(CaptureE2E, VkscenePresentedImageMatchesTheSamplesOwnDump) {
     EXPECT_EQ(f.draws.size(), 13u);
     EXPECT_EQ(f.indexed_draws.size(), 41u);
     ASSERT_EQ(f.presented.size(), 1u);
+    // The render-to-texture target (512x512 RGBA8) as the frame ends; the main pass renders
+    // into the swapchain image, which is the presented image.
+    ASSERT_EQ(f.render_targets.size(), 1u);
+    const auto& rt = f.render_targets[0];
+    EXPECT_EQ(rt.present, f.present);
+    EXPECT_EQ(rt.width, 512u);
+    EXPECT_EQ(rt.height, 512u);
+    std::string error;
+    auto bytes = c.reader->blob(rt.contents, &error);
+    ASSERT_TRUE(bytes.has_value()) << error;
+    EXPECT_EQ(bytes->data.size(), 512u * 512u * 4u);
   }
   // Textures as the first captured frame starts: the six mipmapped ones have full mip chains.
   size_t mipmapped = 0;
@@ -334,9 +347,12 @@ TEST_F(CaptureE2E, VkcubeUnderValidationReportsNothingTheLayerInserts) {
   const fs::path file = dir_ / "validated.tcap";
   auto env = layer_env(file, "2-3");
   env["VK_INSTANCE_LAYERS"] = "VK_LAYER_TESSERA_capture:VK_LAYER_KHRONOS_validation";
+  // Synchronisation validation too: the readback copies must be ordered against the frame.
+  env["VK_LAYER_ENABLES"] = "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT";
   const auto r = run({TESSERA_VKCUBE, "--c", "5", "--validate"}, env);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err.find("VUID"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("SYNC-"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("ERROR"), std::string::npos) << r.err;
   const auto c = load(file);
   ASSERT_TRUE(c.reader);

@@ -45,7 +45,7 @@ using AllKinds = ::testing::Types<
     SwapchainRecord, SamplerRecord, ImageViewRecord, BufferViewRecord, DescriptorSetLayoutRecord,
     PipelineLayoutRecord, RenderPassRecord, FramebufferRecord, GraphicsPipelineRecord,
     ComputePipelineRecord, DescriptorSetAllocRecord, DescriptorUpdateRecord, MemoryAllocRecord,
-    MemoryBindRecord, MemoryContentsRecord, FrameBoundaryRecord, SubmitRecord,
+    MemoryBindRecord, MemoryContentsRecord, FrameBoundaryRecord, RenderTargetContentsRecord, SubmitRecord,
     CommandBufferRecord, CmdBeginRenderPassRecord, CmdNextSubpassRecord, CmdEndRenderPassRecord,
     CmdBeginRenderingRecord, CmdEndRenderingRecord, CmdBindPipelineRecord,
     CmdBindDescriptorSetsRecord, CmdPushDescriptorSetRecord, CmdPushConstantsRecord,
@@ -97,7 +97,7 @@ TEST(VkRecords, KindNamesAreUniqueAndOutsideTheBaseRange) {
       EXPECT_EQ(record_kind_name(k), nullptr) << "kind 0x" << std::hex << k << " clashes";
     }
   }
-  EXPECT_EQ(known, 43);
+  EXPECT_EQ(known, 44);
   EXPECT_EQ(vk_record_kind_name(0x0100), nullptr);
 }
 

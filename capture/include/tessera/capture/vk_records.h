@@ -44,6 +44,7 @@ enum class VkRecordKind : uint32_t {
   kMemoryContents = 0x030d,
   kBufferView = 0x030e,
   kFrameBoundary = 0x030f,
+  kRenderTargetContents = 0x0310,
   // Commands, in execution order within a frame.
   kSubmit = 0x0400,
   kCommandBuffer = 0x0401,
@@ -409,6 +410,26 @@ struct FrameBoundaryRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kFrameBoundary;
   uint32_t present = 0, begin = 0;
   TESSERA_VK_FIELDS(FrameBoundaryRecord, present, begin);
+};
+
+// Contents of a colour render target as the frame ends (read at its present, after the
+// frame's work finished), so replay can be checked pass by pass. Subresources are tightly
+// packed in the blob, mips of one layer consecutive, in the order listed (as ImageRecord).
+struct RenderTargetContentsRecord {
+  static constexpr VkRecordKind kKind = VkRecordKind::kRenderTargetContents;
+  struct Subresource {
+    uint32_t mip = 0, layer = 0;
+    uint64_t offset = 0, size = 0;
+    TESSERA_VK_FIELDS(Subresource, mip, layer, offset, size);
+  };
+  uint32_t present = 0;
+  uint64_t image = 0;
+  uint32_t format = 0, width = 0, height = 0, depth = 0, mip_levels = 0, array_layers = 0;
+  uint32_t layout = 0;  // VkImageLayout the image was in
+  std::vector<Subresource> subresources;
+  Hash128 contents;
+  TESSERA_VK_FIELDS(RenderTargetContentsRecord, present, image, format, width, height, depth,
+                    mip_levels, array_layers, layout, subresources, contents);
 };
 
 // ---- Commands ------------------------------------------------------------------------------
