@@ -465,6 +465,24 @@ TEST_F(CaptureE2E, LauncherRunsTheApplicationAndReportsTheFile) {
   EXPECT_EQ(c.frames.size(), 2u);
 }
 
+TEST_F(CaptureE2E, LauncherGlOptionRunsOpenGLThroughZink) {
+  const fs::path file = dir_ / "launched-gl.tcap";
+  RunResult r;
+  for (int attempt = 0; attempt < 4; ++attempt) {  // see run_glmark2
+    r = run({TESSERA_CLI, "capture", "--gl", "--frames", "3-4", "-o", file.string(), "--",
+             TESSERA_GLMARK2, "-s", "800x600", "-b", "texture:nframes=8:duration=1000"},
+            {{"TESSERA_LAYER_DIR", TESSERA_LAYER_DIR}});
+    if (!(r.exit_code == 1 && r.err.find("BadDrawable") != std::string::npos)) break;
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("GL_RENDERER:    zink"), std::string::npos) << r.err;
+  const auto c = load(file);
+  ASSERT_TRUE(c.reader);
+  EXPECT_EQ(c.reader->verify(), "");
+  ASSERT_EQ(c.frames.size(), 2u);
+  for (const auto& f : c.frames) EXPECT_EQ(f.presented.size(), 1u);
+}
+
 TEST_F(CaptureE2E, LauncherReturnsTheApplicationsExitCode) {
   const fs::path file = dir_ / "false.tcap";
   const auto r = run({TESSERA_CLI, "capture", "-o", file.string(), "--", "sh", "-c", "exit 7"},
