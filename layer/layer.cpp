@@ -22,7 +22,6 @@ constexpr const char* kLayerName = "VK_LAYER_TESSERA_capture";
 std::shared_mutex g_maps_mutex;
 std::unordered_map<void*, std::unique_ptr<InstanceData>> g_instances;
 std::unordered_map<void*, std::unique_ptr<DeviceData>> g_devices;
-std::unordered_map<VkPhysicalDevice, void*> g_physical_to_instance;
 
 std::mutex g_session_mutex;
 Session* g_session = nullptr;
@@ -162,14 +161,6 @@ DeviceData* device_data(void* key) {
 
 namespace {
 
-template <typename T>
-const T* find_in_chain(const void* chain, VkStructureType type) {
-  for (auto* s = static_cast<const VkBaseInStructure*>(chain); s != nullptr; s = s->pNext) {
-    if (s->sType == type) return reinterpret_cast<const T*>(s);
-  }
-  return nullptr;
-}
-
 // The loader's link info in a create-info chain (VK_LAYER_LINK_INFO for the next layer,
 // VK_LOADER_DATA_CALLBACK for the dispatch setter), per the loader-layer interface.
 template <typename CreateInfo, typename LayerInfo>
@@ -225,9 +216,6 @@ VKAPI_ATTR void VKAPI_CALL DestroyInstance(VkInstance instance,
   if (d == nullptr) return;
   d->vk.DestroyInstance(instance, alloc);
   std::unique_lock lock(g_maps_mutex);
-  for (auto it = g_physical_to_instance.begin(); it != g_physical_to_instance.end();) {
-    it = it->second == key ? g_physical_to_instance.erase(it) : std::next(it);
-  }
   g_instances.erase(key);
 }
 
