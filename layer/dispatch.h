@@ -16,6 +16,7 @@ namespace tessera::layer {
   X(GetPhysicalDeviceProperties2)            \
   X(GetPhysicalDeviceMemoryProperties)       \
   X(GetPhysicalDeviceImageFormatProperties)  \
+  X(GetPhysicalDeviceFormatProperties)       \
   X(GetPhysicalDeviceQueueFamilyProperties)  \
   X(GetPhysicalDeviceFeatures2)              \
   X(GetPhysicalDeviceFeatures2KHR)           \

@@ -310,6 +310,18 @@ void write_device_info(InstanceData* inst, VkPhysicalDevice pd, Session* s) {
     rec.memory_types.push_back({mem.memoryTypes[i].heapIndex, mem.memoryTypes[i].propertyFlags});
   }
   s->write(rec);
+
+  // Core formats (VK_FORMAT_R4G4_UNORM_PACK8 = 1 .. VK_FORMAT_ASTC_12x12_SRGB_BLOCK = 184).
+  cap::FormatPropertiesRecord formats;
+  for (uint32_t f = 1; f <= static_cast<uint32_t>(VK_FORMAT_ASTC_12x12_SRGB_BLOCK); ++f) {
+    VkFormatProperties fp{};
+    inst->vk.GetPhysicalDeviceFormatProperties(pd, static_cast<VkFormat>(f), &fp);
+    if ((fp.linearTilingFeatures | fp.optimalTilingFeatures | fp.bufferFeatures) != 0) {
+      formats.formats.push_back(
+          {f, fp.linearTilingFeatures, fp.optimalTilingFeatures, fp.bufferFeatures});
+    }
+  }
+  s->write(formats);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo* ci,

@@ -132,6 +132,7 @@ struct CaptureContents {
   std::vector<GraphicsPipelineRecord> pipelines;
   std::vector<SwapchainRecord> swapchains;
   std::vector<DeviceInfoRecord> devices;
+  std::vector<FormatPropertiesRecord> formats;
   std::vector<FrameContents> frames;
   uint64_t undecodable = 0;
 };
@@ -156,7 +157,8 @@ CaptureContents load(const fs::path& file) {
   auto global = [&c](uint32_t kind, std::span<const std::byte> body) {
     take(kind, body, c.shader_modules, c.undecodable) ||
         take(kind, body, c.pipelines, c.undecodable) ||
-        take(kind, body, c.swapchains, c.undecodable) || take(kind, body, c.devices, c.undecodable);
+        take(kind, body, c.swapchains, c.undecodable) ||
+        take(kind, body, c.devices, c.undecodable) || take(kind, body, c.formats, c.undecodable);
     return true;
   };
   EXPECT_TRUE(c.reader->read_global(global, &error)) << error;
@@ -230,6 +232,18 @@ TEST_F(CaptureE2E, VkcubeFramesShadersDrawsAndPresentedImages) {
   EXPECT_EQ(c.undecodable, 0u);
   ASSERT_EQ(c.devices.size(), 1u);
   EXPECT_NE(c.devices[0].device_name.find("llvmpipe"), std::string::npos);
+  EXPECT_FALSE(c.devices[0].memory_types.empty());
+  // Format properties with the device: the swapchain format renders and samples optimally.
+  ASSERT_EQ(c.formats.size(), 1u);
+  bool swapchain_format_found = false;
+  for (const auto& f : c.formats[0].formats) {
+    if (!c.swapchains.empty() && f.format == c.swapchains[0].format) {
+      swapchain_format_found = true;
+      EXPECT_NE(f.optimal_tiling & 0x80u, 0u);  // VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT
+      EXPECT_NE(f.optimal_tiling & 0x1u, 0u);   // VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT
+    }
+  }
+  EXPECT_TRUE(swapchain_format_found);
   ASSERT_EQ(c.swapchains.size(), 1u);
   const uint32_t w = c.swapchains[0].width, h = c.swapchains[0].height;
   // vkcube: one vertex shader, one fragment shader, one pipeline.

@@ -45,7 +45,8 @@ using AllKinds = ::testing::Types<
     SwapchainRecord, SamplerRecord, ImageViewRecord, BufferViewRecord, DescriptorSetLayoutRecord,
     PipelineLayoutRecord, RenderPassRecord, FramebufferRecord, GraphicsPipelineRecord,
     ComputePipelineRecord, DescriptorSetAllocRecord, DescriptorUpdateRecord, MemoryAllocRecord,
-    MemoryBindRecord, MemoryContentsRecord, FrameBoundaryRecord, RenderTargetContentsRecord, SubmitRecord,
+    MemoryBindRecord, MemoryContentsRecord, FrameBoundaryRecord, RenderTargetContentsRecord, FormatPropertiesRecord,
+    SubmitRecord,
     CommandBufferRecord, CmdBeginRenderPassRecord, CmdNextSubpassRecord, CmdEndRenderPassRecord,
     CmdBeginRenderingRecord, CmdEndRenderingRecord, CmdBindPipelineRecord,
     CmdBindDescriptorSetsRecord, CmdPushDescriptorSetRecord, CmdPushConstantsRecord,
@@ -100,7 +101,7 @@ TEST(VkRecords, KindNamesAreUniqueAndOutsideTheBaseRange) {
       EXPECT_STREQ(record_kind_name(k), n) << "kind 0x" << std::hex << k << " clashes";
     }
   }
-  EXPECT_EQ(known, 44);
+  EXPECT_EQ(known, 45);
   EXPECT_EQ(vk_record_kind_name(0x0100), nullptr);
 }
 

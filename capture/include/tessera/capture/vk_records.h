@@ -45,6 +45,7 @@ enum class VkRecordKind : uint32_t {
   kBufferView = 0x030e,
   kFrameBoundary = 0x030f,
   kRenderTargetContents = 0x0310,
+  kFormatProperties = 0x0311,
   // Commands, in execution order within a frame.
   kSubmit = 0x0400,
   kCommandBuffer = 0x0401,
@@ -430,6 +431,19 @@ struct RenderTargetContentsRecord {
   Hash128 contents;
   TESSERA_VK_FIELDS(RenderTargetContentsRecord, present, image, format, width, height, depth,
                     mip_levels, array_layers, layout, subresources, contents);
+};
+
+// vkGetPhysicalDeviceFormatProperties of every core format the device supports in any way
+// (written with DeviceInfoRecord): what replay needs to match the captured device's choices.
+struct FormatPropertiesRecord {
+  static constexpr VkRecordKind kKind = VkRecordKind::kFormatProperties;
+  struct Format {
+    uint32_t format = 0;  // VkFormat
+    uint32_t linear_tiling = 0, optimal_tiling = 0, buffer = 0;  // VkFormatFeatureFlags
+    TESSERA_VK_FIELDS(Format, format, linear_tiling, optimal_tiling, buffer);
+  };
+  std::vector<Format> formats;
+  TESSERA_VK_FIELDS(FormatPropertiesRecord, formats);
 };
 
 // ---- Commands ------------------------------------------------------------------------------
