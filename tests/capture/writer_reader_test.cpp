@@ -10,6 +10,7 @@
 
 #include "scene.h"
 #include "tessera/capture/reader.h"
+#include "tessera/capture/vk_records.h"
 #include "tessera/capture/writer.h"
 #include "test_util.h"
 
@@ -53,6 +54,7 @@ TEST(WriterReader, RecordsOfEveryKindComeBackInOrder) {
   w->begin_frame(7);
   w->write(ShaderModuleRecord{1, w->put_blob(as_bytes_view("\x03\x02\x23\x07 spirv")), 12});
   w->write(WarningRecord{"in frame"});
+  w->write(CmdExecuteCommandsRecord{{0x10, 0x20}});  // a Vulkan record through the same call
   w->write(PresentedImageRecord{1, 0, 50, 2, 2, w->put_blob(as_bytes_view("0123456789abcdef"))});
   w->flush_frame();
   ASSERT_TRUE(w->close());
@@ -67,7 +69,7 @@ TEST(WriterReader, RecordsOfEveryKindComeBackInOrder) {
   EXPECT_EQ(global, (std::vector<uint32_t>{0x0001, 0x0003}));
   ASSERT_EQ(r->frames().size(), 1u);
   EXPECT_EQ(r->frames()[0].present, 7u);
-  EXPECT_EQ(r->frames()[0].record_count, 3u);
+  EXPECT_EQ(r->frames()[0].record_count, 4u);
   std::vector<uint32_t> kinds;
   std::optional<PresentedImageRecord> presented;
   ASSERT_TRUE(r->read_frame(0, [&](uint32_t k, std::span<const std::byte> body) {
@@ -75,13 +77,13 @@ TEST(WriterReader, RecordsOfEveryKindComeBackInOrder) {
     if (k == static_cast<uint32_t>(RecordKind::kPresentedImage)) presented = decode_record<PresentedImageRecord>(body);
     return true;
   }, &error));
-  EXPECT_EQ(kinds, (std::vector<uint32_t>{0x0102, 0x0002, 0x0200}));
+  EXPECT_EQ(kinds, (std::vector<uint32_t>{0x0102, 0x0002, 0x041a, 0x0200}));
   ASSERT_TRUE(presented);
   auto pixels = r->blob(presented->pixels, &error);
   ASSERT_TRUE(pixels) << error;
   EXPECT_EQ(std::string(reinterpret_cast<const char*>(pixels->data.data()), pixels->data.size()), "0123456789abcdef");
   EXPECT_EQ(r->summary().records_by_kind.at(0x0002), 1u);
-  EXPECT_EQ(r->summary().record_count, 5u);
+  EXPECT_EQ(r->summary().record_count, 6u);
 }
 
 class RandomAccess : public ::testing::TestWithParam<int> {};  // compression level

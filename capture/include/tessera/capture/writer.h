@@ -67,11 +67,12 @@ class CaptureWriter {
 
   void write_record(RecordKind kind, std::span<const std::byte> body);
   void write_record(uint32_t kind, std::span<const std::byte> body);
+  // Any record type with an encode() overload and a kKind (RecordKind or VkRecordKind).
   template <typename R>
   void write(const R& rec) {
     ByteWriter w;
     encode(w, rec);
-    write_record(R::kKind, w.bytes());
+    write_record(static_cast<uint32_t>(R::kKind), w.bytes());
   }
 
   // Stores a blob once per content; returns its hash (what records reference).
