@@ -157,7 +157,15 @@ class SetAssocCache {
     const uint64_t line = addr >> line_shift_;
     return {static_cast<size_t>(static_cast<uint32_t>(line) & set_mask_) * ways_, line + 1};
   }
-  bool holds(const LineLocation& loc) const { return findWay(loc.base, loc.tag) != kBypass; }
+  bool holds(const LineLocation& loc) const {
+    const uint64_t* t = tags_.data() + loc.base;
+    switch (ways_) {
+      case 4: return any<4>(t, loc.tag);
+      case 8: return any<8>(t, loc.tag);
+      default: break;
+    }
+    return findWay(loc.base, loc.tag) != kBypass;
+  }
 
   bool contains(uint64_t addr) const {
     const uint64_t line = addr >> line_shift_;
@@ -262,6 +270,12 @@ class SetAssocCache {
     }
     uint32_t found = kBypass;
     for (uint32_t w = 0; w < ways_; ++w) found = t[w] == tag ? w : found;
+    return found;
+  }
+  template <uint32_t N>
+  static bool any(const uint64_t* t, uint64_t tag) {
+    bool found = false;
+    for (uint32_t w = 0; w < N; ++w) found |= t[w] == tag;
     return found;
   }
   template <uint32_t N>
