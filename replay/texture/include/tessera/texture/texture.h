@@ -1,0 +1,75 @@
+// A 2D (array) texture as it lives in the simulated GPU address space.
+//
+// Every mip level of every array layer is stored in the blocked representation of paper 004
+// section III (Fig. 6): the level is cut into 4x4-texel blocks, each block is contiguous in
+// memory and blocks follow each other in row-major block order. For RGBA8 one block is exactly
+// one 64 B cache line ("selecting the line size equal to the block size", sec. III); BC1-BC3 are
+// natively 4x4 blocks and are stored as such. Layout: layer-major, then level, each level
+// starting on a 64 B boundary.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tessera/texture/format.h"
+
+namespace tessera::texture {
+
+inline constexpr uint32_t kBlockDim = 4;        // texels per block side (paper 004 sec. III)
+inline constexpr uint64_t kLineBytes = 64;      // cache line of the GPU model
+
+struct TexelAddress {
+  uint64_t block;  // byte address of the 4x4 block holding the texel
+  uint64_t byte;   // byte address of the texel itself (== block for BC formats)
+};
+
+class Texture {
+ public:
+  // Returns false and sets *error (one line) when the format or the extent is unsupported.
+  bool create(VkFormat format, uint32_t width, uint32_t height, uint32_t levels, uint32_t layers,
+              uint64_t base_address, std::string* error);
+
+  // Uploads one level of one layer from tightly packed row-major data, as a buffer-to-image copy
+  // provides it (for BC formats: rows of 4x4 blocks). `bytes` must match level_linear_bytes().
+  bool upload(uint32_t level, uint32_t layer, const void* data, size_t bytes, std::string* error);
+  size_t level_linear_bytes(uint32_t level) const;
+
+  const FormatInfo& format() const { return info_; }
+  uint32_t width(uint32_t level = 0) const { return level_width_[level]; }
+  uint32_t height(uint32_t level = 0) const { return level_height_[level]; }
+  uint32_t levels() const { return levels_; }
+  uint32_t layers() const { return layers_; }
+  uint64_t base_address() const { return base_; }
+  uint64_t size_bytes() const { return memory_.size(); }
+  // The bytes of the blocked representation, offset 0 = base_address().
+  const std::vector<uint8_t>& memory() const { return memory_; }
+
+  // Blocked address mapping (paper 004 sec. III): (layer, level, x, y) -> byte addresses.
+  TexelAddress address(uint32_t layer, uint32_t level, uint32_t x, uint32_t y) const {
+    const uint32_t bx = x / kBlockDim, by = y / kBlockDim;
+    const uint64_t block = base_ + level_offset_[layer * levels_ + level] +
+                           (static_cast<uint64_t>(by) * blocks_x_[level] + bx) * info_.block_bytes;
+    const uint64_t within = info_.compressed ? 0 : ((y % kBlockDim) * kBlockDim + (x % kBlockDim)) * info_.texel_bytes;
+    return {block, block + within};
+  }
+
+  // The decoded texel (RGBA float, sRGB already linearised) used by filtering.
+  const Rgba& texel(uint32_t layer, uint32_t level, uint32_t x, uint32_t y) const {
+    return decoded_[decoded_offset_[layer * levels_ + level] + static_cast<size_t>(y) * level_width_[level] + x];
+  }
+  // Raw 32-bit value of an integer (R32_UINT) texel, read from the blocked memory.
+  uint32_t texel_uint(uint32_t layer, uint32_t level, uint32_t x, uint32_t y) const;
+
+ private:
+  FormatInfo info_;
+  uint32_t levels_ = 0, layers_ = 0;
+  uint64_t base_ = 0;
+  std::vector<uint32_t> level_width_, level_height_, blocks_x_, blocks_y_;
+  std::vector<uint64_t> level_offset_;   // per layer*levels+level, bytes from base
+  std::vector<size_t> decoded_offset_;   // per layer*levels+level, texels into decoded_
+  std::vector<uint8_t> memory_;
+  std::vector<Rgba> decoded_;
+};
+
+}  // namespace tessera::texture

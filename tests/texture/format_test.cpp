@@ -1,0 +1,167 @@
+// Texel decode: sRGB EOTF, half floats, BGRA order, BC1/BC2/BC3 blocks built by hand.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "tessera/texture/format.h"
+
+using namespace tessera::texture;
+
+namespace {
+
+FormatInfo info_of(VkFormat f) {
+  FormatInfo info;
+  EXPECT_TRUE(format_info(f, &info));
+  return info;
+}
+
+void put16(uint8_t* p, uint16_t v) {
+  p[0] = static_cast<uint8_t>(v & 0xFF);
+  p[1] = static_cast<uint8_t>(v >> 8);
+}
+
+// BC1 colour block: two RGB565 endpoints and sixteen 2-bit indices, texel t at bits 2t.
+void bc1_block(uint8_t* b, uint16_t c0, uint16_t c1, const int idx[16]) {
+  put16(b, c0);
+  put16(b + 2, c1);
+  uint32_t bits = 0;
+  for (int t = 0; t < 16; ++t) bits |= static_cast<uint32_t>(idx[t]) << (2 * t);
+  std::memcpy(b + 4, &bits, 4);
+}
+
+}  // namespace
+
+TEST(Format, SrgbDecodeOfKnownValues) {
+  // 0xBC = 188: ((188/255 + 0.055) / 1.055)^2.4 = 0.50289.
+  EXPECT_NEAR(srgb_to_linear(188.0f / 255.0f), 0.5029f, 5e-5f);
+  // Linear segment below 0.04045: c / 12.92.
+  EXPECT_FLOAT_EQ(srgb_to_linear(10.0f / 255.0f), (10.0f / 255.0f) / 12.92f);
+  EXPECT_FLOAT_EQ(srgb_to_linear(1.0f), 1.0f);
+  EXPECT_FLOAT_EQ(srgb_to_linear(0.0f), 0.0f);
+  const uint8_t texel[4] = {0xBC, 0xBC, 0x0A, 0xBC};
+  const Rgba c = decode_texel(info_of(VK_FORMAT_R8G8B8A8_SRGB), texel);
+  EXPECT_NEAR(c[0], 0.50289f, 5e-5f);
+  EXPECT_FLOAT_EQ(c[2], (10.0f / 255.0f) / 12.92f);
+  EXPECT_FLOAT_EQ(c[3], 188.0f / 255.0f);  // alpha is never sRGB-encoded
+}
+
+TEST(Format, UnormChannelsAndMissingComponents) {
+  const uint8_t bgra[4] = {10, 20, 30, 40};
+  const Rgba c = decode_texel(info_of(VK_FORMAT_B8G8R8A8_UNORM), bgra);
+  EXPECT_FLOAT_EQ(c[0], 30.0f / 255.0f);
+  EXPECT_FLOAT_EQ(c[1], 20.0f / 255.0f);
+  EXPECT_FLOAT_EQ(c[2], 10.0f / 255.0f);
+  EXPECT_FLOAT_EQ(c[3], 40.0f / 255.0f);
+  const uint8_t rg[2] = {255, 51};
+  const Rgba d = decode_texel(info_of(VK_FORMAT_R8G8_UNORM), rg);
+  EXPECT_FLOAT_EQ(d[0], 1.0f);
+  EXPECT_FLOAT_EQ(d[1], 0.2f);
+  EXPECT_FLOAT_EQ(d[2], 0.0f);
+  EXPECT_FLOAT_EQ(d[3], 1.0f);
+}
+
+TEST(Format, HalfAndFloat) {
+  EXPECT_EQ(half_to_float(0x3C00), 1.0f);
+  EXPECT_EQ(half_to_float(0xC000), -2.0f);
+  EXPECT_EQ(half_to_float(0x3800), 0.5f);
+  EXPECT_EQ(half_to_float(0x0001), std::ldexp(1.0f, -24));
+  EXPECT_EQ(half_to_float(0x7BFF), 65504.0f);
+  EXPECT_TRUE(std::isinf(half_to_float(0x7C00)));
+  const uint16_t rgba16[4] = {0x3C00, 0x3800, 0xC000, 0x0000};
+  uint8_t bytes[8];
+  std::memcpy(bytes, rgba16, 8);
+  const Rgba c = decode_texel(info_of(VK_FORMAT_R16G16B16A16_SFLOAT), bytes);
+  EXPECT_EQ(c[0], 1.0f);
+  EXPECT_EQ(c[1], 0.5f);
+  EXPECT_EQ(c[2], -2.0f);
+  EXPECT_EQ(c[3], 0.0f);
+  const float f = 3.25f;
+  uint8_t fb[4];
+  std::memcpy(fb, &f, 4);
+  EXPECT_EQ(decode_texel(info_of(VK_FORMAT_R32_SFLOAT), fb)[0], 3.25f);
+}
+
+TEST(Format, Bc1FourColorMode) {
+  // c0 = pure red (0xF800) > c1 = pure blue (0x001F): four colours, c2 = (2c0+c1)/3, c3 = (c0+2c1)/3.
+  int idx[16] = {0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3};
+  uint8_t block[8];
+  bc1_block(block, 0xF800, 0x001F, idx);
+  Rgba out[16];
+  decode_bc_block(info_of(VK_FORMAT_BC1_RGBA_UNORM_BLOCK), block, out);
+  const Rgba expect[4] = {{1, 0, 0, 1}, {0, 0, 1, 1}, {2.0f / 3, 0, 1.0f / 3, 1}, {1.0f / 3, 0, 2.0f / 3, 1}};
+  for (int t = 0; t < 16; ++t)
+    for (int k = 0; k < 4; ++k) EXPECT_NEAR(out[t][k], expect[idx[t]][k], 1e-6f) << "texel " << t << " channel " << k;
+}
+
+TEST(Format, Bc1ThreeColorPlusTransparentMode) {
+  // c0 = 0x8410 (r=16, g=32, b=16) <= c1 = 0xFFFF: three colours + transparent black (index 3).
+  int idx[16] = {3, 2, 1, 0, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1};
+  uint8_t block[8];
+  bc1_block(block, 0x8410, 0xFFFF, idx);
+  const Rgba e0 = {16.0f / 31, 32.0f / 63, 16.0f / 31, 1};
+  const Rgba e1 = {1, 1, 1, 1};
+  const Rgba e2 = {(e0[0] + 1) / 2, (e0[1] + 1) / 2, (e0[2] + 1) / 2, 1};
+  Rgba out[16];
+  decode_bc_block(info_of(VK_FORMAT_BC1_RGBA_UNORM_BLOCK), block, out);
+  const Rgba expect_rgba[4] = {e0, e1, e2, {0, 0, 0, 0}};
+  for (int t = 0; t < 16; ++t)
+    for (int k = 0; k < 4; ++k) EXPECT_NEAR(out[t][k], expect_rgba[idx[t]][k], 1e-6f) << "texel " << t;
+  // BC1_RGB has no alpha: index 3 is opaque black.
+  decode_bc_block(info_of(VK_FORMAT_BC1_RGB_UNORM_BLOCK), block, out);
+  EXPECT_EQ(out[0][3], 1.0f);
+  EXPECT_EQ(out[0][0], 0.0f);
+  // sRGB variant linearises the colour, not the alpha.
+  decode_bc_block(info_of(VK_FORMAT_BC1_RGBA_SRGB_BLOCK), block, out);
+  EXPECT_NEAR(out[3][0], std::pow((16.0f / 31 + 0.055f) / 1.055f, 2.4f), 1e-6f);
+  EXPECT_EQ(out[0][3], 0.0f);
+}
+
+TEST(Format, Bc2ExplicitAlphaAndBc3InterpolatedAlpha) {
+  int idx[16] = {};
+  uint8_t bc2[16] = {};
+  // 4-bit alpha of texel t at bits 4t: texel 0 = 0, texel 1 = 15, texel 2 = 5.
+  bc2[0] = 0xF0;
+  bc2[1] = 0x05;
+  // Colour half: c0 <= c1 must still decode in four-colour mode for BC2.
+  bc1_block(bc2 + 8, 0x001F, 0xF800, idx);
+  Rgba out[16];
+  decode_bc_block(info_of(VK_FORMAT_BC2_UNORM_BLOCK), bc2, out);
+  EXPECT_EQ(out[0][3], 0.0f);
+  EXPECT_EQ(out[1][3], 1.0f);
+  EXPECT_FLOAT_EQ(out[2][3], 5.0f / 15.0f);
+  EXPECT_EQ(out[0][2], 1.0f);  // index 0 = c0 = blue
+
+  // BC3 with a0 = 255 > a1 = 0: eight values, index i (2..7) = ((8-i) a0 + (i-1) a1) / 7.
+  uint8_t bc3[16] = {};
+  bc3[0] = 255;
+  bc3[1] = 0;
+  // 3-bit indices: texel 0 -> 2, texel 1 -> 7, texel 2 -> 1.
+  const uint64_t bits = 2u | (7u << 3) | (1u << 6);
+  for (int i = 0; i < 6; ++i) bc3[2 + i] = static_cast<uint8_t>(bits >> (8 * i));
+  bc1_block(bc3 + 8, 0xF800, 0x001F, idx);
+  decode_bc_block(info_of(VK_FORMAT_BC3_UNORM_BLOCK), bc3, out);
+  EXPECT_FLOAT_EQ(out[0][3], 6.0f / 7.0f);
+  EXPECT_FLOAT_EQ(out[1][3], 1.0f / 7.0f);
+  EXPECT_EQ(out[2][3], 0.0f);
+  EXPECT_EQ(out[3][3], 1.0f);  // index 0 = a0
+  // a0 = 0 <= a1 = 255: six values, index 6 = 0, index 7 = 1, index 2 = (4 a0 + a1) / 5.
+  bc3[0] = 0;
+  bc3[1] = 255;
+  const uint64_t bits2 = 2u | (6u << 3) | (7u << 6);
+  for (int i = 0; i < 6; ++i) bc3[2 + i] = static_cast<uint8_t>(bits2 >> (8 * i));
+  decode_bc_block(info_of(VK_FORMAT_BC3_UNORM_BLOCK), bc3, out);
+  EXPECT_FLOAT_EQ(out[0][3], 0.2f);
+  EXPECT_EQ(out[1][3], 0.0f);
+  EXPECT_EQ(out[2][3], 1.0f);
+}
+
+TEST(Format, UnsupportedFormatIsRejected) {
+  FormatInfo info;
+  EXPECT_FALSE(format_info(VK_FORMAT_R8G8B8_UNORM, &info));
+  EXPECT_TRUE(format_info(VK_FORMAT_BC3_SRGB_BLOCK, &info));
+  EXPECT_EQ(info.block_bytes, 16u);
+  EXPECT_TRUE(info.srgb);
+  EXPECT_TRUE(format_info(VK_FORMAT_R8G8B8A8_UNORM, &info));
+  EXPECT_EQ(info.block_bytes, 64u);  // one 4x4 RGBA8 block = one 64 B line
+}

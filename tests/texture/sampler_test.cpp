@@ -1,0 +1,399 @@
+// Sampling rules of the Vulkan spec and the footprint cases of paper 004 Algorithm 2, checked on
+// constructed textures against values worked out by hand.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "tessera/texture/sampler.h"
+
+using namespace tessera::texture;
+
+namespace {
+
+// R32_SFLOAT texture with one level per vector (sizes w >> l, h >> l).
+Texture float_texture(uint32_t w, uint32_t h, const std::vector<std::vector<float>>& levels,
+                      VkFormat format = VK_FORMAT_R32_SFLOAT) {
+  Texture tex;
+  std::string error;
+  EXPECT_TRUE(tex.create(format, w, h, static_cast<uint32_t>(levels.size()), 1, 0x100000, &error)) << error;
+  for (uint32_t l = 0; l < levels.size(); ++l)
+    EXPECT_TRUE(tex.upload(l, 0, levels[l].data(), levels[l].size() * 4, &error)) << error;
+  return tex;
+}
+
+// The 2x2 texture of the filtering tests: T(0,0)=1, T(1,0)=2, T(0,1)=3, T(1,1)=5.
+Texture two_by_two() { return float_texture(2, 2, {{1, 2, 3, 5}}); }
+
+SamplerState linear_sampler(VkSamplerAddressMode mode = VK_SAMPLER_ADDRESS_MODE_REPEAT) {
+  SamplerState s;
+  s.mag_filter = s.min_filter = VK_FILTER_LINEAR;
+  s.address_u = s.address_v = mode;
+  return s;
+}
+
+SampleRequest at(float s, float t, float lod = 0.0f) {
+  SampleRequest r;
+  r.s = s;
+  r.t = t;
+  r.explicit_lod = true;
+  r.lod = lod;
+  return r;
+}
+
+}  // namespace
+
+TEST(Wrap, EachAddressModeAtTheEdges) {
+  constexpr auto R = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+  constexpr auto MR = VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
+  constexpr auto CE = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+  constexpr auto CB = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+  constexpr auto MCE = VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE;
+  // Size 4. Repeat: ... 2 3 | 0 1 2 3 | 0 1 ...
+  EXPECT_EQ(wrap_texel(-1, 4, R), 3);
+  EXPECT_EQ(wrap_texel(-5, 4, R), 3);
+  EXPECT_EQ(wrap_texel(4, 4, R), 0);
+  EXPECT_EQ(wrap_texel(9, 4, R), 1);
+  // Mirrored repeat: ... 1 0 | 0 1 2 3 | 3 2 1 0 | 0 ...
+  EXPECT_EQ(wrap_texel(-1, 4, MR), 0);
+  EXPECT_EQ(wrap_texel(-2, 4, MR), 1);
+  EXPECT_EQ(wrap_texel(4, 4, MR), 3);
+  EXPECT_EQ(wrap_texel(5, 4, MR), 2);
+  EXPECT_EQ(wrap_texel(7, 4, MR), 0);
+  EXPECT_EQ(wrap_texel(8, 4, MR), 0);
+  EXPECT_EQ(wrap_texel(9, 4, MR), 1);
+  // Clamp to edge.
+  EXPECT_EQ(wrap_texel(-1, 4, CE), 0);
+  EXPECT_EQ(wrap_texel(6, 4, CE), 3);
+  // Clamp to border: outside is the border texel.
+  EXPECT_EQ(wrap_texel(-1, 4, CB), -1);
+  EXPECT_EQ(wrap_texel(4, 4, CB), -1);
+  EXPECT_EQ(wrap_texel(3, 4, CB), 3);
+  // Mirror clamp to edge: one mirror, then clamp.
+  EXPECT_EQ(wrap_texel(-1, 4, MCE), 0);
+  EXPECT_EQ(wrap_texel(-3, 4, MCE), 2);
+  EXPECT_EQ(wrap_texel(-9, 4, MCE), 3);
+  EXPECT_EQ(wrap_texel(5, 4, MCE), 3);
+}
+
+TEST(Sample, NearestVersusBilinearOnA2x2Texture) {
+  const Texture tex = two_by_two();
+  SamplerState nearest;
+  EXPECT_EQ(sample(tex, nearest, at(0.25f, 0.25f), nullptr)[0], 1.0f);
+  EXPECT_EQ(sample(tex, nearest, at(0.75f, 0.25f), nullptr)[0], 2.0f);
+  EXPECT_EQ(sample(tex, nearest, at(0.25f, 0.75f), nullptr)[0], 3.0f);
+  EXPECT_EQ(sample(tex, nearest, at(0.5f, 0.5f), nullptr)[0], 5.0f);  // floor(1) = texel 1
+  const SamplerState linear = linear_sampler();
+  // Centre: all four weights 1/4.
+  EXPECT_FLOAT_EQ(sample(tex, linear, at(0.5f, 0.5f), nullptr)[0], (1 + 2 + 3 + 5) / 4.0f);
+  // u = 0.75 -> alpha = 0.25; v = 1 -> beta = 0.5.
+  EXPECT_FLOAT_EQ(sample(tex, linear, at(0.375f, 0.5f), nullptr)[0],
+                  0.75f * 0.5f * 1 + 0.25f * 0.5f * 2 + 0.75f * 0.5f * 3 + 0.25f * 0.5f * 5);
+  // Texel centres reproduce the texels exactly.
+  EXPECT_FLOAT_EQ(sample(tex, linear, at(0.75f, 0.75f), nullptr)[0], 5.0f);
+}
+
+TEST(Sample, BilinearAddressingAtTheLeftEdge) {
+  const Texture tex = two_by_two();
+  // s = 0.125: u - 0.5 = -0.25 -> i0 = -1, i1 = 0, alpha = 0.75; t = 0.25: row 0 only.
+  const SampleRequest r = at(0.125f, 0.25f);
+  EXPECT_FLOAT_EQ(sample(tex, linear_sampler(VK_SAMPLER_ADDRESS_MODE_REPEAT), r, nullptr)[0], 0.25f * 2 + 0.75f * 1);
+  EXPECT_FLOAT_EQ(sample(tex, linear_sampler(VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT), r, nullptr)[0], 1.0f);
+  EXPECT_FLOAT_EQ(sample(tex, linear_sampler(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE), r, nullptr)[0], 1.0f);
+  EXPECT_FLOAT_EQ(sample(tex, linear_sampler(VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE), r, nullptr)[0], 1.0f);
+  SamplerState border = linear_sampler(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER);
+  border.border_color = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
+  Rgba c = sample(tex, border, r, nullptr);
+  EXPECT_FLOAT_EQ(c[0], 0.75f);
+  EXPECT_FLOAT_EQ(c[3], 0.75f);  // border alpha 0, texel alpha 1
+  border.border_color = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
+  c = sample(tex, border, at(0.125f, 0.25f), nullptr);
+  EXPECT_FLOAT_EQ(c[1], 0.25f);  // green: white border 1, texel 0
+  EXPECT_FLOAT_EQ(c[3], 1.0f);
+
+  // Nearest beyond the right edge: s = 1.25 -> u = 2.5 -> i = 2.
+  SamplerState n;
+  n.address_v = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+  n.address_u = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+  EXPECT_EQ(sample(tex, n, at(1.25f, 0.25f), nullptr)[0], 1.0f);
+  n.address_u = VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
+  EXPECT_EQ(sample(tex, n, at(1.25f, 0.25f), nullptr)[0], 2.0f);
+  n.address_u = VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE;
+  EXPECT_EQ(sample(tex, n, at(-1.25f, 0.25f), nullptr)[0], 2.0f);  // i = -3 -> mirror 2 -> clamp 1
+  n.address_u = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+  n.border_color = VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK;
+  EXPECT_EQ(sample(tex, n, at(1.25f, 0.25f), nullptr)[0], 0.0f);
+}
+
+TEST(Lod, LambdaFromQuadDerivatives) {
+  Texture tex;
+  std::string error;
+  ASSERT_TRUE(tex.create(VK_FORMAT_R8G8B8A8_UNORM, 256, 256, 9, 1, 0, &error)) << error;
+  SamplerState s;
+  SampleRequest r;
+  r.derivatives.dsdx = 4.0f / 256;  // 4 texels per pixel -> rho = 4 -> lambda = 2
+  EXPECT_FLOAT_EQ(select_lod(tex, s, r).lambda, 2.0f);
+  r.derivatives.dtdy = 8.0f / 256;  // rho = max(4, 8)
+  EXPECT_FLOAT_EQ(select_lod(tex, s, r).lambda, 3.0f);
+  r.derivatives.dtdx = 3.0f / 256;  // |(4, 3)| = 5 per x step, 8 per y step
+  EXPECT_FLOAT_EQ(select_lod(tex, s, r).lambda, 3.0f);
+  r.derivatives.dtdy = 0;
+  EXPECT_FLOAT_EQ(select_lod(tex, s, r).lambda, std::log2(5.0f));
+  r.derivatives = {};
+  r.derivatives.dsdx = 4.0f / 256;
+  s.mip_lod_bias = 0.25f;
+  r.bias = 0.25f;
+  EXPECT_FLOAT_EQ(select_lod(tex, s, r).lambda, 2.5f);
+  s.max_lod = 1.0f;
+  EXPECT_FLOAT_EQ(select_lod(tex, s, r).lambda, 1.0f);
+  s = {};
+  r.bias = 0;
+  s.min_lod = 2.75f;
+  EXPECT_FLOAT_EQ(select_lod(tex, s, r).lambda, 2.75f);
+  s.min_lod = 0;
+  r.min_lod = 2.5f;  // shader MinLod operand
+  EXPECT_FLOAT_EQ(select_lod(tex, s, r).lambda, 2.5f);
+  // Magnification: half a texel per pixel -> lambda' = -1, clamped to minLod = 0 (the spec
+  // clamps lambda to [minLod, maxLod]); magFilter applies since lambda <= 0; level 0.
+  r = {};
+  r.derivatives.dsdx = 0.5f / 256;
+  const LodSelection mag = select_lod(tex, s, r);
+  EXPECT_FLOAT_EQ(mag.lambda, 0.0f);
+  EXPECT_TRUE(mag.magnify);
+  EXPECT_EQ(mag.d, 0.0f);
+  // Beyond the chain: d' clamps to q = 8.
+  r.derivatives.dsdx = 4096.0f / 256;
+  EXPECT_FLOAT_EQ(select_lod(tex, s, r).d, 8.0f);
+}
+
+TEST(Lod, AnisotropicRatioAndProbeCount) {
+  Texture tex;
+  std::string error;
+  ASSERT_TRUE(tex.create(VK_FORMAT_R8G8B8A8_UNORM, 256, 256, 9, 1, 0, &error)) << error;
+  SamplerState s;
+  s.anisotropy_enable = true;
+  s.max_anisotropy = 16;
+  SampleRequest r;
+  r.derivatives.dsdx = 8.0f / 256;  // 8 texels along x
+  r.derivatives.dtdy = 2.0f / 256;  // 2 texels along y -> ratio 4
+  LodSelection sel = select_lod(tex, s, r);
+  EXPECT_FLOAT_EQ(sel.eta, 4.0f);
+  EXPECT_EQ(sel.probes, 4u);
+  EXPECT_FLOAT_EQ(sel.lambda, 1.0f);  // log2(8 / 4)
+  EXPECT_FLOAT_EQ(sel.major_ds, 8.0f / 256);
+  EXPECT_FLOAT_EQ(sel.major_dt, 0.0f);
+  s.max_anisotropy = 2;  // ratio capped at 2
+  sel = select_lod(tex, s, r);
+  EXPECT_EQ(sel.probes, 2u);
+  EXPECT_FLOAT_EQ(sel.lambda, 2.0f);
+}
+
+TEST(Sample, AnisotropicProbesAlongTheMajorAxis) {
+  // 16x16 level 0 (zeros), 8x8 level 1 with T(x, y) = x * x: the average of four probes differs
+  // from a single probe at the centre.
+  std::vector<float> l0(256, 0.0f), l1(64);
+  for (uint32_t y = 0; y < 8; ++y)
+    for (uint32_t x = 0; x < 8; ++x) l1[y * 8 + x] = static_cast<float>(x * x);
+  const Texture tex = float_texture(16, 16, {l0, l1});
+  SamplerState s = linear_sampler(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE);
+  s.anisotropy_enable = true;
+  s.max_anisotropy = 16;
+  SampleRequest r;
+  r.s = 0.5f;
+  r.t = 0.5f;
+  r.derivatives.dsdx = 8.0f / 16;  // 8 texels along x, 2 along y: eta = 4, lambda = 1
+  r.derivatives.dtdy = 2.0f / 16;
+  Footprint fp;
+  // Probes at s = 0.5 + {-3/8, -1/8, 1/8, 3/8} * 0.5 -> u on level 1 = 2.5, 3.5, 4.5, 5.5,
+  // i.e. exactly on texels 2, 3, 4, 5 in x; v = 4 -> rows 3 and 4 weighted 1/2 each.
+  EXPECT_FLOAT_EQ(sample(tex, s, r, &fp)[0], (4 + 9 + 16 + 25) / 4.0f);
+  EXPECT_EQ(fp.probe_count, 4u);
+  EXPECT_EQ(fp.level_count, 1u);
+  EXPECT_EQ(fp.levels[0], 1u);
+  // Texels x 2..6, rows 3..4 of an 8x8 R32F level: the four 64 B blocks of level 1.
+  EXPECT_EQ(fp.line_count, 4u);
+  EXPECT_EQ(fp.case_count[static_cast<int>(FootprintCase::TwoBlocksVertical)], 3u);
+  EXPECT_EQ(fp.case_count[static_cast<int>(FootprintCase::FourBlocks)], 1u);
+}
+
+TEST(Sample, TrilinearWeightsBetweenTwoMips) {
+  // Constant levels: 1, 3, 7.
+  const Texture tex = float_texture(4, 4, {std::vector<float>(16, 1.0f), std::vector<float>(4, 3.0f), {7.0f}});
+  SamplerState s = linear_sampler();
+  s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+  Footprint fp;
+  // d' = 1.25: levels 1 and 2 with weights 0.75 and 0.25.
+  EXPECT_FLOAT_EQ(sample(tex, s, at(0.3f, 0.6f, 1.25f), &fp)[0], 0.75f * 3 + 0.25f * 7);
+  EXPECT_EQ(fp.level_count, 2u);
+  EXPECT_EQ(fp.levels[0], 1u);
+  EXPECT_EQ(fp.levels[1], 2u);
+  EXPECT_EQ(fp.probe_count, 2u);
+  EXPECT_FLOAT_EQ(sample(tex, s, at(0.3f, 0.6f, 0.5f), &fp)[0], 0.5f * 1 + 0.5f * 3);
+  // Integral d': a single level.
+  EXPECT_FLOAT_EQ(sample(tex, s, at(0.3f, 0.6f, 1.0f), &fp)[0], 3.0f);
+  EXPECT_EQ(fp.level_count, 1u);
+  // Nearest mipmap mode: ceil(d' + 0.5) - 1 -> 1.5 rounds down to 1, 1.51 up to 2.
+  s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+  EXPECT_FLOAT_EQ(sample(tex, s, at(0.3f, 0.6f, 1.5f), nullptr)[0], 3.0f);
+  EXPECT_FLOAT_EQ(sample(tex, s, at(0.3f, 0.6f, 1.51f), nullptr)[0], 7.0f);
+  // The explicit LOD also honours the sampler bias.
+  s.mip_lod_bias = 1.0f;
+  EXPECT_FLOAT_EQ(sample(tex, s, at(0.3f, 0.6f, 0.0f), nullptr)[0], 3.0f);
+}
+
+TEST(Footprint, FourCasesOfAlgorithm2) {
+  Texture tex;
+  std::string error;
+  ASSERT_TRUE(tex.create(VK_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 1, 0x4000, &error)) << error;
+  const SamplerState s = linear_sampler();
+  const auto block = [](uint64_t bx, uint64_t by) { return 0x4000 + (by * 4 + bx) * 64; };
+  Footprint fp;
+  // Texel-space u = 1.5 -> texels 1, 2 (block column 0); u = 4 -> texels 3, 4 (columns 0, 1).
+  sample(tex, s, at(1.5f / 16, 1.5f / 16), &fp);
+  EXPECT_EQ(fp.first_case, FootprintCase::SingleBlock);
+  ASSERT_EQ(fp.line_count, 1u);
+  EXPECT_EQ(fp.lines[0], block(0, 0));
+  sample(tex, s, at(4.0f / 16, 1.5f / 16), &fp);
+  EXPECT_EQ(fp.first_case, FootprintCase::TwoBlocksHorizontal);
+  ASSERT_EQ(fp.line_count, 2u);
+  EXPECT_EQ(fp.lines[0], block(0, 0));
+  EXPECT_EQ(fp.lines[1], block(1, 0));
+  sample(tex, s, at(1.5f / 16, 4.0f / 16), &fp);
+  EXPECT_EQ(fp.first_case, FootprintCase::TwoBlocksVertical);
+  ASSERT_EQ(fp.line_count, 2u);
+  EXPECT_EQ(fp.lines[1], block(0, 1));
+  sample(tex, s, at(8.0f / 16, 12.0f / 16), &fp);
+  EXPECT_EQ(fp.first_case, FootprintCase::FourBlocks);
+  ASSERT_EQ(fp.line_count, 4u);
+  EXPECT_EQ(fp.lines[0], block(1, 2));
+  EXPECT_EQ(fp.lines[3], block(2, 3));
+  EXPECT_EQ(fp.line_level[3], 0u);
+  // Repeat across the left edge: texels 15 and 0 are in block columns 3 and 0.
+  sample(tex, s, at(0.25f / 16, 1.5f / 16), &fp);
+  EXPECT_EQ(fp.first_case, FootprintCase::TwoBlocksHorizontal);
+  EXPECT_EQ(fp.lines[0], block(3, 0));
+  EXPECT_EQ(fp.lines[1], block(0, 0));
+  // Border texels read no memory: at the corner only texel (0, 0) is fetched.
+  const SamplerState b = linear_sampler(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER);
+  sample(tex, b, at(0.25f / 16, 0.25f / 16), &fp);
+  EXPECT_EQ(fp.first_case, FootprintCase::SingleBlock);
+  EXPECT_EQ(fp.line_count, 1u);
+  sample(tex, b, at(-1.0f, 0.5f), &fp);
+  EXPECT_EQ(fp.first_case, FootprintCase::None);
+  EXPECT_EQ(fp.line_count, 0u);
+  // Nearest filtering reads one texel: always one block.
+  sample(tex, SamplerState{}, at(4.0f / 16, 4.0f / 16), &fp);
+  EXPECT_EQ(fp.first_case, FootprintCase::SingleBlock);
+  EXPECT_EQ(fp.lines[0], block(1, 1));
+}
+
+TEST(Sample, SrgbDecodedBeforeFiltering) {
+  Texture tex;
+  std::string error;
+  ASSERT_TRUE(tex.create(VK_FORMAT_R8G8B8A8_SRGB, 2, 1, 1, 1, 0, &error)) << error;
+  const uint8_t texels[8] = {0x00, 0x00, 0x00, 0xFF, 0xBC, 0xBC, 0xBC, 0xFF};
+  ASSERT_TRUE(tex.upload(0, 0, texels, 8, &error)) << error;
+  // Half-way between 0 and 0xBC: the mean of the linear values (0.50289 / 2), not the decode of
+  // the mean encoding.
+  const Rgba c = sample(tex, linear_sampler(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE), at(0.5f, 0.5f), nullptr);
+  EXPECT_NEAR(c[0], 0.50289f / 2, 5e-5f);
+  EXPECT_FLOAT_EQ(c[3], 1.0f);
+}
+
+TEST(Sample, GatherFetchDrefAndUnnormalized) {
+  const Texture tex = two_by_two();
+  const Rgba g = gather(tex, linear_sampler(), at(0.5f, 0.5f), 0, nullptr);
+  EXPECT_EQ(g[0], 3.0f);  // (i0, j1)
+  EXPECT_EQ(g[1], 5.0f);  // (i1, j1)
+  EXPECT_EQ(g[2], 2.0f);  // (i1, j0)
+  EXPECT_EQ(g[3], 1.0f);  // (i0, j0)
+  EXPECT_EQ(gather(tex, linear_sampler(), at(0.5f, 0.5f), 3, nullptr)[0], 1.0f);  // alpha
+
+  Footprint fp;
+  EXPECT_EQ(fetch(tex, 0, 0, 1, 1, &fp)[0], 5.0f);
+  EXPECT_EQ(fp.line_count, 1u);
+  EXPECT_EQ(fp.lines[0], tex.base_address());
+  EXPECT_EQ(fetch(tex, 0, 0, 2, 0, &fp)[0], 0.0f);  // out of range
+  EXPECT_EQ(fp.line_count, 0u);
+
+  Texture u;
+  std::string error;
+  ASSERT_TRUE(u.create(VK_FORMAT_R32_UINT, 4, 4, 1, 1, 0, &error)) << error;
+  std::vector<uint32_t> values(16);
+  for (uint32_t i = 0; i < 16; ++i) values[i] = 0xDEAD0000u + i;
+  ASSERT_TRUE(u.upload(0, 0, values.data(), 64, &error)) << error;
+  EXPECT_EQ(fetch_uint(u, 0, 0, 3, 2, nullptr), 0xDEAD0000u + 11);
+
+  // Depth compare: D32F 0.2 0.4 / 0.6 0.8, LESS_OR_EQUAL with Dref = 0.5 passes for 0.6 and 0.8.
+  const Texture depth = float_texture(2, 2, {{0.2f, 0.4f, 0.6f, 0.8f}}, VK_FORMAT_D32_SFLOAT);
+  SamplerState cmp = linear_sampler(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE);
+  cmp.compare_enable = true;
+  cmp.compare_op = VK_COMPARE_OP_LESS_OR_EQUAL;
+  SampleRequest r = at(0.5f, 0.5f);
+  r.has_dref = true;
+  r.dref = 0.5f;
+  EXPECT_FLOAT_EQ(sample(depth, cmp, r, nullptr)[0], 0.5f);
+  r.s = r.t = 0.25f;  // texel (0, 0) = 0.2 only
+  EXPECT_FLOAT_EQ(sample(depth, cmp, r, nullptr)[0], 0.0f);
+  cmp.compare_op = VK_COMPARE_OP_GREATER;
+  EXPECT_FLOAT_EQ(sample(depth, cmp, r, nullptr)[0], 1.0f);
+
+  // Unnormalized coordinates address texels directly.
+  SamplerState un;
+  un.unnormalized_coordinates = true;
+  un.address_u = un.address_v = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+  EXPECT_EQ(sample(tex, un, at(1.5f, 0.5f), nullptr)[0], 2.0f);
+  EXPECT_EQ(sample(tex, un, at(0.5f, 1.5f), nullptr)[0], 3.0f);
+}
+
+TEST(Sample, Bc1TextureSamplesDecodedTexels) {
+  // One 4x4 BC1 block, c0 = red > c1 = blue, texel (1, 0) index 1, (2, 0) index 2.
+  uint8_t block[8] = {0x00, 0xF8, 0x1F, 0x00, 0, 0, 0, 0};
+  const uint32_t bits = (1u << 2) | (2u << 4);
+  std::memcpy(block + 4, &bits, 4);
+  Texture tex;
+  std::string error;
+  ASSERT_TRUE(tex.create(VK_FORMAT_BC1_RGB_UNORM_BLOCK, 4, 4, 1, 1, 0x800, &error)) << error;
+  ASSERT_TRUE(tex.upload(0, 0, block, 8, &error)) << error;
+  Footprint fp;
+  const Rgba c = sample(tex, SamplerState{}, at(1.5f / 4, 0.5f / 4), &fp);
+  EXPECT_EQ(c[0], 0.0f);
+  EXPECT_EQ(c[2], 1.0f);
+  EXPECT_NEAR(sample(tex, SamplerState{}, at(2.5f / 4, 0.5f / 4), nullptr)[0], 2.0f / 3, 1e-6f);
+  EXPECT_EQ(fp.line_count, 1u);
+  EXPECT_EQ(fp.lines[0], 0x800u);
+  EXPECT_EQ(tex.memory()[1], 0xF8);
+}
+
+TEST(Sampler, FromCreateInfo) {
+  VkSamplerCreateInfo info{};
+  info.magFilter = VK_FILTER_LINEAR;
+  info.minFilter = VK_FILTER_NEAREST;
+  info.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+  info.addressModeU = VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
+  info.addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+  info.mipLodBias = -0.5f;
+  info.anisotropyEnable = VK_TRUE;
+  info.maxAnisotropy = 8;
+  info.compareEnable = VK_TRUE;
+  info.compareOp = VK_COMPARE_OP_GREATER;
+  info.minLod = 1;
+  info.maxLod = 3;
+  info.borderColor = VK_BORDER_COLOR_INT_OPAQUE_WHITE;
+  const SamplerState s = SamplerState::from_create_info(info);
+  EXPECT_EQ(s.mag_filter, VK_FILTER_LINEAR);
+  EXPECT_EQ(s.min_filter, VK_FILTER_NEAREST);
+  EXPECT_EQ(s.mipmap_mode, VK_SAMPLER_MIPMAP_MODE_LINEAR);
+  EXPECT_EQ(s.address_u, VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT);
+  EXPECT_EQ(s.address_v, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER);
+  EXPECT_EQ(s.mip_lod_bias, -0.5f);
+  EXPECT_TRUE(s.anisotropy_enable);
+  EXPECT_EQ(s.max_anisotropy, 8.0f);
+  EXPECT_TRUE(s.compare_enable);
+  EXPECT_EQ(s.compare_op, VK_COMPARE_OP_GREATER);
+  EXPECT_EQ(s.min_lod, 1.0f);
+  EXPECT_EQ(s.max_lod, 3.0f);
+  EXPECT_EQ(s.border_color, VK_BORDER_COLOR_INT_OPAQUE_WHITE);
+  EXPECT_FALSE(s.unnormalized_coordinates);
+}
