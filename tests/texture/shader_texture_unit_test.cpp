@@ -1,0 +1,113 @@
+// The texture unit behind the SPIR-V interpreter: a GLSL fragment shader samples a mip chain
+// through ShaderTextureUnit; the LOD comes from the quad derivatives the interpreter computes.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <vector>
+
+#include "tessera/shader/shader_module.h"
+#include "tessera/texture/shader_texture_unit.h"
+
+using namespace tessera;
+using namespace tessera::texture;
+
+namespace {
+
+std::vector<uint32_t> read_spirv() {
+  std::ifstream f(TESSERA_TEXTURE_SPV, std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::vector<uint32_t> words(bytes.size() / 4);
+  if (!words.empty()) std::memcpy(words.data(), bytes.data(), words.size() * 4);
+  return words;
+}
+
+float out_f(const shader::LaneBatch& b, uint32_t location, uint32_t component, uint32_t lane) {
+  return std::bit_cast<float>(b.outputs[location * 4 + component][lane]);
+}
+
+}  // namespace
+
+TEST(ShaderTextureUnit, GlslSamplingThroughTheInterpreter) {
+  const std::vector<uint32_t> words = read_spirv();
+  ASSERT_FALSE(words.empty());
+  std::string error;
+  auto module = shader::ShaderModule::create(words, "main", shader::Stage::Fragment, {}, error);
+  ASSERT_NE(module, nullptr) << error;
+  ASSERT_EQ(module->resources().size(), 1u);
+
+  // 256x256 R32F, 9 levels; every texel of level l holds the value l, so a trilinear sample
+  // returns d' exactly.
+  Texture tex;
+  ASSERT_TRUE(tex.create(VK_FORMAT_R32_SFLOAT, 256, 256, 9, 1, 0x200000, &error)) << error;
+  for (uint32_t l = 0; l < 9; ++l) {
+    std::vector<float> level(static_cast<size_t>(tex.width(l)) * tex.height(l), static_cast<float>(l));
+    ASSERT_TRUE(tex.upload(l, 0, level.data(), level.size() * 4, &error)) << error;
+  }
+  SamplerState smp;
+  smp.mag_filter = smp.min_filter = VK_FILTER_LINEAR;
+  smp.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+
+  ShaderTextureUnit unit;
+  unit.bind_texture(0, 0, &tex);
+  unit.bind_sampler(0, 0, &smp);
+  std::vector<std::pair<uint32_t, Footprint>> seen;
+  unit.set_footprint_sink([&](uint32_t lane, const Footprint& fp) { seen.emplace_back(lane, fp); });
+
+  auto batch = std::make_unique<shader::LaneBatch>();
+  std::memset(static_cast<void*>(batch.get()), 0, sizeof(shader::LaneBatch));
+  batch->lane_count = 8;
+  // Quad 0 at pixel (0, 0) with uv = pixel * 4 / 256 (4 texels per pixel: lambda = 2);
+  // quad 1 at pixel (8, 8) with uv = pixel * 11.3137 / 256 (lambda = log2(11.3137) = 3.5).
+  const float scale[2] = {4.0f / 256, 11.313708f / 256};
+  for (uint32_t l = 0; l < 8; ++l) {
+    const uint32_t q = l / 4, k = l % 4;
+    const float x = static_cast<float>(q * 8 + (k & 1u)) + 0.5f;
+    const float y = static_cast<float>(q * 8 + (k >> 1)) + 0.5f;
+    batch->frag_coord[0][l] = x;
+    batch->frag_coord[1][l] = y;
+    batch->inputs[0][l] = std::bit_cast<uint32_t>(x * scale[q]);
+    batch->inputs[1][l] = std::bit_cast<uint32_t>(y * scale[q]);
+  }
+  shader::ShaderExecutor exec(*module);
+  shader::Bindings bindings;
+  bindings.sampler = &unit;
+  ASSERT_TRUE(exec.execute(*batch, bindings, error)) << error;
+
+  for (uint32_t l = 0; l < 8; ++l) {
+    EXPECT_NEAR(out_f(*batch, 0, 0, l), l < 4 ? 2.0f : 3.5f, 1e-4f) << "lane " << l;
+    EXPECT_EQ(out_f(*batch, 1, 0, l), 64.0f);  // textureSize(tex, 2)
+    EXPECT_EQ(out_f(*batch, 1, 1, l), 64.0f);
+    EXPECT_EQ(out_f(*batch, 1, 2, l), 9.0f);   // textureQueryLevels
+    EXPECT_EQ(out_f(*batch, 1, 3, l), 1.0f);   // texelFetch(.., 1): level 1 holds 1
+  }
+  // One footprint per lane for texture() and one for texelFetch(); queries read no memory.
+  ASSERT_EQ(seen.size(), 16u);
+  EXPECT_EQ(unit.lanes_sampled(), 16u);
+  EXPECT_EQ(unit.unbound_requests(), 0u);
+  const Footprint& first = seen[0].second;  // lane 0, texture(): level 2 only (d' = 2)
+  EXPECT_EQ(seen[0].first, 0u);
+  EXPECT_EQ(first.level_count, 1u);
+  EXPECT_EQ(first.levels[0], 2u);
+  // u = 0.5 * 4 / 256 * 64 = 0.5 on level 2: texels 0 and 1 in both axes, one block.
+  EXPECT_EQ(first.first_case, FootprintCase::SingleBlock);
+  ASSERT_EQ(first.line_count, 1u);
+  EXPECT_EQ(first.lines[0], tex.address(0, 2, 0, 0).block);
+  const Footprint& fifth = seen[4].second;  // lane 4: trilinear between levels 3 and 4
+  EXPECT_EQ(fifth.level_count, 2u);
+  EXPECT_EQ(fifth.levels[0], 3u);
+  EXPECT_EQ(fifth.levels[1], 4u);
+  const Footprint& fetch_fp = seen[8].second;  // texelFetch(ivec2(3, 1), 1)
+  ASSERT_EQ(fetch_fp.line_count, 1u);
+  EXPECT_EQ(fetch_fp.lines[0], tex.address(0, 1, 3, 1).byte / 64 * 64);
+
+  // An unbound image gives zeros and is counted, never a crash.
+  ShaderTextureUnit empty;
+  bindings.sampler = &empty;
+  ASSERT_TRUE(exec.execute(*batch, bindings, error)) << error;
+  EXPECT_EQ(out_f(*batch, 0, 0, 0), 0.0f);
+  EXPECT_GT(empty.unbound_requests(), 0u);
+}
