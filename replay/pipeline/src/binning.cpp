@@ -1,0 +1,127 @@
+#include "tessera/pipeline/binning.h"
+
+#include <algorithm>
+
+#include "tessera/pipeline/edge.h"
+
+namespace tessera::pipeline {
+namespace {
+
+int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
+
+}  // namespace
+
+uint32_t attribute_count(uint32_t varying_count) { return 1 + (varying_count + 3) / 4; }
+
+PixelRect tile_rect(const TilingConfig& config, uint32_t tile) {
+  const uint32_t tx = tile % config.tiles_x(), ty = tile / config.tiles_x();
+  PixelRect r;
+  r.x0 = std::max(static_cast<int32_t>(tx * config.tile_width), config.scissor_x0);
+  r.y0 = std::max(static_cast<int32_t>(ty * config.tile_height), config.scissor_y0);
+  r.x1 = std::min(static_cast<int32_t>(std::min((tx + 1) * config.tile_width, config.width)),
+                  config.scissor_x1);
+  r.y1 = std::min(static_cast<int32_t>(std::min((ty + 1) * config.tile_height, config.height)),
+                  config.scissor_y1);
+  return r;
+}
+
+bool overlaps(const ScreenTriangle& t, const PixelRect& rect) {
+  if (rect.x0 >= rect.x1 || rect.y0 >= rect.y1) return false;
+  const int64_t sx0 = pixel_center(rect.x0), sx1 = pixel_center(rect.x1 - 1);
+  const int64_t sy0 = pixel_center(rect.y0), sy1 = pixel_center(rect.y1 - 1);
+  const int64_t minx = std::min({t.fx[0], t.fx[1], t.fx[2]}), maxx = std::max({t.fx[0], t.fx[1], t.fx[2]});
+  const int64_t miny = std::min({t.fy[0], t.fy[1], t.fy[2]}), maxy = std::max({t.fy[0], t.fy[1], t.fy[2]});
+  if (minx > sx1 || maxx < sx0 || miny > sy1 || maxy < sy0) return false;
+  const EdgeFunctions ef = make_edges(t);
+  for (const Edge& e : ef.e) {
+    const int64_t px = e.a > 0 ? sx1 : sx0;
+    const int64_t py = e.b > 0 ? sy1 : sy0;
+    if (e.eval(px, py) + e.bias() <= 0) return false;
+  }
+  return true;
+}
+
+PolygonListBuilder::PolygonListBuilder(TilingConfig config, ParameterBufferLayout layout)
+    : config_(config), layout_(layout), lists_(config.tile_count()), overflow_blocks_(config.tile_count()) {
+  // Keep each list's first PMD line aligned (the Tile Fetcher reads whole lines).
+  const uint32_t per_line = std::max(1u, layout_.pmds_per_line());
+  layout_.max_primitives_per_tile = std::max(per_line, layout_.max_primitives_per_tile / per_line * per_line);
+}
+
+uint64_t PolygonListBuilder::pmd_address(uint32_t tile, uint32_t index) const {
+  const uint32_t max = layout_.max_primitives_per_tile;
+  if (index < max) return layout_.lists_base + (uint64_t{tile} * max + index) * layout_.pmd_bytes;
+  const uint32_t over = index - max;
+  return overflow_blocks_[tile][over / layout_.pmds_per_line()] +
+         uint64_t{over % layout_.pmds_per_line()} * layout_.pmd_bytes;
+}
+
+uint32_t PolygonListBuilder::bin(const ScreenTriangle& triangle) {
+  if (config_.tile_count() == 0) return 0;
+  // Pixels whose centre lies inside the bounding box, clipped to framebuffer and scissor.
+  const int64_t minx = std::min({triangle.fx[0], triangle.fx[1], triangle.fx[2]});
+  const int64_t maxx = std::max({triangle.fx[0], triangle.fx[1], triangle.fx[2]});
+  const int64_t miny = std::min({triangle.fy[0], triangle.fy[1], triangle.fy[2]});
+  const int64_t maxy = std::max({triangle.fy[0], triangle.fy[1], triangle.fy[2]});
+  const int64_t half = kSubPixelOne / 2;
+  const int64_t px0 = std::max<int64_t>({ceil_div(minx - half, kSubPixelOne), 0, config_.scissor_x0});
+  const int64_t py0 = std::max<int64_t>({ceil_div(miny - half, kSubPixelOne), 0, config_.scissor_y0});
+  const int64_t px1 = std::min<int64_t>({floor_div(maxx - half, kSubPixelOne), int64_t{config_.width} - 1,
+                                         int64_t{config_.scissor_x1} - 1});
+  const int64_t py1 = std::min<int64_t>({floor_div(maxy - half, kSubPixelOne), int64_t{config_.height} - 1,
+                                         int64_t{config_.scissor_y1} - 1});
+  if (px0 > px1 || py0 > py1) return 0;
+
+  std::vector<uint32_t> tiles;
+  for (int64_t ty = py0 / config_.tile_height; ty <= py1 / config_.tile_height; ++ty)
+    for (int64_t tx = px0 / config_.tile_width; tx <= px1 / config_.tile_width; ++tx) {
+      const auto tile = static_cast<uint32_t>(ty * config_.tiles_x() + tx);
+      if (overlaps(triangle, tile_rect(config_, tile))) tiles.push_back(tile);
+    }
+  if (tiles.empty()) return 0;
+
+  const auto index = static_cast<uint32_t>(primitives_.size());
+  primitives_.push_back(triangle);
+  primitives_.back().primitive_id = index;
+  const uint32_t attributes = attribute_count(triangle.varying_count);
+  const uint64_t first_attribute = layout_.attributes_base + next_attribute_line_ * layout_.line_bytes;
+  metadata_.push_back({first_attribute, attributes});
+  next_attribute_line_ += attributes;
+
+  // Paper 003 section III-A.4: for each tile the primitive overlaps, a PMD write to that tile's
+  // list; then the attribute writes, each attribute written exactly once.
+  for (uint32_t tile : tiles) {
+    std::vector<uint32_t>& list = lists_[tile];
+    const auto entry = static_cast<uint32_t>(list.size());
+    if (entry >= layout_.max_primitives_per_tile) {
+      const uint32_t over = entry - layout_.max_primitives_per_tile;
+      if (over == 0) ++overflowed_tiles_;
+      if (over % layout_.pmds_per_line() == 0)
+        overflow_blocks_[tile].push_back(layout_.overflow_base + next_overflow_block_++ * layout_.line_bytes);
+    }
+    list.push_back(index);
+    writes_.push_back({pmd_address(tile, entry), layout_.pmd_bytes, PbSection::Lists, tile, index});
+  }
+  for (uint32_t a = 0; a < attributes; ++a)
+    writes_.push_back({first_attribute + uint64_t{a} * layout_.line_bytes, layout_.attribute_bytes,
+                       PbSection::Attributes, tiles.front(), index});
+  return static_cast<uint32_t>(tiles.size());
+}
+
+void PolygonListBuilder::tile_reads(uint32_t tile, std::vector<PbAccess>& out) const {
+  const std::vector<uint32_t>& list = lists_[tile];
+  const uint32_t per_line = layout_.pmds_per_line();
+  for (uint32_t first = 0; first < list.size(); first += per_line) {
+    out.push_back({pmd_address(tile, first), layout_.line_bytes, PbSection::Lists, tile, list[first]});
+    const uint32_t last = std::min<uint32_t>(first + per_line, static_cast<uint32_t>(list.size()));
+    for (uint32_t i = first; i < last; ++i) {
+      const PrimitiveMetadata& md = metadata_[list[i]];
+      for (uint32_t a = 0; a < md.attribute_count; ++a)
+        out.push_back({md.primitive_id + uint64_t{a} * layout_.line_bytes, layout_.attribute_bytes,
+                       PbSection::Attributes, tile, list[i]});
+    }
+  }
+}
+
+}  // namespace tessera::pipeline

@@ -1,0 +1,102 @@
+#include "tessera/pipeline/clip.h"
+
+#include <algorithm>
+
+namespace tessera::pipeline {
+namespace {
+
+// A vertex is inside a plane when dot((a, b, c, d), position) + e >= 0. Only the w > 0 plane used
+// without depth clipping needs e (w >= kMinW); the others are homogeneous.
+struct Plane {
+  float a, b, c, d, e;
+};
+constexpr float kMinW = 1e-6f;
+
+float distance(const Plane& p, const Vec4& v) {
+  return p.a * v.x + p.b * v.y + p.c * v.z + p.d * v.w + p.e;
+}
+
+// Point on the segment from `in` (inside) to `out` (outside). Always interpolating from the
+// inside vertex makes the new vertex of an edge shared by two triangles bit-identical in both,
+// so clipped meshes stay watertight.
+ClipVertex intersect(const ClipVertex& inside, float d_in, const ClipVertex& outside, float d_out,
+                     uint32_t varying_count) {
+  const float t = d_in / (d_in - d_out);
+  ClipVertex r;
+  auto lerp = [t](float a, float b) { return a + t * (b - a); };
+  r.position = {lerp(inside.position.x, outside.position.x), lerp(inside.position.y, outside.position.y),
+                lerp(inside.position.z, outside.position.z), lerp(inside.position.w, outside.position.w)};
+  for (uint32_t i = 0; i < varying_count; ++i) r.varyings[i] = lerp(inside.varyings[i], outside.varyings[i]);
+  return r;
+}
+
+// Sutherland-Hodgman against one plane.
+void clip_polygon(const std::vector<ClipVertex>& poly, const Plane& plane, uint32_t varying_count,
+                  std::vector<ClipVertex>& result) {
+  result.clear();
+  const size_t n = poly.size();
+  for (size_t i = 0; i < n; ++i) {
+    const ClipVertex& cur = poly[i];
+    const ClipVertex& nxt = poly[(i + 1) % n];
+    const float dc = distance(plane, cur.position);
+    const float dn = distance(plane, nxt.position);
+    if (dc >= 0) result.push_back(cur);
+    if ((dc >= 0) != (dn >= 0)) {
+      result.push_back(dc >= 0 ? intersect(cur, dc, nxt, dn, varying_count)
+                               : intersect(nxt, dn, cur, dc, varying_count));
+    }
+  }
+}
+
+}  // namespace
+
+ClipOutcome clip_triangle(const ClipTriangle& in, uint32_t varying_count, const ClipConfig& config,
+                          std::vector<ClipTriangle>& out) {
+  varying_count = std::min(varying_count, kMaxVaryingFloats);
+  // Trivial reject against the six planes of the view volume (-w<=x<=w, -w<=y<=w, 0<=z<=w):
+  // a triangle with all three vertices outside the same plane cannot produce a fragment.
+  const Plane view_volume[6] = {{1, 0, 0, 1, 0}, {-1, 0, 0, 1, 0}, {0, 1, 0, 1, 0},
+                                {0, -1, 0, 1, 0}, {0, 0, 1, 0, 0},  {0, 0, -1, 1, 0}};
+  const int view_planes = config.depth_clip ? 6 : 4;
+  for (int p = 0; p < view_planes; ++p) {
+    if (distance(view_volume[p], in[0].position) < 0 && distance(view_volume[p], in[1].position) < 0 &&
+        distance(view_volume[p], in[2].position) < 0)
+      return ClipOutcome::Discarded;
+  }
+  const float g = config.guard_band;
+  Plane planes[6];
+  int plane_count = 0;
+  if (config.depth_clip) {
+    planes[plane_count++] = {0, 0, 1, 0, 0};   // near: z >= 0
+    planes[plane_count++] = {0, 0, -1, 1, 0};  // far: z <= w
+  } else {
+    // Without depth clipping only w > 0 is required for the divide.
+    planes[plane_count++] = {0, 0, 0, 1, -kMinW};
+  }
+  planes[plane_count++] = {1, 0, 0, g, 0};
+  planes[plane_count++] = {-1, 0, 0, g, 0};
+  planes[plane_count++] = {0, 1, 0, g, 0};
+  planes[plane_count++] = {0, -1, 0, g, 0};
+
+  int mask = 0;  // planes some vertex is outside of
+  for (int p = 0; p < plane_count; ++p)
+    for (const ClipVertex& v : in)
+      if (distance(planes[p], v.position) < 0) mask |= 1 << p;
+  if (mask == 0) {
+    out.push_back(in);
+    return ClipOutcome::Inside;
+  }
+
+  std::vector<ClipVertex> poly(in.begin(), in.end());
+  std::vector<ClipVertex> next;
+  for (int p = 0; p < plane_count && !poly.empty(); ++p) {
+    if (!(mask & (1 << p))) continue;
+    clip_polygon(poly, planes[p], varying_count, next);
+    poly.swap(next);
+  }
+  if (poly.size() < 3) return ClipOutcome::Discarded;
+  for (size_t i = 1; i + 1 < poly.size(); ++i) out.push_back({poly[0], poly[i], poly[i + 1]});
+  return ClipOutcome::Clipped;
+}
+
+}  // namespace tessera::pipeline

@@ -1,0 +1,28 @@
+#include "tessera/pipeline/tile_fetch.h"
+
+namespace tessera::pipeline {
+
+std::vector<uint32_t> ScanlineOrder::order(uint32_t tiles_x, uint32_t tiles_y) const {
+  std::vector<uint32_t> tiles(size_t{tiles_x} * tiles_y);
+  for (uint32_t i = 0; i < tiles.size(); ++i) tiles[i] = i;
+  return tiles;
+}
+
+uint32_t fetch_tiles(const PolygonListBuilder& pb, const TileOrder& order, const TileVisitor& visit,
+                     std::vector<PbAccess>& reads) {
+  const TilingConfig& config = pb.config();
+  const std::vector<uint32_t> tiles = order.order(config.tiles_x(), config.tiles_y());
+  std::vector<bool> seen(config.tile_count(), false);
+  if (tiles.size() != config.tile_count()) return 0;
+  for (uint32_t t : tiles) {
+    if (t >= seen.size() || seen[t]) return 0;
+    seen[t] = true;
+  }
+  for (uint32_t t : tiles) {
+    pb.tile_reads(t, reads);
+    visit(t, pb.tile_list(t));
+  }
+  return static_cast<uint32_t>(tiles.size());
+}
+
+}  // namespace tessera::pipeline

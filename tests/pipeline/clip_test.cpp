@@ -1,0 +1,116 @@
+// Clipping: near-plane clipping with interpolated varyings, guard band, trivial reject.
+#include "tessera/pipeline/clip.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+namespace tessera::pipeline {
+namespace {
+
+ClipVertex vtx(float x, float y, float z, float w, float varying) {
+  ClipVertex v;
+  v.position = {x, y, z, w};
+  v.varyings[0] = varying;
+  return v;
+}
+
+void expect_vertex(const ClipVertex& v, float x, float y, float z, float w, float varying) {
+  EXPECT_FLOAT_EQ(v.position.x, x);
+  EXPECT_FLOAT_EQ(v.position.y, y);
+  EXPECT_FLOAT_EQ(v.position.z, z);
+  EXPECT_FLOAT_EQ(v.position.w, w);
+  EXPECT_FLOAT_EQ(v.varyings[0], varying);
+}
+
+// Twice the signed area after the perspective divide.
+float ndc_area(const ClipTriangle& t) {
+  auto px = [&](int i) { return t[static_cast<size_t>(i)].position.x / t[static_cast<size_t>(i)].position.w; };
+  auto py = [&](int i) { return t[static_cast<size_t>(i)].position.y / t[static_cast<size_t>(i)].position.w; };
+  return (px(1) - px(0)) * (py(2) - py(0)) - (py(1) - py(0)) * (px(2) - px(0));
+}
+
+TEST(Clip, InsideTrianglePassesUnchanged) {
+  const ClipTriangle in = {vtx(0, 0, 0.5f, 1, 0), vtx(0.5f, 0, 0.5f, 1, 1), vtx(0, 0.5f, 0.5f, 1, 2)};
+  std::vector<ClipTriangle> out;
+  EXPECT_EQ(clip_triangle(in, 1, {}, out), ClipOutcome::Inside);
+  ASSERT_EQ(out.size(), 1u);
+  expect_vertex(out[0][1], 0.5f, 0, 0.5f, 1, 1);
+}
+
+// One vertex behind the near plane: the polygon becomes a quad (two triangles) whose new
+// vertices lie on z = 0 at the midpoints of the two crossing edges, varyings interpolated.
+TEST(Clip, OneVertexBehindNearPlaneGivesQuad) {
+  const ClipTriangle in = {vtx(0, 0, -0.5f, 1, 0), vtx(0.5f, 0, 0.5f, 1, 1), vtx(-0.5f, 0.5f, 0.5f, 1, 2)};
+  std::vector<ClipTriangle> out;
+  EXPECT_EQ(clip_triangle(in, 1, {}, out), ClipOutcome::Clipped);
+  ASSERT_EQ(out.size(), 2u);
+  expect_vertex(out[0][0], 0.25f, 0, 0, 1, 0.5f);
+  expect_vertex(out[0][1], 0.5f, 0, 0.5f, 1, 1);
+  expect_vertex(out[0][2], -0.5f, 0.5f, 0.5f, 1, 2);
+  expect_vertex(out[1][0], 0.25f, 0, 0, 1, 0.5f);
+  expect_vertex(out[1][1], -0.5f, 0.5f, 0.5f, 1, 2);
+  expect_vertex(out[1][2], -0.25f, 0.25f, 0, 1, 1);
+  // Winding is preserved.
+  EXPECT_GT(ndc_area(in), 0);
+  EXPECT_GT(ndc_area(out[0]), 0);
+  EXPECT_GT(ndc_area(out[1]), 0);
+}
+
+// Two vertices behind: one triangle. With w varying the intersection is found in clip space:
+// on edge v0 (z=1, w=2) -> v1 (z=-1, w=1) the distance to z >= 0 is z, t = 1 / (1 - -1) = 0.5.
+TEST(Clip, TwoVerticesBehindNearPlaneGiveOneTriangle) {
+  const ClipTriangle in = {vtx(0, 0, 1, 2, 10), vtx(1, 0, -1, 1, 20), vtx(0, 1, -3, 1, 30)};
+  std::vector<ClipTriangle> out;
+  EXPECT_EQ(clip_triangle(in, 1, {}, out), ClipOutcome::Clipped);
+  ASSERT_EQ(out.size(), 1u);
+  expect_vertex(out[0][0], 0, 0, 1, 2, 10);
+  expect_vertex(out[0][1], 0.5f, 0, 0, 1.5f, 15);
+  // v2 -> v0: from inside v0 with distance 1 to v2 with distance -3: t = 1/4.
+  expect_vertex(out[0][2], 0, 0.25f, 0, 1.75f, 15);
+}
+
+TEST(Clip, WhollyOutsideIsDiscarded) {
+  std::vector<ClipTriangle> out;
+  const ClipTriangle behind = {vtx(0, 0, -1, 1, 0), vtx(1, 0, -0.5f, 1, 0), vtx(0, 1, -2, 1, 0)};
+  EXPECT_EQ(clip_triangle(behind, 1, {}, out), ClipOutcome::Discarded);
+  const ClipTriangle beyond_far = {vtx(0, 0, 2, 1, 0), vtx(1, 0, 1.5f, 1, 0), vtx(0, 1, 3, 1, 0)};
+  EXPECT_EQ(clip_triangle(beyond_far, 1, {}, out), ClipOutcome::Discarded);
+  const ClipTriangle right = {vtx(1.5f, 0, 0.5f, 1, 0), vtx(3, 0, 0.5f, 1, 0), vtx(2, 1, 0.5f, 1, 0)};
+  EXPECT_EQ(clip_triangle(right, 1, {}, out), ClipOutcome::Discarded);
+  EXPECT_TRUE(out.empty());
+}
+
+// Outside the view volume in x but inside the guard band: not clipped (raster scissors it).
+TEST(Clip, GuardBandAvoidsXYClipping) {
+  const ClipTriangle in = {vtx(-5, 0, 0.5f, 1, 0), vtx(5, 0, 0.5f, 1, 0), vtx(0, 5, 0.5f, 1, 0)};
+  std::vector<ClipTriangle> out;
+  EXPECT_EQ(clip_triangle(in, 1, {}, out), ClipOutcome::Inside);
+  // Beyond the guard band it is clipped, and every vertex then lies within it.
+  const ClipTriangle huge = {vtx(-100, 0, 0.5f, 1, 0), vtx(100, 0, 0.5f, 1, 0), vtx(0, 100, 0.5f, 1, 0)};
+  out.clear();
+  EXPECT_EQ(clip_triangle(huge, 1, {}, out), ClipOutcome::Clipped);
+  ASSERT_FALSE(out.empty());
+  for (const ClipTriangle& t : out)
+    for (const ClipVertex& v : t) {
+      EXPECT_LE(std::fabs(v.position.x), 8.0f * v.position.w + 1e-4f);
+      EXPECT_LE(std::fabs(v.position.y), 8.0f * v.position.w + 1e-4f);
+    }
+}
+
+TEST(Clip, DepthClampSkipsDepthPlanesButKeepsPositiveW) {
+  ClipConfig clamp;
+  clamp.depth_clip = false;
+  std::vector<ClipTriangle> out;
+  const ClipTriangle in = {vtx(0, 0, -0.5f, 1, 0), vtx(0.5f, 0, 0.5f, 1, 1), vtx(-0.5f, 0.5f, 2, 1, 2)};
+  EXPECT_EQ(clip_triangle(in, 1, clamp, out), ClipOutcome::Inside);
+  out.clear();
+  const ClipTriangle behind_eye = {vtx(0, 0, 0, -1, 0), vtx(0.5f, 0, 0, 1, 1), vtx(-0.5f, 0.5f, 0, 1, 2)};
+  EXPECT_EQ(clip_triangle(behind_eye, 1, clamp, out), ClipOutcome::Clipped);
+  for (const ClipTriangle& t : out)
+    for (const ClipVertex& v : t) EXPECT_GT(v.position.w, 0);
+}
+
+}  // namespace
+}  // namespace tessera::pipeline
