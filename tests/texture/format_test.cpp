@@ -76,6 +76,16 @@ TEST(Format, HalfAndFloat) {
   EXPECT_EQ(c[1], 0.5f);
   EXPECT_EQ(c[2], -2.0f);
   EXPECT_EQ(c[3], 0.0f);
+  // R32_UINT keeps the exact integer (beyond float precision) as a bit pattern.
+  const uint32_t big = 0xFFFFFFF1u;
+  uint8_t ub[4];
+  std::memcpy(ub, &big, 4);
+  const Rgba u = decode_texel(info_of(VK_FORMAT_R32_UINT), ub);
+  uint32_t r = 0, a = 0;
+  std::memcpy(&r, &u[0], 4);
+  std::memcpy(&a, &u[3], 4);
+  EXPECT_EQ(r, big);
+  EXPECT_EQ(a, 1u);
   const float f = 3.25f;
   uint8_t fb[4];
   std::memcpy(fb, &f, 4);

@@ -397,3 +397,26 @@ TEST(Sampler, FromCreateInfo) {
   EXPECT_EQ(s.border_color, VK_BORDER_COLOR_INT_OPAQUE_WHITE);
   EXPECT_FALSE(s.unnormalized_coordinates);
 }
+
+TEST(Sample, IntegerFormatSamplesKeepExactValues) {
+  Texture u;
+  std::string error;
+  ASSERT_TRUE(u.create(VK_FORMAT_R32_UINT, 2, 1, 1, 1, 0, &error)) << error;
+  const uint32_t values[2] = {0xFFFFFF01u, 16777217u};  // neither is representable as a float
+  ASSERT_TRUE(u.upload(0, 0, values, 8, &error)) << error;
+  SamplerState s;
+  s.address_u = s.address_v = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+  s.border_color = VK_BORDER_COLOR_INT_OPAQUE_WHITE;
+  uint32_t bits[4];
+  Rgba c = sample(u, s, at(0.75f, 0.5f), nullptr);
+  std::memcpy(bits, c.data(), 16);
+  EXPECT_EQ(bits[0], 16777217u);
+  EXPECT_EQ(bits[3], 1u);
+  c = sample(u, s, at(1.5f, 0.5f), nullptr);  // border: integer (1, 1, 1, 1)
+  std::memcpy(bits, c.data(), 16);
+  EXPECT_EQ(bits[0], 1u);
+  EXPECT_EQ(bits[2], 1u);
+  c = fetch(u, 0, 0, 0, 0, nullptr);
+  std::memcpy(bits, c.data(), 4);
+  EXPECT_EQ(bits[0], 0xFFFFFF01u);
+}

@@ -153,7 +153,15 @@ Rgba decode_texel(const FormatInfo& info, const uint8_t* p) {
       for (uint32_t i = 0; i < info.components; ++i) c[i] = half_to_float(load16(p + 2 * i));
       break;
     case FormatKind::Float32: std::memcpy(&c[0], p, 4); break;
-    case FormatKind::Uint32: c[0] = static_cast<float>(load32(p)); break;
+    case FormatKind::Uint32: {
+      // Integer formats carry bit patterns, not values: R = the uint, G = B = 0, A = integer 1.
+      const uint32_t r = load32(p), zero = 0, one = 1;
+      std::memcpy(&c[0], &r, 4);
+      std::memcpy(&c[1], &zero, 4);
+      std::memcpy(&c[2], &zero, 4);
+      std::memcpy(&c[3], &one, 4);
+      break;
+    }
     case FormatKind::Unorm16Depth: c[0] = static_cast<float>(load16(p)) / 65535.0f; break;
     case FormatKind::Bc1:
     case FormatKind::Bc2:

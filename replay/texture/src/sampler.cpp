@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace tessera::texture {
 
@@ -17,7 +18,21 @@ int32_t positive_mod(int32_t a, int32_t m) {
   return r < 0 ? r + m : r;
 }
 
-Rgba border_color(VkBorderColor c) {
+Rgba int_pattern(uint32_t r, uint32_t g, uint32_t b, uint32_t a) {
+  Rgba out;
+  const uint32_t v[4] = {r, g, b, a};
+  std::memcpy(out.data(), v, sizeof v);
+  return out;
+}
+
+// Border colours (VkBorderColor); for integer formats the INT colours are integer patterns,
+// like every texel of such a format (format.h).
+Rgba border_color(VkBorderColor c, bool integer) {
+  if (integer) {
+    if (c == VK_BORDER_COLOR_INT_OPAQUE_WHITE || c == VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE) return int_pattern(1, 1, 1, 1);
+    if (c == VK_BORDER_COLOR_INT_OPAQUE_BLACK || c == VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK) return int_pattern(0, 0, 0, 1);
+    return int_pattern(0, 0, 0, 0);
+  }
   switch (c) {
     case VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK:
     case VK_BORDER_COLOR_INT_OPAQUE_BLACK: return {0.0f, 0.0f, 0.0f, 1.0f};
@@ -63,7 +78,7 @@ TexelRead read_texel(const Context& c, uint32_t level, int32_t i, int32_t j) {
   r.x = wrap_texel(i, w, c.sampler.address_u);
   r.y = wrap_texel(j, h, c.sampler.address_v);
   if (r.x < 0 || r.y < 0) {
-    r.value = border_color(c.sampler.border_color);
+    r.value = border_color(c.sampler.border_color, c.tex.format().integer);
     r.x = r.y = -1;
   } else {
     r.value = c.tex.texel(c.req.layer, level, static_cast<uint32_t>(r.x), static_cast<uint32_t>(r.y));

@@ -36,7 +36,9 @@ float srgb_to_linear(float c);
 float half_to_float(uint16_t h);
 
 // Decodes one uncompressed texel from its bytes to RGBA (missing G, B -> 0, missing A -> 1, per
-// the spec's "Conversion to RGBA"). sRGB decode is applied to R, G, B.
+// the spec's "Conversion to RGBA"). sRGB decode is applied to R, G, B. For integer formats
+// (R32_UINT) the four floats hold the 32-bit integer patterns (R, 0, 0, 1), which the shader
+// adapter hands on unchanged; integer images are only fetched or sampled with NEAREST.
 Rgba decode_texel(const FormatInfo& info, const uint8_t* texel);
 
 // Decodes one 8 or 16-byte BC1/BC2/BC3 block to 16 RGBA texels, out[y * 4 + x].
