@@ -111,3 +111,74 @@ TEST(ShaderTextureUnit, GlslSamplingThroughTheInterpreter) {
   EXPECT_EQ(out_f(*batch, 0, 0, 0), 0.0f);
   EXPECT_GT(empty.unbound_requests(), 0u);
 }
+
+TEST(ShaderTextureUnit, ArrayLayersFetchQueriesAndUnsupportedDims) {
+  // 4x4 R32F, 2 layers: layer a holds 10 * a + x.
+  Texture tex;
+  std::string error;
+  ASSERT_TRUE(tex.create(VK_FORMAT_R32_SFLOAT, 4, 4, 1, 2, 0, &error)) << error;
+  for (uint32_t a = 0; a < 2; ++a) {
+    std::vector<float> v(16);
+    for (uint32_t i = 0; i < 16; ++i) v[i] = static_cast<float>(10 * a + i % 4);
+    ASSERT_TRUE(tex.upload(0, a, v.data(), 64, &error)) << error;
+  }
+  SamplerState smp;  // nearest
+  ShaderTextureUnit unit;
+  unit.bind_texture(3, 0, &tex);
+  unit.bind_sampler(3, 0, &smp);
+  uint32_t lines = 0;
+  unit.set_footprint_sink([&](uint32_t, const Footprint& fp) { lines += fp.line_count; });
+
+  uint32_t o[4][4] = {};
+  uint32_t* const out[4] = {o[0], o[1], o[2], o[3]};
+  const float s[2] = {0.625f, 0.125f}, t[2] = {0.5f, 0.5f}, layer[2] = {1.4f, 7.0f};
+  shader::ImageRequest r;
+  r.op = shader::ImageOp::SampleExplicitLod;
+  r.arrayed = true;
+  r.image_resource = r.sampler_resource = 3;
+  r.lane_count = 2;
+  r.active = 3;
+  r.coord_components = 3;
+  r.coord[0] = s;
+  r.coord[1] = t;
+  r.coord[2] = layer;
+  const float lod[2] = {0, 0};
+  r.lod = lod;
+  unit.execute(r, out);
+  EXPECT_EQ(std::bit_cast<float>(o[0][0]), 12.0f);  // layer round(1.4) = 1, texel x = 2
+  EXPECT_EQ(std::bit_cast<float>(o[0][1]), 10.0f);  // layer 7 clamps to 1, texel x = 0
+  EXPECT_EQ(lines, 2u);
+
+  const int32_t ix[2] = {3, 4}, iy[2] = {0, 0}, ia[2] = {0, 0}, ilod[2] = {0, 0};
+  shader::ImageRequest f = r;
+  f.op = shader::ImageOp::Fetch;
+  f.icoord[0] = ix;
+  f.icoord[1] = iy;
+  f.icoord[2] = ia;
+  f.ilod = ilod;
+  unit.execute(f, out);
+  EXPECT_EQ(std::bit_cast<float>(o[0][0]), 3.0f);
+  EXPECT_EQ(std::bit_cast<float>(o[0][1]), 0.0f);  // x = 4 is outside: zero
+  EXPECT_EQ(lines, 3u);
+
+  shader::ImageRequest q = r;
+  q.op = shader::ImageOp::QuerySizeLod;
+  q.ilod = ilod;
+  unit.execute(q, out);
+  EXPECT_EQ(o[0][0], 4u);
+  EXPECT_EQ(o[1][0], 4u);
+  EXPECT_EQ(o[2][0], 2u);  // layers
+
+  shader::ImageRequest cube = r;
+  cube.dim = shader::ImageDim::Cube;
+  o[0][0] = 77;
+  unit.execute(cube, out);
+  EXPECT_EQ(o[0][0], 0u);
+  EXPECT_EQ(unit.unsupported_requests(), 1u);
+  EXPECT_EQ(unit.lanes_sampled(), 4u);  // 2 samples + 2 fetches; size queries read no texels
+
+  shader::ImageRequest unbound = r;
+  unbound.image_resource = 9;
+  unit.execute(unbound, out);
+  EXPECT_EQ(unit.unbound_requests(), 1u);
+}

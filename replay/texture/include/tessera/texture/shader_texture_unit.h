@@ -27,6 +27,7 @@ class ShaderTextureUnit final : public shader::TextureSampler {
 
   // Counters: no stage silently drops work (issue 4). Requests on unbound resources or on
   // unsupported dimensionalities (3D, cube) return zeros and are counted here.
+  // Lanes that sampled, gathered or fetched (each handed to the footprint sink); queries excluded.
   uint64_t lanes_sampled() const { return lanes_sampled_; }
   uint64_t unbound_requests() const { return unbound_; }
   uint64_t unsupported_requests() const { return unsupported_; }
