@@ -420,3 +420,24 @@ TEST(Sample, IntegerFormatSamplesKeepExactValues) {
   std::memcpy(bits, c.data(), 4);
   EXPECT_EQ(bits[0], 0xFFFFFF01u);
 }
+
+TEST(Sample, NonFiniteInputsGiveDefinedResults) {
+  const Texture tex = two_by_two();
+  SamplerState s = linear_sampler(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE);
+  s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+  Footprint fp;
+  // NaN coordinate -> texel index 0: with clamp to edge the footprint is texels 0/1 of row 0/1.
+  const Rgba c = sample(tex, s, at(NAN, 0.25f), &fp);
+  EXPECT_EQ(fp.probe_count, 1u);
+  EXPECT_FALSE(std::isnan(c[3]));
+  // Huge coordinates clamp to the last texel.
+  EXPECT_EQ(sample(tex, s, at(1e30f, 0.25f), nullptr)[0], 2.0f);
+  EXPECT_EQ(sample(tex, s, at(-INFINITY, 0.25f), nullptr)[0], 1.0f);
+  // NaN derivatives select minLod.
+  SampleRequest r;
+  r.s = r.t = 0.25f;
+  r.derivatives.dsdx = NAN;
+  EXPECT_EQ(select_lod(tex, s, r).lambda, 0.0f);
+  sample(tex, s, r, &fp);
+  EXPECT_EQ(fp.levels[0], 0u);
+}

@@ -11,6 +11,14 @@ namespace {
 // The spec's maxSamplerLodBias limit (lavapipe and most desktop devices report 16).
 constexpr float kMaxSamplerLodBias = 16.0f;
 
+// Texel index from a texel-space coordinate. Shaders can hand over NaN, infinities or huge
+// values: clamp before converting (the cast would be undefined), NaN -> 0. Any index beyond
+// +-2^30 wraps or clamps like a far-away one.
+int32_t texel_index(float u) {
+  if (!(u == u)) return 0;
+  return static_cast<int32_t>(std::floor(std::clamp(u, -1073741824.0f, 1073741824.0f)));
+}
+
 int32_t mirror(int32_t n) { return n >= 0 ? n : -(1 + n); }
 
 int32_t positive_mod(int32_t a, int32_t m) {
@@ -144,15 +152,17 @@ Rgba filter_level(const Context& c, uint32_t level, VkFilter filter, float s, fl
   float u, v;
   texel_space(c, level, s, t, &u, &v);
   if (filter == VK_FILTER_NEAREST) {
-    const TexelRead r = read_texel(c, level, static_cast<int32_t>(std::floor(u)) + c.req.offset_x,
-                                   static_cast<int32_t>(std::floor(v)) + c.req.offset_y);
+    const TexelRead r = read_texel(c, level, texel_index(u) + c.req.offset_x, texel_index(v) + c.req.offset_y);
     note_probe(c.fp, classify(&r, 1));
     return r.value;
   }
   const float uu = u - 0.5f, vv = v - 0.5f;
-  const float fu = std::floor(uu), fv = std::floor(vv);
-  const float alpha = uu - fu, beta = vv - fv;
-  const int32_t i0 = static_cast<int32_t>(fu) + c.req.offset_x, j0 = static_cast<int32_t>(fv) + c.req.offset_y;
+  const int32_t fu = texel_index(uu), fv = texel_index(vv);
+  // Weights in [0, 1] even for non-finite coordinates.
+  const auto weight = [](float w) { return w >= 0.0f ? std::min(w, 1.0f) : 0.0f; };  // NaN -> 0
+  const float alpha = weight(uu - static_cast<float>(fu));
+  const float beta = weight(vv - static_cast<float>(fv));
+  const int32_t i0 = fu + c.req.offset_x, j0 = fv + c.req.offset_y;
   // Read order t1..t4 of paper 004 Fig. 4: (i0,j0), (i1,j0), (i0,j1), (i1,j1).
   const TexelRead r[4] = {read_texel(c, level, i0, j0), read_texel(c, level, i0 + 1, j0),
                           read_texel(c, level, i0, j0 + 1), read_texel(c, level, i0 + 1, j0 + 1)};
@@ -237,6 +247,7 @@ LodSelection select_lod(const Texture& tex, const SamplerState& sampler, const S
   const float lambda_prime = lambda_base + bias;
   const float min_lod = std::max(sampler.min_lod, req.min_lod);
   sel.lambda = std::min(std::max(lambda_prime, min_lod), sampler.max_lod);
+  if (!(sel.lambda == sel.lambda)) sel.lambda = min_lod;  // NaN derivatives or LOD operand
   sel.magnify = sel.lambda <= 0.0f;
   const float q = static_cast<float>(tex.levels() - 1);
   sel.d = sampler.unnormalized_coordinates ? 0.0f : std::clamp(sel.lambda, 0.0f, q);
@@ -285,8 +296,8 @@ Rgba gather(const Texture& tex, const SamplerState& sampler, const SampleRequest
   note_level(fp, 0);
   float u, v;
   texel_space(c, 0, req.s, req.t, &u, &v);
-  const int32_t i0 = static_cast<int32_t>(std::floor(u - 0.5f)) + req.offset_x;
-  const int32_t j0 = static_cast<int32_t>(std::floor(v - 0.5f)) + req.offset_y;
+  const int32_t i0 = texel_index(u - 0.5f) + req.offset_x;
+  const int32_t j0 = texel_index(v - 0.5f) + req.offset_y;
   const TexelRead r[4] = {read_texel(c, 0, i0, j0 + 1), read_texel(c, 0, i0 + 1, j0 + 1),
                           read_texel(c, 0, i0 + 1, j0), read_texel(c, 0, i0, j0)};
   note_probe(fp, classify(r, 4));
