@@ -231,8 +231,9 @@ LodSelection select_lod(const Texture& tex, const SamplerState& sampler, const S
     const float w = sampler.unnormalized_coordinates ? 1.0f : static_cast<float>(tex.width(0));
     const float h = sampler.unnormalized_coordinates ? 1.0f : static_cast<float>(tex.height(0));
     const Derivatives& d = req.derivatives;
-    const float mx = std::hypot(d.dsdx * w, d.dtdx * h);
-    const float my = std::hypot(d.dsdy * w, d.dtdy * h);
+    const float ux = d.dsdx * w, vx = d.dtdx * h, uy = d.dsdy * w, vy = d.dtdy * h;
+    const float mx = std::sqrt(ux * ux + vx * vx);  // the spec's m_x, m_y (no hypot: speed)
+    const float my = std::sqrt(uy * uy + vy * vy);
     const float rho_max = std::max(mx, my), rho_min = std::min(mx, my);
     if (sampler.anisotropy_enable && sampler.max_anisotropy > 1.0f && rho_max > 0.0f) {
       sel.eta = rho_min > 0.0f ? std::min(rho_max / rho_min, sampler.max_anisotropy) : sampler.max_anisotropy;
