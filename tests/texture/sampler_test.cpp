@@ -441,3 +441,30 @@ TEST(Sample, NonFiniteInputsGiveDefinedResults) {
   sample(tex, s, r, &fp);
   EXPECT_EQ(fp.levels[0], 0u);
 }
+
+TEST(Footprint, CaseCountsOverASweep) {
+  // Bilinear samples centred between texels (x + 0.75, y + 0.75), x, y = 0..14, on a 16x16 RGBA8
+  // texture: the footprint is texels x, x+1 and y, y+1, which straddle a block column when
+  // x % 4 == 3 (x = 3, 7, 11: 3 of 15) and a block row when y % 4 == 3.
+  Texture tex;
+  std::string error;
+  ASSERT_TRUE(tex.create(VK_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 1, 0, &error)) << error;
+  const SamplerState s = linear_sampler(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE);
+  uint32_t counts[5] = {};
+  uint32_t lines = 0;
+  Footprint fp;
+  for (int y = 0; y < 15; ++y) {
+    for (int x = 0; x < 15; ++x) {
+      sample(tex, s, at((static_cast<float>(x) + 0.75f) / 16, (static_cast<float>(y) + 0.75f) / 16), &fp);
+      ++counts[static_cast<int>(fp.first_case)];
+      lines += fp.line_count;
+    }
+  }
+  EXPECT_EQ(counts[static_cast<int>(FootprintCase::SingleBlock)], 12u * 12);
+  EXPECT_EQ(counts[static_cast<int>(FootprintCase::TwoBlocksHorizontal)], 3u * 12);
+  EXPECT_EQ(counts[static_cast<int>(FootprintCase::TwoBlocksVertical)], 12u * 3);
+  EXPECT_EQ(counts[static_cast<int>(FootprintCase::FourBlocks)], 3u * 3);
+  EXPECT_EQ(counts[static_cast<int>(FootprintCase::None)], 0u);
+  // RGBA8: one line per block, so lines = 1 x 144 + 2 x 72 + 4 x 9.
+  EXPECT_EQ(lines, 144u + 2 * 72 + 4 * 9);
+}
