@@ -166,6 +166,20 @@ TEST(ShaderExec, NestedLoopsSwitchContinueBreakDiscardAndEarlyReturns) {
   EXPECT_EQ(std::popcount(expect_discard), 1);
 }
 
+TEST(ShaderExec, EndlessLoopIsStoppedByTheWatchdog) {
+  Fixture f = make("endless.frag", Stage::Fragment);
+  ASSERT_TRUE(f.module);
+  auto b = make_batch(4);
+  for (uint32_t l = 0; l < 4; ++l) b->inputs[slot(0, 0)][l] = 2 * l;
+  run(f, *b);
+  for (uint32_t l = 0; l < 4; ++l) EXPECT_EQ(out_i(*b, 0, 0, l), static_cast<int32_t>(2 * l));
+  b->inputs[slot(0, 0)][3] = 7;
+  std::string error;
+  EXPECT_FALSE(f.exec->execute(*b, {}, error));
+  EXPECT_NE(error.find("infinite loop"), std::string::npos) << error;
+  EXPECT_EQ(error.rfind("shader " + f.module->info().hash, 0), 0u) << error;
+}
+
 TEST(ShaderExec, InstructionCountGrowsLinearlyWithTripCount) {
   Fixture f = make("control.frag", Stage::Fragment);
   ASSERT_TRUE(f.module);

@@ -78,6 +78,60 @@ TEST(ShaderModule, InvalidInputIsRejectedWithAReason) {
   EXPECT_FALSE(error.empty());
 }
 
+// Corrupted modules: every mutation either loads (and then executes without fault) or is
+// rejected with a message; nothing crashes (run under ASan/UBSan in CI).
+TEST(ShaderModule, CorruptedModulesAreRejectedOrRunSafely) {
+  const char* names[] = {"control.frag", "arrays.frag", "texture.frag"};
+  uint32_t rejected = 0, accepted = 0;
+  uint64_t rng = 0x9e3779b97f4a7c15ull;
+  auto next = [&rng]() {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+  };
+  class ZeroSampler final : public TextureSampler {
+   public:
+    void execute(const ImageRequest& r, uint32_t* const out[4]) override {
+      for (uint32_t c = 0; c < 4; ++c)
+        for (uint32_t l = 0; l < r.lane_count; ++l) out[c][l] = 0;
+    }
+  } sampler;
+  std::vector<std::byte> ubo(4096);
+  std::vector<BufferView> views(8, BufferView{ubo.data(), ubo.size()});
+  Bindings bind;
+  bind.buffers = views;
+  bind.sampler = &sampler;
+  auto batch = make_batch(16);
+  for (const char* name : names) {
+    const std::vector<uint32_t> good = read_spirv(name);
+    ASSERT_GT(good.size(), 5u);
+    for (int trial = 0; trial < 150; ++trial) {
+      std::vector<uint32_t> w = good;
+      const size_t pos = 5 + next() % (w.size() - 5);
+      switch (trial % 3) {
+        case 0: w[pos] ^= 1u << (next() % 32); break;     // bit flip
+        case 1: w[pos] = static_cast<uint32_t>(next() % 64); break;  // small id/literal
+        default: w.resize(pos); break;                    // truncation
+      }
+      std::string error;
+      auto m = ShaderModule::create(w, "main", Stage::Fragment, {}, error);
+      if (!m) {
+        ++rejected;
+        EXPECT_FALSE(error.empty());
+        EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+        continue;
+      }
+      ++accepted;
+      ShaderExecutor exec(*m);
+      for (uint32_t l = 0; l < 16; ++l) batch->inputs[0][l] = l;
+      exec.execute(*batch, bind, error);
+    }
+  }
+  EXPECT_GT(rejected, 100u);
+  EXPECT_EQ(rejected + accepted, 450u);
+}
+
 TEST(ShaderModule, NormalisationLeavesOneFunctionInSsaForm) {
   std::string error;
   auto m = load("functions.frag", Stage::Fragment, error);

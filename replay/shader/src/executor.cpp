@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <string>
 
 #include "program.h"
 #include "tessera/shader/shader_module.h"
@@ -106,6 +107,8 @@ uint32_t bitfield_mask(uint32_t offset, uint32_t count) {
   uint32_t m = count >= 32 ? 0xffffffffu : ((1u << count) - 1u);
   return m << offset;
 }
+
+constexpr uint64_t kMaxBlockExecutions = uint64_t{1} << 20;
 
 struct Machine {
   uint32_t* regs;
@@ -295,7 +298,15 @@ bool ShaderExecutor::execute(LaneBatch& batch, const Bindings& bindings, std::st
     return edge.target;
   };
 
+  // Watchdog: a shader may loop forever (a GPU would hit its timeout and lose the device);
+  // the replayer must report it and carry on instead.
+  uint64_t block_budget = kMaxBlockExecutions;
   while (true) {
+    if (block_budget-- == 0) {
+      error = "shader " + info.hash + ": exceeded " + std::to_string(kMaxBlockExecutions) +
+              " block executions in one batch (infinite loop?)";
+      return false;
+    }
     m.set_mask(cur_mask);
     const Block& blk = p.blocks[cur];
     for (uint32_t l = 0; l < n; ++l) batch.instruction_count[l] += m.act[l] & blk.spirv_count;

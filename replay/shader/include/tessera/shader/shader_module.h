@@ -138,8 +138,9 @@ class ShaderExecutor {
 
   // Runs the entry point for batch.lane_count lanes. The dynamic instruction count of a lane
   // is the number of normalised SPIR-V instructions it executed (OpPhi and terminators count;
-  // OpLabel and merge declarations do not). Returns false and sets `error` only when the
-  // bindings are unusable (e.g. an image instruction with no sampler bound).
+  // OpLabel and merge declarations do not). Returns false and sets `error` when the bindings
+  // are unusable (an image instruction with no sampler bound) or the batch runs more than
+  // 1M blocks (a shader that never terminates); batch outputs are then undefined.
   bool execute(LaneBatch& batch, const Bindings& bindings, std::string& error);
 
  private:
