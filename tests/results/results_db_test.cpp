@@ -186,6 +186,24 @@ TEST(TesseraQuery, TableCsvAndErrors) {
   EXPECT_NE(status, 0);
 }
 
+TEST(TesseraSchemes, ListsPresetsAndPrintsAFullParameterSet) {
+  int status = 0;
+  const std::string list = run_cli("schemes", &status);
+  EXPECT_EQ(status, 0);
+  EXPECT_NE(list.find("  mobile4 "), std::string::npos);
+  EXPECT_NE(list.find("  mobile32 "), std::string::npos);
+  EXPECT_NE(list.find("  l1tex.size "), std::string::npos);
+  // mobile32 (DESIGN.md section 6): 32 fragment processors, 2-cycle 16 KiB texture caches.
+  const std::string set = run_cli("schemes --preset mobile32 --set l1tex.size=32768", &status);
+  EXPECT_EQ(status, 0);
+  EXPECT_NE(set.find("\ngpu.shader_cores=32\n"), std::string::npos) << set;
+  EXPECT_NE(set.find("\nl1tex.latency=2\n"), std::string::npos) << set;
+  EXPECT_NE(set.find("\nl1tex.size=32768\n"), std::string::npos) << set;
+  EXPECT_EQ(run_cli("schemes --preset mobile4 --set l1tex.sise=3", &status),
+            "tessera schemes: unknown parameter 'l1tex.sise' (did you mean 'l1tex.size'?)\n");
+  EXPECT_NE(status, 0);
+}
+
 TEST(ResultsDb, BadSqlIsOneLineNamingTheDatabase) {
   TempPath path("q.db");
   auto db = ResultsDb::open(path.str());
