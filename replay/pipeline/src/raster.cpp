@@ -29,19 +29,29 @@ uint32_t rasterize(const ScreenTriangle& t, const PixelRect& rect, std::vector<Q
   const Edge& e1 = ef.e[1];
   const Edge& e2 = ef.e[2];
   uint32_t emitted = 0;
+  // Edge values step by a per pixel in x and b per pixel in y: evaluate once per quad row and
+  // walk incrementally (exact: integer arithmetic).
+  const int64_t off[4][3] = {{0, 0, 0}, {e0.a, e1.a, e2.a}, {e0.b, e1.b, e2.b},
+                             {e0.a + e0.b, e1.a + e1.b, e2.a + e2.b}};
+  const int64_t bias[3] = {e0.bias(), e1.bias(), e2.bias()};
   for (int64_t qy = qy0; qy <= py1; qy += 2) {
-    for (int64_t qx = qx0; qx <= px1; qx += 2) {
+    const int64_t sy = qy * kSubPixelOne + kSubPixelOne / 2;
+    const int64_t sx0 = qx0 * kSubPixelOne + kSubPixelOne / 2;
+    int64_t row[3] = {e0.eval(sx0, sy), e1.eval(sx0, sy), e2.eval(sx0, sy)};
+    const int64_t step[3] = {2 * e0.a * kSubPixelOne, 2 * e1.a * kSubPixelOne, 2 * e2.a * kSubPixelOne};
+    // Pixels of this quad row inside rect (bit i of the quad mask).
+    const bool row_in[2] = {qy >= rect.y0 && qy < rect.y1, qy + 1 >= rect.y0 && qy + 1 < rect.y1};
+    for (int64_t qx = qx0; qx <= px1; qx += 2, row[0] += step[0], row[1] += step[1], row[2] += step[2]) {
       int64_t w[4][3];
       uint8_t mask = 0;
+      const bool col_in[2] = {qx >= rect.x0 && qx < rect.x1, qx + 1 >= rect.x0 && qx + 1 < rect.x1};
       for (int i = 0; i < 4; ++i) {
-        const int64_t x = qx + (i & 1), y = qy + (i >> 1);
-        const int64_t sx = x * kSubPixelOne + kSubPixelOne / 2, sy = y * kSubPixelOne + kSubPixelOne / 2;
-        w[i][0] = e0.eval(sx, sy);
-        w[i][1] = e1.eval(sx, sy);
-        w[i][2] = e2.eval(sx, sy);
-        const bool inside_rect = x >= rect.x0 && x < rect.x1 && y >= rect.y0 && y < rect.y1;
-        if (inside_rect && w[i][0] + e0.bias() > 0 && w[i][1] + e1.bias() > 0 && w[i][2] + e2.bias() > 0)
-          mask = static_cast<uint8_t>(mask | (1u << i));
+        bool in = row_in[i >> 1] && col_in[i & 1];
+        for (int k = 0; k < 3; ++k) {
+          w[i][k] = row[k] + off[i][k] * kSubPixelOne;
+          in = in && w[i][k] + bias[k] > 0;
+        }
+        if (in) mask = static_cast<uint8_t>(mask | (1u << i));
       }
       if (!mask) continue;
       Quad& q = out.emplace_back();
@@ -55,8 +65,9 @@ uint32_t rasterize(const ScreenTriangle& t, const PixelRect& rect, std::vector<Q
         // ones scaled by 1/w of each vertex and renormalised.
         float denom = 0;
         for (int k = 0; k < 3; ++k) denom += (p[k] = l[k] * t.v[k].inv_w);
+        const float rcp = 1.0f / denom;
         for (int k = 0; k < 3; ++k) {
-          q.bary[i][k] = p[k] / denom;
+          q.bary[i][k] = p[k] * rcp;
           q.linear_bary[i][k] = l[k];
         }
         q.depth[i] = l[0] * t.v[0].z + l[1] * t.v[1].z + l[2] * t.v[2].z;
