@@ -145,6 +145,21 @@ void Session::close() {
   writer_->close();
 }
 
+void report_hook_exception(const char* hook, const char* what) noexcept {
+  try {
+    const std::string text = std::string("exception in ") + hook + " (" + what +
+                             "): passed through to the driver, its recording is incomplete";
+    if (Session* s = Session::get()) {
+      s->warn_once(std::string("exception:") + hook + ":" + what, text);
+    } else {
+      platform_log("tessera capture: " + text);
+    }
+  } catch (...) {
+    // Not even the warning could be built (out of memory): stay silent rather than fail the
+    // application.
+  }
+}
+
 // ---- Lookups ---------------------------------------------------------------------------------
 
 InstanceData* instance_data(void* key) {
@@ -188,23 +203,38 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* ci,
   if (create == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
   const VkResult r = create(ci, alloc, out);
   if (r != VK_SUCCESS) return r;
-
-  auto data = std::make_unique<InstanceData>();
+  // Without its dispatch table the layer cannot pass anything on for this instance: if even
+  // that cannot be allocated, undo the creation and report the one result that says so.
+  std::unique_ptr<InstanceData> data;
+  try {
+    data = std::make_unique<InstanceData>();
+    std::unique_lock lock(g_maps_mutex);
+    g_instances[dispatch_key(*out)] = nullptr;
+  } catch (...) {
+    report_hook_exception("vkCreateInstance", exception_text(std::current_exception()));
+    auto destroy =
+        reinterpret_cast<PFN_vkDestroyInstance>(gipa(*out, "vkDestroyInstance"));
+    if (destroy != nullptr) destroy(*out, alloc);
+    *out = VK_NULL_HANDLE;
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
   data->instance = *out;
   load_instance_dispatch(data->vk, *out, gipa);
   if (ci->pApplicationInfo != nullptr && ci->pApplicationInfo->apiVersion != 0) {
     data->api_version = ci->pApplicationInfo->apiVersion;
   }
-  if (Session* s = Session::get(); s != nullptr && ci->pApplicationInfo != nullptr) {
-    cap::CaptureInfoRecord info;
-    const auto* app = ci->pApplicationInfo;
-    info.entries = {{"application", app->pApplicationName ? app->pApplicationName : ""},
-                    {"engine", app->pEngineName ? app->pEngineName : ""},
-                    {"api_version", std::to_string(app->apiVersion)}};
-    s->write(info);
-  }
+  guarded("vkCreateInstance", [&] {
+    if (Session* s = Session::get(); s != nullptr && ci->pApplicationInfo != nullptr) {
+      cap::CaptureInfoRecord info;
+      const auto* app = ci->pApplicationInfo;
+      info.entries = {{"application", app->pApplicationName ? app->pApplicationName : ""},
+                      {"engine", app->pEngineName ? app->pEngineName : ""},
+                      {"api_version", std::to_string(app->apiVersion)}};
+      s->write(info);
+    }
+  });
   std::unique_lock lock(g_maps_mutex);
-  g_instances[dispatch_key(*out)] = std::move(data);
+  g_instances[dispatch_key(*out)] = std::move(data);  // the slot exists: no allocation here
   return VK_SUCCESS;
 }
 
@@ -221,6 +251,9 @@ VKAPI_ATTR void VKAPI_CALL DestroyInstance(VkInstance instance,
 
 InstanceData* instance_of_physical(VkPhysicalDevice pd) { return instance_data(dispatch_key(pd)); }
 
+VkResult filtered_extensions(InstanceData* inst, VkPhysicalDevice pd, uint32_t* count,
+                             VkExtensionProperties* props);
+
 VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevice pd,
                                                                   const char* layer,
                                                                   uint32_t* count,
@@ -233,6 +266,18 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevi
   if (layer != nullptr || Session::get() == nullptr) {
     return inst->vk.EnumerateDeviceExtensionProperties(pd, layer, count, props);
   }
+  VkResult result = VK_SUCCESS;
+  if (guarded("vkEnumerateDeviceExtensionProperties",
+              [&] { result = filtered_extensions(inst, pd, count, props); })) {
+    return result;
+  }
+  // Could not filter: better every extension than none (the capture warns about hidden ones
+  // the application then enables, at vkCreateDevice).
+  return inst->vk.EnumerateDeviceExtensionProperties(pd, nullptr, count, props);
+}
+
+VkResult filtered_extensions(InstanceData* inst, VkPhysicalDevice pd, uint32_t* count,
+                             VkExtensionProperties* props) {
   uint32_t n = 0;
   VkResult r = inst->vk.EnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr);
   if (r != VK_SUCCESS) return r;
@@ -339,8 +384,19 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
   if (create == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
   const VkResult r = create(pd, ci, alloc, out);
   if (r != VK_SUCCESS) return r;
-
-  auto data = std::make_unique<DeviceData>();
+  // As for the instance: no dispatch table, no device.
+  std::unique_ptr<DeviceData> data;
+  try {
+    data = std::make_unique<DeviceData>();
+    std::unique_lock lock(g_maps_mutex);
+    g_devices[dispatch_key(*out)] = nullptr;
+  } catch (...) {
+    report_hook_exception("vkCreateDevice", exception_text(std::current_exception()));
+    auto destroy = reinterpret_cast<PFN_vkDestroyDevice>(gdpa(*out, "vkDestroyDevice"));
+    if (destroy != nullptr) destroy(*out, alloc);
+    *out = VK_NULL_HANDLE;
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
   data->device = *out;
   data->physical_device = pd;
   data->instance = inst;
@@ -349,12 +405,15 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
   inst->vk.GetPhysicalDeviceMemoryProperties(pd, &data->memory_properties);
   uint32_t nf = 0;
   inst->vk.GetPhysicalDeviceQueueFamilyProperties(pd, &nf, nullptr);
-  data->queue_families.resize(nf);
-  inst->vk.GetPhysicalDeviceQueueFamilyProperties(pd, &nf, data->queue_families.data());
+  // Queue families only serve the layer's readbacks: without them those are skipped.
+  guarded("vkCreateDevice", [&] {
+    data->queue_families.resize(nf);
+    inst->vk.GetPhysicalDeviceQueueFamilyProperties(pd, &nf, data->queue_families.data());
+  });
 
   Session* s = Session::get();
   data->hooked = s != nullptr && s->recording();
-  if (data->hooked) {
+  if (data->hooked) guarded("vkCreateDevice", [&] {
     write_device_info(inst, pd, s);
     for (uint32_t i = 0; i < ci->enabledExtensionCount; ++i) {
       if (!extension_allowed(ci->ppEnabledExtensionNames[i])) {
@@ -363,9 +422,9 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
                          ci->ppEnabledExtensionNames[i] + "; its commands are not recorded");
       }
     }
-  }
+  });
   std::unique_lock lock(g_maps_mutex);
-  g_devices[dispatch_key(*out)] = std::move(data);
+  g_devices[dispatch_key(*out)] = std::move(data);  // the slot exists: no allocation here
   return VK_SUCCESS;
 }
 
@@ -379,7 +438,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCall
   // The application is shutting down before the last requested frame: finish the file now.
   // (A device destroyed before any present is a driver probe; keep capturing.)
   if (Session* s = Session::get(); s != nullptr && d->hooked && s->current_frame() > 1) {
-    s->close();
+    guarded("vkDestroyDevice", [&] { s->close(); });
   }
   std::unique_lock lock(g_maps_mutex);
   g_devices.erase(key);
@@ -387,7 +446,8 @@ VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCall
 
 PFN_vkVoidFunction instance_hook(const char* name) {
 #define TESSERA_HOOK(fn) \
-  if (std::strcmp(name, "vk" #fn) == 0) return reinterpret_cast<PFN_vkVoidFunction>(&fn);
+  if (std::strcmp(name, "vk" #fn) == 0) \
+    return reinterpret_cast<PFN_vkVoidFunction>(&Guarded<&fn, HookName{"vk" #fn}>::call);
   TESSERA_HOOK(CreateInstance)
   TESSERA_HOOK(DestroyInstance)
   TESSERA_HOOK(CreateDevice)
@@ -419,7 +479,10 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance
   // Device functions asked through the instance: hook them too when capturing, but only if the
   // next layer has them.
   PFN_vkVoidFunction next = inst->vk.GetInstanceProcAddr(instance, name);
-  if (next != nullptr && Session::get() != nullptr) {
+  bool capturing = false;
+  // Session::get() opens the capture file on first use; if that throws, pass through.
+  guarded("vkGetInstanceProcAddr", [&] { capturing = Session::get() != nullptr; });
+  if (next != nullptr && capturing) {
     if (PFN_vkVoidFunction f = find_device_hook(name)) return f;
   }
   return next;
@@ -430,7 +493,8 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, cons
     return reinterpret_cast<PFN_vkVoidFunction>(&GetDeviceProcAddr);
   }
   if (std::strcmp(name, "vkDestroyDevice") == 0) {
-    return reinterpret_cast<PFN_vkVoidFunction>(&DestroyDevice);
+    return reinterpret_cast<PFN_vkVoidFunction>(
+        &Guarded<&DestroyDevice, HookName{"vkDestroyDevice"}>::call);
   }
   DeviceData* d = device_data(dispatch_key(device));
   if (d == nullptr) return nullptr;

@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "dispatch.h"
+#include "guard.h"
 #include "tessera/capture/records.h"
 #include "tessera/capture/vk_records.h"
 #include "tessera/capture/writer.h"

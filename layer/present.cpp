@@ -53,17 +53,20 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateSwapchainKHR(VkDevice device,
       readable = readable_format(ci->imageFormat);
     }
     if (!readable) {
-      s->warn_once("swapchain-unreadable",
-                   "swapchain images cannot be read back (format " +
-                       std::to_string(ci->imageFormat) +
-                       " or usage unsupported): no presented images recorded");
+      guarded("vkCreateSwapchainKHR", [&] {
+        s->warn_once("swapchain-unreadable",
+                     "swapchain images cannot be read back (format " +
+                         std::to_string(ci->imageFormat) +
+                         " or usage unsupported): no presented images recorded");
+      });
     }
   }
-  VkResult r = d->vk.CreateSwapchainKHR(device, &patched, alloc, swapchain);
-  if (r != VK_SUCCESS && readable) {
+  VkResult r = down(d->vk.CreateSwapchainKHR(device, &patched, alloc, swapchain));
+  // TRANSFER_SRC may have been added although the format is not readable: retry on any change.
+  if (r != VK_SUCCESS && patched.imageUsage != ci->imageUsage) {
     // Never fail the application because of what the layer added.
     readable = false;
-    r = d->vk.CreateSwapchainKHR(device, ci, alloc, swapchain);
+    r = down(d->vk.CreateSwapchainKHR(device, ci, alloc, swapchain));
   }
   if (r != VK_SUCCESS) return r;
   SwapchainState st;
@@ -105,16 +108,23 @@ VKAPI_ATTR void VKAPI_CALL DestroySwapchainKHR(VkDevice device, VkSwapchainKHR s
 VKAPI_ATTR VkResult VKAPI_CALL QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR* info) {
   DeviceData* d = device_of(queue);
   Session* s = Session::get();
-  VkResult r;
+  VkResult r = VK_SUCCESS;
   if (s != nullptr && s->in_captured_frame()) {
     // Render targets as the frame ends: wait for the frame's work on this queue first.
-    d->vk.QueueWaitIdle(queue);
-    read_back_images(d, s, queue, true, s->current_frame());
-    r = present_with_readback(d, s, queue, info);
-  } else {
-    r = d->vk.QueuePresentKHR(queue, info);
+    guarded("vkQueuePresentKHR", [&] {
+      d->vk.QueueWaitIdle(queue);
+      read_back_images(d, s, queue, true, s->current_frame());
+    });
+    guarded("vkQueuePresentKHR", [&] { r = present_with_readback(d, s, queue, info); });
   }
-  if (s != nullptr) s->end_present();
+  // Not captured, or the readback failed before presenting: the application's present as is.
+  // (After the present went down, its result stands even if recording then failed.)
+  if (!t_down_call.made) {
+    r = down(d->vk.QueuePresentKHR(queue, info));
+  } else {
+    r = t_down_call.result;
+  }
+  if (s != nullptr) guarded("vkQueuePresentKHR", [&] { s->end_present(); });
   return r;
 }
 
@@ -170,7 +180,7 @@ VkResult present_with_readback(DeviceData* d, Session* s, VkQueue queue,
     s->warn_once("present-queue", "present queue cannot copy: no presented image recorded");
     reads.clear();
   }
-  if (reads.empty()) return vk.QueuePresentKHR(queue, info);
+  if (reads.empty()) return down(vk.QueuePresentKHR(queue, info));
 
   // Resources for this readback; created per captured frame, which keeps the steady state free
   // of layer objects.
@@ -283,27 +293,31 @@ VkResult present_with_readback(DeviceData* d, Session* s, VkQueue queue,
     VkPresentInfoKHR patched = *info;
     patched.waitSemaphoreCount = 1;
     patched.pWaitSemaphores = &done;
-    result = vk.QueuePresentKHR(queue, &patched);
+    result = down(vk.QueuePresentKHR(queue, &patched));
     ok = vk.WaitForFences(dev, 1, &fence, VK_TRUE, UINT64_MAX) == VK_SUCCESS;
-    for (const auto& rb : reads) {
-      if (!ok) break;
-      const VkDeviceSize bytes = VkDeviceSize{rb.extent.width} * rb.extent.height * 4;
-      void* p = nullptr;
-      if (vk.MapMemory(dev, rb.memory, 0, VK_WHOLE_SIZE, 0, &p) != VK_SUCCESS) continue;
-      if (!rb.coherent) {
-        VkMappedMemoryRange mr{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, rb.memory, 0,
-                               VK_WHOLE_SIZE};
-        vk.InvalidateMappedMemoryRanges(dev, 1, &mr);
+    // Guarded here, not only at the hook's boundary: the staging objects below must still be
+    // freed when writing the record fails.
+    guarded("vkQueuePresentKHR", [&] {
+      for (const auto& rb : reads) {
+        if (!ok) break;
+        const VkDeviceSize bytes = VkDeviceSize{rb.extent.width} * rb.extent.height * 4;
+        void* p = nullptr;
+        if (vk.MapMemory(dev, rb.memory, 0, VK_WHOLE_SIZE, 0, &p) != VK_SUCCESS) continue;
+        if (!rb.coherent) {
+          VkMappedMemoryRange mr{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, rb.memory, 0,
+                                 VK_WHOLE_SIZE};
+          vk.InvalidateMappedMemoryRanges(dev, 1, &mr);
+        }
+        const auto hash = s->put_blob(as_span(p, static_cast<size_t>(bytes)));
+        vk.UnmapMemory(dev, rb.memory);
+        s->write(cap::PresentedImageRecord{id(rb.swapchain), rb.index,
+                                           static_cast<uint32_t>(rb.format), rb.extent.width,
+                                           rb.extent.height, hash});
       }
-      const auto hash = s->put_blob(as_span(p, static_cast<size_t>(bytes)));
-      vk.UnmapMemory(dev, rb.memory);
-      s->write(cap::PresentedImageRecord{id(rb.swapchain), rb.index,
-                                         static_cast<uint32_t>(rb.format), rb.extent.width,
-                                         rb.extent.height, hash});
-    }
+    });
   } else {
     s->warn_once("readback-failed", "could not read back a presented image (out of memory?)");
-    result = vk.QueuePresentKHR(queue, info);
+    result = down(vk.QueuePresentKHR(queue, info));
   }
   if (fence != VK_NULL_HANDLE) vk.DestroyFence(dev, fence, nullptr);
   for (const auto& rb : reads) {
@@ -361,7 +375,8 @@ void snapshot_memory(DeviceData* d, Session* s, bool initial) {
 
 PFN_vkVoidFunction present_hook(const char* name) {
 #define TESSERA_HOOK(fn) \
-  if (std::strcmp(name, "vk" #fn) == 0) return reinterpret_cast<PFN_vkVoidFunction>(&fn);
+  if (std::strcmp(name, "vk" #fn) == 0) \
+    return reinterpret_cast<PFN_vkVoidFunction>(&Guarded<&fn, HookName{"vk" #fn}>::call);
   TESSERA_HOOK(CreateSwapchainKHR)
   TESSERA_HOOK(DestroySwapchainKHR)
   TESSERA_HOOK(QueuePresentKHR)

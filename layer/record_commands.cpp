@@ -47,7 +47,7 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateCommandBuffers(VkDevice device,
                                                       const VkCommandBufferAllocateInfo* info,
                                                       VkCommandBuffer* cbs) {
   DeviceData* d = device_of(device);
-  const VkResult r = d->vk.AllocateCommandBuffers(device, info, cbs);
+  const VkResult r = down(d->vk.AllocateCommandBuffers(device, info, cbs));
   if (r == VK_SUCCESS) {
     std::unique_lock lock(d->cb_mutex);
     for (uint32_t i = 0; i < info->commandBufferCount; ++i) {
@@ -92,7 +92,7 @@ VKAPI_ATTR VkResult VKAPI_CALL ResetCommandPool(VkDevice device, VkCommandPool p
       }
     }
   }
-  return d->vk.ResetCommandPool(device, pool, flags);
+  return down(d->vk.ResetCommandPool(device, pool, flags));
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer cb,
@@ -103,7 +103,7 @@ VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer cb,
     s->stream.clear();
     s->count = 0;
   }
-  return d->vk.BeginCommandBuffer(cb, info);
+  return down(d->vk.BeginCommandBuffer(cb, info));
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL ResetCommandBuffer(VkCommandBuffer cb,
@@ -113,7 +113,7 @@ VKAPI_ATTR VkResult VKAPI_CALL ResetCommandBuffer(VkCommandBuffer cb,
     s->stream.clear();
     s->count = 0;
   }
-  return d->vk.ResetCommandBuffer(cb, flags);
+  return down(d->vk.ResetCommandBuffer(cb, flags));
 }
 
 // ---- Render passes ---------------------------------------------------------------------------
@@ -957,23 +957,18 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t n, const VkSu
                                            VkFence fence) {
   DeviceData* d = device_of(queue);
   Session* s = Session::get();
-  if (s != nullptr && s->in_captured_frame()) {
+  // The submit must reach the driver whatever happens while recording it.
+  guarded("vkQueueSubmit", [&] {
+    if (s == nullptr || !s->recording()) return;
     std::vector<VkCommandBuffer> cbs;
     for (uint32_t i = 0; i < n; ++i) {
       cbs.insert(cbs.end(), submits[i].pCommandBuffers,
                  submits[i].pCommandBuffers + submits[i].commandBufferCount);
     }
-    before_submit(d, s, queue, cbs);
-  }
-  if (s != nullptr && s->recording()) {
-    std::vector<VkCommandBuffer> cbs;
-    for (uint32_t i = 0; i < n; ++i) {
-      cbs.insert(cbs.end(), submits[i].pCommandBuffers,
-                 submits[i].pCommandBuffers + submits[i].commandBufferCount);
-    }
+    if (s->in_captured_frame()) before_submit(d, s, queue, cbs);
     track_layouts(d, cbs);
-  }
-  return d->vk.QueueSubmit(queue, n, submits, fence);
+  });
+  return down(d->vk.QueueSubmit(queue, n, submits, fence));
 }
 
 template <PFN_vkQueueSubmit2 DeviceDispatch::*Next>
@@ -981,25 +976,19 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t n,
                                             const VkSubmitInfo2* submits, VkFence fence) {
   DeviceData* d = device_of(queue);
   Session* s = Session::get();
-  if (s != nullptr && s->in_captured_frame()) {
+  // The submit must reach the driver whatever happens while recording it.
+  guarded("vkQueueSubmit2", [&] {
+    if (s == nullptr || !s->recording()) return;
     std::vector<VkCommandBuffer> cbs;
     for (uint32_t i = 0; i < n; ++i) {
       for (uint32_t j = 0; j < submits[i].commandBufferInfoCount; ++j) {
         cbs.push_back(submits[i].pCommandBufferInfos[j].commandBuffer);
       }
     }
-    before_submit(d, s, queue, cbs);
-  }
-  if (s != nullptr && s->recording()) {
-    std::vector<VkCommandBuffer> cbs;
-    for (uint32_t i = 0; i < n; ++i) {
-      for (uint32_t j = 0; j < submits[i].commandBufferInfoCount; ++j) {
-        cbs.push_back(submits[i].pCommandBufferInfos[j].commandBuffer);
-      }
-    }
+    if (s->in_captured_frame()) before_submit(d, s, queue, cbs);
     track_layouts(d, cbs);
-  }
-  return (d->vk.*Next)(queue, n, submits, fence);
+  });
+  return down((d->vk.*Next)(queue, n, submits, fence));
 }
 
 }  // namespace
@@ -1015,7 +1004,7 @@ void write_submission(DeviceData* d, Session* s, VkQueue queue,
 PFN_vkVoidFunction command_hook(const char* name) {
 #define TESSERA_HOOK(vkname, ...)   \
   if (std::strcmp(name, vkname) == 0) \
-    return reinterpret_cast<PFN_vkVoidFunction>(&__VA_ARGS__);
+    return reinterpret_cast<PFN_vkVoidFunction>(&Guarded<&__VA_ARGS__, HookName{vkname}>::call);
 #define TESSERA_HOOK_ONE(fn, Arg, state)                                       \
   TESSERA_HOOK("vk" #fn, CmdSetOne<Arg, &DeviceDispatch::fn, state>)           \
   TESSERA_HOOK("vk" #fn "EXT", CmdSetOne<Arg, &DeviceDispatch::fn##EXT, state>)

@@ -50,7 +50,7 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice device, const VkMemoryAll
                                               const VkAllocationCallbacks* alloc,
                                               VkDeviceMemory* memory) {
   DeviceData* d = device_of(device);
-  const VkResult r = d->vk.AllocateMemory(device, info, alloc, memory);
+  const VkResult r = down(d->vk.AllocateMemory(device, info, alloc, memory));
   if (r != VK_SUCCESS) return r;
   const VkMemoryPropertyFlags flags =
       info->memoryTypeIndex < d->memory_properties.memoryTypeCount
@@ -85,7 +85,7 @@ VKAPI_ATTR VkResult VKAPI_CALL MapMemory(VkDevice device, VkDeviceMemory memory,
                                          VkDeviceSize offset, VkDeviceSize size,
                                          VkMemoryMapFlags flags, void** data) {
   DeviceData* d = device_of(device);
-  const VkResult r = d->vk.MapMemory(device, memory, offset, size, flags, data);
+  const VkResult r = down(d->vk.MapMemory(device, memory, offset, size, flags, data));
   if (r == VK_SUCCESS) {
     std::lock_guard lock(d->mutex);
     auto it = d->memories.find(memory);
@@ -103,12 +103,14 @@ VKAPI_ATTR void VKAPI_CALL UnmapMemory(VkDevice device, VkDeviceMemory memory) {
   // What the host wrote through this mapping during a captured frame must not be lost when
   // the mapping goes away before the next submit.
   if (Session* s = active(); s != nullptr && s->in_captured_frame()) {
-    std::lock_guard lock(d->mutex);
-    auto it = d->memories.find(memory);
-    if (it != d->memories.end() && it->second.mapped != nullptr) {
-      auto& m = it->second;
-      snapshot_range(s, memory, m, m.mapped, m.map_offset, m.map_size);
-    }
+    guarded("vkUnmapMemory", [&] {
+      std::lock_guard lock(d->mutex);
+      auto it = d->memories.find(memory);
+      if (it != d->memories.end() && it->second.mapped != nullptr) {
+        auto& m = it->second;
+        snapshot_range(s, memory, m, m.mapped, m.map_offset, m.map_size);
+      }
+    });
   }
   {
     std::lock_guard lock(d->mutex);
@@ -132,14 +134,14 @@ void record_bind(uint64_t resource, bool image, VkDeviceMemory memory, VkDeviceS
 
 VKAPI_ATTR VkResult VKAPI_CALL BindBufferMemory(VkDevice device, VkBuffer buffer,
                                                 VkDeviceMemory memory, VkDeviceSize offset) {
-  const VkResult r = device_of(device)->vk.BindBufferMemory(device, buffer, memory, offset);
+  const VkResult r = down(device_of(device)->vk.BindBufferMemory(device, buffer, memory, offset));
   if (r == VK_SUCCESS) record_bind(id(buffer), false, memory, offset);
   return r;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL BindImageMemory(VkDevice device, VkImage image,
                                                VkDeviceMemory memory, VkDeviceSize offset) {
-  const VkResult r = device_of(device)->vk.BindImageMemory(device, image, memory, offset);
+  const VkResult r = down(device_of(device)->vk.BindImageMemory(device, image, memory, offset));
   if (r == VK_SUCCESS) {
     record_bind(id(image), true, memory, offset);
     mark_bound(device, image);
@@ -150,7 +152,7 @@ VKAPI_ATTR VkResult VKAPI_CALL BindImageMemory(VkDevice device, VkImage image,
 template <PFN_vkBindBufferMemory2 DeviceDispatch::*Next>
 VKAPI_ATTR VkResult VKAPI_CALL BindBufferMemory2(VkDevice device, uint32_t n,
                                                  const VkBindBufferMemoryInfo* infos) {
-  const VkResult r = (device_of(device)->vk.*Next)(device, n, infos);
+  const VkResult r = down((device_of(device)->vk.*Next)(device, n, infos));
   if (r == VK_SUCCESS) {
     for (uint32_t i = 0; i < n; ++i) {
       record_bind(id(infos[i].buffer), false, infos[i].memory, infos[i].memoryOffset);
@@ -162,7 +164,7 @@ VKAPI_ATTR VkResult VKAPI_CALL BindBufferMemory2(VkDevice device, uint32_t n,
 template <PFN_vkBindImageMemory2 DeviceDispatch::*Next>
 VKAPI_ATTR VkResult VKAPI_CALL BindImageMemory2(VkDevice device, uint32_t n,
                                                 const VkBindImageMemoryInfo* infos) {
-  const VkResult r = (device_of(device)->vk.*Next)(device, n, infos);
+  const VkResult r = down((device_of(device)->vk.*Next)(device, n, infos));
   if (r == VK_SUCCESS) {
     for (uint32_t i = 0; i < n; ++i) {
       // Swapchain-bound images (VkBindImageMemorySwapchainInfoKHR) have no memory to record.
@@ -180,7 +182,7 @@ VKAPI_ATTR VkResult VKAPI_CALL BindImageMemory2(VkDevice device, uint32_t n,
 VKAPI_ATTR VkResult VKAPI_CALL CreateBuffer(VkDevice device, const VkBufferCreateInfo* ci,
                                             const VkAllocationCallbacks* alloc,
                                             VkBuffer* buffer) {
-  const VkResult r = device_of(device)->vk.CreateBuffer(device, ci, alloc, buffer);
+  const VkResult r = down(device_of(device)->vk.CreateBuffer(device, ci, alloc, buffer));
   if (r == VK_SUCCESS) {
     if (Session* s = active()) s->write(cap::BufferRecord{id(*buffer), ci->size, ci->usage, {}});
   }
@@ -207,10 +209,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateImage(VkDevice device, const VkImageCreateI
       patched.usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
     }
   }
-  VkResult r = d->vk.CreateImage(device, &patched, alloc, image);
+  VkResult r = down(d->vk.CreateImage(device, &patched, alloc, image));
   if (r != VK_SUCCESS && patched.usage != ci->usage) {
     patched.usage = ci->usage;  // never fail the application because of what the layer added
-    r = d->vk.CreateImage(device, ci, alloc, image);
+    r = down(d->vk.CreateImage(device, ci, alloc, image));
   }
   if (r == VK_SUCCESS) {
     if (Session* s = active()) {
@@ -264,7 +266,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateImageView(VkDevice device, const VkImageVie
                                                const VkAllocationCallbacks* alloc,
                                                VkImageView* view) {
   DeviceData* d = device_of(device);
-  const VkResult r = d->vk.CreateImageView(device, ci, alloc, view);
+  const VkResult r = down(d->vk.CreateImageView(device, ci, alloc, view));
   if (r == VK_SUCCESS) {
     if (Session* s = active()) {
       {
@@ -285,7 +287,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateBufferView(VkDevice device,
                                                 const VkBufferViewCreateInfo* ci,
                                                 const VkAllocationCallbacks* alloc,
                                                 VkBufferView* view) {
-  const VkResult r = device_of(device)->vk.CreateBufferView(device, ci, alloc, view);
+  const VkResult r = down(device_of(device)->vk.CreateBufferView(device, ci, alloc, view));
   if (r == VK_SUCCESS) {
     if (Session* s = active()) {
       s->write(cap::BufferViewRecord{id(*view), id(ci->buffer), static_cast<uint32_t>(ci->format),
@@ -298,7 +300,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateBufferView(VkDevice device,
 VKAPI_ATTR VkResult VKAPI_CALL CreateSampler(VkDevice device, const VkSamplerCreateInfo* ci,
                                              const VkAllocationCallbacks* alloc,
                                              VkSampler* sampler) {
-  const VkResult r = device_of(device)->vk.CreateSampler(device, ci, alloc, sampler);
+  const VkResult r = down(device_of(device)->vk.CreateSampler(device, ci, alloc, sampler));
   if (r == VK_SUCCESS) {
     if (Session* s = active()) {
       cap::SamplerRecord rec;
@@ -341,7 +343,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device,
                                                   const VkAllocationCallbacks* alloc,
                                                   VkShaderModule* module) {
   DeviceData* d = device_of(device);
-  const VkResult r = d->vk.CreateShaderModule(device, ci, alloc, module);
+  const VkResult r = down(d->vk.CreateShaderModule(device, ci, alloc, module));
   if (r != VK_SUCCESS) return r;
   if (Session* s = active()) {
     // Stored by content: the same SPIR-V created many times (Zink does) is one blob.
@@ -541,7 +543,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(VkDevice device, VkPipeli
                                                        const VkAllocationCallbacks* alloc,
                                                        VkPipeline* pipelines) {
   DeviceData* d = device_of(device);
-  const VkResult r = d->vk.CreateGraphicsPipelines(device, cache, n, cis, alloc, pipelines);
+  const VkResult r = down(d->vk.CreateGraphicsPipelines(device, cache, n, cis, alloc, pipelines));
   if (r < VK_SUCCESS) return r;
   if (Session* s = active()) {
     for (uint32_t i = 0; i < n; ++i) {
@@ -560,7 +562,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
                                                       const VkAllocationCallbacks* alloc,
                                                       VkPipeline* pipelines) {
   DeviceData* d = device_of(device);
-  const VkResult r = d->vk.CreateComputePipelines(device, cache, n, cis, alloc, pipelines);
+  const VkResult r = down(d->vk.CreateComputePipelines(device, cache, n, cis, alloc, pipelines));
   if (r < VK_SUCCESS) return r;
   if (Session* s = active()) {
     for (uint32_t i = 0; i < n; ++i) {
@@ -577,7 +579,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
 VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorSetLayout(
     VkDevice device, const VkDescriptorSetLayoutCreateInfo* ci,
     const VkAllocationCallbacks* alloc, VkDescriptorSetLayout* layout) {
-  const VkResult r = device_of(device)->vk.CreateDescriptorSetLayout(device, ci, alloc, layout);
+  const VkResult r = down(device_of(device)->vk.CreateDescriptorSetLayout(device, ci, alloc, layout));
   if (r == VK_SUCCESS) {
     if (Session* s = active()) {
       cap::DescriptorSetLayoutRecord rec;
@@ -605,7 +607,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreatePipelineLayout(VkDevice device,
                                                     const VkPipelineLayoutCreateInfo* ci,
                                                     const VkAllocationCallbacks* alloc,
                                                     VkPipelineLayout* layout) {
-  const VkResult r = device_of(device)->vk.CreatePipelineLayout(device, ci, alloc, layout);
+  const VkResult r = down(device_of(device)->vk.CreatePipelineLayout(device, ci, alloc, layout));
   if (r == VK_SUCCESS) {
     if (Session* s = active()) {
       cap::PipelineLayoutRecord rec;
@@ -629,7 +631,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass(VkDevice device, const VkRenderP
                                                 const VkAllocationCallbacks* alloc,
                                                 VkRenderPass* rp) {
   DeviceData* d = device_of(device);
-  const VkResult r = d->vk.CreateRenderPass(device, ci, alloc, rp);
+  const VkResult r = down(d->vk.CreateRenderPass(device, ci, alloc, rp));
   if (r != VK_SUCCESS) return r;
   {
     std::lock_guard lock(d->mutex);
@@ -687,7 +689,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass2(VkDevice device,
                                                  const VkAllocationCallbacks* alloc,
                                                  VkRenderPass* rp) {
   DeviceData* d = device_of(device);
-  const VkResult r = (d->vk.*Next)(device, ci, alloc, rp);
+  const VkResult r = down((d->vk.*Next)(device, ci, alloc, rp));
   if (r != VK_SUCCESS) return r;
   {
     std::lock_guard lock(d->mutex);
@@ -744,7 +746,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateFramebuffer(VkDevice device,
                                                  const VkAllocationCallbacks* alloc,
                                                  VkFramebuffer* fb) {
   DeviceData* d = device_of(device);
-  const VkResult r = d->vk.CreateFramebuffer(device, ci, alloc, fb);
+  const VkResult r = down(d->vk.CreateFramebuffer(device, ci, alloc, fb));
   if (r == VK_SUCCESS) {
     if (Session* s = active()) {
       if ((ci->flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT) == 0) {
@@ -771,7 +773,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateFramebuffer(VkDevice device,
 VKAPI_ATTR VkResult VKAPI_CALL AllocateDescriptorSets(VkDevice device,
                                                       const VkDescriptorSetAllocateInfo* info,
                                                       VkDescriptorSet* sets) {
-  const VkResult r = device_of(device)->vk.AllocateDescriptorSets(device, info, sets);
+  const VkResult r = down(device_of(device)->vk.AllocateDescriptorSets(device, info, sets));
   if (r == VK_SUCCESS) {
     if (Session* s = active()) {
       for (uint32_t i = 0; i < info->descriptorSetCount; ++i) {
@@ -803,7 +805,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorUpdateTemplate(
     VkDevice device, const VkDescriptorUpdateTemplateCreateInfo* ci,
     const VkAllocationCallbacks* alloc, VkDescriptorUpdateTemplate* tpl) {
   DeviceData* d = device_of(device);
-  const VkResult r = (d->vk.*Next)(device, ci, alloc, tpl);
+  const VkResult r = down((d->vk.*Next)(device, ci, alloc, tpl));
   if (r == VK_SUCCESS) {
     TemplateState t;
     t.type = ci->templateType;
@@ -920,7 +922,8 @@ std::vector<cap::DescriptorWrite> expand_template(
 
 PFN_vkVoidFunction object_hook(const char* name) {
 #define TESSERA_HOOK(vkname, fn) \
-  if (std::strcmp(name, vkname) == 0) return reinterpret_cast<PFN_vkVoidFunction>(&fn);
+  if (std::strcmp(name, vkname) == 0) \
+    return reinterpret_cast<PFN_vkVoidFunction>(&Guarded<&fn, HookName{vkname}>::call);
   TESSERA_HOOK("vkGetDeviceQueue", GetDeviceQueue)
   TESSERA_HOOK("vkGetDeviceQueue2", GetDeviceQueue2)
   TESSERA_HOOK("vkAllocateMemory", AllocateMemory)
