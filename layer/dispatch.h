@@ -55,6 +55,7 @@ namespace tessera::layer {
   X(CreateImage)                              \
   X(DestroyImage)                             \
   X(CreateImageView)                          \
+  X(DestroyImageView)                         \
   X(CreateBufferView)                         \
   X(CreateSampler)                            \
   X(CreateShaderModule)                       \
@@ -67,6 +68,8 @@ namespace tessera::layer {
   X(CreateRenderPass2)                        \
   X(CreateRenderPass2KHR)                     \
   X(CreateFramebuffer)                        \
+  X(DestroyFramebuffer)                       \
+  X(DestroyRenderPass)                        \
   X(AllocateDescriptorSets)                   \
   X(UpdateDescriptorSets)                     \
   X(CreateDescriptorUpdateTemplate)           \

@@ -283,6 +283,38 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateImageView(VkDevice device, const VkImageVie
   return r;
 }
 
+// Destroyed handles leave the layer's maps before the driver can hand the value out again
+// (erase first: another thread's create of a reused handle must not be erased afterwards).
+VKAPI_ATTR void VKAPI_CALL DestroyImageView(VkDevice device, VkImageView view,
+                                            const VkAllocationCallbacks* alloc) {
+  DeviceData* d = device_of(device);
+  {
+    std::lock_guard lock(d->mutex);
+    d->view_images.erase(view);
+  }
+  d->vk.DestroyImageView(device, view, alloc);
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyFramebuffer(VkDevice device, VkFramebuffer fb,
+                                              const VkAllocationCallbacks* alloc) {
+  DeviceData* d = device_of(device);
+  {
+    std::lock_guard lock(d->mutex);
+    d->framebuffer_views.erase(fb);
+  }
+  d->vk.DestroyFramebuffer(device, fb, alloc);
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyRenderPass(VkDevice device, VkRenderPass rp,
+                                             const VkAllocationCallbacks* alloc) {
+  DeviceData* d = device_of(device);
+  {
+    std::lock_guard lock(d->mutex);
+    d->final_layouts.erase(rp);
+  }
+  d->vk.DestroyRenderPass(device, rp, alloc);
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL CreateBufferView(VkDevice device,
                                                 const VkBufferViewCreateInfo* ci,
                                                 const VkAllocationCallbacks* alloc,
@@ -636,6 +668,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass(VkDevice device, const VkRenderP
   {
     std::lock_guard lock(d->mutex);
     auto& finals = d->final_layouts[*rp];
+    finals.clear();  // a handle the driver reuses after vkDestroyRenderPass
     for (uint32_t i = 0; i < ci->attachmentCount; ++i) finals.push_back(ci->pAttachments[i].finalLayout);
   }
   if (Session* s = active()) {
@@ -694,6 +727,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass2(VkDevice device,
   {
     std::lock_guard lock(d->mutex);
     auto& finals = d->final_layouts[*rp];
+    finals.clear();  // a handle the driver reuses after vkDestroyRenderPass
     for (uint32_t i = 0; i < ci->attachmentCount; ++i) finals.push_back(ci->pAttachments[i].finalLayout);
   }
   if (Session* s = active()) {
@@ -940,6 +974,9 @@ PFN_vkVoidFunction object_hook(const char* name) {
   TESSERA_HOOK("vkCreateImage", CreateImage)
   TESSERA_HOOK("vkDestroyImage", DestroyImage)
   TESSERA_HOOK("vkCreateImageView", CreateImageView)
+  TESSERA_HOOK("vkDestroyImageView", DestroyImageView)
+  TESSERA_HOOK("vkDestroyFramebuffer", DestroyFramebuffer)
+  TESSERA_HOOK("vkDestroyRenderPass", DestroyRenderPass)
   TESSERA_HOOK("vkCreateBufferView", CreateBufferView)
   TESSERA_HOOK("vkCreateSampler", CreateSampler)
   TESSERA_HOOK("vkCreateShaderModule", CreateShaderModule)
