@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "config.h"
+#include "copy_layout.h"
 #include "dispatch.h"
 #include "guard.h"
 #include "tessera/capture/records.h"

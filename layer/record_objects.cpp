@@ -192,13 +192,14 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateBuffer(VkDevice device, const VkBufferCreat
 VKAPI_ATTR VkResult VKAPI_CALL CreateImage(VkDevice device, const VkImageCreateInfo* ci,
                                            const VkAllocationCallbacks* alloc, VkImage* image) {
   DeviceData* d = device_of(device);
-  // Images a draw can sample, and colour render targets, get TRANSFER_SRC usage so their
-  // contents can be copied out at the start (sampled) and end (render targets) of a captured
-  // frame, as for swapchain images, where the format allows it.
+  // Images a draw can sample, and colour and depth/stencil render targets, get TRANSFER_SRC
+  // usage so their contents can be copied out at the start (sampled) and end (render targets)
+  // of a captured frame, as for swapchain images, where the format allows it.
   VkImageCreateInfo patched = *ci;
   constexpr VkImageUsageFlags sampled = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
                                         VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT |
-                                        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+                                        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                                        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
   if (active() != nullptr && (ci->usage & sampled) != 0 &&
       (ci->usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) == 0) {
     VkImageFormatProperties props{};

@@ -308,17 +308,45 @@ TEST_F(CaptureE2E, VkscenePresentedImageMatchesTheSamplesOwnDump) {
     EXPECT_EQ(f.draws.size(), 13u);
     EXPECT_EQ(f.indexed_draws.size(), 41u);
     ASSERT_EQ(f.presented.size(), 1u);
-    // The render-to-texture target (512x512 RGBA8) as the frame ends; the main pass renders
-    // into the swapchain image, which is the presented image.
-    ASSERT_EQ(f.render_targets.size(), 1u);
-    const auto& rt = f.render_targets[0];
-    EXPECT_EQ(rt.present, f.present);
-    EXPECT_EQ(rt.width, 512u);
-    EXPECT_EQ(rt.height, 512u);
+    // The render-to-texture target (512x512 RGBA8) and the main pass's depth buffer as the
+    // frame ends; the main pass's colour goes to the swapchain image, the presented image.
+    ASSERT_EQ(f.render_targets.size(), 2u);
+    const RenderTargetContentsRecord* colour = nullptr;
+    const RenderTargetContentsRecord* depth = nullptr;
+    for (const auto& rt : f.render_targets) {
+      EXPECT_EQ(rt.present, f.present);
+      // D32_SFLOAT (126), X8_D24 (125) or D16 (124): vkscene takes the first one supported.
+      (rt.format >= 124 && rt.format <= 126 ? depth : colour) = &rt;
+    }
+    ASSERT_NE(colour, nullptr);
+    ASSERT_NE(depth, nullptr);
+    EXPECT_EQ(colour->width, 512u);
+    EXPECT_EQ(colour->height, 512u);
     std::string error;
-    auto bytes = c.reader->blob(rt.contents, &error);
+    auto bytes = c.reader->blob(colour->contents, &error);
     ASSERT_TRUE(bytes.has_value()) << error;
     EXPECT_EQ(bytes->data.size(), 512u * 512u * 4u);
+    // The depth aspect alone, one 32-bit float per texel on lavapipe (D32_SFLOAT), cleared to
+    // 1.0 and then written by the scene's opaque draws (depth test LESS): every value in [0, 1]
+    // and most of the screen covered by something nearer than the far plane.
+    ASSERT_EQ(depth->format, 126u) << "lavapipe exposes D32_SFLOAT as a depth attachment";
+    EXPECT_EQ(depth->width, f.presented[0].width);
+    EXPECT_EQ(depth->height, f.presented[0].height);
+    ASSERT_EQ(depth->subresources.size(), 1u);
+    auto zbytes = c.reader->blob(depth->contents, &error);
+    ASSERT_TRUE(zbytes.has_value()) << error;
+    const size_t texels = size_t{depth->width} * depth->height;
+    ASSERT_EQ(zbytes->data.size(), texels * 4u);
+    std::vector<float> z(texels);
+    std::memcpy(z.data(), zbytes->data.data(), zbytes->data.size());
+    size_t in_range = 0, nearer = 0;
+    for (float v : z) {
+      if (v >= 0.0f && v <= 1.0f) ++in_range;
+      if (v < 1.0f) ++nearer;
+    }
+    EXPECT_EQ(in_range, texels);
+    EXPECT_GT(nearer, texels / 4);
+    EXPECT_LT(nearer, texels);  // and some sky left at the far plane
   }
   // Textures as the first captured frame starts: the six mipmapped ones have full mip chains.
   size_t mipmapped = 0;
@@ -460,10 +488,13 @@ TEST_F(CaptureE2E, GlmarkStoresEachBlobOnceAcrossFrames) {
   const uint64_t two = blob_bytes("5-6");
   const uint64_t six = blob_bytes("5-10");
   ASSERT_GT(two, 0u);
-  // Each extra frame adds its presented image (800*600*4 bytes) and the few buffers the app
+  // Each extra frame adds its presented image (800*600*4 bytes), its depth buffer as the frame
+  // ends (a render target: 800*600 depth texels of 32 bits) and the few buffers the app
   // rewrote (uniforms); the texture and vertex data are not stored again.
   const uint64_t presented = 800ull * 600 * 4;
-  EXPECT_LT(six, two + 4 * presented + (1u << 20)) << "two frames: " << two << ", six: " << six;
+  const uint64_t depth_target = 800ull * 600 * 4;
+  EXPECT_LT(six, two + 4 * (presented + depth_target) + (1u << 20))
+      << "two frames: " << two << ", six: " << six;
 }
 
 TEST_F(CaptureE2E, LauncherRunsTheApplicationAndReportsTheFile) {
