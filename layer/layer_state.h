@@ -167,6 +167,12 @@ struct DeviceData {
                                // synchronised by the application (Vulkan spec, "Threading")
   std::unordered_map<VkCommandBuffer, std::unique_ptr<CommandBufferState>> command_buffers;
 
+  // Serialises the application's vkMapMemory/vkUnmapMemory with the layer's own temporary
+  // mappings (the initial snapshot maps host-visible memory the application has not mapped):
+  // a memory object may be mapped only once at a time (VUID-vkMapMemory-memory-00678), and the
+  // application may map it on one thread while another submits. Taken before `mutex`.
+  std::mutex map_mutex;
+
   std::mutex mutex;  // guards everything below
   std::unordered_map<VkQueue, uint32_t> queue_families_of;
   std::unordered_map<VkDeviceMemory, MemoryState> memories;

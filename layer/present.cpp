@@ -354,6 +354,7 @@ void snapshot_range(Session* s, VkDeviceMemory memory, MemoryState& m, const voi
 }
 
 void snapshot_memory(DeviceData* d, Session* s, bool initial) {
+  std::lock_guard map_lock(d->map_mutex);  // the temporary mappings below
   std::lock_guard lock(d->mutex);
   for (auto& [memory, m] : d->memories) {
     if (m.mapped != nullptr) {

@@ -85,6 +85,7 @@ VKAPI_ATTR VkResult VKAPI_CALL MapMemory(VkDevice device, VkDeviceMemory memory,
                                          VkDeviceSize offset, VkDeviceSize size,
                                          VkMemoryMapFlags flags, void** data) {
   DeviceData* d = device_of(device);
+  std::lock_guard map_lock(d->map_mutex);  // not while the layer has it mapped itself
   const VkResult r = down(d->vk.MapMemory(device, memory, offset, size, flags, data));
   if (r == VK_SUCCESS) {
     std::lock_guard lock(d->mutex);
@@ -100,6 +101,9 @@ VKAPI_ATTR VkResult VKAPI_CALL MapMemory(VkDevice device, VkDeviceMemory memory,
 
 VKAPI_ATTR void VKAPI_CALL UnmapMemory(VkDevice device, VkDeviceMemory memory) {
   DeviceData* d = device_of(device);
+  // Held until the mapping is really gone: between forgetting it and unmapping, the initial
+  // snapshot would otherwise map the memory a second time.
+  std::lock_guard map_lock(d->map_mutex);
   // What the host wrote through this mapping during a captured frame must not be lost when
   // the mapping goes away before the next submit.
   if (Session* s = active(); s != nullptr && s->in_captured_frame()) {
