@@ -104,8 +104,12 @@ void read_back_images(DeviceData* d, Session* s, VkQueue queue, bool final_targe
   auto& vk = d->vk;
   std::vector<Pending> work;
   uint32_t family = 0;
+  // Held until the copies have finished: the application may destroy an image on another
+  // thread (legal once its own work on it is done), and vkDestroyImage's hook waits on this
+  // mutex before calling down, so no image is destroyed under a pending layer copy. The calls
+  // down made meanwhile never come back up into the layer.
+  std::unique_lock lock(d->mutex);
   {
-    std::lock_guard lock(d->mutex);
     if (auto it = d->queue_families_of.find(queue); it != d->queue_families_of.end()) {
       family = it->second;
     }
