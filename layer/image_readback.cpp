@@ -153,9 +153,10 @@ void read_back_images(DeviceData* d, Session* s, VkQueue queue, bool final_targe
       p.rec.samples = static_cast<uint32_t>(st.samples);
       p.rec.usage = st.usage;
       p.rec.layout = static_cast<uint32_t>(st.layout);
-      // A depth/stencil format lists each (mip, layer) twice, depth aspect first (the record
-      // has no aspect field; see layer/README.md).
-      for (const auto& c : p.copies) p.rec.subresources.push_back({c.mip, c.layer, c.offset, c.size});
+      // A depth/stencil format lists each (mip, layer) once per aspect.
+      for (const auto& c : p.copies) {
+        p.rec.subresources.push_back({c.mip, c.layer, c.offset, c.size, static_cast<uint32_t>(c.aspect)});
+      }
       work.push_back(std::move(p));
     }
   }
@@ -264,7 +265,7 @@ void read_back_images(DeviceData* d, Session* s, VkQueue queue, bool final_targe
           rt.array_layers = p.rec.array_layers;
           rt.layout = p.rec.layout;
           for (const auto& sub : p.rec.subresources) {
-            rt.subresources.push_back({sub.mip, sub.layer, sub.offset, sub.size});
+            rt.subresources.push_back({sub.mip, sub.layer, sub.offset, sub.size, sub.aspect});
           }
           rt.contents = p.rec.contents;
           s->write(rt);

@@ -123,6 +123,7 @@ void encode(ByteWriter& w, const ImageRecord& r) {
     w.put(s.layer);
     w.put(s.offset);
     w.put(s.size);
+    w.put(s.aspect);
   }
   w.put_hash(r.contents);
 }
@@ -139,12 +140,13 @@ bool decode(ByteReader& r, ImageRecord& out) {
   out.samples = r.get<uint32_t>();
   out.usage = r.get<uint32_t>();
   out.layout = r.get<uint32_t>();
-  out.subresources.resize(r.get_count(24));
+  out.subresources.resize(r.get_count(28));
   for (auto& s : out.subresources) {
     s.mip = r.get<uint32_t>();
     s.layer = r.get<uint32_t>();
     s.offset = r.get<uint64_t>();
     s.size = r.get<uint64_t>();
+    s.aspect = r.get<uint32_t>();
     // A subresource must lie inside a blob the size of the address space: reject wrap-around.
     if (s.offset + s.size < s.offset) r.fail();
   }

@@ -16,6 +16,7 @@ namespace {
 constexpr uint32_t kVkFormatR8G8B8A8Unorm = 37;
 constexpr uint32_t kVkFormatB8G8R8A8Srgb = 50;
 constexpr uint32_t kVkImageType2D = 1;
+constexpr uint32_t kVkImageAspectColor = 0x1;
 constexpr uint32_t kVkImageUsageSampledTransferDst = 0x4 | 0x2;
 constexpr uint32_t kVkImageLayoutShaderReadOnly = 5;
 constexpr uint32_t kVkBufferUsageVertex = 0x80;
@@ -164,7 +165,7 @@ void write_scene(capture::CaptureWriter& writer, const SceneOptions& o) {
     tex.rec.usage = kVkImageUsageSampledTransferDst;
     tex.rec.layout = kVkImageLayoutShaderReadOnly;
     for (uint32_t mip = 0; mip < chain.size(); ++mip) {
-      tex.rec.subresources.push_back({mip, 0, tex.packed.size(), chain[mip].size()});
+      tex.rec.subresources.push_back({mip, 0, tex.packed.size(), chain[mip].size(), kVkImageAspectColor});
       tex.packed.insert(tex.packed.end(), chain[mip].begin(), chain[mip].end());
     }
     textures.push_back(std::move(tex));

@@ -35,7 +35,7 @@ auto samples() {
   img.samples = 1;
   img.usage = 0x6;
   img.layout = 5;
-  img.subresources = {{0, 0, 0, 131072}, {1, 0, 131072, 32768}, {8, 5, 999999, 4}};
+  img.subresources = {{0, 0, 0, 131072, 1}, {1, 0, 131072, 32768, 2}, {8, 5, 999999, 4, 4}};
   img.contents = {0x1234, 0x5678};
   return std::make_tuple(info, WarningRecord{"pipeline cache data ignored"}, dev,
                          HiddenExtensionRecord{"VK_EXT_mesh_shader", 1}, img,

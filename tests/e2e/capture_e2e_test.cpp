@@ -280,6 +280,7 @@ TEST_F(CaptureE2E, VkcubeFramesShadersDrawsAndPresentedImages) {
     const auto& last = img.subresources.back();
     EXPECT_EQ(bytes->data.size(), last.offset + last.size);
     EXPECT_EQ(img.subresources[0].size, uint64_t{img.width} * img.height * 4);
+    EXPECT_EQ(img.subresources[0].aspect, 0x1u);  // VK_IMAGE_ASPECT_COLOR_BIT
   }
   EXPECT_EQ(with_contents, 1u);
   // The cube spins: consecutive frames present different pictures.
@@ -335,6 +336,7 @@ TEST_F(CaptureE2E, VkscenePresentedImageMatchesTheSamplesOwnDump) {
     EXPECT_EQ(depth->width, f.presented[0].width);
     EXPECT_EQ(depth->height, f.presented[0].height);
     ASSERT_EQ(depth->subresources.size(), 1u);
+    EXPECT_EQ(depth->subresources[0].aspect, 0x2u);  // VK_IMAGE_ASPECT_DEPTH_BIT
     auto zbytes = c.reader->blob(depth->contents, &error);
     ASSERT_TRUE(zbytes.has_value()) << error;
     const size_t texels = size_t{depth->width} * depth->height;

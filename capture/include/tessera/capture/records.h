@@ -82,8 +82,9 @@ struct HiddenExtensionRecord {
   bool operator==(const HiddenExtensionRecord&) const = default;
 };
 
-// An image and its contents. Subresources are packed tightly in the contents blob (rows of
-// width * texel size, mips of one layer consecutive), in the order listed.
+// An image and its contents. Subresources (one entry per mip, layer and aspect) are packed
+// tightly in the contents blob (rows of width * texel size, or of whole 4x4 blocks for
+// block-compressed formats), in the order listed.
 struct ImageRecord {
   static constexpr RecordKind kKind = RecordKind::kImage;
   uint64_t image = 0;  // the application's handle, an opaque id within the capture
@@ -96,6 +97,9 @@ struct ImageRecord {
   struct Subresource {
     uint32_t mip = 0, layer = 0;
     uint64_t offset = 0, size = 0;  // bytes into the contents blob
+    // VkImageAspectFlagBits of these bytes: depth and stencil of one (mip, layer) are separate
+    // entries, laid out as "Copying Data Between Buffers and Images" specifies per aspect.
+    uint32_t aspect = 0;
     bool operator==(const Subresource&) const = default;
   };
   std::vector<Subresource> subresources;

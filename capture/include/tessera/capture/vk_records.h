@@ -421,7 +421,8 @@ struct RenderTargetContentsRecord {
   struct Subresource {
     uint32_t mip = 0, layer = 0;
     uint64_t offset = 0, size = 0;
-    TESSERA_VK_FIELDS(Subresource, mip, layer, offset, size);
+    uint32_t aspect = 0;  // VkImageAspectFlagBits, as in ImageRecord::Subresource
+    TESSERA_VK_FIELDS(Subresource, mip, layer, offset, size, aspect);
   };
   uint32_t present = 0;
   uint64_t image = 0;
