@@ -664,21 +664,19 @@ cap::AttachmentReference ref_of(uint32_t attachment, VkImageLayout layout) {
   return {attachment, static_cast<uint32_t>(layout)};
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass(VkDevice device, const VkRenderPassCreateInfo* ci,
-                                                const VkAllocationCallbacks* alloc,
-                                                VkRenderPass* rp) {
-  DeviceData* d = device_of(device);
-  const VkResult r = down(d->vk.CreateRenderPass(device, ci, alloc, rp));
-  if (r != VK_SUCCESS) return r;
+// vkCreateRenderPass and vkCreateRenderPass2 read the same members (the *2 structs extend the
+// originals with the same names), so one body records both.
+template <typename RenderPassCreateInfo>
+void note_render_pass(DeviceData* d, const RenderPassCreateInfo* ci, VkRenderPass rp) {
   {
     std::lock_guard lock(d->mutex);
-    auto& finals = d->final_layouts[*rp];
+    auto& finals = d->final_layouts[rp];
     finals.clear();  // a handle the driver reuses after vkDestroyRenderPass
     for (uint32_t i = 0; i < ci->attachmentCount; ++i) finals.push_back(ci->pAttachments[i].finalLayout);
   }
   if (Session* s = active()) {
     cap::RenderPassRecord rec;
-    rec.render_pass = id(*rp);
+    rec.render_pass = id(rp);
     for (uint32_t i = 0; i < ci->attachmentCount; ++i) {
       const auto& a = ci->pAttachments[i];
       rec.attachments.push_back(
@@ -718,6 +716,14 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass(VkDevice device, const VkRenderP
     }
     s->write(rec);
   }
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass(VkDevice device, const VkRenderPassCreateInfo* ci,
+                                                const VkAllocationCallbacks* alloc,
+                                                VkRenderPass* rp) {
+  DeviceData* d = device_of(device);
+  const VkResult r = down(d->vk.CreateRenderPass(device, ci, alloc, rp));
+  if (r == VK_SUCCESS) note_render_pass(d, ci, *rp);
   return r;
 }
 
@@ -728,55 +734,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass2(VkDevice device,
                                                  VkRenderPass* rp) {
   DeviceData* d = device_of(device);
   const VkResult r = down((d->vk.*Next)(device, ci, alloc, rp));
-  if (r != VK_SUCCESS) return r;
-  {
-    std::lock_guard lock(d->mutex);
-    auto& finals = d->final_layouts[*rp];
-    finals.clear();  // a handle the driver reuses after vkDestroyRenderPass
-    for (uint32_t i = 0; i < ci->attachmentCount; ++i) finals.push_back(ci->pAttachments[i].finalLayout);
-  }
-  if (Session* s = active()) {
-    cap::RenderPassRecord rec;
-    rec.render_pass = id(*rp);
-    for (uint32_t i = 0; i < ci->attachmentCount; ++i) {
-      const auto& a = ci->pAttachments[i];
-      rec.attachments.push_back(
-          {static_cast<uint32_t>(a.format), static_cast<uint32_t>(a.samples),
-           static_cast<uint32_t>(a.loadOp), static_cast<uint32_t>(a.storeOp),
-           static_cast<uint32_t>(a.stencilLoadOp), static_cast<uint32_t>(a.stencilStoreOp),
-           static_cast<uint32_t>(a.initialLayout), static_cast<uint32_t>(a.finalLayout)});
-    }
-    for (uint32_t i = 0; i < ci->subpassCount; ++i) {
-      const auto& sp = ci->pSubpasses[i];
-      cap::RenderPassRecord::Subpass out;
-      out.bind_point = static_cast<uint32_t>(sp.pipelineBindPoint);
-      for (uint32_t j = 0; j < sp.inputAttachmentCount; ++j) {
-        out.inputs.push_back(ref_of(sp.pInputAttachments[j].attachment, sp.pInputAttachments[j].layout));
-      }
-      for (uint32_t j = 0; j < sp.colorAttachmentCount; ++j) {
-        out.colors.push_back(ref_of(sp.pColorAttachments[j].attachment, sp.pColorAttachments[j].layout));
-        if (sp.pResolveAttachments != nullptr) {
-          out.resolves.push_back(
-              ref_of(sp.pResolveAttachments[j].attachment, sp.pResolveAttachments[j].layout));
-        }
-      }
-      if (sp.pDepthStencilAttachment != nullptr) {
-        out.has_depth_stencil = 1;
-        out.depth_stencil =
-            ref_of(sp.pDepthStencilAttachment->attachment, sp.pDepthStencilAttachment->layout);
-      }
-      out.preserve.assign(sp.pPreserveAttachments,
-                          sp.pPreserveAttachments + sp.preserveAttachmentCount);
-      rec.subpasses.push_back(std::move(out));
-    }
-    for (uint32_t i = 0; i < ci->dependencyCount; ++i) {
-      const auto& dep = ci->pDependencies[i];
-      rec.dependencies.push_back({dep.srcSubpass, dep.dstSubpass, dep.srcStageMask,
-                                  dep.dstStageMask, dep.srcAccessMask, dep.dstAccessMask,
-                                  dep.dependencyFlags});
-    }
-    s->write(rec);
-  }
+  if (r == VK_SUCCESS) note_render_pass(d, ci, *rp);
   return r;
 }
 
