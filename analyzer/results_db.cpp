@@ -104,6 +104,14 @@ sqlite3_stmt* ResultsDb::prepare(const char* sql) {
   return stmt;
 }
 
+int64_t ResultsDb::step_returning_id(sqlite3_stmt* stmt, const char* what) {
+  // Every upsert here ends in RETURNING <id>: one row, one column.
+  check(sqlite3_step(stmt), what);
+  const int64_t id = sqlite3_column_int64(stmt, 0);
+  sqlite3_reset(stmt);
+  return id;
+}
+
 void ResultsDb::begin() { exec("BEGIN IMMEDIATE"); }
 void ResultsDb::commit() { exec("COMMIT"); }
 void ResultsDb::rollback() {
@@ -129,10 +137,7 @@ int64_t ResultsDb::put_capture(const CaptureRow& row) {
   bind_text(s, 4, row.device);
   sqlite3_bind_int64(s, 5, row.frame_count);
   sqlite3_bind_int64(s, 6, row.file_bytes);
-  check(sqlite3_step(s), "put capture");
-  const int64_t id = sqlite3_column_int64(s, 0);
-  sqlite3_reset(s);
-  return id;
+  return step_returning_id(s, "put capture");
 }
 
 int64_t ResultsDb::put_frame(int64_t capture_id, uint32_t present, uint32_t width, uint32_t height) {
@@ -143,10 +148,7 @@ int64_t ResultsDb::put_frame(int64_t capture_id, uint32_t present, uint32_t widt
   sqlite3_bind_int64(s, 2, present);
   sqlite3_bind_int64(s, 3, width);
   sqlite3_bind_int64(s, 4, height);
-  check(sqlite3_step(s), "put frame");
-  const int64_t id = sqlite3_column_int64(s, 0);
-  sqlite3_reset(s);
-  return id;
+  return step_returning_id(s, "put frame");
 }
 
 int64_t ResultsDb::put_config(const std::string& name, Params params) {
@@ -166,9 +168,7 @@ int64_t ResultsDb::put_config(const std::string& name, Params params) {
   auto* ins = prepare("INSERT INTO config (name, params_hash) VALUES (?1, ?2) RETURNING config_id");
   bind_text(ins, 1, name);
   bind_text(ins, 2, hash);
-  check(sqlite3_step(ins), "put config");
-  const int64_t id = sqlite3_column_int64(ins, 0);
-  sqlite3_reset(ins);
+  const int64_t id = step_returning_id(ins, "put config");
   auto* p = prepare("INSERT INTO config_param (config_id, key, value) VALUES (?1, ?2, ?3)");
   for (const auto& [k, v] : params) {
     sqlite3_reset(p);
@@ -194,10 +194,7 @@ int64_t ResultsDb::put_run(int64_t capture_id, int64_t config_id) {
   sqlite3_bind_int64(s, 2, config_id);
   bind_text(s, 3, TESSERA_VERSION);
   bind_text(s, 4, stamp);
-  check(sqlite3_step(s), "put run");
-  const int64_t id = sqlite3_column_int64(s, 0);
-  sqlite3_reset(s);
-  return id;
+  return step_returning_id(s, "put run");
 }
 
 void ResultsDb::clear_frame(int64_t run_id, int64_t frame_id) {
@@ -217,9 +214,7 @@ int64_t ResultsDb::metric_id(const std::string& name) {
   if (it != metric_ids_.end()) return it->second;
   auto* s = prepare("INSERT INTO metric (name) VALUES (?1) ON CONFLICT (name) DO UPDATE SET name = name RETURNING metric_id");
   bind_text(s, 1, name);
-  check(sqlite3_step(s), "put metric");
-  const int64_t id = sqlite3_column_int64(s, 0);
-  sqlite3_reset(s);
+  const int64_t id = step_returning_id(s, "put metric");
   metric_ids_.emplace(name, id);
   return id;
 }

@@ -88,6 +88,7 @@ class ResultsDb {
   explicit ResultsDb(std::string path) : path_(std::move(path)) {}
   void exec(const std::string& sql);
   sqlite3_stmt* prepare(const char* sql);
+  int64_t step_returning_id(sqlite3_stmt* stmt, const char* what);
   [[noreturn]] void fail(const std::string& what) const;
   void check(int rc, const char* what) const;
   int64_t metric_id(const std::string& name);
