@@ -1,0 +1,160 @@
+// The access stream: what the functional renderer ("shade once") records of a frame for every GPU
+// model configuration ("simulate many") to replay (DESIGN.md section 1). Format:
+// schema/access-stream.md.
+//
+// Events come in the order the tile-based GPU processes them. Per render pass instance:
+//   PassBegin
+//   geometry phase, per draw:  Draw, VertexFetch*, VertexShade*, PbWrite* (binning)
+//   raster phase, per tile in tile order:
+//     TileBegin, AttachmentLoad*, PbRead* (list line, then its primitives' attributes),
+//     per primitive: Primitive, then per quad: Quad followed by its Texture events,
+//     AttachmentStore*, TileEnd
+//   PassEnd
+// framed by FrameBegin ... FrameEnd. Nothing here depends on a cache scheme: schemes re-order or
+// re-assign quads when they replay the stream, they never re-shade.
+//
+// Encoding: one tag byte per event followed by LEB128 varints; addresses are zigzag deltas
+// against the previous address of the same class (vertex, Parameter Buffer, texture line,
+// attachment), quad positions deltas against the previous quad, so a frame with millions of
+// texture samples stays a few bytes per sample and decodes at memory speed. Every predictor is
+// reset after each TileBegin and PassBegin event, so a reader can start at any tile: a model that
+// visits tiles in another order (DTexL, paper 001) records tile_offset() of each TileBegin on a
+// first pass and seek()s to them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tessera::stream {
+
+inline constexpr uint32_t kFormatVersion = 1;
+
+enum class EventKind : uint8_t {
+  FrameBegin = 1,    // u[0] present (1-based), u[1] width, u[2] height
+  PassBegin = 2,     // u[0] pass index, u[1] width, u[2] height (render area),
+                     // u[3] tile width, u[4] tile height, u[5] tiles_x, u[6] tiles_y
+  Draw = 3,          // u[0] draw index in the frame
+  VertexFetch = 4,   // address, u[0] bytes: one vertex attribute (or index) read
+  VertexShade = 5,   // u[0] vertices shaded, wide = dynamic SPIR-V instructions of those lanes
+  PbWrite = 6,       // address, u[0] bytes, u[1] primitive (in the pass), u[2] tile,
+                     // u[3] section (0 PB-Lists, 1 PB-Attributes)
+  TileBegin = 7,     // u[0] tile index (ty * tiles_x + tx), u[1] x0, u[2] y0 (pixels),
+                     // u[3] position of the tile in the processing order
+  PbRead = 8,        // address, u[0] bytes, u[1] section, u[2] primitive (attributes) or
+                     // 0xffffffff (a PB-Lists line)
+  Primitive = 9,     // u[0] primitive index in the pass, u[1] draw index
+  Quad = 10,         // u[0] x, u[1] y (even), u[2] coverage (bit i = pixel (x+i%2, y+i/2)),
+                     // u[3] depth/stencil pass mask, u[4] colour-written mask (after discard),
+                     // u[5] flags (QuadFlags), wide = dynamic fragment instructions of the 4 lanes
+  Texture = 11,      // one lane's sample: u[0] lane (0..3) of the preceding quad, u[1] mip
+                     // level (finest of the footprint), u[2] footprint case (texture::FootprintCase),
+                     // u[3] filter probes; lines = distinct 64 B lines read, in order
+  AttachmentLoad = 12,   // address, u[0] bytes, u[1] attachment: a tile buffer filled from memory
+  AttachmentStore = 13,  // address, u[0] bytes, u[1] attachment: a tile buffer flushed
+  TileEnd = 14,      // u[0] tile index
+  PassEnd = 15,      // u[0] pass index
+  FrameEnd = 16,
+};
+inline constexpr uint32_t kEventKindCount = 17;  // valid kinds are 1..16
+
+const char* event_kind_name(EventKind kind);
+
+enum QuadFlags : uint32_t {
+  kQuadLateDepth = 1,   // depth/stencil tested after shading (shader writes depth or discards)
+  kQuadShaded = 2,      // the fragment shader ran (false when early tests killed all pixels)
+  kQuadFrontFacing = 4,
+};
+
+struct Event {
+  EventKind kind = EventKind::FrameEnd;
+  uint64_t address = 0;
+  uint64_t wide = 0;
+  uint32_t u[7] = {};
+  std::span<const uint64_t> lines;  // Texture only; valid until the next call to next()
+};
+
+// Totals by kind, kept by both the writer and the reader so tests can reconcile a renderer's own
+// counts with what a consumer recounts from the bytes.
+struct StreamCounts {
+  uint64_t events[kEventKindCount] = {};
+  uint64_t texture_lines = 0;
+  uint64_t vertex_fetch_bytes = 0;
+  uint64_t pb_write_bytes = 0, pb_read_bytes = 0;
+  uint64_t fragment_instructions = 0, vertex_instructions = 0;
+  uint64_t covered_pixels = 0;  // popcount of Quad coverage
+  uint64_t operator[](EventKind k) const { return events[static_cast<uint8_t>(k)]; }
+  void add(const Event& e);
+  bool operator==(const StreamCounts&) const = default;
+};
+
+class StreamWriter {
+ public:
+  StreamWriter();
+
+  void frame_begin(uint32_t present, uint32_t width, uint32_t height);
+  void pass_begin(uint32_t pass, uint32_t width, uint32_t height, uint32_t tile_width,
+                  uint32_t tile_height, uint32_t tiles_x, uint32_t tiles_y);
+  void draw(uint32_t draw);
+  void vertex_fetch(uint64_t address, uint32_t bytes);
+  void vertex_shade(uint32_t vertices, uint64_t instructions);
+  void pb_write(uint64_t address, uint32_t bytes, uint32_t primitive, uint32_t tile,
+                uint32_t section);
+  void tile_begin(uint32_t tile, uint32_t x0, uint32_t y0, uint32_t order_position);
+  void pb_read(uint64_t address, uint32_t bytes, uint32_t section, uint32_t primitive);
+  void primitive(uint32_t primitive, uint32_t draw);
+  void quad(uint32_t x, uint32_t y, uint32_t coverage, uint32_t depth_pass, uint32_t written,
+            uint32_t flags, uint64_t instructions);
+  void texture(uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
+               std::span<const uint64_t> lines);
+  void attachment_load(uint64_t address, uint32_t bytes, uint32_t attachment);
+  void attachment_store(uint64_t address, uint32_t bytes, uint32_t attachment);
+  void tile_end(uint32_t tile);
+  void pass_end(uint32_t pass);
+  void frame_end();
+
+  const StreamCounts& counts() const { return counts_; }
+  size_t size_bytes() const { return bytes_.size(); }
+  // The encoded frame (header + events). The writer is reset for the next frame.
+  std::vector<uint8_t> finish();
+
+ private:
+  void emit(const Event& e);
+  void reset_predictors();
+  std::vector<uint8_t> bytes_;
+  StreamCounts counts_;
+  uint64_t last_address_[4] = {};
+  uint64_t last_line_ = 0;
+  uint32_t last_quad_x_ = 0, last_quad_y_ = 0;
+};
+
+// Decodes a frame's stream. Damaged input (bad header, unknown tag, truncated varint) stops the
+// reader with error() set to "byte N: problem"; it never reads out of bounds.
+class StreamReader {
+ public:
+  explicit StreamReader(std::span<const uint8_t> bytes);
+  // False at the end of the stream or on damage (then error() is non-empty).
+  bool next(Event& event);
+  const std::string& error() const { return error_; }
+  const StreamCounts& counts() const { return counts_; }
+  // Byte offset of the event next() returns next; seek() to an offset a TileBegin or PassBegin
+  // was read at resumes decoding there (counts() keep accumulating).
+  size_t position() const { return pos_; }
+  bool seek(size_t position);
+  void rewind();
+
+ private:
+  bool fail(const std::string& problem);
+  std::span<const uint8_t> bytes_;
+  size_t pos_ = 0;
+  std::string error_;
+  StreamCounts counts_;
+  std::vector<uint64_t> lines_;
+  uint64_t last_address_[4] = {};
+  uint64_t last_line_ = 0;
+  uint32_t last_quad_x_ = 0, last_quad_y_ = 0;
+};
+
+}  // namespace tessera::stream

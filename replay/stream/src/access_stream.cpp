@@ -1,0 +1,411 @@
+// Encoder and decoder of the access stream (schema/access-stream.md).
+#include "tessera/stream/access_stream.h"
+
+#include <bit>
+#include <cstring>
+#include <initializer_list>
+
+namespace tessera::stream {
+
+namespace {
+
+constexpr uint8_t kMagic[4] = {'T', 'S', 'T', 'R'};
+// A sample touches at most Footprint::kMaxLines lines (16 probes x 2 levels x 4 texels x 2);
+// anything above this is damage, not data.
+constexpr uint64_t kMaxLinesPerSample = 1024;
+
+// Address classes with their own delta predictor: streams of one class are local to each other,
+// across classes they are not.
+enum AddressClass : uint8_t { kVertex = 0, kParameterBuffer = 1, kAttachment = 2, kClassCount = 3 };
+
+constexpr uint64_t zigzag(int64_t v) {
+  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
+constexpr int64_t unzigzag(uint64_t v) {
+  return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
+}
+
+void put_varint(std::vector<uint8_t>& out, uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<uint8_t>(v | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<uint8_t>(v));
+}
+
+void put_delta(std::vector<uint8_t>& out, uint64_t& last, uint64_t value) {
+  put_varint(out, zigzag(static_cast<int64_t>(value - last)));
+  last = value;
+}
+
+// PbRead's primitive is 0xffffffff for a PB-Lists line: stored +1 so that case takes one byte.
+constexpr uint32_t kNoPrimitive = 0xffffffffu;
+
+Event make_event(EventKind kind, std::initializer_list<uint32_t> u, uint64_t address, uint64_t wide,
+                 std::span<const uint64_t> lines = {}) {
+  Event e;
+  e.kind = kind;
+  e.address = address;
+  e.wide = wide;
+  size_t i = 0;
+  for (uint32_t v : u) e.u[i++] = v;
+  e.lines = lines;
+  return e;
+}
+
+}  // namespace
+
+const char* event_kind_name(EventKind kind) {
+  switch (kind) {
+    case EventKind::FrameBegin: return "frame_begin";
+    case EventKind::PassBegin: return "pass_begin";
+    case EventKind::Draw: return "draw";
+    case EventKind::VertexFetch: return "vertex_fetch";
+    case EventKind::VertexShade: return "vertex_shade";
+    case EventKind::PbWrite: return "pb_write";
+    case EventKind::TileBegin: return "tile_begin";
+    case EventKind::PbRead: return "pb_read";
+    case EventKind::Primitive: return "primitive";
+    case EventKind::Quad: return "quad";
+    case EventKind::Texture: return "texture";
+    case EventKind::AttachmentLoad: return "attachment_load";
+    case EventKind::AttachmentStore: return "attachment_store";
+    case EventKind::TileEnd: return "tile_end";
+    case EventKind::PassEnd: return "pass_end";
+    case EventKind::FrameEnd: return "frame_end";
+  }
+  return "unknown";
+}
+
+void StreamCounts::add(const Event& e) {
+  ++events[static_cast<uint8_t>(e.kind)];
+  switch (e.kind) {
+    case EventKind::Texture: texture_lines += e.lines.size(); break;
+    case EventKind::VertexFetch: vertex_fetch_bytes += e.u[0]; break;
+    case EventKind::VertexShade: vertex_instructions += e.wide; break;
+    case EventKind::PbWrite: pb_write_bytes += e.u[0]; break;
+    case EventKind::PbRead: pb_read_bytes += e.u[0]; break;
+    case EventKind::Quad:
+      fragment_instructions += e.wide;
+      covered_pixels += static_cast<uint64_t>(std::popcount(e.u[2] & 0xfu));
+      break;
+    default: break;
+  }
+}
+
+// ---- Writer ----------------------------------------------------------------------------------
+
+StreamWriter::StreamWriter() {
+  bytes_.assign(std::begin(kMagic), std::end(kMagic));
+  put_varint(bytes_, kFormatVersion);
+}
+
+void StreamWriter::reset_predictors() {
+  for (uint64_t& a : last_address_) a = 0;
+  last_line_ = 0;
+  last_quad_x_ = last_quad_y_ = 0;
+}
+
+void StreamWriter::emit(const Event& e) {
+  counts_.add(e);
+  bytes_.push_back(static_cast<uint8_t>(e.kind));
+}
+
+void StreamWriter::frame_begin(uint32_t present, uint32_t width, uint32_t height) {
+  Event e = make_event(EventKind::FrameBegin, {present, width, height}, 0, 0);
+  emit(e);
+  for (int i = 0; i < 3; ++i) put_varint(bytes_, e.u[i]);
+  reset_predictors();
+}
+
+void StreamWriter::pass_begin(uint32_t pass, uint32_t width, uint32_t height, uint32_t tile_width,
+                              uint32_t tile_height, uint32_t tiles_x, uint32_t tiles_y) {
+  Event e = make_event(EventKind::PassBegin, {pass, width, height, tile_width, tile_height, tiles_x, tiles_y}, 0, 0);
+  emit(e);
+  for (uint32_t v : e.u) put_varint(bytes_, v);
+  reset_predictors();
+}
+
+void StreamWriter::draw(uint32_t draw) {
+  emit(make_event(EventKind::Draw, {draw}, 0, 0));
+  put_varint(bytes_, draw);
+}
+
+void StreamWriter::vertex_fetch(uint64_t address, uint32_t bytes) {
+  emit(make_event(EventKind::VertexFetch, {bytes}, address, 0));
+  put_delta(bytes_, last_address_[kVertex], address);
+  put_varint(bytes_, bytes);
+}
+
+void StreamWriter::vertex_shade(uint32_t vertices, uint64_t instructions) {
+  emit(make_event(EventKind::VertexShade, {vertices}, 0, instructions));
+  put_varint(bytes_, vertices);
+  put_varint(bytes_, instructions);
+}
+
+void StreamWriter::pb_write(uint64_t address, uint32_t bytes, uint32_t primitive, uint32_t tile,
+                            uint32_t section) {
+  emit(make_event(EventKind::PbWrite, {bytes, primitive, tile, section}, address, 0));
+  put_delta(bytes_, last_address_[kParameterBuffer], address);
+  put_varint(bytes_, bytes);
+  put_varint(bytes_, primitive);
+  put_varint(bytes_, tile);
+  put_varint(bytes_, section);
+}
+
+void StreamWriter::tile_begin(uint32_t tile, uint32_t x0, uint32_t y0, uint32_t order_position) {
+  emit(make_event(EventKind::TileBegin, {tile, x0, y0, order_position}, 0, 0));
+  put_varint(bytes_, tile);
+  put_varint(bytes_, x0);
+  put_varint(bytes_, y0);
+  put_varint(bytes_, order_position);
+  reset_predictors();
+}
+
+void StreamWriter::pb_read(uint64_t address, uint32_t bytes, uint32_t section, uint32_t primitive) {
+  emit(make_event(EventKind::PbRead, {bytes, section, primitive}, address, 0));
+  put_delta(bytes_, last_address_[kParameterBuffer], address);
+  put_varint(bytes_, bytes);
+  put_varint(bytes_, section);
+  put_varint(bytes_, static_cast<uint32_t>(primitive + 1));  // kNoPrimitive -> 0
+}
+
+void StreamWriter::primitive(uint32_t primitive, uint32_t draw) {
+  emit(make_event(EventKind::Primitive, {primitive, draw}, 0, 0));
+  put_varint(bytes_, primitive);
+  put_varint(bytes_, draw);
+}
+
+void StreamWriter::quad(uint32_t x, uint32_t y, uint32_t coverage, uint32_t depth_pass,
+                        uint32_t written, uint32_t flags, uint64_t instructions) {
+  emit(make_event(EventKind::Quad, {x, y, coverage & 0xfu, depth_pass & 0xfu, written & 0xfu, flags}, 0, instructions));
+  put_varint(bytes_, zigzag(static_cast<int64_t>(x) - last_quad_x_));
+  put_varint(bytes_, zigzag(static_cast<int64_t>(y) - last_quad_y_));
+  last_quad_x_ = x;
+  last_quad_y_ = y;
+  // Masks and flags packed in one varint: two bytes for the common case.
+  put_varint(bytes_, (coverage & 0xfu) | (depth_pass & 0xfu) << 4 | (written & 0xfu) << 8 |
+                         static_cast<uint64_t>(flags) << 12);
+  put_varint(bytes_, instructions);
+}
+
+void StreamWriter::texture(uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
+                           std::span<const uint64_t> lines) {
+  emit(make_event(EventKind::Texture, {lane & 3u, level, footprint_case, probes}, 0, 0, lines));
+  put_varint(bytes_, (lane & 3u) | static_cast<uint64_t>(footprint_case) << 2);
+  put_varint(bytes_, level);
+  put_varint(bytes_, probes);
+  put_varint(bytes_, lines.size());
+  for (uint64_t line : lines) put_delta(bytes_, last_line_, line);
+}
+
+void StreamWriter::attachment_load(uint64_t address, uint32_t bytes, uint32_t attachment) {
+  emit(make_event(EventKind::AttachmentLoad, {bytes, attachment}, address, 0));
+  put_delta(bytes_, last_address_[kAttachment], address);
+  put_varint(bytes_, bytes);
+  put_varint(bytes_, attachment);
+}
+
+void StreamWriter::attachment_store(uint64_t address, uint32_t bytes, uint32_t attachment) {
+  emit(make_event(EventKind::AttachmentStore, {bytes, attachment}, address, 0));
+  put_delta(bytes_, last_address_[kAttachment], address);
+  put_varint(bytes_, bytes);
+  put_varint(bytes_, attachment);
+}
+
+void StreamWriter::tile_end(uint32_t tile) {
+  emit(make_event(EventKind::TileEnd, {tile}, 0, 0));
+  put_varint(bytes_, tile);
+}
+
+void StreamWriter::pass_end(uint32_t pass) {
+  emit(make_event(EventKind::PassEnd, {pass}, 0, 0));
+  put_varint(bytes_, pass);
+}
+
+void StreamWriter::frame_end() { emit(make_event(EventKind::FrameEnd, {}, 0, 0)); }
+
+std::vector<uint8_t> StreamWriter::finish() {
+  std::vector<uint8_t> out = std::move(bytes_);
+  *this = StreamWriter();
+  return out;
+}
+
+// ---- Reader ----------------------------------------------------------------------------------
+
+StreamReader::StreamReader(std::span<const uint8_t> bytes) : bytes_(bytes) { rewind(); }
+
+void StreamReader::rewind() {
+  error_.clear();
+  counts_ = StreamCounts{};
+  pos_ = 0;
+  for (uint64_t& a : last_address_) a = 0;
+  last_line_ = 0;
+  last_quad_x_ = last_quad_y_ = 0;
+  if (bytes_.size() < sizeof kMagic || std::memcmp(bytes_.data(), kMagic, sizeof kMagic) != 0) {
+    fail("not an access stream (bad magic)");
+    return;
+  }
+  pos_ = sizeof kMagic;
+  uint64_t version = 0;
+  int shift = 0;
+  for (;;) {
+    if (pos_ >= bytes_.size() || shift > 63) {
+      fail("truncated header");
+      return;
+    }
+    const uint8_t b = bytes_[pos_++];
+    version |= static_cast<uint64_t>(b & 0x7f) << shift;
+    shift += 7;
+    if (!(b & 0x80)) break;
+  }
+  if (version != kFormatVersion) {
+    fail("access stream version " + std::to_string(version) + ", this build reads " +
+         std::to_string(kFormatVersion));
+  }
+}
+
+bool StreamReader::fail(const std::string& problem) {
+  if (error_.empty()) error_ = "byte " + std::to_string(pos_) + ": " + problem;
+  pos_ = bytes_.size();
+  return false;
+}
+
+bool StreamReader::seek(size_t position) {
+  if (!error_.empty() || position > bytes_.size()) return false;
+  pos_ = position;
+  // The writer resets its predictors after TileBegin and PassBegin; the reader does the same
+  // when it decodes those events, so seeking to one of them is always consistent.
+  return true;
+}
+
+bool StreamReader::next(Event& e) {
+  if (!error_.empty() || pos_ >= bytes_.size()) return false;
+  const size_t start = pos_;
+  bool ok = true;
+  auto varint = [&]() -> uint64_t {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (pos_ >= bytes_.size()) {
+        ok = false;
+        return 0;
+      }
+      const uint8_t b = bytes_[pos_++];
+      v |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if (!(b & 0x80)) return v;
+    }
+    ok = false;
+    return 0;
+  };
+  auto u32 = [&]() -> uint32_t {
+    const uint64_t v = varint();
+    if (v > UINT32_MAX) ok = false;
+    return static_cast<uint32_t>(v);
+  };
+  auto delta = [&](uint64_t& last) {
+    last += static_cast<uint64_t>(unzigzag(varint()));
+    return last;
+  };
+  auto reset = [&]() {
+    for (uint64_t& a : last_address_) a = 0;
+    last_line_ = 0;
+    last_quad_x_ = last_quad_y_ = 0;
+  };
+
+  const uint8_t tag = bytes_[pos_++];
+  if (tag == 0 || tag >= kEventKindCount) {
+    pos_ = start;
+    return fail("unknown event tag " + std::to_string(tag));
+  }
+  e = Event{};
+  e.kind = static_cast<EventKind>(tag);
+  switch (e.kind) {
+    case EventKind::FrameBegin:
+      for (int i = 0; i < 3; ++i) e.u[i] = u32();
+      reset();
+      break;
+    case EventKind::PassBegin:
+      for (uint32_t& v : e.u) v = u32();
+      reset();
+      break;
+    case EventKind::Draw:
+    case EventKind::TileEnd:
+    case EventKind::PassEnd:
+      e.u[0] = u32();
+      break;
+    case EventKind::VertexFetch:
+      e.address = delta(last_address_[kVertex]);
+      e.u[0] = u32();
+      break;
+    case EventKind::VertexShade:
+      e.u[0] = u32();
+      e.wide = varint();
+      break;
+    case EventKind::PbWrite:
+      e.address = delta(last_address_[kParameterBuffer]);
+      for (int i = 0; i < 4; ++i) e.u[i] = u32();
+      break;
+    case EventKind::TileBegin:
+      for (int i = 0; i < 4; ++i) e.u[i] = u32();
+      reset();
+      break;
+    case EventKind::PbRead:
+      e.address = delta(last_address_[kParameterBuffer]);
+      e.u[0] = u32();
+      e.u[1] = u32();
+      e.u[2] = u32() - 1;  // 0 -> kNoPrimitive
+      break;
+    case EventKind::Primitive:
+      e.u[0] = u32();
+      e.u[1] = u32();
+      break;
+    case EventKind::Quad: {
+      const int64_t x = static_cast<int64_t>(last_quad_x_) + unzigzag(varint());
+      const int64_t y = static_cast<int64_t>(last_quad_y_) + unzigzag(varint());
+      if (x < 0 || y < 0 || x > INT32_MAX || y > INT32_MAX) ok = false;
+      e.u[0] = last_quad_x_ = static_cast<uint32_t>(x);
+      e.u[1] = last_quad_y_ = static_cast<uint32_t>(y);
+      const uint64_t packed = varint();
+      if (packed >> 12 > UINT32_MAX) ok = false;
+      e.u[2] = packed & 0xfu;
+      e.u[3] = (packed >> 4) & 0xfu;
+      e.u[4] = (packed >> 8) & 0xfu;
+      e.u[5] = static_cast<uint32_t>(packed >> 12);
+      e.wide = varint();
+      break;
+    }
+    case EventKind::Texture: {
+      const uint64_t packed = varint();
+      if (packed >> 2 > UINT32_MAX) ok = false;
+      e.u[0] = packed & 3u;
+      e.u[2] = static_cast<uint32_t>(packed >> 2);
+      e.u[1] = u32();
+      e.u[3] = u32();
+      const uint64_t count = varint();
+      if (!ok || count > kMaxLinesPerSample) {
+        pos_ = start;
+        return fail("texture sample with " + std::to_string(count) + " lines");
+      }
+      lines_.resize(count);
+      for (uint64_t& line : lines_) line = delta(last_line_);
+      e.lines = std::span<const uint64_t>(lines_.data(), lines_.size());
+      break;
+    }
+    case EventKind::AttachmentLoad:
+    case EventKind::AttachmentStore:
+      e.address = delta(last_address_[kAttachment]);
+      e.u[0] = u32();
+      e.u[1] = u32();
+      break;
+    case EventKind::FrameEnd:
+      break;
+  }
+  if (!ok) {
+    pos_ = start;
+    return fail(std::string("truncated or damaged ") + event_kind_name(e.kind) + " event");
+  }
+  counts_.add(e);
+  return true;
+}
+
+}  // namespace tessera::stream
