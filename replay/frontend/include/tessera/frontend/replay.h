@@ -1,0 +1,75 @@
+// The replay front end's public API: rebuilds a capture's Vulkan objects in host memory
+// (frame.h) and walks each captured frame's commands in execution order, executing transfer
+// commands itself and handing every render pass instance, with each draw fully resolved, to a
+// PassRenderer (DESIGN.md section 1).
+//
+// Simulated GPU address map (what Image::address and Buffer::address mean; 4 KiB aligned):
+//   0x0000'0001'0000'0000 ..  images, one range each in creation order, sized by the bytes of
+//                             all their planes (a re-created image keeps its range when it fits)
+//   0x0000'0100'0000'0000 ..  device memory objects, one range each in allocation order, sized
+//                             by the allocation; a buffer lives at its memory's base plus its
+//                             bind offset, so buffers aliasing memory alias addresses too.
+//   Unbound buffers have address 0.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "tessera/capture/reader.h"
+#include "tessera/frontend/frame.h"
+
+namespace tessera::frontend {
+
+struct FrameResult {
+  uint32_t present = 0;  // 1-based present number of the frame
+  uint32_t draws = 0;    // draws handed to the renderer (indirect draws count once per command)
+  uint32_t passes = 0;   // render pass instances handed to the renderer
+  uint32_t transfers = 0;  // transfer commands executed (copies, blits, resolves, clears, updates)
+  // What could not be replayed, by reason (see README.md). The first frame replayed also
+  // carries what the global records (objects created before the capture) could not rebuild.
+  SkipCounts skipped;
+  // The image the application presented at the end of the frame, when the capture has it.
+  std::optional<PresentedImage> presented;
+};
+
+class Resources;
+class CommandWalker;
+
+class CaptureReplay {
+ public:
+  // Rebuilds the objects of the capture's global records. `reader` must outlive the replay.
+  // nullptr with *error = "<file>: <problem>" when the records are damaged.
+  static std::unique_ptr<CaptureReplay> open(const capture::CaptureReader& reader,
+                                             std::string* error);
+  ~CaptureReplay();
+  CaptureReplay(const CaptureReplay&) = delete;
+  CaptureReplay& operator=(const CaptureReplay&) = delete;
+
+  size_t frame_count() const;
+  // Replays frames in order (index 0, 1, ...); state carries over from one to the next. Frame 0
+  // starts from the captured frame-start state. False with *error = "<file>: frame N: <problem>"
+  // on damaged records or a frame out of order; the replay is then unusable.
+  bool replay_frame(size_t index, PassRenderer& renderer, FrameResult* result,
+                    std::string* error);
+
+  // Rebuilt objects by the application's handle; nullptr when unknown.
+  Image* find_image(uint64_t handle);
+  Buffer* find_buffer(uint64_t handle);
+  MemoryObject* find_memory(uint64_t handle);
+  ImageView* find_view(uint64_t handle);
+
+ private:
+  explicit CaptureReplay(const capture::CaptureReader& reader);
+
+  const capture::CaptureReader& reader_;
+  std::unique_ptr<Resources> resources_;
+  std::unique_ptr<CommandWalker> walker_;
+  SkipCounts global_skipped_;  // handed on with the first frame replayed
+  size_t next_frame_ = 0;
+  bool failed_ = false;
+};
+
+}  // namespace tessera::frontend

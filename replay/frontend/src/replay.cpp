@@ -1,0 +1,154 @@
+#include "tessera/frontend/replay.h"
+
+#include <cstring>
+
+#include "command_walker.h"
+#include "resources.h"
+
+namespace tessera::frontend {
+
+namespace cap = tessera::capture;
+
+namespace {
+
+constexpr uint32_t kFirstCommandKind = static_cast<uint32_t>(cap::VkRecordKind::kSubmit);
+constexpr uint32_t kLastCommandKind = 0x04ff;
+
+}  // namespace
+
+CaptureReplay::CaptureReplay(const cap::CaptureReader& reader)
+    : reader_(reader),
+      resources_(std::make_unique<Resources>(reader)),
+      walker_(std::make_unique<CommandWalker>(*resources_)) {}
+
+CaptureReplay::~CaptureReplay() = default;
+
+std::unique_ptr<CaptureReplay> CaptureReplay::open(const cap::CaptureReader& reader,
+                                                   std::string* error) {
+  std::unique_ptr<CaptureReplay> r(new CaptureReplay(reader));
+  std::string problem;
+  bool failed = false;
+  std::string read_error;
+  const bool read = reader.read_global(
+      [&](uint32_t kind, std::span<const std::byte> body) {
+        if (kind >= kFirstCommandKind && kind <= kLastCommandKind) {
+          r->global_skipped_.add("command outside a frame");
+          return true;
+        }
+        if (cap::record_kind_name(kind) == nullptr) {
+          r->global_skipped_.add("record: unknown kind " + std::to_string(kind));
+          return true;
+        }
+        if (!r->resources_->apply(kind, body, r->global_skipped_, &problem)) {
+          failed = true;
+          return false;
+        }
+        return true;
+      },
+      &read_error);
+  if (!read) {
+    *error = read_error;
+    return nullptr;
+  }
+  if (failed) {
+    *error = reader.name() + ": global records: " + problem;
+    return nullptr;
+  }
+  return r;
+}
+
+size_t CaptureReplay::frame_count() const { return reader_.frames().size(); }
+
+bool CaptureReplay::replay_frame(size_t index, PassRenderer& renderer, FrameResult* result,
+                                 std::string* error) {
+  if (failed_) {
+    *error = reader_.name() + ": replay stopped after an earlier error";
+    return false;
+  }
+  if (index >= frame_count()) {
+    *error = reader_.name() + ": frame " + std::to_string(index) + " does not exist (" +
+             std::to_string(frame_count()) + " frames)";
+    return false;
+  }
+  if (index != next_frame_) {
+    *error = reader_.name() + ": frame " + std::to_string(index) +
+             ": frames replay in order, the next is " + std::to_string(next_frame_);
+    return false;
+  }
+  *result = FrameResult{};
+  result->present = reader_.frames()[index].present;
+  if (index == 0) result->skipped = std::move(global_skipped_);
+  walker_->begin_frame(&renderer, result);
+  std::string problem;
+  bool failed = false;
+  std::string read_error;
+  const bool read = reader_.read_frame(
+      index,
+      [&](uint32_t kind, std::span<const std::byte> body) {
+        bool ok = true;
+        if (kind >= kFirstCommandKind && kind <= kLastCommandKind) {
+          ok = walker_->command(kind, body, &problem);
+        } else if (kind == static_cast<uint32_t>(cap::RecordKind::kPresentedImage)) {
+          auto rec = cap::decode_record<cap::PresentedImageRecord>(body);
+          if (!rec) {
+            problem = "presented_image record does not decode";
+            ok = false;
+          } else {
+            PresentedImage p;
+            p.present = result->present;
+            p.format = rec->format;
+            p.width = rec->width;
+            p.height = rec->height;
+            const auto* sc = Resources::find(resources_->swapchains, rec->swapchain);
+            if (sc != nullptr && rec->image_index < sc->images.size()) {
+              p.swapchain_image = sc->images[rec->image_index];
+            } else {
+              result->skipped.add("presented image: unknown swapchain or image index");
+            }
+            std::string blob_error;
+            if (auto b = reader_.blob(rec->pixels, &blob_error)) {
+              p.pixels.resize(b->data.size());
+              std::memcpy(p.pixels.data(), b->data.data(), b->data.size());
+            } else {
+              result->skipped.add("presented image: pixels blob missing");
+            }
+            result->presented = std::move(p);
+          }
+        } else if (cap::record_kind_name(kind) == nullptr) {
+          result->skipped.add("record: unknown kind " + std::to_string(kind));
+        } else {
+          ok = resources_->apply(kind, body, result->skipped, &problem);
+        }
+        if (!ok) failed = true;
+        return ok;
+      },
+      &read_error);
+  walker_->end_frame();
+  ++next_frame_;
+  if (!read) {
+    failed_ = true;
+    *error = read_error;
+    return false;
+  }
+  if (failed) {
+    failed_ = true;
+    *error = reader_.name() + ": frame " + std::to_string(index) + ": " + problem;
+    return false;
+  }
+  return true;
+}
+
+Image* CaptureReplay::find_image(uint64_t handle) {
+  return Resources::find(resources_->images, handle);
+}
+Buffer* CaptureReplay::find_buffer(uint64_t handle) {
+  return Resources::find(resources_->buffers, handle);
+}
+MemoryObject* CaptureReplay::find_memory(uint64_t handle) {
+  return Resources::find(resources_->memories, handle);
+}
+ImageView* CaptureReplay::find_view(uint64_t handle) {
+  return Resources::find(resources_->views, handle);
+}
+
+}  // namespace tessera::frontend

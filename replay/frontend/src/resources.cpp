@@ -1,0 +1,451 @@
+#include "resources.h"
+
+#include <vulkan/vulkan_core.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "formats.h"
+
+namespace tessera::frontend {
+
+namespace cap = tessera::capture;
+
+namespace {
+
+uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+template <typename R>
+bool decode_into(std::span<const std::byte> body, R* out, std::string* error) {
+  auto rec = cap::decode_record<R>(body);
+  if (!rec) {
+    const char* name = cap::record_kind_name(static_cast<uint32_t>(R::kKind));
+    *error = std::string(name != nullptr ? name : "record") + " record does not decode";
+    return false;
+  }
+  *out = std::move(*rec);
+  return true;
+}
+
+// Replaces (in place, so pointers stay valid) or creates the object under `handle`.
+template <typename T>
+T& slot(std::unordered_map<uint64_t, std::unique_ptr<T>>& map, uint64_t handle) {
+  auto& p = map[handle];
+  if (!p) p = std::make_unique<T>();
+  return *p;
+}
+
+}  // namespace
+
+std::optional<cap::Bytes> Resources::blob(const cap::Hash128& hash, const char* what,
+                                          SkipCounts& skipped) const {
+  std::string problem;
+  auto b = reader_.blob(hash, &problem);
+  if (!b) skipped.add(std::string(what) + ": contents blob missing");
+  return b;
+}
+
+std::shared_ptr<const std::vector<uint32_t>> Resources::spirv(const cap::Hash128& hash,
+                                                              std::string* problem) {
+  if (auto it = spirv_.find(hash); it != spirv_.end()) return it->second;
+  auto b = reader_.blob(hash, problem);
+  if (!b) return nullptr;
+  if (b->data.size() % 4 != 0 || b->data.empty()) {
+    *problem = "SPIR-V blob of " + std::to_string(b->data.size()) + " bytes is not whole words";
+    return nullptr;
+  }
+  auto words = std::make_shared<std::vector<uint32_t>>(b->data.size() / 4);
+  std::memcpy(words->data(), b->data.data(), b->data.size());
+  spirv_[hash] = words;
+  return words;
+}
+
+void Resources::shape_image(Image& img, SkipCounts& skipped) {
+  FormatDesc f;
+  const bool known = describe_format(img.format, &f);
+  const uint32_t aspects = known && f.stencil ? 2 : 1;
+  uint64_t total = 0;
+  std::vector<uint64_t> sizes;
+  const uint64_t planes = uint64_t{aspects} * img.array_layers * img.mip_levels;
+  const bool sane = img.width != 0 && img.height != 0 && img.depth != 0 && img.mip_levels != 0 &&
+                    img.mip_levels <= 32 && img.array_layers != 0 && img.array_layers <= 4096;
+  if (sane) {
+    for (uint32_t a = 0; a < aspects; ++a) {
+      for (uint32_t l = 0; l < img.array_layers; ++l) {
+        for (uint32_t m = 0; m < img.mip_levels; ++m) {
+          const uint32_t d = img.depth >> m ? img.depth >> m : 1;
+          const uint64_t n = known ? aspect_bytes(f, static_cast<Aspect>(a), img.mip_width(m),
+                                                  img.mip_height(m), d)
+                                   : 0;
+          sizes.push_back(n);
+          total += n;
+        }
+      }
+    }
+  }
+  img.planes.clear();
+  if (!sane || total > kMaxObjectBytes) {
+    skipped.add("image: extent, mips or layers out of range (contents not held)");
+  } else {
+    img.planes.resize(planes);
+    for (size_t i = 0; i < sizes.size(); ++i) img.planes[i].assign(sizes[i], 0);
+  }
+  if (!known) skipped.add("image: format " + std::to_string(img.format) + " not supported");
+  auto& held = image_bytes_[img.handle];
+  if (img.address == 0 || align_up(total, kAddressAlign) > held) {
+    img.address = next_image_address_;
+    held = align_up(std::max<uint64_t>(total, 1), kAddressAlign);
+    next_image_address_ += held;
+  }
+}
+
+void Resources::apply_image(const cap::ImageRecord& rec, SkipCounts& skipped) {
+  Image& img = slot(images, rec.image);
+  const bool same = img.handle == rec.image && img.format == rec.format &&
+                    img.width == rec.width && img.height == rec.height &&
+                    img.depth == rec.depth && img.mip_levels == rec.mip_levels &&
+                    img.array_layers == rec.array_layers && !img.planes.empty();
+  img.handle = rec.image;
+  img.image_type = rec.image_type;
+  img.usage = rec.usage;
+  img.samples = rec.samples;
+  img.swapchain = false;
+  if (!same || rec.contents.is_zero()) {
+    // A creation record (no contents): a new image whose contents are undefined.
+    img.format = rec.format;
+    img.width = rec.width, img.height = rec.height, img.depth = rec.depth;
+    img.mip_levels = rec.mip_levels, img.array_layers = rec.array_layers;
+    shape_image(img, skipped);
+    img.defined = false;
+    ++img.generation;
+  }
+  if (rec.contents.is_zero()) return;
+  auto b = blob(rec.contents, "image", skipped);
+  if (!b) return;
+  FormatDesc f;
+  const bool known = describe_format(img.format, &f);
+  for (const auto& sub : rec.subresources) {
+    const Aspect a = sub.aspect == VK_IMAGE_ASPECT_STENCIL_BIT ? Aspect::Stencil
+                                                               : Aspect::ColorOrDepth;
+    if (sub.mip >= img.mip_levels || sub.layer >= img.array_layers || img.planes.empty() ||
+        (a == Aspect::Stencil && !(known && f.stencil)) || sub.offset > b->data.size() ||
+        sub.size > b->data.size() - sub.offset) {
+      skipped.add("image: subresource outside the image or its contents blob");
+      continue;
+    }
+    auto& plane = img.subresource(a, sub.layer, sub.mip);
+    if (known && plane.size() != sub.size) {
+      skipped.add("image: subresource size disagrees with its format and extent");
+      continue;
+    }
+    plane.resize(static_cast<size_t>(sub.size));
+    std::memcpy(plane.data(), b->data.data() + sub.offset, static_cast<size_t>(sub.size));
+  }
+  img.touch();
+}
+
+void Resources::apply_swapchain(const cap::SwapchainRecord& rec) {
+  slot(swapchains, rec.swapchain) = rec;
+  SkipCounts ignored;
+  for (uint64_t h : rec.images) {
+    Image& img = slot(images, h);
+    img.handle = h;
+    img.image_type = VK_IMAGE_TYPE_2D;
+    img.format = rec.format;
+    img.width = rec.width, img.height = rec.height, img.depth = 1;
+    img.mip_levels = 1;
+    img.array_layers = std::max(rec.array_layers, 1u);
+    img.samples = 1;
+    img.usage = rec.usage;
+    img.swapchain = true;
+    img.defined = false;
+    shape_image(img, ignored);
+    ++img.generation;
+  }
+}
+
+void Resources::apply_memory_contents(const cap::MemoryContentsRecord& rec,
+                                      SkipCounts& skipped) {
+  MemoryObject* m = find(memories, rec.memory);
+  if (m == nullptr) {
+    skipped.add("memory contents: unknown memory object");
+    return;
+  }
+  auto b = blob(rec.contents, "memory contents", skipped);
+  if (!b) return;
+  if (b->data.size() != rec.size || rec.offset > m->bytes.size() ||
+      rec.size > m->bytes.size() - rec.offset) {
+    skipped.add("memory contents: range outside the memory object");
+    return;
+  }
+  std::memcpy(m->bytes.data() + rec.offset, b->data.data(), static_cast<size_t>(rec.size));
+  mark_known(m);
+}
+
+void Resources::apply_bind(const cap::MemoryBindRecord& rec, SkipCounts& skipped) {
+  if (rec.is_image != 0) {
+    // Images hold their own contents (frame.h): their memory binding does not matter here.
+    if (find(images, rec.resource) == nullptr) skipped.add("memory bind: unknown image");
+    return;
+  }
+  Buffer* b = find(buffers, rec.resource);
+  MemoryObject* m = find(memories, rec.memory);
+  if (b == nullptr || m == nullptr) {
+    skipped.add(b == nullptr ? "memory bind: unknown buffer" : "memory bind: unknown memory");
+    return;
+  }
+  b->memory = m;
+  b->memory_offset = rec.offset;
+  b->address = memory_address_[m->handle] + rec.offset;
+}
+
+void Resources::apply_view(const cap::ImageViewRecord& rec, SkipCounts& skipped) {
+  ImageView& v = slot(views, rec.view);
+  v.handle = rec.view;
+  v.image = find(images, rec.image);
+  v.view_type = rec.view_type;
+  v.format = rec.format;
+  v.swizzle[0] = rec.swizzle_r, v.swizzle[1] = rec.swizzle_g;
+  v.swizzle[2] = rec.swizzle_b, v.swizzle[3] = rec.swizzle_a;
+  v.range = rec.range;
+  if (v.image == nullptr) {
+    skipped.add("image view: unknown image");
+    return;
+  }
+  // VK_REMAINING_MIP_LEVELS / VK_REMAINING_ARRAY_LAYERS resolved against the image.
+  if (v.range.mip_count == VK_REMAINING_MIP_LEVELS && v.range.base_mip < v.image->mip_levels) {
+    v.range.mip_count = v.image->mip_levels - v.range.base_mip;
+  }
+  if (v.range.layer_count == VK_REMAINING_ARRAY_LAYERS &&
+      v.range.base_layer < v.image->array_layers) {
+    v.range.layer_count = v.image->array_layers - v.range.base_layer;
+  }
+}
+
+void Resources::init_set(DescriptorSetState& set, const cap::DescriptorSetLayoutRecord& layout) {
+  set.layout = layout.layout;
+  set.bindings.clear();
+  for (const auto& b : layout.bindings) {
+    auto& dst = set.bindings[b.binding];
+    dst.type = b.type;
+    // Counts come from the file: a hostile count must not allocate unbounded memory.
+    dst.slots.assign(std::min<uint32_t>(b.count, 1u << 16), DescriptorSlot{});
+  }
+}
+
+void Resources::write_descriptors(DescriptorSetState& set, const cap::DescriptorWrite& w,
+                                  SkipCounts& skipped) const {
+  const size_t n = w.images.size() + w.buffers.size() + w.texel_views.size();
+  auto it = set.bindings.find(w.binding);
+  uint32_t element = w.array_element;
+  for (size_t i = 0; i < n; ++i) {
+    // Writes past a binding's end continue into the next binding ("descriptor update
+    // consecutive binding" rule of VkWriteDescriptorSet).
+    while (it != set.bindings.end() && element >= it->second.slots.size()) {
+      element -= static_cast<uint32_t>(it->second.slots.size());
+      ++it;
+    }
+    if (it == set.bindings.end()) {
+      skipped.add("descriptor write: past the set layout's bindings");
+      return;
+    }
+    DescriptorSlot s;
+    s.written = true;
+    if (i < w.images.size()) {
+      s.sampler = w.images[i].sampler;
+      s.view = w.images[i].view;
+    } else if (i < w.images.size() + w.buffers.size()) {
+      const auto& b = w.buffers[i - w.images.size()];
+      s.buffer = b.buffer, s.offset = b.offset, s.range = b.range;
+    } else {
+      s.texel_view = w.texel_views[i - w.images.size() - w.buffers.size()];
+    }
+    it->second.slots[element] = s;
+    ++element;
+  }
+}
+
+void Resources::apply_descriptor_update(const cap::DescriptorUpdateRecord& rec,
+                                        SkipCounts& skipped) {
+  for (const auto& w : rec.writes) {
+    DescriptorSetState* set = find(sets, w.set);
+    if (set == nullptr) {
+      skipped.add("descriptor write: unknown descriptor set");
+      continue;
+    }
+    write_descriptors(*set, w, skipped);
+  }
+  for (const auto& c : rec.copies) {
+    DescriptorSetState* src = find(sets, c.src_set);
+    DescriptorSetState* dst = find(sets, c.dst_set);
+    if (src == nullptr || dst == nullptr) {
+      skipped.add("descriptor copy: unknown descriptor set");
+      continue;
+    }
+    auto si = src->bindings.find(c.src_binding);
+    auto di = dst->bindings.find(c.dst_binding);
+    uint32_t se = c.src_array_element, de = c.dst_array_element;
+    for (uint32_t i = 0; i < c.count; ++i) {
+      while (si != src->bindings.end() && se >= si->second.slots.size()) {
+        se -= static_cast<uint32_t>(si->second.slots.size());
+        ++si;
+      }
+      while (di != dst->bindings.end() && de >= di->second.slots.size()) {
+        de -= static_cast<uint32_t>(di->second.slots.size());
+        ++di;
+      }
+      if (si == src->bindings.end() || di == dst->bindings.end()) {
+        skipped.add("descriptor copy: past the set layout's bindings");
+        break;
+      }
+      di->second.slots[de++] = si->second.slots[se++];
+    }
+  }
+}
+
+bool Resources::apply(uint32_t kind, std::span<const std::byte> body, SkipCounts& skipped,
+                      std::string* error) {
+  using K = cap::VkRecordKind;
+  switch (kind) {
+    case static_cast<uint32_t>(cap::RecordKind::kImage): {
+      cap::ImageRecord r;
+      if (!decode_into(body, &r, error)) return false;
+      apply_image(r, skipped);
+      return true;
+    }
+    case static_cast<uint32_t>(cap::RecordKind::kBuffer): {
+      cap::BufferRecord r;
+      if (!decode_into(body, &r, error)) return false;
+      Buffer& b = slot(buffers, r.buffer);
+      b = Buffer{};
+      b.handle = r.buffer;
+      b.size = r.size;
+      b.usage = r.usage;
+      if (!r.contents.is_zero()) skipped.add("buffer: contents before its memory is bound");
+      return true;
+    }
+    case static_cast<uint32_t>(cap::RecordKind::kShaderModule): {
+      cap::ShaderModuleRecord r;
+      if (!decode_into(body, &r, error)) return false;
+      shader_modules[r.module] = r;
+      return true;
+    }
+    case static_cast<uint32_t>(K::kSwapchain): {
+      cap::SwapchainRecord r;
+      if (!decode_into(body, &r, error)) return false;
+      apply_swapchain(r);
+      return true;
+    }
+    case static_cast<uint32_t>(K::kSampler): {
+      cap::SamplerRecord r;
+      if (!decode_into(body, &r, error)) return false;
+      slot(samplers, r.sampler) = r;
+      return true;
+    }
+    case static_cast<uint32_t>(K::kImageView): {
+      cap::ImageViewRecord r;
+      if (!decode_into(body, &r, error)) return false;
+      apply_view(r, skipped);
+      return true;
+    }
+    case static_cast<uint32_t>(K::kBufferView): {
+      cap::BufferViewRecord r;
+      if (!decode_into(body, &r, error)) return false;
+      slot(buffer_views, r.view) = r;
+      return true;
+    }
+    case static_cast<uint32_t>(K::kDescriptorSetLayout): {
+      cap::DescriptorSetLayoutRecord r;
+      if (!decode_into(body, &r, error)) return false;
+      // Dynamic offsets and update spill-over follow binding-number order.
+      std::sort(r.bindings.begin(), r.bindings.end(),
+                [](const auto& a, const auto& b) { return a.binding < b.binding; });
+      slot(set_layouts, r.layout) = r;
+      return true;
+    }
+    case static_cast<uint32_t>(K::kPipelineLayout): {
+      cap::PipelineLayoutRecord r;
+      if (!decode_into(body, &r, error)) return false;
+      slot(pipeline_layouts, r.layout) = r;
+      return true;
+    }
+    case static_cast<uint32_t>(K::kRenderPass): {
+      cap::RenderPassRecord r;
+      if (!decode_into(body, &r, error)) return false;
+      slot(render_passes, r.render_pass) = r;
+      return true;
+    }
+    case static_cast<uint32_t>(K::kFramebuffer): {
+      cap::FramebufferRecord r;
+      if (!decode_into(body, &r, error)) return false;
+      slot(framebuffers, r.framebuffer) = r;
+      return true;
+    }
+    case static_cast<uint32_t>(K::kGraphicsPipeline): {
+      cap::GraphicsPipelineRecord r;
+      if (!decode_into(body, &r, error)) return false;
+      slot(pipelines, r.pipeline) = r;
+      return true;
+    }
+    case static_cast<uint32_t>(K::kComputePipeline): {
+      cap::ComputePipelineRecord r;
+      if (!decode_into(body, &r, error)) return false;
+      slot(compute_pipelines, r.pipeline) = r;
+      return true;
+    }
+    case static_cast<uint32_t>(K::kDescriptorSetAlloc): {
+      cap::DescriptorSetAllocRecord r;
+      if (!decode_into(body, &r, error)) return false;
+      auto* layout = find(set_layouts, r.layout);
+      DescriptorSetState& set = slot(sets, r.set);
+      if (layout == nullptr) {
+        set = DescriptorSetState{};
+        skipped.add("descriptor set: unknown set layout");
+      } else {
+        init_set(set, *layout);
+      }
+      return true;
+    }
+    case static_cast<uint32_t>(K::kDescriptorUpdate): {
+      cap::DescriptorUpdateRecord r;
+      if (!decode_into(body, &r, error)) return false;
+      apply_descriptor_update(r, skipped);
+      return true;
+    }
+    case static_cast<uint32_t>(K::kMemoryAlloc): {
+      cap::MemoryAllocRecord r;
+      if (!decode_into(body, &r, error)) return false;
+      MemoryObject& m = slot(memories, r.memory);
+      m.handle = r.memory;
+      m.property_flags = r.property_flags;
+      m.bytes.clear();
+      known_memory_.erase(r.memory);
+      if (r.size > kMaxObjectBytes) {
+        skipped.add("memory: allocation larger than 4 GiB (contents not held)");
+      } else {
+        m.bytes.assign(static_cast<size_t>(r.size), std::byte{0});
+      }
+      memory_address_[r.memory] = next_memory_address_;
+      next_memory_address_ += align_up(std::max<uint64_t>(r.size, 1), kAddressAlign);
+      return true;
+    }
+    case static_cast<uint32_t>(K::kMemoryBind): {
+      cap::MemoryBindRecord r;
+      if (!decode_into(body, &r, error)) return false;
+      apply_bind(r, skipped);
+      return true;
+    }
+    case static_cast<uint32_t>(K::kMemoryContents): {
+      cap::MemoryContentsRecord r;
+      if (!decode_into(body, &r, error)) return false;
+      apply_memory_contents(r, skipped);
+      return true;
+    }
+    default:
+      // Session records, frame boundaries, render-target and presented-image references and
+      // format properties carry no object state.
+      return true;
+  }
+}
+
+}  // namespace tessera::frontend
