@@ -79,6 +79,7 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config) : config_(config
   l2_.emplace_back(l2);
   config_.l2.requesters = l2.requesters;
   replication_.assign(config.shader_cores + 1, 0);
+  dram_fetches_.assign(l2Requesters(), 0);
   l1tex_banked_ = config.l1tex.banks > 1;
 }
 
@@ -99,6 +100,7 @@ MemResponse MemoryHierarchy::accessBelowL1(uint32_t l2_requester, uint64_t addr,
   if (o.writeback) dram_.access(o.writeback_addr, true, t, DramSource::L2Write);
   if (o.forward_write) dram_.access(addr, true, t, DramSource::L2Write);
   if (o.fetch) {
+    ++dram_fetches_[l2_requester];
     t = dram_.access(addr, false, t, DramSource::L2Fetch);
     return {static_cast<uint32_t>(t - now), ServedBy::Dram};
   }

@@ -147,6 +147,17 @@ ParamRegistry buildModelRegistry() {
   r.add(intParam("gpu.tile_height", "32", "tile height in pixels", 1, 4096));
   r.add(stringParam("gpu.tile_order", "z", "tile traversal order (paper 001 Fig. 7)", {"scanline", "z", "hilbert", "s-hilbert"}));
   r.add(intParam("gpu.earlyz_inflight_quads", "8", "quads in flight in the early-Z stage", 1, 1 << 20));
+  // Timing model (gpu_model.h). Paper 001 section III-E: each raster stage has one parallel unit
+  // per shader core with a throughput of 1 quad per cycle; the rest are our stated choices.
+  r.add(stringParam("gpu.barrier", "tile", "raster barriers: per tile (paper 001 II-C) or per subtile (decoupled, III-E)",
+                    {"tile", "subtile"}));
+  r.add(intParam("raster.quads_per_cycle", "1", "quads the rasterizer emits per cycle", 1, 1024));
+  r.add(intParam("core.max_quads", "16", "quads resident per shader core (multithreading hides texture latency)", 1, 1 << 20));
+  r.add(intParam("core.issue_lanes", "4", "lane-instructions a shader core issues per cycle (4: one quad instruction)", 1, 1024));
+  r.add(intParam("vp.issue_lanes", "4", "lane-instructions a vertex processor issues per cycle", 1, 1024));
+  r.add(intParam("tex.lines_per_cycle", "1", "texture lines a core's texture unit sends to its L1 per cycle", 1, 64));
+  r.add(intParam("tex.latency", "4", "texture unit address + filter pipeline cycles added to each texture instruction", 0, 10000));
+  r.add(intParam("tfm.latency", "1", "hit latency of a buffer in front of L1 (paper 004 TFM; only with that hook)", 0, 10000));
   // Queues between pipeline stages (paper 000 Table I).
   r.add(intParam("queue.vertex", "16", "vertex queue entries", 1, 1 << 20));
   r.add(intParam("queue.triangle", "16", "triangle / tile queue entries", 1, 1 << 20));

@@ -132,6 +132,10 @@ class MemoryHierarchy {
   // Sums over the L1 texture caches.
   CacheCounters l1texTotals() const;
 
+  // Line reads L2 sent to DRAM on behalf of each L2 requester (l2Requester*): attributes main
+  // memory traffic to its source (Parameter Buffer DRAM accesses, TCOR paper 003 Fig. 13).
+  uint64_t dramFetchesFor(uint32_t l2_requester) const { return dram_fetches_[l2_requester]; }
+
  private:
   MemResponse accessTexture(const MemRequest& request, uint64_t now) {
     if (organisation_) return organisation_->access(*this, request, now);
@@ -176,6 +180,7 @@ class MemoryHierarchy {
   Dram dram_;
   std::unique_ptr<TextureOrganisation> organisation_;
   std::vector<uint64_t> replication_;
+  std::vector<uint64_t> dram_fetches_;
   bool l1tex_banked_ = false;
 };
 

@@ -1,0 +1,171 @@
+// The seams of the timing model (issue #5 point 4): each scheme of the papers replaces one small
+// interface here instead of editing the model core. A null hook means the baseline of the papers:
+//   tile order        stream order (the renderer's traversal)          TileOrder
+//   quad -> core      FG-xshift2 (paper 001 section III-B, Fig. 6)     QuadScheduler
+//   L1 organisation   private L1 per core (hierarchy.h)                texture_organisation
+//   L1 prefetch       none (paper 002 DAE prefetches from the queue)   TexturePrefetcher
+//   buffer before L1  none (paper 004 TFM texture buffer)              TextureFrontBuffer
+//   L2 classes        class 0 for every request (paper 003 III-E)      L2PriorityClassifier
+//   tile-cache OPT    exact next use of each line (paper 003 III-A)    TileNextUse
+// The barrier mode (paper 001 sections II-C and III-E) is a parameter, gpu.barrier.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "tessera/model/hierarchy.h"
+
+namespace tessera::model {
+
+// One render pass instance as the stream's PassBegin describes it.
+struct PassInfo {
+  uint32_t pass = 0;
+  uint32_t width = 0, height = 0;
+  uint32_t tile_width = 32, tile_height = 32;
+  uint32_t tiles_x = 0, tiles_y = 0;
+};
+
+// One tile of a pass, as found on the first pass over the stream.
+struct TileRef {
+  uint32_t tile = 0;        // ty * tiles_x + tx
+  uint32_t tx = 0, ty = 0;  // tile coordinates
+  uint32_t x0 = 0, y0 = 0;  // first pixel
+  size_t offset = 0;        // byte offset of its TileBegin (StreamReader::seek)
+};
+
+// The order the tile fetcher visits the tiles of a pass (paper 001 section III-C).
+class TileOrder {
+ public:
+  virtual ~TileOrder() = default;
+  // `tiles` are in stream order; fill `order` with a permutation of 0 .. tiles.size()-1.
+  virtual void order(const PassInfo& pass, std::span<const TileRef> tiles, std::vector<uint32_t>& order) = 0;
+};
+
+// Baseline: the order the renderer recorded (its gpu.tile_order traversal).
+class StreamTileOrder final : public TileOrder {
+ public:
+  void order(const PassInfo& pass, std::span<const TileRef> tiles, std::vector<uint32_t>& order) override;
+};
+
+// Trivial alternative: the stream's order backwards.
+class ReverseTileOrder final : public TileOrder {
+ public:
+  void order(const PassInfo& pass, std::span<const TileRef> tiles, std::vector<uint32_t>& order) override;
+};
+
+// Which shader core (= parallel raster pipeline, Z/colour buffer bank) a quad goes to
+// (paper 001 section III-B: the subtile of a quad is a static function of its position).
+class QuadScheduler {
+ public:
+  virtual ~QuadScheduler() = default;
+  // `seq` = position of the tile in the processing order; x, y = the quad's first pixel.
+  virtual uint32_t core(const PassInfo& pass, const TileRef& tile, uint32_t seq, uint32_t x, uint32_t y,
+                        uint32_t cores) = 0;
+};
+
+// Baseline FG-xshift2 (paper 001 Fig. 6): quad column plus 2 per quad row, modulo the cores, so
+// no two horizontally or vertically adjacent quads share a core.
+class FgXshift2Scheduler final : public QuadScheduler {
+ public:
+  uint32_t core(const PassInfo& pass, const TileRef& tile, uint32_t seq, uint32_t x, uint32_t y,
+                uint32_t cores) override;
+};
+
+// Trivial alternatives: every quad of a tile to one core (tile seq modulo cores), and quads
+// dealt round-robin in rasterisation order.
+class WholeTileScheduler final : public QuadScheduler {
+ public:
+  uint32_t core(const PassInfo& pass, const TileRef& tile, uint32_t seq, uint32_t x, uint32_t y,
+                uint32_t cores) override;
+};
+class RoundRobinScheduler final : public QuadScheduler {
+ public:
+  uint32_t core(const PassInfo& pass, const TileRef& tile, uint32_t seq, uint32_t x, uint32_t y,
+                uint32_t cores) override;
+
+ private:
+  uint32_t next_ = 0;
+};
+
+// Called when the rasterizer puts a quad in a core's queue, with the quad's texture lines
+// (paper 002: prefetch from the tile queue while the quad waits).
+class TexturePrefetcher {
+ public:
+  virtual ~TexturePrefetcher() = default;
+  virtual void quadQueued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines, uint64_t now) = 0;
+};
+
+// Trivial alternative: prefetch every line of the quad into its core's L1.
+class QueuePrefetcher final : public TexturePrefetcher {
+ public:
+  void quadQueued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines, uint64_t now) override;
+};
+
+// A small structure in front of each L1 texture cache (paper 004 TFM). A hit serves the line in
+// front_buffer_latency cycles without an L1 access; a miss goes on to L1.
+class TextureFrontBuffer {
+ public:
+  virtual ~TextureFrontBuffer() = default;
+  virtual void reset(uint32_t cores) = 0;  // called at the start of every frame
+  virtual bool access(uint32_t core, uint64_t line_addr) = 0;
+  virtual uint32_t latency() const { return 1; }
+};
+
+// Trivial alternative: one register per core holding the last line it read.
+class LastLineBuffer final : public TextureFrontBuffer {
+ public:
+  void reset(uint32_t cores) override { last_.assign(cores, ~uint64_t{0}); }
+  bool access(uint32_t core, uint64_t line_addr) override;
+
+ private:
+  std::vector<uint64_t> last_;
+};
+
+// Priority class handed to the L2 policy for each request (paper 003 section III-E).
+class L2PriorityClassifier {
+ public:
+  virtual ~L2PriorityClassifier() = default;
+  virtual uint8_t classify(Stream stream, uint64_t addr, bool write) = 0;
+};
+
+// Trivial alternative: Parameter Buffer class 1, everything else class 0.
+class ParameterBufferClassifier final : public L2PriorityClassifier {
+ public:
+  uint8_t classify(Stream stream, uint64_t addr, bool write) override;
+};
+
+// Next-use numbers of the tile cache's accesses (Parameter Buffer writes in stream order, then
+// reads in tile order), used when tile.policy=opt.
+class TileNextUse {
+ public:
+  virtual ~TileNextUse() = default;
+  virtual void compute(std::span<const uint64_t> addrs, uint32_t line_bytes, std::vector<uint64_t>& next_use) = 0;
+};
+
+// Baseline: the exact next access to the same line (next_use.h), Belady's OPT.
+class ExactTileNextUse final : public TileNextUse {
+ public:
+  void compute(std::span<const uint64_t> addrs, uint32_t line_bytes, std::vector<uint64_t>& next_use) override;
+};
+
+// Trivial alternative: no future known (every line "never used again").
+class UnknownTileNextUse final : public TileNextUse {
+ public:
+  void compute(std::span<const uint64_t> addrs, uint32_t line_bytes, std::vector<uint64_t>& next_use) override;
+};
+
+struct Hooks {
+  std::shared_ptr<TileOrder> tile_order;               // null: StreamTileOrder
+  std::shared_ptr<QuadScheduler> quad_scheduler;       // null: FgXshift2Scheduler
+  // Called once per frame on the fresh hierarchy; null: the built-in private L1s.
+  std::function<std::unique_ptr<TextureOrganisation>(MemoryHierarchy&)> texture_organisation;
+  std::shared_ptr<TexturePrefetcher> prefetcher;       // null: none
+  std::shared_ptr<TextureFrontBuffer> front_buffer;    // null: none
+  std::shared_ptr<L2PriorityClassifier> l2_priority;   // null: class 0
+  std::shared_ptr<TileNextUse> tile_next_use;          // null: ExactTileNextUse (tile.policy=opt only)
+};
+
+}  // namespace tessera::model

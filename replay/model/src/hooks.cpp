@@ -1,0 +1,58 @@
+#include "tessera/model/hooks.h"
+
+#include <numeric>
+
+#include "tessera/model/next_use.h"
+
+namespace tessera::model {
+
+void StreamTileOrder::order(const PassInfo&, std::span<const TileRef> tiles, std::vector<uint32_t>& order) {
+  order.resize(tiles.size());
+  std::iota(order.begin(), order.end(), 0u);
+}
+
+void ReverseTileOrder::order(const PassInfo&, std::span<const TileRef> tiles, std::vector<uint32_t>& order) {
+  order.resize(tiles.size());
+  for (size_t i = 0; i < tiles.size(); ++i) order[i] = static_cast<uint32_t>(tiles.size() - 1 - i);
+}
+
+uint32_t FgXshift2Scheduler::core(const PassInfo&, const TileRef&, uint32_t, uint32_t x, uint32_t y, uint32_t cores) {
+  // Quad coordinates on the screen (2x2 pixels): each quad row is the row above shifted by two
+  // cores, so with 4 cores a quad's 4 neighbours are on other cores (paper 001 Fig. 6(b)).
+  const uint32_t qx = x / 2, qy = y / 2;
+  return (qx + 2 * qy) % cores;
+}
+
+uint32_t WholeTileScheduler::core(const PassInfo&, const TileRef&, uint32_t seq, uint32_t, uint32_t, uint32_t cores) {
+  return seq % cores;
+}
+
+uint32_t RoundRobinScheduler::core(const PassInfo&, const TileRef&, uint32_t, uint32_t, uint32_t, uint32_t cores) {
+  const uint32_t c = next_ % cores;
+  next_ = c + 1;
+  return c;
+}
+
+void QueuePrefetcher::quadQueued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines,
+                                 uint64_t now) {
+  for (uint64_t line : lines) hierarchy.prefetchTexture(core, line, now);
+}
+
+bool LastLineBuffer::access(uint32_t core, uint64_t line_addr) {
+  if (core >= last_.size()) last_.resize(core + 1, ~uint64_t{0});
+  const bool hit = last_[core] == line_addr;
+  last_[core] = line_addr;
+  return hit;
+}
+
+uint8_t ParameterBufferClassifier::classify(Stream stream, uint64_t, bool) { return stream == Stream::Tile ? 1 : 0; }
+
+void ExactTileNextUse::compute(std::span<const uint64_t> addrs, uint32_t line_bytes, std::vector<uint64_t>& next_use) {
+  next_use = nextUsePositions(addrs, line_bytes);
+}
+
+void UnknownTileNextUse::compute(std::span<const uint64_t> addrs, uint32_t, std::vector<uint64_t>& next_use) {
+  next_use.assign(addrs.size(), kNoNextUse);
+}
+
+}  // namespace tessera::model

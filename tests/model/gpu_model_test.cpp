@@ -1,0 +1,536 @@
+// Timing model on constructed streams whose answer is known (issue #5 points 3, 4, 6, 10).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "tessera/model/gpu_model.h"
+#include "tessera/stream/access_stream.h"
+
+namespace tessera::model {
+namespace {
+
+using stream::StreamWriter;
+
+// What one quad of a constructed tile does.
+struct QuadSpec {
+  bool present = true;
+  bool shaded = true;
+  uint64_t instructions = 4;
+  // lines[lane] = the lines of that lane's samples, one sample per inner vector.
+  std::vector<std::vector<uint64_t>> samples[4];
+  uint32_t coverage = 0xf;
+};
+
+using QuadFn = std::function<QuadSpec(uint32_t tile_seq, uint32_t qx, uint32_t qy)>;
+
+struct FrameSpec {
+  uint32_t tiles_x = 1, tiles_y = 1;
+  uint32_t draws = 0, vertices_per_draw = 0;  // vertex fetches of 16 B, one per vertex
+  uint64_t vertex_instructions = 0;            // per VertexShade
+  uint32_t pb_lines_per_tile = 0;              // PB-Lists line written and read per tile
+  uint32_t load_lines = 0, store_lines = 0;    // attachment lines per tile
+  std::vector<uint32_t> order;                 // tile processing order (empty: scanline)
+  QuadFn quad;
+};
+
+constexpr uint64_t kPbBase = 0x4000'0000, kVertexBase = 0x5000'0000, kFbBase = 0x6000'0000, kLoadBase = 0x7000'0000;
+
+std::vector<uint8_t> buildFrame(const FrameSpec& f) {
+  StreamWriter w;
+  w.frame_begin(1, f.tiles_x * 32, f.tiles_y * 32);
+  w.pass_begin(0, f.tiles_x * 32, f.tiles_y * 32, 32, 32, f.tiles_x, f.tiles_y);
+  const uint32_t ntiles = f.tiles_x * f.tiles_y;
+  for (uint32_t d = 0; d < f.draws; ++d) {
+    w.draw(d);
+    for (uint32_t v = 0; v < f.vertices_per_draw; ++v) w.vertex_fetch(kVertexBase + (uint64_t{d} * 4096 + v) * 16, 16);
+    w.vertex_shade(f.vertices_per_draw, f.vertex_instructions);
+    for (uint32_t t = 0; t < ntiles; ++t) {
+      for (uint32_t l = 0; l < f.pb_lines_per_tile; ++l) w.pb_write(kPbBase + (uint64_t{t} * 64 + l) * 64, 64, d, t, 0);
+    }
+  }
+  std::vector<uint32_t> order = f.order;
+  if (order.empty()) {
+    for (uint32_t t = 0; t < ntiles; ++t) order.push_back(t);
+  }
+  uint32_t prim = 0;
+  for (uint32_t seq = 0; seq < ntiles; ++seq) {
+    const uint32_t t = order[seq];
+    const uint32_t tx = t % f.tiles_x, ty = t / f.tiles_x;
+    w.tile_begin(t, tx * 32, ty * 32, seq);
+    for (uint32_t l = 0; l < f.load_lines; ++l) w.attachment_load(kLoadBase + (uint64_t{t} * 256 + l) * 64, 64, 0);
+    for (uint32_t l = 0; l < f.pb_lines_per_tile; ++l) w.pb_read(kPbBase + (uint64_t{t} * 64 + l) * 64, 64, 0, 0xffffffffu);
+    w.primitive(prim++, 0);
+    for (uint32_t qy = 0; qy < 16; ++qy) {
+      for (uint32_t qx = 0; qx < 16; ++qx) {
+        const QuadSpec q = f.quad(seq, qx, qy);
+        if (!q.present) continue;
+        const uint32_t flags = q.shaded ? stream::kQuadShaded : 0u;
+        w.quad(tx * 32 + qx * 2, ty * 32 + qy * 2, q.coverage, q.shaded ? q.coverage : 0u, q.shaded ? q.coverage : 0u,
+               flags, q.instructions);
+        for (uint32_t lane = 0; lane < 4; ++lane) {
+          for (const auto& lines : q.samples[lane]) w.texture(lane, 0, 1, 1, lines);
+        }
+      }
+    }
+    for (uint32_t l = 0; l < f.store_lines; ++l) w.attachment_store(kFbBase + (uint64_t{t} * 256 + l) * 64, 64, 0);
+    w.tile_end(t);
+  }
+  w.pass_end(0);
+  w.frame_end();
+  return w.finish();
+}
+
+FrameResults runModel(const std::vector<uint8_t>& bytes, const ParamSet& p, Hooks hooks = {}) {
+  GpuModel model(p, std::move(hooks));
+  std::string error;
+  FrameResults r;
+  EXPECT_TRUE(model.run(bytes, r, &error)) << error;
+  return r;
+}
+
+ParamSet mobile4(std::initializer_list<const char*> overrides = {}) {
+  ParamSet p = makePreset("mobile4");
+  for (const char* o : overrides) p.apply(o);
+  return p;
+}
+
+double m(const FrameResults& r, const char* name) {
+  const double v = r.metric(name);
+  EXPECT_FALSE(std::isnan(v)) << "metric " << name << " missing";
+  return v;
+}
+
+// Every quad of every tile shaded with `instructions` lane-instructions and no texture.
+QuadFn heavy(uint64_t instructions) {
+  return [instructions](uint32_t, uint32_t, uint32_t) {
+    QuadSpec q;
+    q.instructions = instructions;
+    return q;
+  };
+}
+
+TEST(GpuModel, FourCoresShadeABalancedTileFourTimesFaster) {
+  FrameSpec f;
+  f.quad = heavy(400);  // 100 issue cycles per quad
+  const auto bytes = buildFrame(f);
+  const FrameResults one = runModel(bytes, mobile4({"gpu.shader_cores=1"}));
+  const FrameResults four = runModel(bytes, mobile4({"gpu.shader_cores=4"}));
+  EXPECT_EQ(m(one, "stage.fragment.busy_cycles"), 256 * 100);
+  EXPECT_EQ(m(four, "stage.fragment.busy_cycles"), 256 * 100);
+  // FG-xshift2 gives each of the four cores 64 of the tile's 256 quads.
+  ASSERT_EQ(four.cores.size(), 4u);
+  for (const CoreStats& c : four.cores) EXPECT_EQ(c.quads, 64u);
+  const double ratio = static_cast<double>(one.raster_cycles) / static_cast<double>(four.raster_cycles);
+  EXPECT_GT(ratio, 3.9);
+  EXPECT_LE(ratio, 4.0);
+  EXPECT_GE(one.raster_cycles, 256u * 100);
+  EXPECT_LT(one.raster_cycles, 256u * 100 + 64);
+}
+
+TEST(GpuModel, BandwidthBoundStreamRunsAtDramBandwidth) {
+  // Every lane samples 4 lines never read before: all traffic is DRAM line fills.
+  FrameSpec f;
+  f.tiles_x = 2;
+  f.tiles_y = 2;
+  f.quad = [](uint32_t seq, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    q.instructions = 8;
+    for (uint32_t lane = 0; lane < 4; ++lane) {
+      const uint64_t base = 0x1000'0000 + ((uint64_t{seq} * 256 + qy * 16 + qx) * 16 + lane * 4) * 64;
+      q.samples[lane].push_back({base, base + 64, base + 128, base + 192});
+    }
+    return q;
+  };
+  const auto bytes = buildFrame(f);
+  const FrameResults r = runModel(bytes, mobile4());
+  const double lines = 4 * 256 * 16;
+  EXPECT_EQ(m(r, "l1tex.accesses"), lines);
+  EXPECT_EQ(m(r, "dram.reads"), lines);
+  // mobile4: 2 channels x 4 B per 400 MHz memory cycle = 16/3 B per 600 MHz GPU cycle.
+  const double bandwidth = 2 * 4.0 * 400.0 / 600.0;
+  const double bound = m(r, "dram.bytes") / bandwidth;
+  EXPECT_GE(static_cast<double>(r.raster_cycles), bound);
+  EXPECT_LT(static_cast<double>(r.raster_cycles), bound * 1.05);
+}
+
+TEST(GpuModel, MoreQuadsInFlightHideTextureLatency) {
+  // One core, each quad one sample of one new line and 2 issue cycles: latency bound.
+  FrameSpec f;
+  f.quad = [](uint32_t, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    q.instructions = 8;
+    q.samples[0].push_back({0x2000'0000 + uint64_t{qy * 16 + qx} * 4096});
+    return q;
+  };
+  const auto bytes = buildFrame(f);
+  const FrameResults q1 = runModel(bytes, mobile4({"gpu.shader_cores=1", "core.max_quads=1"}));
+  const FrameResults q4 = runModel(bytes, mobile4({"gpu.shader_cores=1", "core.max_quads=4"}));
+  const FrameResults q32 = runModel(bytes, mobile4({"gpu.shader_cores=1", "core.max_quads=32"}));
+  // With one quad in flight every quad waits a full L1 + L2 + DRAM round trip (>= 63 cycles).
+  EXPECT_GE(q1.raster_cycles, 256u * (1 + 12 + 50 + 4));
+  EXPECT_LT(q4.raster_cycles, q1.raster_cycles / 3);
+  EXPECT_LT(q32.raster_cycles, q4.raster_cycles);
+  EXPECT_EQ(m(q1, "l1tex.misses"), 256);
+  EXPECT_EQ(m(q32, "l1tex.misses"), 256);
+}
+
+TEST(GpuModel, SubtileBarriersRemoveTheWaitForTheSlowestCore) {
+  // Four tiles; in tile k the quads of core k (FG-xshift2) are heavy, the rest nearly free.
+  FrameSpec f;
+  f.tiles_x = 4;
+  f.quad = [](uint32_t seq, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    q.instructions = (qx + 2 * qy) % 4 == seq % 4 ? 4000 : 4;
+    return q;
+  };
+  const auto bytes = buildFrame(f);
+  // Fragment queues deep enough for a core to run a tile ahead: with the mobile32 depth of 64 the
+  // in-order rasterizer blocks on the heavy core's full queue and the decoupling gains half.
+  const FrameResults tile = runModel(bytes, mobile4({"gpu.barrier=tile", "queue.fragment=256"}));
+  const FrameResults sub = runModel(bytes, mobile4({"gpu.barrier=subtile", "queue.fragment=256"}));
+  const FrameResults sub64 = runModel(bytes, mobile4({"gpu.barrier=subtile", "queue.fragment=64"}));
+  EXPECT_LT(sub64.raster_cycles, tile.raster_cycles);
+  EXPECT_GT(sub64.raster_cycles, sub.raster_cycles);
+  // Per tile: every tile waits for its heavy core (64 quads x 1000 cycles).
+  EXPECT_GE(tile.raster_cycles, 4u * 64000);
+  EXPECT_LT(tile.raster_cycles, 4u * 64000 + 2000);
+  // Per subtile: each core's heavy subtile overlaps the others'.
+  EXPECT_GE(sub.raster_cycles, 64000u);
+  EXPECT_LT(sub.raster_cycles, 64000u + 2000);
+  EXPECT_GT(tile.cores_imbalance, 1.0);  // one core busy, three idle: mean deviation 1.5x mean
+  EXPECT_EQ(m(tile, "stage.fragment.busy_cycles"), m(sub, "stage.fragment.busy_cycles"));
+}
+
+// A stream with every event kind, texture reuse, small caches so every level misses and writes back.
+FrameSpec mixedFrame() {
+  FrameSpec f;
+  f.tiles_x = 3;
+  f.tiles_y = 2;
+  f.draws = 3;
+  f.vertices_per_draw = 200;
+  f.vertex_instructions = 800;
+  f.pb_lines_per_tile = 24;
+  f.load_lines = 16;
+  f.store_lines = 64;
+  f.quad = [](uint32_t seq, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    const uint32_t h = (seq * 2654435761u) ^ (qx * 40503u) ^ (qy * 9973u);
+    q.present = (h % 7) != 0;
+    q.shaded = (h % 5) != 0;
+    q.coverage = 1 + h % 15;
+    q.instructions = 20 + h % 40;
+    if (!q.shaded) return q;
+    for (uint32_t lane = 0; lane < 4; ++lane) {
+      const uint64_t u = (seq * 8 + qx) / 2, v = (qy + lane) / 2;
+      const uint64_t line = 0x1000'0000 + (v * 64 + u) * 64;
+      q.samples[lane].push_back({line, line + 64});
+      if (lane % 2 == 0) q.samples[lane].push_back({line + 0x10'0000});
+    }
+    return q;
+  };
+  return f;
+}
+
+ParamSet smallCaches() {
+  return mobile4({"l1tex.size=1KiB", "l2.size=8KiB", "tile.size=1KiB", "vertex.size=1KiB"});
+}
+
+stream::StreamCounts recount(const std::vector<uint8_t>& bytes) {
+  stream::StreamReader rd(bytes);
+  stream::Event e;
+  while (rd.next(e)) {
+  }
+  EXPECT_TRUE(rd.error().empty()) << rd.error();
+  return rd.counts();
+}
+
+TEST(GpuModelReconcile, HitsPlusMissesAreAccessesInEveryCache) {
+  const FrameResults r = runModel(buildFrame(mixedFrame()), smallCaches());
+  for (const char* c : {"l1tex", "vertex", "tile", "l2"}) {
+    const std::string n(c);
+    EXPECT_GT(r.metric(n + ".accesses"), 0) << n;
+    EXPECT_GT(r.metric(n + ".misses"), 0) << n;
+    EXPECT_EQ(r.metric(n + ".hits") + r.metric(n + ".misses"), r.metric(n + ".accesses")) << n;
+  }
+}
+
+TEST(GpuModelReconcile, L1MissesAreTheL2AccessesOfTheL1s) {
+  GpuModel model(smallCaches());
+  std::string error;
+  const FrameResults r = model.run(buildFrame(mixedFrame()), &error);
+  ASSERT_TRUE(error.empty()) << error;
+  EXPECT_EQ(m(r, "l1tex.misses"), m(r, "l2.texture_accesses"));
+  // Read-only L1s: each miss fetches exactly one line.
+  EXPECT_EQ(m(r, "l1tex.misses"), m(r, "l1tex.fetches"));
+  // The Parameter Buffer's L2 traffic is the tile cache's fetches and write-backs.
+  const CacheCounters& tc = model.hierarchy()->tileCache().counters();
+  EXPECT_GT(tc.writebacks, 0u);
+  EXPECT_EQ(m(r, "pb.l2_accesses"), static_cast<double>(tc.fetches + tc.writebacks + tc.write_throughs));
+  // Vertex caches likewise.
+  EXPECT_EQ(m(r, "l2.vertex_accesses"), m(r, "vertex.misses"));
+  double per_core_l1 = 0, per_core_hits = 0;
+  for (const CoreMetric& c : r.core_metrics) {
+    if (c.metric == "l1tex.accesses") per_core_l1 += c.value;
+    if (c.metric == "l1tex.hits") per_core_hits += c.value;
+  }
+  EXPECT_EQ(per_core_l1, m(r, "l1tex.accesses"));
+  EXPECT_EQ(per_core_hits, m(r, "l1tex.hits"));
+}
+
+TEST(GpuModelReconcile, DramTrafficIsL2MissesWriteBacksAndAttachments) {
+  GpuModel model(smallCaches());
+  std::string error;
+  const FrameResults r = model.run(buildFrame(mixedFrame()), &error);
+  ASSERT_TRUE(error.empty()) << error;
+  const CacheCounters& l2 = model.hierarchy()->l2().counters();
+  EXPECT_GT(l2.writebacks, 0u);
+  EXPECT_EQ(m(r, "dram.reads"), static_cast<double>(l2.fetches) + 6 * 16);        // + attachment loads
+  EXPECT_EQ(m(r, "dram.writes"), static_cast<double>(l2.writebacks + l2.write_throughs) + 6 * 64);  // + flushes
+  EXPECT_EQ(m(r, "dram.accesses"), m(r, "dram.l2_fetches") + m(r, "dram.l2_writes") + m(r, "dram.color_flushes") +
+                                       m(r, "dram.attachment_loads"));
+  EXPECT_EQ(m(r, "dram.color_flushes"), 6 * 64);
+  EXPECT_EQ(m(r, "dram.bytes"), m(r, "dram.accesses") * 64);
+  EXPECT_EQ(m(r, "dram.row_hits") + m(r, "dram.row_misses"), m(r, "dram.accesses"));
+  EXPECT_LE(m(r, "pb.dram_accesses"), m(r, "dram.l2_fetches"));
+}
+
+TEST(GpuModelReconcile, FrameCountsEqualTheStreamsCounts) {
+  const auto bytes = buildFrame(mixedFrame());
+  const stream::StreamCounts c = recount(bytes);
+  const FrameResults r = runModel(bytes, smallCaches());
+  EXPECT_EQ(m(r, "l1tex.accesses"), static_cast<double>(c.texture_lines));
+  EXPECT_EQ(m(r, "texture.lines"), static_cast<double>(c.texture_lines));
+  EXPECT_EQ(m(r, "texture.samples"), static_cast<double>(c[stream::EventKind::Texture]));
+  EXPECT_EQ(m(r, "quads"), static_cast<double>(c[stream::EventKind::Quad]));
+  EXPECT_EQ(m(r, "fragments"), static_cast<double>(c.covered_pixels));
+  EXPECT_EQ(m(r, "draws"), static_cast<double>(c[stream::EventKind::Draw]));
+  EXPECT_EQ(m(r, "tiles"), static_cast<double>(c[stream::EventKind::TileBegin]));
+  // 16 B vertex fetches inside one line; 64 B aligned PB accesses.
+  EXPECT_EQ(m(r, "vertex.accesses"), static_cast<double>(c[stream::EventKind::VertexFetch]));
+  EXPECT_EQ(m(r, "tile.accesses"), static_cast<double>(c[stream::EventKind::PbWrite] + c[stream::EventKind::PbRead]));
+  double core_quads = 0;
+  for (const CoreStats& k : r.cores) core_quads += static_cast<double>(k.quads);
+  EXPECT_EQ(core_quads, m(r, "quads.shaded"));
+  double energy = 0;
+  for (const StructureEnergy& s : r.energy.structures) energy += s.totalNj();
+  EXPECT_NEAR(energy, m(r, "energy.total_nj"), 1e-6 * energy);
+  EXPECT_GT(m(r, "energy.total_hp_nj"), m(r, "energy.total_lop_nj"));
+  EXPECT_EQ(m(r, "energy.total_nj"), m(r, "energy.total_lop_nj"));  // mobile4: 32nm-lop
+}
+
+TEST(GpuModel, RunsAreRepeatableOnOneModel) {
+  const auto bytes = buildFrame(mixedFrame());
+  GpuModel model(smallCaches());
+  std::string error;
+  const FrameResults a = model.run(bytes, &error);
+  const FrameResults b = model.run(bytes, &error);
+  ASSERT_TRUE(error.empty()) << error;
+  EXPECT_EQ(a.frame_metrics, b.frame_metrics);
+  EXPECT_GT(a.cycles, 0u);
+}
+
+TEST(GpuModel, PerTileAndPerCoreRows) {
+  FrameSpec f;
+  f.tiles_x = 2;
+  f.quad = heavy(40);
+  const FrameResults r = runModel(buildFrame(f), mobile4());
+  std::map<std::string, double> tile0;
+  for (const TileMetric& t : r.tile_metrics) {
+    if (t.tile_x == 0 && t.tile_y == 0) tile0[t.metric] = t.value;
+  }
+  EXPECT_EQ(tile0["quads"], 256);
+  for (int c = 0; c < 4; ++c) EXPECT_EQ(tile0["core." + std::to_string(c) + ".busy_cycles"], 64 * 10);
+  EXPECT_GE(tile0["cycles"], 64 * 10);
+  ASSERT_EQ(r.core_metrics.size(), 4u * 4);
+  EXPECT_EQ(r.core_metrics[0].metric, "quads");
+  EXPECT_EQ(r.core_metrics[0].value, 128);
+  EXPECT_EQ(r.cores_imbalance, 0);
+}
+
+TEST(GpuModel, DamagedStreamIsAnErrorNotACrash) {
+  auto bytes = buildFrame(mixedFrame());
+  bytes.resize(bytes.size() / 2);
+  GpuModel model(mobile4());
+  std::string error;
+  FrameResults r;
+  EXPECT_FALSE(model.run(bytes, r, &error));
+  EXPECT_NE(error.find("access stream"), std::string::npos) << error;
+  EXPECT_FALSE(model.run(std::vector<uint8_t>{1, 2, 3}, r, &error));
+  EXPECT_NE(error.find("access stream"), std::string::npos) << error;
+}
+
+TEST(GpuModel, QuadOutsideATileIsAnError) {
+  StreamWriter w;
+  w.frame_begin(1, 32, 32);
+  w.pass_begin(0, 32, 32, 32, 32, 1, 1);
+  w.quad(0, 0, 15, 15, 15, stream::kQuadShaded, 4);
+  w.pass_end(0);
+  w.frame_end();
+  GpuModel model(mobile4());
+  std::string error;
+  FrameResults r;
+  EXPECT_FALSE(model.run(w.finish(), r, &error));
+  EXPECT_NE(error.find("quad"), std::string::npos) << error;
+}
+
+// ---- Hooks: the trivial second implementation of each, without touching the model core ----
+
+TEST(GpuModelHooks, ReverseTileOrderVisitsTilesBackwards) {
+  FrameSpec f;
+  f.tiles_x = 3;
+  f.quad = heavy(8);
+  const auto bytes = buildFrame(f);
+  Hooks hooks;
+  hooks.tile_order = std::make_shared<ReverseTileOrder>();
+  const FrameResults fwd = runModel(bytes, mobile4());
+  const FrameResults rev = runModel(bytes, mobile4(), hooks);
+  std::vector<uint32_t> fwd_x, rev_x;
+  for (const TileMetric& t : fwd.tile_metrics) {
+    if (t.metric == "quads") fwd_x.push_back(t.tile_x);
+  }
+  for (const TileMetric& t : rev.tile_metrics) {
+    if (t.metric == "quads") rev_x.push_back(t.tile_x);
+  }
+  EXPECT_EQ(fwd_x, (std::vector<uint32_t>{0, 1, 2}));
+  EXPECT_EQ(rev_x, (std::vector<uint32_t>{2, 1, 0}));
+  EXPECT_EQ(m(fwd, "quads"), m(rev, "quads"));
+}
+
+TEST(GpuModelHooks, WholeTileAndRoundRobinSchedulers) {
+  FrameSpec f;
+  f.tiles_x = 4;
+  f.quad = heavy(40);
+  const auto bytes = buildFrame(f);
+  Hooks whole;
+  whole.quad_scheduler = std::make_shared<WholeTileScheduler>();
+  const FrameResults w = runModel(bytes, mobile4(), whole);
+  for (const CoreStats& c : w.cores) EXPECT_EQ(c.quads, 256u);
+  // Each tile on one core: per-tile barriers serialise the tiles.
+  EXPECT_GE(w.raster_cycles, 4u * 256 * 10);
+  EXPECT_GT(w.cores_imbalance, 1.0);
+  Hooks rr;
+  rr.quad_scheduler = std::make_shared<RoundRobinScheduler>();
+  const FrameResults r = runModel(bytes, mobile4(), rr);
+  for (const CoreStats& c : r.cores) EXPECT_EQ(c.quads, 256u);
+  EXPECT_LT(r.raster_cycles, w.raster_cycles / 3);
+}
+
+TEST(GpuModelHooks, QueuePrefetcherFillsL1BeforeTheQuadRuns) {
+  FrameSpec f;
+  f.quad = [](uint32_t, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    q.instructions = 400;
+    q.samples[0].push_back({0x2000'0000 + uint64_t{qy * 16 + qx} * 64});
+    return q;
+  };
+  const auto bytes = buildFrame(f);
+  const FrameResults base = runModel(bytes, mobile4());
+  Hooks hooks;
+  hooks.prefetcher = std::make_shared<QueuePrefetcher>();
+  const FrameResults pf = runModel(bytes, mobile4(), hooks);
+  EXPECT_EQ(m(base, "l1tex.prefetches"), 0);
+  EXPECT_EQ(m(base, "l1tex.hits"), 0);
+  EXPECT_EQ(m(pf, "l1tex.prefetches"), 256);
+  EXPECT_EQ(m(pf, "l1tex.prefetch_fills"), 256);
+  EXPECT_EQ(m(pf, "l1tex.hits"), 256);  // every demand access finds its prefetched line
+  EXPECT_EQ(m(pf, "l1tex.accesses"), 256);
+}
+
+TEST(GpuModelHooks, LastLineBufferServesRepeatedLinesInFrontOfL1) {
+  // Each quad: lanes 0..3 each sample the same line (first sample), then lane 0 a second line.
+  FrameSpec f;
+  f.quad = [](uint32_t, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    const uint64_t line = 0x2000'0000 + uint64_t{qy * 16 + qx} * 128;
+    for (uint32_t lane = 0; lane < 4; ++lane) q.samples[lane].push_back({line});
+    q.samples[0].push_back({line + 64});
+    return q;
+  };
+  const auto bytes = buildFrame(f);
+  Hooks hooks;
+  hooks.front_buffer = std::make_shared<LastLineBuffer>();
+  const FrameResults r = runModel(bytes, mobile4(), hooks);
+  // Per quad 5 lines: lanes 1-3 hit the register holding lane 0's line.
+  EXPECT_EQ(m(r, "tfm.hits"), 256 * 3);
+  EXPECT_EQ(m(r, "l1tex.accesses"), 256 * 2);
+  EXPECT_EQ(m(r, "l1tex.accesses") + m(r, "tfm.hits"), m(r, "texture.lines"));
+  const FrameResults base = runModel(bytes, mobile4());
+  EXPECT_TRUE(std::isnan(base.metric("tfm.hits")));
+}
+
+// Counts the classes it hands out per stream (test probe around the trivial classifier).
+class CountingClassifier final : public L2PriorityClassifier {
+ public:
+  uint8_t classify(Stream s, uint64_t addr, bool write) override {
+    const uint8_t c = inner.classify(s, addr, write);
+    ++calls[static_cast<int>(s)][c];
+    return c;
+  }
+  ParameterBufferClassifier inner;
+  uint64_t calls[3][2] = {};
+};
+
+TEST(GpuModelHooks, L2ClassifierSeesEveryFirstLevelRequest) {
+  auto cls = std::make_shared<CountingClassifier>();
+  Hooks hooks;
+  hooks.l2_priority = cls;
+  const FrameResults r = runModel(buildFrame(mixedFrame()), smallCaches(), hooks);
+  EXPECT_EQ(static_cast<double>(cls->calls[0][0]), m(r, "l1tex.accesses"));
+  EXPECT_EQ(static_cast<double>(cls->calls[1][0]), m(r, "vertex.accesses"));
+  EXPECT_EQ(static_cast<double>(cls->calls[2][1]), m(r, "tile.accesses"));
+  EXPECT_EQ(cls->calls[0][1] + cls->calls[1][1] + cls->calls[2][0], 0u);
+}
+
+TEST(GpuModelHooks, TileNextUseDrivesOptInTheTileCache) {
+  // One 4-way set. Binning writes lines a b c d (an empty set fills from its last way, so d lands
+  // in way 0); tile 0 reads e then d. OPT (exact next use) evicts a line never read again for e
+  // and hits on d; with no future known every line ties and way 0 (d) goes.
+  StreamWriter w;
+  w.frame_begin(1, 32, 32);
+  w.pass_begin(0, 32, 32, 32, 32, 1, 1);
+  w.draw(0);
+  for (uint64_t l = 0; l < 4; ++l) w.pb_write(kPbBase + l * 64, 64, 0, 0, 0);
+  w.tile_begin(0, 0, 0, 0);
+  w.pb_read(kPbBase + 4 * 64, 64, 0, 0xffffffffu);
+  w.pb_read(kPbBase + 3 * 64, 64, 0, 0xffffffffu);
+  w.tile_end(0);
+  w.pass_end(0);
+  w.frame_end();
+  const auto bytes = w.finish();
+  const ParamSet p = mobile4({"tile.size=256", "tile.ways=4", "tile.policy=opt"});
+  const FrameResults exact = runModel(bytes, p);
+  Hooks hooks;
+  hooks.tile_next_use = std::make_shared<UnknownTileNextUse>();
+  const FrameResults unknown = runModel(bytes, p, hooks);
+  EXPECT_EQ(m(exact, "tile.accesses"), 6);
+  EXPECT_EQ(m(exact, "tile.hits"), 1);
+  EXPECT_EQ(m(unknown, "tile.hits"), 0);
+}
+
+// A texture organisation that sends every core's request to core 0's L1 (a shared L1).
+class SharedL1 final : public TextureOrganisation {
+ public:
+  MemResponse access(MemoryHierarchy& h, const MemRequest& request, uint64_t now) override {
+    MemRequest r = request;
+    r.unit = 0;
+    return h.accessPrivateL1(r, now);
+  }
+};
+
+TEST(GpuModelHooks, TextureOrganisationReplacesThePrivateL1Path) {
+  Hooks hooks;
+  hooks.texture_organisation = [](MemoryHierarchy&) { return std::make_unique<SharedL1>(); };
+  GpuModel model(smallCaches(), hooks);
+  std::string error;
+  const FrameResults r = model.run(buildFrame(mixedFrame()), &error);
+  ASSERT_TRUE(error.empty()) << error;
+  EXPECT_EQ(static_cast<double>(model.hierarchy()->l1tex(0).counters().accesses), m(r, "l1tex.accesses"));
+  EXPECT_EQ(model.hierarchy()->l1tex(1).counters().accesses, 0u);
+  EXPECT_TRUE(std::isnan(r.metric("l1tex.local_hits")));
+}
+
+}  // namespace
+}  // namespace tessera::model
