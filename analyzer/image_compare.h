@@ -33,7 +33,8 @@ struct PsnrResult {
   uint32_t max_abs_diff;  // largest |a - b| over the R, G and B samples
 };
 
-// PSNR of two 8-bit RGBA images of `pixel_count` pixels over R, G and B. Alpha is ignored: the
+// PSNR of two 8-bit RGBA images of `pixel_count` pixels (each pointer to pixel_count * 4 bytes,
+// e.g. two to_rgba8 results of the same extent) over R, G and B. Alpha is ignored: the
 // alpha of a swapchain image is often undefined (VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR) and differs
 // between a driver and the replayer without any visible difference. Identical images (and zero
 // pixels) give psnr_db = +infinity; callers that must store a finite number (SQLite REAL holds
