@@ -47,11 +47,73 @@ enum Unit : uint8_t { kRaster = 0, kEzUnit, kAdmit, kCore, kTexIssue, kBlendUnit
 
 struct SimEvent {
   uint64_t time;
-  uint64_t seq;
-  uint8_t kind;
   uint32_t unit;
   uint32_t slot;
-  bool operator>(const SimEvent& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+  uint8_t kind;
+};
+
+// Time-ordered event queue: a timing wheel of one-cycle buckets for the near future (almost every
+// event lies a few cycles ahead) and a heap for the rest. Events of one cycle come out in the
+// order they were pushed, as from a (time, sequence) heap: far events move into the wheel as soon
+// as their cycle enters the window, before any event of that cycle can be pushed directly.
+class EventQueue {
+ public:
+  static constexpr uint64_t kWheel = 4096;
+  EventQueue() : buckets_(kWheel) {}
+  void reset(uint64_t now) {
+    for (auto& b : buckets_) b.clear();
+    far_ = {};
+    now_ = now;
+    pos_ = 0;
+    near_ = 0;
+    seq_ = 0;
+  }
+  uint64_t now() const { return now_; }
+  // e.time >= now().
+  void push(const SimEvent& e) {
+    if (e.time < now_ + kWheel) {
+      buckets_[e.time % kWheel].push_back(e);
+      ++near_;
+    } else {
+      far_.push(Far{e, seq_++});
+    }
+  }
+  bool pop(SimEvent& e) {
+    while (true) {
+      std::vector<SimEvent>& b = buckets_[now_ % kWheel];
+      if (pos_ < b.size()) {
+        e = b[pos_++];
+        --near_;
+        return true;
+      }
+      b.clear();
+      pos_ = 0;
+      if (near_ == 0) {
+        if (far_.empty()) return false;
+        now_ = far_.top().e.time;
+      } else {
+        ++now_;
+      }
+      while (!far_.empty() && far_.top().e.time < now_ + kWheel) {
+        buckets_[far_.top().e.time % kWheel].push_back(far_.top().e);
+        ++near_;
+        far_.pop();
+      }
+    }
+  }
+
+ private:
+  struct Far {
+    SimEvent e;
+    uint64_t seq;
+    bool operator>(const Far& o) const { return e.time != o.e.time ? e.time > o.e.time : seq > o.seq; }
+  };
+  std::vector<std::vector<SimEvent>> buckets_;
+  std::priority_queue<Far, std::vector<Far>, std::greater<>> far_;
+  uint64_t now_ = 0;
+  size_t pos_ = 0;
+  uint64_t near_ = 0;
+  uint64_t seq_ = 0;
 };
 
 struct QuadRec {
@@ -160,8 +222,9 @@ struct GpuModel::Impl {
   std::vector<uint8_t> core_waiting;  // the core went idle with resident quads
   std::vector<uint64_t> scheduled[kUnitKinds];
   std::vector<uint8_t> is_scheduled[kUnitKinds];
-  std::priority_queue<SimEvent, std::vector<SimEvent>, std::greater<>> events;
-  uint64_t seq = 0, ready_order = 0;
+  EventQueue events;
+  uint64_t ready_order = 0;
+  uint64_t sim_events[kUnitKinds] = {};
   uint32_t cur = 0;  // tile being rasterised (position in order)
   int64_t pending = -1;
   bool raster_finished = false;
@@ -387,10 +450,11 @@ struct GpuModel::Impl {
 
   // ---- Raster phase: discrete events ----
   void wake(Unit kind, uint32_t unit, uint64_t t) {
+    t = std::max(t, events.now());  // a barrier opened in the past opens now
     if (is_scheduled[kind][unit] && scheduled[kind][unit] <= t) return;
     is_scheduled[kind][unit] = 1;
     scheduled[kind][unit] = t;
-    events.push(SimEvent{t, seq++, kind, unit, 0});
+    events.push(SimEvent{t, unit, 0, kind});
   }
   void wakeStage(uint32_t s, uint32_t c, uint64_t t) {
     if (s == kEz) wake(kEzUnit, c, t);
@@ -706,7 +770,7 @@ struct GpuModel::Impl {
     res->cores[c].busy_cycles += seg;
     tile_busy[size_t{q.tile} * cores + c] += seg;
     if (q.segment < q.tex_instrs) {
-      events.push(SimEvent{end, seq++, kTexIssue, c, slot});
+      events.push(SimEvent{end, c, slot, kTexIssue});
       ++q.segment;
       core_waiting[c] = 1;
     } else {
@@ -835,18 +899,19 @@ struct GpuModel::Impl {
     fetch_free = t0;
     last_time = t0;
 
+    events.reset(t0);
     readTileHeader(0, t0);
     store_begin[0] = 0;
     setLoads(0, 0, true, t0);
     wake(kRaster, 0, t0);
-    while (!events.empty()) {
-      const SimEvent e = events.top();
-      events.pop();
+    SimEvent e;
+    while (events.pop(e)) {
       last_time = std::max(last_time, e.time);
       if (e.kind != kTexIssue) {
         if (!is_scheduled[e.kind][e.unit] || scheduled[e.kind][e.unit] != e.time) continue;  // superseded
         is_scheduled[e.kind][e.unit] = 0;
       }
+      ++sim_events[e.kind];
       switch (e.kind) {
         case kRaster: rasterStep(e.time); break;
         case kEzUnit: ezStep(e.unit, e.time); break;
@@ -905,8 +970,8 @@ struct GpuModel::Impl {
     for (auto& v : stage_stall) v = 0;
     imbalance_sum = 0;
     imbalance_tiles = 0;
-    while (!events.empty()) events.pop();
-    seq = ready_order = 0;
+    ready_order = 0;
+    for (auto& v : sim_events) v = 0;
     recs.clear();
     free_recs.clear();
     admit_time.clear();
@@ -1023,6 +1088,8 @@ struct GpuModel::Impl {
       put("stage." + s.name + ".busy_cycles", u(s.busy_cycles));
       put("stage." + s.name + ".stall_cycles", u(s.stall_cycles));
     }
+    static const char* units[] = {"raster", "earlyz", "admit", "core", "texture", "blend"};
+    for (uint32_t k = 0; k < kUnitKinds; ++k) put(std::string("sim.events.") + units[k], u(sim_events[k]));
     put("replication.avg", r.replication_avg);
     put("cores.imbalance", r.cores_imbalance);
     for (uint32_t c = 0; c < cores; ++c) {
