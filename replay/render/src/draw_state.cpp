@@ -1,0 +1,202 @@
+#include "draw_state.h"
+
+#include <vulkan/vulkan_core.h>
+
+#include <algorithm>
+
+namespace tessera::render {
+
+shader::Bindings StageBindings::bindings() const {
+  shader::Bindings b;
+  b.buffers = buffers;
+  b.push_constants = push;
+  b.sampler = const_cast<texture::ShaderTextureUnit*>(&textures);
+  return b;
+}
+
+namespace {
+
+const frontend::DescriptorBinding* find_binding(const frontend::Draw& draw, uint32_t set, uint32_t binding) {
+  for (const frontend::DescriptorBinding& b : draw.descriptors)
+    if (b.set == set && b.binding == binding) return &b;
+  return nullptr;
+}
+
+// Binds the descriptors `module` uses (Vulkan spec "Descriptor Sets": matched by set and binding).
+// Buffers are views of Buffer::bytes() from the element's offset, at most its range; what the
+// shader reads past that returns 0 (robustBufferAccess semantics of the interpreter).
+void bind_stage(const frontend::Draw& draw, const shader::ShaderModule& module, TextureCache& textures,
+                std::deque<texture::SamplerState>& samplers, StageBindings& out,
+                frontend::SkipCounts& notes) {
+  const std::vector<shader::ResourceBinding>& resources = module.resources();
+  out.buffers.assign(resources.size(), shader::BufferView{});
+  out.push = {reinterpret_cast<const std::byte*>(draw.push_constants.data()), draw.push_constants.size()};
+  for (uint32_t r = 0; r < resources.size(); ++r) {
+    const shader::ResourceBinding& res = resources[r];
+    const frontend::DescriptorBinding* b = find_binding(draw, res.set, res.binding);
+    if (b == nullptr) continue;  // unbound: buffer reads return 0, samples return 0
+    switch (res.kind) {
+      case shader::ResourceKind::UniformBuffer:
+      case shader::ResourceKind::StorageBuffer: {
+        if (b->elements.empty() || b->elements[0].buffer == nullptr) break;
+        const frontend::DescriptorElement& e = b->elements[0];
+        const std::span<std::byte> bytes = e.buffer->bytes();
+        if (e.offset >= bytes.size()) break;
+        out.buffers[r] = {bytes.data() + e.offset,
+                          static_cast<size_t>(std::min<uint64_t>(e.range, bytes.size() - e.offset))};
+        break;
+      }
+      case shader::ResourceKind::CombinedImageSampler:
+      case shader::ResourceKind::SampledImage:
+      case shader::ResourceKind::Sampler: {
+        const uint32_t n = std::min<uint32_t>(res.array_size, static_cast<uint32_t>(b->elements.size()));
+        for (uint32_t i = 0; i < n; ++i) {
+          const frontend::DescriptorElement& e = b->elements[i];
+          if (res.kind != shader::ResourceKind::Sampler && e.view != nullptr) {
+            std::string error;
+            const texture::Texture* tex = textures.get(*e.view, error);
+            if (tex != nullptr) out.textures.bind_texture(r, i, tex);
+            else notes.add("texture: " + error);
+          }
+          if (res.kind != shader::ResourceKind::SampledImage && e.sampler != nullptr) {
+            samplers.push_back(sampler_state(*e.sampler));
+            out.textures.bind_sampler(r, i, &samplers.back());
+          }
+        }
+        break;
+      }
+      case shader::ResourceKind::StorageImage:
+        notes.add("draw: storage image descriptors are not bound");
+        break;
+    }
+  }
+}
+
+}  // namespace
+
+bool resolve_draw(const frontend::Draw& draw, int32_t area_x, int32_t area_y, uint32_t width,
+                  uint32_t height, ShaderCache& shaders, TextureCache& textures, DrawState& out,
+                  std::string& reason, frontend::SkipCounts& notes) {
+  const capture::GraphicsPipelineRecord& s = draw.state;
+  out.draw = &draw;
+  const frontend::ShaderStageCode* vs_code = nullptr;
+  const frontend::ShaderStageCode* fs_code = nullptr;
+  for (const frontend::ShaderStageCode& st : draw.stages) {
+    if (st.stage == VK_SHADER_STAGE_VERTEX_BIT) vs_code = &st;
+    else if (st.stage == VK_SHADER_STAGE_FRAGMENT_BIT) fs_code = &st;
+    else {
+      reason = "draw: tessellation, geometry or mesh shader stage";
+      return false;
+    }
+  }
+  if (vs_code == nullptr) {
+    reason = "draw: no vertex shader";
+    return false;
+  }
+  switch (s.topology) {
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST: out.topology = pipeline::Topology::TriangleList; break;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP: out.topology = pipeline::Topology::TriangleStrip; break;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN: out.topology = pipeline::Topology::TriangleFan; break;
+    case VK_PRIMITIVE_TOPOLOGY_POINT_LIST: reason = "draw: point topology"; return false;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP: reason = "draw: line topology"; return false;
+    default: reason = "draw: adjacency or patch topology"; return false;
+  }
+  if (s.polygon_mode != VK_POLYGON_MODE_FILL) {
+    reason = "draw: polygon mode LINE or POINT";
+    return false;
+  }
+  if (s.viewports.empty() || s.viewports[0].width == 0 || s.viewports[0].height == 0) {
+    reason = "draw: no viewport";
+    return false;
+  }
+  const bool index_type_ok = draw.index_type == VK_INDEX_TYPE_UINT16 ||
+                             draw.index_type == VK_INDEX_TYPE_UINT32 ||
+                             draw.index_type == VK_INDEX_TYPE_UINT8_EXT;
+  if (draw.indexed && (draw.index_buffer == nullptr || !index_type_ok)) {
+    reason = "draw: indexed draw without a usable index buffer";
+    return false;
+  }
+  CompiledShader& vs = shaders.get(*vs_code, shader::Stage::Vertex);
+  if (!vs.module) {
+    reason = "draw: " + vs.error;
+    return false;
+  }
+  out.vs = &vs;
+  if (fs_code != nullptr) {
+    CompiledShader& fs = shaders.get(*fs_code, shader::Stage::Fragment);
+    if (!fs.module) {
+      reason = "draw: " + fs.error;
+      return false;
+    }
+    out.fs = &fs;
+  }
+  out.primitive_restart = s.primitive_restart != 0;
+  out.provoking_last = s.provoking_vertex == 1;
+
+  // Everything below is in render-area coordinates: the tile grid starts at the area's origin.
+  const capture::Viewport& v = s.viewports[0];
+  out.viewport = {v.x - static_cast<float>(area_x), v.y - static_cast<float>(area_y), v.width,
+                  v.height, v.min_depth, v.max_depth};
+  out.depth_clamp = s.depth_clamp != 0;
+  out.clip.depth_clip = s.depth_clip == 2 ? !out.depth_clamp : s.depth_clip != 0;
+  // Vulkan spec "Depth Clamping and Range": clamped to [min(minDepth, maxDepth), max(...)].
+  out.depth_clamp_min = std::min(v.min_depth, v.max_depth);
+  out.depth_clamp_max = std::max(v.min_depth, v.max_depth);
+  out.cull_mode = s.cull_mode;
+  out.front_face = s.front_face == VK_FRONT_FACE_CLOCKWISE ? pipeline::FrontFace::Clockwise
+                                                           : pipeline::FrontFace::CounterClockwise;
+  int64_t x0 = area_x, y0 = area_y, x1 = int64_t{area_x} + width, y1 = int64_t{area_y} + height;
+  if (!s.scissors.empty()) {
+    const capture::Rect2D& sc = s.scissors[0];
+    x0 = std::max<int64_t>(x0, sc.x);
+    y0 = std::max<int64_t>(y0, sc.y);
+    x1 = std::min<int64_t>(x1, int64_t{sc.x} + sc.width);
+    y1 = std::min<int64_t>(y1, int64_t{sc.y} + sc.height);
+  }
+  out.scissor = {static_cast<int32_t>(x0 - area_x), static_cast<int32_t>(y0 - area_y),
+                 static_cast<int32_t>(std::max(x0, x1) - area_x), static_cast<int32_t>(std::max(y0, y1) - area_y)};
+
+  // Fragment inputs, component by component, in slot order.
+  if (out.fs) {
+    const shader::ShaderInfo& info = out.fs->module->info();
+    for (const shader::InterfaceVariable& var : info.inputs)
+      for (uint32_t l = 0; l < var.location_count; ++l)
+        for (uint32_t c = 0; c < var.vector_size; ++c) {
+          Varying vr;
+          vr.slot = 4 * (var.location + l) + var.component + c;
+          // Integer inputs must be Flat (spec "Interpolation Decorations"); treat them so anyway.
+          vr.interp = var.flat || var.scalar != shader::ScalarType::Float32 ? Interp::Flat
+                      : var.noperspective                                  ? Interp::Linear
+                                                                           : Interp::Perspective;
+          out.has_flat = out.has_flat || vr.interp == Interp::Flat;
+          out.varyings.push_back(vr);
+        }
+    if (out.varyings.size() > pipeline::kMaxVaryingFloats) {
+      reason = "draw: more than 64 fragment input components";
+      return false;
+    }
+    std::sort(out.varyings.begin(), out.varyings.end(),
+              [](const Varying& a, const Varying& b) { return a.slot < b.slot; });
+    for (const shader::InterfaceVariable& var : info.outputs)
+      for (uint32_t l = 0; l < var.location_count; ++l)
+        if (var.location + l < 8) {
+          out.output_mask |= 1u << (var.location + l);
+          out.output_type[var.location + l] = var.scalar;
+        }
+    // Vulkan spec "Early Fragment Test Mode".
+    out.late_tests = (info.writes_frag_depth || info.has_discard) && !info.early_fragment_tests;
+  }
+
+  if (s.logic_op_enable) notes.add("draw: logic op ignored (blending used)");
+  if (s.alpha_to_coverage) notes.add("draw: alpha to coverage ignored");
+  out.vs_bind = std::make_unique<StageBindings>();
+  bind_stage(draw, *out.vs->module, textures, out.samplers, *out.vs_bind, notes);
+  if (out.fs) {
+    out.fs_bind = std::make_unique<StageBindings>();
+    bind_stage(draw, *out.fs->module, textures, out.samplers, *out.fs_bind, notes);
+  }
+  return true;
+}
+
+}  // namespace tessera::render

@@ -1,0 +1,37 @@
+// Compiled shader modules of the frame, cached by (content hash, entry point, stage,
+// specialization): pipelines of a capture share a handful of modules, and compiling (validation,
+// optimisation, decode) costs far more than any draw.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "tessera/capture/hash.h"
+#include "tessera/frontend/frame.h"
+#include "tessera/shader/shader_module.h"
+
+namespace tessera::render {
+
+struct CompiledShader {
+  std::unique_ptr<shader::ShaderModule> module;      // null when compilation failed
+  std::unique_ptr<shader::ShaderExecutor> executor;  // reused by every batch of every draw
+  std::string error;                                 // one line, set when module is null
+};
+
+class ShaderCache {
+ public:
+  // The compiled stage; a failure is cached too (CompiledShader::error), so a module with an
+  // unsupported opcode is compiled and reported once however many draws use it.
+  CompiledShader& get(const frontend::ShaderStageCode& code, shader::Stage stage);
+
+ private:
+  using Key = std::tuple<capture::Hash128, std::string, int,
+                         std::vector<std::pair<uint32_t, uint32_t>>>;
+  std::map<Key, std::unique_ptr<CompiledShader>> entries_;
+};
+
+}  // namespace tessera::render

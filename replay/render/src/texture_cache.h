@@ -1,0 +1,38 @@
+// Textures (the texture unit's blocked copy of an image, paper 004 section III) built lazily from
+// the front end's images and image views, cached by (image, generation, view format, subresource
+// range): a render target written by an earlier pass bumps its generation (Image::touch), so a
+// later pass that samples it rebuilds the copy.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+
+#include "tessera/frontend/frame.h"
+#include "tessera/texture/sampler.h"
+#include "tessera/texture/texture.h"
+
+namespace tessera::render {
+
+class TextureCache {
+ public:
+  // The texture of `view`, or null with `error` set (one line naming the image and the problem).
+  const texture::Texture* get(const frontend::ImageView& view, std::string& error);
+
+ private:
+  using Key = std::tuple<uint64_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>;
+  struct Entry {
+    uint64_t generation = 0;
+    std::unique_ptr<texture::Texture> texture;
+    std::string error;
+  };
+  // Keyed without the generation; an entry is rebuilt when the image's generation moved on, so
+  // stale copies of a render target do not accumulate.
+  std::map<Key, Entry> entries_;
+};
+
+// VkSamplerCreateInfo as captured -> the texture unit's sampler state.
+texture::SamplerState sampler_state(const capture::SamplerRecord& record);
+
+}  // namespace tessera::render

@@ -1,0 +1,270 @@
+#include "tile_buffer.h"
+
+#include <vulkan/vulkan_core.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+namespace tessera::render {
+
+namespace {
+
+bool is_snorm(uint32_t f) {
+  switch (f) {
+    case VK_FORMAT_R8_SNORM: case VK_FORMAT_R8G8_SNORM: case VK_FORMAT_R8G8B8_SNORM:
+    case VK_FORMAT_B8G8R8_SNORM: case VK_FORMAT_R8G8B8A8_SNORM: case VK_FORMAT_B8G8R8A8_SNORM:
+    case VK_FORMAT_A8B8G8R8_SNORM_PACK32: case VK_FORMAT_A2R10G10B10_SNORM_PACK32:
+    case VK_FORMAT_A2B10G10R10_SNORM_PACK32: case VK_FORMAT_R16_SNORM: case VK_FORMAT_R16G16_SNORM:
+    case VK_FORMAT_R16G16B16_SNORM: case VK_FORMAT_R16G16B16A16_SNORM:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_sint(uint32_t f) {
+  switch (f) {
+    case VK_FORMAT_R8_SINT: case VK_FORMAT_R8G8_SINT: case VK_FORMAT_R8G8B8_SINT:
+    case VK_FORMAT_B8G8R8_SINT: case VK_FORMAT_R8G8B8A8_SINT: case VK_FORMAT_B8G8R8A8_SINT:
+    case VK_FORMAT_A8B8G8R8_SINT_PACK32: case VK_FORMAT_A2R10G10B10_SINT_PACK32:
+    case VK_FORMAT_A2B10G10R10_SINT_PACK32: case VK_FORMAT_R16_SINT: case VK_FORMAT_R16G16_SINT:
+    case VK_FORMAT_R16G16B16_SINT: case VK_FORMAT_R16G16B16A16_SINT: case VK_FORMAT_R32_SINT:
+    case VK_FORMAT_R32G32_SINT: case VK_FORMAT_R32G32B32_SINT: case VK_FORMAT_R32G32B32A32_SINT:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool loads(uint32_t op) { return op == VK_ATTACHMENT_LOAD_OP_LOAD; }
+bool stores(uint32_t op) { return op == VK_ATTACHMENT_STORE_OP_STORE; }
+
+}  // namespace
+
+void TileBuffers::configure(const frontend::RenderPassInstance& pass, uint32_t tile_width,
+                            uint32_t tile_height, bool keep_between_subpasses,
+                            frontend::SkipCounts& skipped) {
+  tile_width_ = tile_width;
+  tile_height_ = tile_height;
+  area_x_ = pass.render_area.x;
+  area_y_ = pass.render_area.y;
+  area_width_ = pass.render_area.width;
+  area_height_ = pass.render_area.height;
+  buffers_.assign(pass.attachments.size(), AttachmentBuffer{});
+  const size_t tile_pixels = size_t{tile_width} * tile_height;
+  const size_t area_pixels = size_t{area_width_} * area_height_;
+  for (uint32_t i = 0; i < pass.attachments.size(); ++i) {
+    const frontend::Attachment& att = pass.attachments[i];
+    AttachmentBuffer& a = buffers_[i];
+    a.index = i;
+    a.desc = &att;
+    if (att.view == nullptr || att.view->image == nullptr) {
+      skipped.add("attachment: no image view");
+      continue;
+    }
+    frontend::Image& image = *att.view->image;
+    const uint32_t format = att.format ? att.format : att.view->format;
+    if (!pipeline::pixel_format(format, &a.format)) {
+      skipped.add("attachment: format " + std::to_string(format) + " not supported");
+      continue;
+    }
+    if (image.samples > 1) skipped.add("attachment: multisampled, rendered with one sample");
+    a.image = &image;
+    a.depth = a.format.depth;
+    a.stencil = a.format.stencil;
+    a.color = !a.depth && !a.stencil;
+    a.snorm = is_snorm(format);
+    a.layer = att.view->range.base_layer;
+    a.mip = att.view->range.base_mip;
+    if (a.layer >= image.array_layers || a.mip >= image.mip_levels) {
+      skipped.add("attachment: view outside its image");
+      continue;
+    }
+    a.image_width = image.mip_width(a.mip);
+    a.image_height = image.mip_height(a.mip);
+    // Depth/stencil formats: the depth aspect has the format's bytes, stencil one byte per texel
+    // (frame.h: linear per-aspect layout).
+    a.aspect_bytes[0] = a.color || a.depth ? a.format.bytes : 0;
+    a.aspect_bytes[1] = 1;
+    // Planes in index order (aspect * layers + layer) * mips + mip, each tightly packed: the
+    // simulated address of a plane is the image base plus the sizes of the planes before it.
+    const uint32_t aspects = a.stencil ? 2 : 1;
+    const size_t plane_count = size_t{aspects} * image.array_layers * image.mip_levels;
+    uint64_t offset = 0;
+    for (size_t p = 0; p < plane_count; ++p) {
+      const uint32_t aspect = static_cast<uint32_t>(p / (size_t{image.array_layers} * image.mip_levels));
+      const uint32_t mip = static_cast<uint32_t>(p % image.mip_levels);
+      const uint32_t layer = static_cast<uint32_t>(p / image.mip_levels % image.array_layers);
+      if (layer == a.layer && mip == a.mip) {
+        a.plane[aspect] = p;
+        a.plane_address[aspect] = image.address + offset;
+      }
+      offset += uint64_t{image.mip_width(mip)} * image.mip_height(mip) * a.aspect_bytes[aspect];
+    }
+    if (image.planes.size() < plane_count) image.planes.resize(plane_count);
+    if (a.color) a.color_tile.assign(tile_pixels * 4, 0.0f);
+    if (a.depth) a.depth_tile.assign(tile_pixels, 0.0f);
+    if (a.stencil) a.stencil_tile.assign(tile_pixels, 0);
+    if (keep_between_subpasses) {
+      if (a.color) a.color_keep.assign(area_pixels * 4, 0.0f);
+      if (a.depth) a.depth_keep.assign(area_pixels, 0.0f);
+      if (a.stencil) a.stencil_keep.assign(area_pixels, 0);
+    }
+    a.usable = true;
+  }
+}
+
+void TileBuffers::write_color(AttachmentBuffer& a, size_t pixel, const float rgba[4]) const {
+  uint8_t bytes[32];
+  pipeline::encode_color(a.format, rgba, bytes);
+  pipeline::decode_color(a.format, bytes, &a.color_tile[pixel * 4]);
+}
+
+void TileBuffers::clear_color_value(const AttachmentBuffer& a, const capture::ClearValue& v,
+                                    float out[4]) const {
+  for (int c = 0; c < 4; ++c) {
+    // VkClearColorValue: float32 for float and normalized formats, int32/uint32 for integer
+    // formats, whose tile values are the integers as floats.
+    if (!a.format.integer) out[c] = std::bit_cast<float>(v.words[c]);
+    else if (is_sint(a.format.format)) out[c] = static_cast<float>(static_cast<int32_t>(v.words[c]));
+    else out[c] = static_cast<float>(v.words[c]);
+  }
+}
+
+void TileBuffers::clear(AttachmentBuffer& a, uint32_t aspects, const capture::ClearValue& value,
+                        const pipeline::PixelRect& r) {
+  const int32_t x0 = std::max(r.x0, rect_.x0), x1 = std::min(r.x1, rect_.x1);
+  const int32_t y0 = std::max(r.y0, rect_.y0), y1 = std::min(r.y1, rect_.y1);
+  if (x0 >= x1 || y0 >= y1) return;
+  float rgba[4];
+  if (a.color && (aspects & VK_IMAGE_ASPECT_COLOR_BIT)) {
+    clear_color_value(a, value, rgba);
+    // Round once, then copy.
+    write_color(a, pixel(x0, y0), rgba);
+    std::copy_n(&a.color_tile[pixel(x0, y0) * 4], 4, rgba);
+  }
+  const float depth = a.depth ? pipeline::quantize_depth(a.format, std::clamp(std::bit_cast<float>(value.words[0]), 0.0f, 1.0f)) : 0.0f;
+  const auto stencil = static_cast<uint8_t>(value.words[1]);
+  for (int32_t y = y0; y < y1; ++y)
+    for (int32_t x = x0; x < x1; ++x) {
+      const size_t p = pixel(x, y);
+      if (a.color && (aspects & VK_IMAGE_ASPECT_COLOR_BIT)) std::copy_n(rgba, 4, &a.color_tile[p * 4]);
+      if (a.depth && (aspects & VK_IMAGE_ASPECT_DEPTH_BIT)) a.depth_tile[p] = depth;
+      if (a.stencil && (aspects & VK_IMAGE_ASPECT_STENCIL_BIT)) a.stencil_tile[p] = stencil;
+    }
+}
+
+// Reads aspect `aspect` (0 colour/depth, 1 stencil) of the current tile from the image, one
+// AttachmentLoad per tile row when `record` (rows are contiguous in the linear layout).
+void TileBuffers::load_attachment(AttachmentBuffer& a, bool record, uint32_t aspect,
+                                  stream::StreamWriter* out, RenderStats& stats) {
+  const std::vector<uint8_t>& plane = a.image->planes[a.plane[aspect]];
+  const uint32_t bpp = a.aspect_bytes[aspect];
+  for (int32_t y = rect_.y0; y < rect_.y1; ++y) {
+    const int64_t iy = int64_t{y} + area_y_;
+    const int64_t ix0 = std::max<int64_t>(int64_t{rect_.x0} + area_x_, 0);
+    const int64_t ix1 = std::min<int64_t>(int64_t{rect_.x1} + area_x_, a.image_width);
+    if (iy < 0 || iy >= a.image_height || ix0 >= ix1) continue;
+    const uint64_t row_offset = (static_cast<uint64_t>(iy) * a.image_width + static_cast<uint64_t>(ix0)) * bpp;
+    const auto row_bytes = static_cast<uint32_t>((ix1 - ix0) * bpp);
+    if (record) {
+      if (out) out->attachment_load(a.plane_address[aspect] + row_offset, row_bytes, a.index);
+      ++stats.attachment_loads;
+    }
+    for (int64_t ix = ix0; ix < ix1; ++ix) {
+      const size_t p = pixel(static_cast<int32_t>(ix - area_x_), y);
+      const uint64_t at = row_offset + static_cast<uint64_t>(ix - ix0) * bpp;
+      // Contents never captured read as zeros.
+      static constexpr uint8_t kZeros[32] = {};
+      const uint8_t* src = at + bpp <= plane.size() ? plane.data() + at : kZeros;
+      if (aspect == 1) a.stencil_tile[p] = src[0];
+      else if (a.depth) a.depth_tile[p] = pipeline::decode_depth(a.format, src);
+      else pipeline::decode_color(a.format, src, &a.color_tile[p * 4]);
+    }
+  }
+}
+
+void TileBuffers::load(stream::StreamWriter* out, RenderStats& stats) {
+  for (AttachmentBuffer& a : buffers_) {
+    if (!a.usable) continue;
+    const frontend::Attachment& d = *a.desc;
+    if (a.color || a.depth) {
+      if (d.load_op == VK_ATTACHMENT_LOAD_OP_CLEAR)
+        clear(a, VK_IMAGE_ASPECT_COLOR_BIT | VK_IMAGE_ASPECT_DEPTH_BIT, d.clear, rect_);
+      else
+        load_attachment(a, loads(d.load_op), 0, out, stats);
+    }
+    if (a.stencil) {
+      if (d.stencil_load_op == VK_ATTACHMENT_LOAD_OP_CLEAR)
+        clear(a, VK_IMAGE_ASPECT_STENCIL_BIT, d.clear, rect_);
+      else
+        load_attachment(a, loads(d.stencil_load_op), 1, out, stats);
+    }
+  }
+}
+
+void TileBuffers::store(stream::StreamWriter* out, RenderStats& stats) {
+  for (AttachmentBuffer& a : buffers_) {
+    if (!a.usable) continue;
+    for (uint32_t aspect = 0; aspect < 2; ++aspect) {
+      if (aspect == 0 && !(a.color || a.depth)) continue;
+      if (aspect == 1 && !a.stencil) continue;
+      if (!stores(aspect == 0 ? a.desc->store_op : a.desc->stencil_store_op)) continue;
+      std::vector<uint8_t>& plane = a.image->planes[a.plane[aspect]];
+      const uint32_t bpp = a.aspect_bytes[aspect];
+      const size_t want = size_t{a.image_width} * a.image_height * bpp;
+      if (plane.size() < want) plane.resize(want, 0);
+      for (int32_t y = rect_.y0; y < rect_.y1; ++y) {
+        const int64_t iy = int64_t{y} + area_y_;
+        const int64_t ix0 = std::max<int64_t>(int64_t{rect_.x0} + area_x_, 0);
+        const int64_t ix1 = std::min<int64_t>(int64_t{rect_.x1} + area_x_, a.image_width);
+        if (iy < 0 || iy >= a.image_height || ix0 >= ix1) continue;
+        const uint64_t row_offset = (static_cast<uint64_t>(iy) * a.image_width + static_cast<uint64_t>(ix0)) * bpp;
+        if (out) out->attachment_store(a.plane_address[aspect] + row_offset, static_cast<uint32_t>((ix1 - ix0) * bpp), a.index);
+        ++stats.attachment_stores;
+        for (int64_t ix = ix0; ix < ix1; ++ix) {
+          const size_t p = pixel(static_cast<int32_t>(ix - area_x_), y);
+          uint8_t* dst = plane.data() + row_offset + static_cast<uint64_t>(ix - ix0) * bpp;
+          if (aspect == 1) dst[0] = a.stencil_tile[p];
+          else if (a.depth) pipeline::encode_depth(a.format, a.depth_tile[p], dst);
+          else pipeline::encode_color(a.format, &a.color_tile[p * 4], dst);
+        }
+      }
+      a.stored = true;
+    }
+  }
+}
+
+void TileBuffers::keep() {
+  for (AttachmentBuffer& a : buffers_) {
+    if (!a.usable) continue;
+    for (int32_t y = rect_.y0; y < rect_.y1; ++y)
+      for (int32_t x = rect_.x0; x < rect_.x1; ++x) {
+        const size_t p = pixel(x, y), k = static_cast<size_t>(y) * area_width_ + static_cast<size_t>(x);
+        if (a.color) std::copy_n(&a.color_tile[p * 4], 4, &a.color_keep[k * 4]);
+        if (a.depth) a.depth_keep[k] = a.depth_tile[p];
+        if (a.stencil) a.stencil_keep[k] = a.stencil_tile[p];
+      }
+  }
+}
+
+void TileBuffers::restore() {
+  for (AttachmentBuffer& a : buffers_) {
+    if (!a.usable) continue;
+    for (int32_t y = rect_.y0; y < rect_.y1; ++y)
+      for (int32_t x = rect_.x0; x < rect_.x1; ++x) {
+        const size_t p = pixel(x, y), k = static_cast<size_t>(y) * area_width_ + static_cast<size_t>(x);
+        if (a.color) std::copy_n(&a.color_keep[k * 4], 4, &a.color_tile[p * 4]);
+        if (a.depth) a.depth_tile[p] = a.depth_keep[k];
+        if (a.stencil) a.stencil_tile[p] = a.stencil_keep[k];
+      }
+  }
+}
+
+void TileBuffers::finish() {
+  for (AttachmentBuffer& a : buffers_)
+    if (a.usable && a.stored) a.image->touch();
+}
+
+}  // namespace tessera::render

@@ -1,0 +1,90 @@
+// Tile buffers: the on-chip colour, depth and stencil storage of one tile (paper 003 section
+// II-A, the "Color Buffer" / "Z-Buffer" of the Raster Pipeline). Colour is held as linear float
+// RGBA (sRGB is decoded on load and encoded on store, spec "sRGB transfer functions"); every write
+// is rounded to the attachment's format at once, as the hardware's buffer would hold it, so
+// blending reads back what a real attachment would give. Depth is held as float already quantized
+// to the depth format, stencil as bytes.
+//
+// Load ops (Vulkan spec "Render Pass Load Operations"): LOAD reads the tile's pixels from the
+// image (AttachmentLoad events), CLEAR fills, DONT_CARE / NONE read the image's current contents
+// without recording traffic (the result is then what the application saw on its device, which
+// kept memory). Store ops: STORE writes back into Image bytes (AttachmentStore events, addresses
+// Image::address + linear offset of the pixel), then the image is touched once the pass is done.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tessera/frontend/frame.h"
+#include "tessera/pipeline/binning.h"
+#include "tessera/pipeline/pixel_format.h"
+#include "tessera/render/renderer.h"
+#include "tessera/stream/access_stream.h"
+
+namespace tessera::render {
+
+struct AttachmentBuffer {
+  bool usable = false;
+  uint32_t index = 0;  // attachment index in the pass (AttachmentLoad/Store u[1])
+  const frontend::Attachment* desc = nullptr;
+  frontend::Image* image = nullptr;
+  pipeline::PixelFormat format{};
+  bool color = false, depth = false, stencil = false;
+  bool snorm = false;    // colour clamp range [-1, 1] instead of [0, 1] (fixed-point formats)
+  uint32_t layer = 0, mip = 0, image_width = 0, image_height = 0;
+  size_t plane[2] = {0, 0};           // Image::planes index of aspect 0 (colour/depth), 1 (stencil)
+  uint64_t plane_address[2] = {0, 0}; // simulated address of those planes
+  uint32_t aspect_bytes[2] = {0, 1};
+  bool stored = false;                // written back at least once: touch the image at the end
+  std::vector<float> color_tile, depth_tile;
+  std::vector<uint8_t> stencil_tile;
+  // Whole render area, kept between subpasses (on chip on the GPU, so no traffic is recorded).
+  std::vector<float> color_keep, depth_keep;
+  std::vector<uint8_t> stencil_keep;
+};
+
+class TileBuffers {
+ public:
+  // Sets up one buffer per attachment of `pass`. Attachments that cannot be used (no image,
+  // unsupported format, MSAA) are reported in `skipped` and left unwritten.
+  void configure(const frontend::RenderPassInstance& pass, uint32_t tile_width, uint32_t tile_height,
+                 bool keep_between_subpasses, frontend::SkipCounts& skipped);
+
+  // Tile `rect` (render-area coordinates) becomes the current tile.
+  void begin_tile(const pipeline::PixelRect& rect) { rect_ = rect; }
+  void load(stream::StreamWriter* out, RenderStats& stats);   // load ops (first subpass)
+  void store(stream::StreamWriter* out, RenderStats& stats);  // store ops (last subpass)
+  void keep();     // tile -> whole-area copy (end of a subpass that is not the last)
+  void restore();  // whole-area copy -> tile (start of a later subpass)
+  void finish();   // touches every image stored to
+
+  AttachmentBuffer* attachment(uint32_t index) {
+    return index < buffers_.size() && buffers_[index].usable ? &buffers_[index] : nullptr;
+  }
+  // Offset of pixel (x, y) (render-area coordinates, inside the current tile) in a tile array.
+  size_t pixel(int32_t x, int32_t y) const {
+    return static_cast<size_t>(y - rect_.y0) * tile_width_ + static_cast<size_t>(x - rect_.x0);
+  }
+  const pipeline::PixelRect& rect() const { return rect_; }
+
+  // Writes a colour, rounded to the attachment's format (see top).
+  void write_color(AttachmentBuffer& a, size_t pixel, const float rgba[4]) const;
+  // Colour clear value words (VkClearColorValue) as the linear values the tile buffer holds.
+  void clear_color_value(const AttachmentBuffer& a, const capture::ClearValue& v, float out[4]) const;
+  // Fills `rect` (render-area coordinates, clipped to the tile) with clear values: the aspects
+  // in `aspects` (VkImageAspectFlags).
+  void clear(AttachmentBuffer& a, uint32_t aspects, const capture::ClearValue& value,
+             const pipeline::PixelRect& rect);
+
+ private:
+  void load_attachment(AttachmentBuffer& a, bool record, uint32_t aspect, stream::StreamWriter* out,
+                       RenderStats& stats);
+  std::vector<AttachmentBuffer> buffers_;
+  uint32_t tile_width_ = 0, tile_height_ = 0;
+  int32_t area_x_ = 0, area_y_ = 0;
+  uint32_t area_width_ = 0, area_height_ = 0;
+  pipeline::PixelRect rect_;
+};
+
+}  // namespace tessera::render

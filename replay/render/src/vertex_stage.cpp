@@ -1,0 +1,188 @@
+#include "vertex_stage.h"
+
+#include <vulkan/vulkan_core.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "tessera/pipeline/vertex_fetch.h"
+
+namespace tessera::render {
+
+namespace {
+
+// One vertex shader input location fed by a vertex attribute (Vulkan spec "Vertex Input
+// Description": attributes match shader inputs by location).
+struct AttributeFetch {
+  uint32_t slot = 0;  // 4 * location
+  uint32_t format = 0, bytes = 0;
+  uint32_t offset = 0, stride = 0;
+  bool per_instance = false;
+  uint32_t divisor = 1;
+  const frontend::VertexBufferBinding* buffer = nullptr;  // null: unbound, reads zeros
+};
+
+uint32_t index_bytes(uint32_t type) {
+  return type == VK_INDEX_TYPE_UINT32 ? 4 : type == VK_INDEX_TYPE_UINT16 ? 2 : 1;
+}
+
+pipeline::IndexType index_type(uint32_t type) {
+  return type == VK_INDEX_TYPE_UINT32   ? pipeline::IndexType::Uint32
+         : type == VK_INDEX_TYPE_UINT16 ? pipeline::IndexType::Uint16
+                                        : pipeline::IndexType::Uint8;
+}
+
+}  // namespace
+
+VertexStage::VertexStage() : batch_(std::make_unique<shader::LaneBatch>()) {}
+VertexStage::~VertexStage() = default;
+
+bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWriter* out,
+                      RenderStats& stats, VertexOutput& result, std::string& reason) {
+  const frontend::Draw& draw = *ds.draw;
+  const capture::GraphicsPipelineRecord& state = draw.state;
+  const shader::ShaderModule& module = *ds.vs->module;
+  result.vertices.clear();
+  result.triangles.clear();
+  result.provoking.clear();
+
+  // Attribute fetch plan for every input location of the vertex shader.
+  std::vector<AttributeFetch> fetches;
+  for (const shader::InterfaceVariable& var : module.info().inputs)
+    for (uint32_t l = 0; l < var.location_count; ++l) {
+      AttributeFetch f;
+      const uint32_t location = var.location + l;
+      f.slot = 4 * location;
+      const auto attr = std::find_if(state.vertex_attributes.begin(), state.vertex_attributes.end(),
+                                     [&](const auto& a) { return a.location == location; });
+      if (attr == state.vertex_attributes.end()) continue;  // no attribute: the input reads 0
+      f.format = attr->format;
+      f.bytes = pipeline::vertex_format_bytes(attr->format);
+      if (f.bytes == 0) {
+        reason = "draw: vertex attribute format " + std::to_string(attr->format) + " not supported";
+        return false;
+      }
+      f.offset = attr->offset;
+      for (const auto& b : state.vertex_bindings)
+        if (b.binding == attr->binding) {
+          f.stride = b.stride;
+          f.per_instance = b.input_rate == VK_VERTEX_INPUT_RATE_INSTANCE;
+          f.divisor = b.divisor;
+        }
+      for (const frontend::VertexBufferBinding& vb : draw.vertex_buffers)
+        if (vb.binding == attr->binding && vb.buffer != nullptr) f.buffer = &vb;
+      fetches.push_back(f);
+    }
+
+  // Index fetch: each index read is a vertex-fetch access of the index buffer.
+  shade_.clear();
+  slot_of_.clear();
+  if (draw.indexed) {
+    const uint32_t size = index_bytes(draw.index_type);
+    const std::span<std::byte> bytes = draw.index_buffer->bytes();
+    indices_.resize(draw.vertex_count);
+    for (uint32_t i = 0; i < draw.vertex_count; ++i) {
+      const uint64_t offset = draw.index_offset + (uint64_t{draw.first_vertex} + i) * size;
+      uint32_t value = 0;  // out-of-range index reads give 0 (robust buffer access)
+      if (offset + size <= bytes.size()) std::memcpy(&value, bytes.data() + offset, size);
+      indices_[i] = value;
+      if (out) out->vertex_fetch(draw.index_buffer->address + offset, size);
+      ++stats.vertex_fetches;
+    }
+    const uint32_t restart = pipeline::restart_index(index_type(draw.index_type));
+    for (uint32_t v : indices_) {
+      if (ds.primitive_restart && v == restart) continue;
+      if (slot_of_.emplace(v, static_cast<uint32_t>(shade_.size())).second) shade_.push_back(v);
+    }
+  } else {
+    shade_.resize(draw.vertex_count);
+    for (uint32_t i = 0; i < draw.vertex_count; ++i) shade_[i] = draw.first_vertex + i;
+  }
+
+  // Vertex shading, 64 lanes per batch; each distinct index is shaded once (post-transform reuse).
+  std::vector<bool> vs_writes(shader::kMaxInterfaceSlots, false);
+  for (const shader::InterfaceVariable& var : module.info().outputs)
+    for (uint32_t l = 0; l < var.location_count; ++l)
+      for (uint32_t c = 0; c < var.vector_size; ++c) {
+        const uint32_t s = 4 * (var.location + l) + var.component + c;
+        if (s < vs_writes.size()) vs_writes[s] = true;
+      }
+  static constexpr std::byte kZeros[32] = {};
+  shader::LaneBatch& b = *batch_;
+  const uint32_t instance_index = draw.first_instance + instance;
+  const shader::Bindings bindings = ds.vs_bind->bindings();
+  result.vertices.resize(shade_.size());
+  std::string error;
+  for (size_t first = 0; first < shade_.size(); first += shader::kMaxLanes) {
+    const auto n = static_cast<uint32_t>(std::min<size_t>(shader::kMaxLanes, shade_.size() - first));
+    b.lane_count = n;
+    for (const AttributeFetch& f : fetches)
+      for (uint32_t c = 0; c < 4; ++c) std::fill_n(b.inputs[f.slot + c], n, 0u);
+    for (uint32_t lane = 0; lane < n; ++lane) {
+      const uint32_t vertex = shade_[first + lane];
+      // Vulkan spec "Vertex Input Address Calculation": vertexIndex = index + vertexOffset.
+      const int32_t vertex_index = draw.indexed ? static_cast<int32_t>(vertex) + draw.vertex_offset
+                                                : static_cast<int32_t>(vertex);
+      b.vertex_index[lane] = vertex_index;
+      b.instance_index[lane] = static_cast<int32_t>(instance_index);
+      for (const AttributeFetch& f : fetches) {
+        uint64_t element = static_cast<uint32_t>(vertex_index);
+        if (f.per_instance)
+          element = f.divisor == 0 ? draw.first_instance : draw.first_instance + instance / f.divisor;
+        const std::byte* src = kZeros;
+        if (f.buffer != nullptr) {
+          const uint64_t rel = element * f.stride + f.offset;  // from the binding's offset
+          const std::span<std::byte> bytes = f.buffer->buffer->bytes();
+          const uint64_t at = f.buffer->offset + rel;
+          if (rel + f.bytes <= f.buffer->size && at + f.bytes <= bytes.size()) src = bytes.data() + at;
+          if (out) out->vertex_fetch(f.buffer->buffer->address + at, f.bytes);
+          ++stats.vertex_fetches;
+        }
+        uint32_t v[4];
+        if (!pipeline::fetch_vertex_attribute(f.format, src, v)) continue;
+        for (uint32_t c = 0; c < 4; ++c) b.inputs[f.slot + c][lane] = v[c];
+      }
+    }
+    if (!ds.vs->executor->execute(b, bindings, error)) {
+      reason = "draw: vertex shader: " + error;
+      return false;
+    }
+    uint64_t instructions = 0;
+    for (uint32_t lane = 0; lane < n; ++lane) {
+      instructions += b.instruction_count[lane];
+      pipeline::ClipVertex& cv = result.vertices[first + lane];
+      cv.position = {b.position[0][lane], b.position[1][lane], b.position[2][lane], b.position[3][lane]};
+      for (size_t i = 0; i < ds.varyings.size(); ++i) {
+        const uint32_t s = ds.varyings[i].slot;
+        cv.varyings[i] = vs_writes[s] ? std::bit_cast<float>(b.outputs[s][lane]) : 0.0f;
+      }
+    }
+    if (out) out->vertex_shade(n, instructions);
+    stats.vertices_shaded += n;
+    stats.vertex_instructions += instructions;
+  }
+
+  // Primitive assembly over positions in shade_.
+  if (draw.indexed) {
+    result.triangles = pipeline::assemble_indexed(ds.topology, indices_, index_type(draw.index_type),
+                                                  ds.primitive_restart);
+    for (pipeline::AssembledTriangle& t : result.triangles)
+      for (uint32_t& v : t.v) v = slot_of_.at(v);
+  } else {
+    result.triangles = pipeline::assemble(ds.topology, 0, draw.vertex_count);
+  }
+  // Provoking vertex (spec "Primitive Topologies"): first vertex of triangle i is v[0] for every
+  // triangle topology in assembly order; the last is v[2] for lists, v[1] for fans, and for
+  // strips v[2] on even triangles and v[1] on odd ones (the odd ones swap their last two).
+  result.provoking.resize(result.triangles.size(), 0);
+  if (ds.provoking_last)
+    for (size_t i = 0; i < result.triangles.size(); ++i)
+      result.provoking[i] = ds.topology == pipeline::Topology::TriangleList    ? 2
+                            : ds.topology == pipeline::Topology::TriangleFan   ? 1
+                            : (i % 2)                                          ? 1
+                                                                               : 2;
+  return true;
+}
+
+}  // namespace tessera::render

@@ -1,0 +1,48 @@
+// Vertex stage: index fetch (with primitive restart), vertex attribute fetch, vertex shading in
+// 64-lane batches with post-transform reuse by index, and primitive assembly of one instance of
+// a draw. Records VertexFetch (every index and attribute read, at Buffer::address + offset) and
+// VertexShade (per batch) events.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "draw_state.h"
+#include "tessera/pipeline/primitive_assembly.h"
+#include "tessera/pipeline/vertex.h"
+#include "tessera/render/renderer.h"
+#include "tessera/shader/lanes.h"
+#include "tessera/stream/access_stream.h"
+
+namespace tessera::render {
+
+struct VertexOutput {
+  // One post-transform vertex per distinct index (or vertex) of the instance; varyings follow
+  // DrawState::varyings.
+  std::vector<pipeline::ClipVertex> vertices;
+  // Triangles in the topology's vertex order, as indices into `vertices`.
+  std::vector<pipeline::AssembledTriangle> triangles;
+  // Per triangle: position of its provoking vertex in AssembledTriangle::v (Vulkan spec
+  // "Primitive Topologies": the first vertex, or the last with VK_EXT_provoking_vertex).
+  std::vector<uint8_t> provoking;
+};
+
+class VertexStage {
+ public:
+  VertexStage();
+  ~VertexStage();
+  // Shades instance `instance` (0-based) of the draw. Returns false with `reason` (a SkipCounts
+  // reason) when the draw cannot be shaded; events already written stay in the stream.
+  bool run(const DrawState& ds, uint32_t instance, stream::StreamWriter* out, RenderStats& stats,
+           VertexOutput& result, std::string& reason);
+
+ private:
+  std::unique_ptr<shader::LaneBatch> batch_;
+  std::vector<uint32_t> indices_;   // index values of the draw (indexed draws)
+  std::vector<uint32_t> shade_;     // vertex numbers to shade, in first-use order
+  std::unordered_map<uint32_t, uint32_t> slot_of_;  // index value -> position in shade_
+};
+
+}  // namespace tessera::render

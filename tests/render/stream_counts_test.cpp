@@ -1,0 +1,179 @@
+// The renderer's own counters against what a consumer recounts from the stream it wrote, and the
+// event order the stream header promises.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <set>
+
+#include "render_test_util.h"
+#include "tessera/render/renderer.h"
+
+namespace tessera::render {
+namespace {
+
+using testing::ColorVertex;
+using testing::TexturedVertex;
+
+constexpr uint32_t kW = 96, kH = 80;
+
+// Everything RenderStats holds, recounted from the decoded events.
+RenderStats recount(std::span<const uint8_t> bytes, std::string& order_error) {
+  stream::StreamReader reader(bytes);
+  RenderStats s;
+  std::set<uint32_t> binned;
+  stream::Event e;
+  uint32_t quad_lanes_sampled = 0;
+  bool in_tile = false, after_quad = false;
+  uint32_t tile_position = 0;
+  while (reader.next(e)) {
+    switch (e.kind) {
+      case stream::EventKind::PassBegin: ++s.passes; tile_position = 0; break;
+      case stream::EventKind::TileBegin:
+        ++s.tiles;
+        if (e.u[3] != tile_position++) order_error = "tile order position";
+        in_tile = true;
+        break;
+      case stream::EventKind::TileEnd: in_tile = false; after_quad = false; break;
+      case stream::EventKind::Draw: ++s.draws; if (in_tile) order_error = "draw inside a tile"; break;
+      case stream::EventKind::VertexFetch: ++s.vertex_fetches; break;
+      case stream::EventKind::VertexShade:
+        s.vertices_shaded += e.u[0];
+        s.vertex_instructions += e.wide;
+        break;
+      case stream::EventKind::PbWrite:
+        ++s.pb_writes;
+        binned.insert(e.u[1]);
+        if (in_tile) order_error = "PB write inside a tile";
+        break;
+      case stream::EventKind::PbRead: ++s.pb_reads; break;
+      case stream::EventKind::Primitive: ++s.tile_primitives; after_quad = false; break;
+      case stream::EventKind::Quad: {
+        ++s.quads;
+        const auto coverage = static_cast<uint8_t>(e.u[2]);
+        s.fragments += static_cast<uint64_t>(std::popcount(coverage));
+        if (e.u[5] & stream::kQuadShaded) {
+          ++s.quads_shaded;
+          const uint8_t lanes = e.u[5] & stream::kQuadLateDepth ? coverage : static_cast<uint8_t>(coverage & e.u[3]);
+          s.fragments_shaded += static_cast<uint64_t>(std::popcount(lanes));
+        }
+        s.fragment_instructions += e.wide;
+        s.pixels_written += static_cast<uint64_t>(std::popcount(e.u[4]));
+        after_quad = true;
+        quad_lanes_sampled = 0;
+        break;
+      }
+      case stream::EventKind::Texture:
+        ++s.texture_samples;
+        s.texture_lines += e.lines.size();
+        if (!after_quad || e.u[0] > 3) order_error = "texture event not after a quad";
+        ++quad_lanes_sampled;
+        break;
+      case stream::EventKind::AttachmentLoad: ++s.attachment_loads; break;
+      case stream::EventKind::AttachmentStore: ++s.attachment_stores; after_quad = false; break;
+      default: break;
+    }
+  }
+  if (!reader.error().empty()) order_error = reader.error();
+  s.primitives_binned = binned.size();
+  return s;
+}
+
+TEST(StreamCounts, RendererCountsEqualWhatTheStreamReaderRecounts) {
+  testing::Scene scene;
+  stream::StreamWriter writer;
+  Renderer renderer(&writer);
+  frontend::SkipCounts skipped;
+
+  // Pass 0: a 16x16 texture drawn with a rotated quad over a depth-tested background, then a
+  // discarding draw in front.
+  frontend::Image* tex = scene.image(VK_FORMAT_R8G8B8A8_UNORM, 16, 16, 4, 0x7000000);
+  for (size_t i = 0; i < tex->planes[0].size(); ++i) tex->planes[0][i] = static_cast<uint8_t>(i * 13);
+  frontend::Image* color = scene.image(VK_FORMAT_B8G8R8A8_UNORM, kW, kH, 4, 0x1000000);
+  frontend::Image* depth = scene.image(VK_FORMAT_D16_UNORM, kW, kH, 2, 0x2000000);
+  auto p = testing::pass(kW, kH, scene.view(color), VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_STORE_OP_STORE,
+                         scene.view(depth, 0, VK_IMAGE_ASPECT_DEPTH_BIT));
+  const auto cv = [](float x, float y, float z, float a) { return ColorVertex{{x, y, z, 1}, {0.3f, 0.6f, 0.9f, a}}; };
+  const std::vector<ColorVertex> background = {cv(-1, -1, 0.8f, 1), cv(1, -1, 0.0f, 1), cv(1, 1, 0.8f, 1),
+                                               cv(-1, -1, 0.8f, 1), cv(1, 1, 0.8f, 1), cv(-1, 1, 0.0f, 1)};
+  frontend::Draw bg = testing::color_draw("color.vert", "color.frag",
+                                          scene.buffer(background.data(), background.size() * sizeof(ColorVertex), 0x10000), 6, kW, kH);
+  bg.state.depth_test = bg.state.depth_write = 1;
+  const auto tv = [](float x, float y, float u, float v) { return TexturedVertex{{x, y, 0.5f, 1}, {u, v}}; };
+  const std::vector<TexturedVertex> quad = {tv(0, -0.9f, 0, 0), tv(0.9f, 0, 2, 0), tv(0, 0.9f, 2, 2),
+                                            tv(0, -0.9f, 0, 0), tv(0, 0.9f, 2, 2), tv(-0.9f, 0, 0, 2)};
+  frontend::Draw textured = testing::textured_draw(scene.buffer(quad.data(), quad.size() * sizeof(TexturedVertex), 0x20000), 6, kW, kH);
+  textured.state.depth_test = textured.state.depth_write = 1;
+  frontend::DescriptorBinding binding;
+  binding.type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  capture::SamplerRecord* linear = const_cast<capture::SamplerRecord*>(scene.nearest_sampler());
+  linear->mag_filter = linear->min_filter = VK_FILTER_LINEAR;
+  linear->address_u = linear->address_v = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+  binding.elements.push_back({scene.view(tex), linear, nullptr, 0, 0});
+  textured.descriptors.push_back(binding);
+  const std::vector<ColorVertex> front = {cv(-1, -1, 0.1f, 0), cv(1, -1, 0.1f, 1), cv(-1, 1, 0.1f, 1)};
+  frontend::Draw discard = testing::color_draw("color.vert", "discard.frag",
+                                               scene.buffer(front.data(), front.size() * sizeof(ColorVertex), 0x30000), 3, kW, kH);
+  discard.state.depth_test = discard.state.depth_write = 1;
+  p.commands.push_back(bg);
+  p.commands.push_back(textured);
+  p.commands.push_back(discard);
+  p.index = 0;
+
+  writer.frame_begin(1, kW, kH);
+  renderer.render_pass(p, skipped);
+  p.index = 1;
+  p.attachments[0].load_op = VK_ATTACHMENT_LOAD_OP_CLEAR;
+  renderer.render_pass(p, skipped);
+  writer.frame_end();
+  ASSERT_EQ(skipped.total(), 0u);
+  const stream::StreamCounts written = writer.counts();
+  const std::vector<uint8_t> bytes = writer.finish();
+
+  const RenderStats& mine = renderer.frame_stats();
+  ASSERT_EQ(renderer.pass_stats().size(), 2u);
+  EXPECT_GT(mine.texture_samples, 0u);
+  EXPECT_GT(mine.quads_shaded, 0u);
+  EXPECT_LT(mine.fragments_shaded, mine.fragments);  // early depth kills some
+  EXPECT_LT(mine.pixels_written, mine.fragments);    // discard kills some
+
+  std::string order_error;
+  const RenderStats recounted = recount(bytes, order_error);
+  EXPECT_EQ(order_error, "");
+  EXPECT_EQ(recounted.passes, mine.passes);
+  EXPECT_EQ(recounted.tiles, mine.tiles);
+  EXPECT_EQ(recounted.draws, mine.draws);
+  EXPECT_EQ(recounted.vertices_shaded, mine.vertices_shaded);
+  EXPECT_EQ(recounted.vertex_instructions, mine.vertex_instructions);
+  EXPECT_EQ(recounted.vertex_fetches, mine.vertex_fetches);
+  EXPECT_EQ(recounted.primitives_binned, renderer.pass_stats()[0].stats.primitives_binned);  // ids restart per pass
+  EXPECT_EQ(recounted.tile_primitives, mine.tile_primitives);
+  EXPECT_EQ(recounted.quads, mine.quads);
+  EXPECT_EQ(recounted.quads_shaded, mine.quads_shaded);
+  EXPECT_EQ(recounted.fragments, mine.fragments);
+  EXPECT_EQ(recounted.fragments_shaded, mine.fragments_shaded);
+  EXPECT_EQ(recounted.fragment_instructions, mine.fragment_instructions);
+  EXPECT_EQ(recounted.pixels_written, mine.pixels_written);
+  EXPECT_EQ(recounted.texture_samples, mine.texture_samples);
+  EXPECT_EQ(recounted.texture_lines, mine.texture_lines);
+  EXPECT_EQ(recounted.pb_writes, mine.pb_writes);
+  EXPECT_EQ(recounted.pb_reads, mine.pb_reads);
+  EXPECT_EQ(recounted.attachment_loads, mine.attachment_loads);
+  EXPECT_EQ(recounted.attachment_stores, mine.attachment_stores);
+
+  // And the writer's and reader's StreamCounts agree with the renderer's.
+  stream::StreamReader reader(bytes);
+  stream::Event e;
+  while (reader.next(e)) {
+  }
+  EXPECT_EQ(reader.counts(), written);
+  EXPECT_EQ(written[stream::EventKind::Quad], mine.quads);
+  EXPECT_EQ(written[stream::EventKind::Texture], mine.texture_samples);
+  EXPECT_EQ(written[stream::EventKind::Draw], mine.draws);
+  EXPECT_EQ(written.fragment_instructions, mine.fragment_instructions);
+  EXPECT_EQ(written.vertex_instructions, mine.vertex_instructions);
+  EXPECT_EQ(written.covered_pixels, mine.fragments);
+  EXPECT_EQ(written.texture_lines, mine.texture_lines);
+}
+
+}  // namespace
+}  // namespace tessera::render
