@@ -75,6 +75,16 @@ void TileBuffers::configure(const frontend::RenderPassInstance& pass, uint32_t t
     a.stencil = a.format.stencil;
     a.color = !a.depth && !a.stencil;
     a.snorm = is_snorm(format);
+    a.unorm8 = format == VK_FORMAT_R8G8B8A8_UNORM || format == VK_FORMAT_B8G8R8A8_UNORM ||
+               format == VK_FORMAT_A8B8G8R8_UNORM_PACK32;
+    if (a.unorm8)
+      for (uint32_t c = 0; c < 256; ++c) {
+        const uint8_t pixel[4] = {static_cast<uint8_t>(c), static_cast<uint8_t>(c), static_cast<uint8_t>(c),
+                                  static_cast<uint8_t>(c)};
+        float rgba[4];
+        pipeline::decode_color(a.format, pixel, rgba);
+        a.unorm8_value[c] = rgba[0];
+      }
     a.layer = att.view->range.base_layer;
     a.mip = att.view->range.base_mip;
     if (a.layer >= image.array_layers || a.mip >= image.mip_levels) {
@@ -116,6 +126,18 @@ void TileBuffers::configure(const frontend::RenderPassInstance& pass, uint32_t t
 }
 
 void TileBuffers::write_color(AttachmentBuffer& a, size_t pixel, const float rgba[4]) const {
+  if (a.unorm8) {
+    // Same rounding as the format's encode ("Conversion from Floating-Point to Normalized
+    // Fixed-Point": clamp, scale, round to nearest with ties away from zero; NaN -> 0), exact
+    // in double.
+    float* dst = &a.color_tile[pixel * 4];
+    for (int c = 0; c < 4; ++c) {
+      const float v = rgba[c];
+      const uint32_t q = v > 0.0f ? static_cast<uint32_t>(std::min(static_cast<double>(v), 1.0) * 255.0 + 0.5) : 0u;
+      dst[c] = a.unorm8_value[q];
+    }
+    return;
+  }
   uint8_t bytes[32];
   pipeline::encode_color(a.format, rgba, bytes);
   pipeline::decode_color(a.format, bytes, &a.color_tile[pixel * 4]);

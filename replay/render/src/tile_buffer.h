@@ -37,6 +37,10 @@ struct AttachmentBuffer {
   uint64_t plane_address[2] = {0, 0}; // simulated address of those planes
   uint32_t aspect_bytes[2] = {0, 1};
   bool stored = false;                // written back at least once: touch the image at the end
+  // RGBA8-style UNORM formats (every channel 8-bit UNORM, no sRGB): rounding a write is
+  // c = round(clamp(v) * 255) and a table lookup, instead of an encode and a decode per pixel.
+  bool unorm8 = false;
+  float unorm8_value[256] = {};
   std::vector<float> color_tile, depth_tile;
   std::vector<uint8_t> stencil_tile;
   // Whole render area, kept between subpasses (on chip on the GPU, so no traffic is recorded).
