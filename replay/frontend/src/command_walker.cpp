@@ -13,6 +13,10 @@ namespace cap = tessera::capture;
 
 namespace {
 
+// Bounds on what hostile records can make the walker allocate.
+constexpr uint64_t kMaxPushConstantBytes = 65536;
+constexpr uint32_t kMaxIndirectDraws = 1u << 16;
+
 template <typename R>
 bool decode_into(std::span<const std::byte> body, R* out, std::string* error) {
   auto rec = cap::decode_record<R>(body);
@@ -619,9 +623,13 @@ bool CommandWalker::build_draw(Draw* draw) {
   }
   if (const auto* layout = Resources::find(res_.pipeline_layouts, pipeline->layout)) {
     resolve_descriptors(*layout, draw);
-    uint32_t end = 0;
-    for (const auto& r : layout->push_ranges) end = std::max(end, r.offset + r.size);
-    draw->push_constants.assign(end, 0);
+    uint64_t end = 0;
+    for (const auto& r : layout->push_ranges) end = std::max(end, uint64_t{r.offset} + r.size);
+    if (end > kMaxPushConstantBytes) {
+      skipped.add("draw: push constant range beyond 64 KiB (truncated)");
+      end = kMaxPushConstantBytes;
+    }
+    draw->push_constants.assign(static_cast<size_t>(end), 0);
     std::copy_n(st.push_constants.begin(), std::min<size_t>(end, st.push_constants.size()),
                 draw->push_constants.begin());
   } else if (pipeline->layout != 0) {
@@ -667,13 +675,21 @@ void CommandWalker::draw_indirect(const cap::CmdDrawIndirectRecord& rec) {
     std::memcpy(&n, cb->bytes().data() + rec.count_offset, 4);
     count = std::min(count, n);
   }
+  const uint64_t size = rec.indexed != 0 ? 20 : 16;  // VkDraw[Indexed]IndirectCommand
+  if (count > 1 && rec.stride < size) {
+    skipped.add("draw: indirect stride smaller than a command", count);
+    return;
+  }
+  if (count > kMaxIndirectDraws) {
+    skipped.add("draw: indirect draws beyond 65536 in one command", count - kMaxIndirectDraws);
+    count = kMaxIndirectDraws;
+  }
   Draw base;
   if (!build_draw(&base)) {
     if (count > 1) skipped.add("draw: indirect draws after the first not built", count - 1);
     return;
   }
   const auto bytes = buf->bytes();
-  const uint64_t size = rec.indexed != 0 ? 20 : 16;  // VkDraw[Indexed]IndirectCommand
   for (uint32_t i = 0; i < count; ++i) {
     const uint64_t off = rec.offset + uint64_t{i} * rec.stride;
     if (off > bytes.size() || bytes.size() - off < size) {
@@ -767,7 +783,7 @@ bool CommandWalker::command(uint32_t kind, std::span<const std::byte> body, std:
       if ((ok = decode_into(body, &r, error))) {
         auto& pc = state().push_constants;
         // Push constant ranges are at most maxPushConstantsSize (a few hundred bytes).
-        if (r.offset > 65536 || r.data.size() > 65536) {
+        if (r.offset > kMaxPushConstantBytes || r.data.size() > kMaxPushConstantBytes) {
           skipped.add("push constants: range out of bounds");
           break;
         }

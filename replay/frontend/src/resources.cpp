@@ -83,10 +83,14 @@ void Resources::shape_image(Image& img, SkipCounts& skipped) {
       }
     }
   }
+  for (const auto& plane : img.planes) held_bytes_ -= plane.size();
   img.planes.clear();
   if (!sane || total > kMaxObjectBytes) {
     skipped.add("image: extent, mips or layers out of range (contents not held)");
+  } else if (held_bytes_ + total > kMaxTotalBytes) {
+    skipped.add("image: beyond the replay's 16 GiB budget (contents not held)");
   } else {
+    held_bytes_ += total;
     img.planes.resize(planes);
     for (size_t i = 0; i < sizes.size(); ++i) img.planes[i].assign(sizes[i], 0);
   }
@@ -138,6 +142,7 @@ void Resources::apply_image(const cap::ImageRecord& rec, SkipCounts& skipped) {
       skipped.add("image: subresource size disagrees with its format and extent");
       continue;
     }
+    held_bytes_ += sub.size - plane.size();  // formats of unknown layout take the bytes given
     plane.resize(static_cast<size_t>(sub.size));
     std::memcpy(plane.data(), b->data.data() + sub.offset, static_cast<size_t>(sub.size));
   }
@@ -418,11 +423,15 @@ bool Resources::apply(uint32_t kind, std::span<const std::byte> body, SkipCounts
       MemoryObject& m = slot(memories, r.memory);
       m.handle = r.memory;
       m.property_flags = r.property_flags;
-      m.bytes.clear();
       known_memory_.erase(r.memory);
+      held_bytes_ -= m.bytes.size();
+      m.bytes = {};
       if (r.size > kMaxObjectBytes) {
         skipped.add("memory: allocation larger than 4 GiB (contents not held)");
+      } else if (held_bytes_ + r.size > kMaxTotalBytes) {
+        skipped.add("memory: beyond the replay's 16 GiB budget (contents not held)");
       } else {
+        held_bytes_ += r.size;
         m.bytes.assign(static_cast<size_t>(r.size), std::byte{0});
       }
       memory_address_[r.memory] = next_memory_address_;

@@ -26,6 +26,8 @@ inline constexpr uint64_t kMemoryBase = 0x100'0000'0000ull;
 inline constexpr uint64_t kAddressAlign = 4096;
 // Largest memory object or image the front end allocates in host memory (bad input guard).
 inline constexpr uint64_t kMaxObjectBytes = 4ull << 30;
+// And all of them together: a hostile file cannot make the replay exhaust the host.
+inline constexpr uint64_t kMaxTotalBytes = 16ull << 30;
 
 // One descriptor array element as written (handles; resolved to pointers at draw time).
 struct DescriptorSlot {
@@ -110,6 +112,7 @@ class Resources {
   const capture::CaptureReader& reader_;
   std::unordered_set<uint64_t> known_memory_;
   std::unordered_map<capture::Hash128, std::shared_ptr<const std::vector<uint32_t>>> spirv_;
+  uint64_t held_bytes_ = 0;  // bytes of all memory objects and image planes
   uint64_t next_image_address_ = kImageBase;
   uint64_t next_memory_address_ = kMemoryBase;
   std::unordered_map<uint64_t, uint64_t> image_bytes_;  // handle -> bytes its address range holds

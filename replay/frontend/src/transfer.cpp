@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <climits>
+#include <cstdint>
 #include <cstring>
 
 #include "formats.h"
@@ -132,10 +134,14 @@ void copy_buffer_image(Resources& res, const cap::CmdCopyRecord& rec, bool to_im
     const uint64_t row_pitch = (row_texels + bw - 1) / bw * box.block_bytes;
     const uint64_t slice_pitch = (height_texels + bh - 1) / bh * row_pitch;
     const uint64_t n = uint64_t{box.bw} * box.block_bytes;
-    // The last byte the region touches in the buffer.
-    const uint64_t span = (uint64_t{layers} * box.d - 1) * slice_pitch +
-                          (box.bh - 1) * row_pitch + n;
-    if (layers == 0 || row_pitch < n || off > bytes.size() || span > bytes.size() - off) {
+    // The last byte the region touches in the buffer; hostile row lengths and heights must
+    // not wrap the arithmetic.
+    uint64_t span = 0, rows = 0;
+    const bool wraps =
+        layers == 0 || __builtin_mul_overflow(uint64_t{layers} * box.d - 1, slice_pitch, &span) ||
+        __builtin_mul_overflow(uint64_t{box.bh - 1}, row_pitch, &rows) ||
+        __builtin_add_overflow(span, rows + n, &span);
+    if (wraps || row_pitch < n || off > bytes.size() || span > bytes.size() - off) {
       skipped.add(std::string(what) + ": region outside the buffer or its memory");
       continue;
     }
@@ -188,19 +194,23 @@ void copy_image_image(Resources& res, const cap::CmdCopyRecord& rec, const char*
     for (size_t i = 0; ok && i < sa.size(); ++i) {
       BlockBox s, d;
       // The extent is in source texels; the destination box covers the same blocks.
-      const int32_t ex = r.src_x1 - r.src_x0, ey = r.src_y1 - r.src_y0, ez = r.src_z1 - r.src_z0;
-      const int32_t sbw = static_cast<int32_t>(aspect_block_w(sf, sa[i]));
-      const int32_t sbh = static_cast<int32_t>(aspect_block_h(sf, sa[i]));
-      const int32_t dbw = static_cast<int32_t>(aspect_block_w(df, da[i]));
-      const int32_t dbh = static_cast<int32_t>(aspect_block_h(df, da[i]));
-      const int32_t dx1 = std::min<int32_t>(r.dst_x0 + (ex + sbw - 1) / sbw * dbw,
-                                            static_cast<int32_t>(dst->mip_width(r.dst_mip)));
-      const int32_t dy1 = std::min<int32_t>(r.dst_y0 + (ey + sbh - 1) / sbh * dbh,
-                                            static_cast<int32_t>(dst->mip_height(r.dst_mip)));
-      ok = block_box(*src, sf, sa[i], r.src_mip, r.src_x0, r.src_y0, r.src_z0, r.src_x1,
+      // 64-bit: hostile offsets must not overflow before block_box rejects them.
+      const int64_t ex = int64_t{r.src_x1} - r.src_x0, ey = int64_t{r.src_y1} - r.src_y0;
+      const int64_t ez = int64_t{r.src_z1} - r.src_z0;
+      const int64_t sbw = aspect_block_w(sf, sa[i]), sbh = aspect_block_h(sf, sa[i]);
+      const int64_t dbw = aspect_block_w(df, da[i]), dbh = aspect_block_h(df, da[i]);
+      const int64_t dx1 = std::min<int64_t>(r.dst_x0 + (ex + sbw - 1) / sbw * dbw,
+                                            dst->mip_width(r.dst_mip));
+      const int64_t dy1 = std::min<int64_t>(r.dst_y0 + (ey + sbh - 1) / sbh * dbh,
+                                            dst->mip_height(r.dst_mip));
+      const int64_t dz1 = r.dst_z0 + ez;
+      const auto fits = [](int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; };
+      ok = fits(dx1) && fits(dy1) && fits(dz1) &&
+           block_box(*src, sf, sa[i], r.src_mip, r.src_x0, r.src_y0, r.src_z0, r.src_x1,
                      r.src_y1, r.src_z1, &s) &&
-           block_box(*dst, df, da[i], r.dst_mip, r.dst_x0, r.dst_y0, r.dst_z0, dx1, dy1,
-                     r.dst_z0 + ez, &d) &&
+           block_box(*dst, df, da[i], r.dst_mip, r.dst_x0, r.dst_y0, r.dst_z0,
+                     static_cast<int32_t>(dx1), static_cast<int32_t>(dy1),
+                     static_cast<int32_t>(dz1), &d) &&
            s.block_bytes == d.block_bytes && s.bw == d.bw && s.bh == d.bh && s.d == d.d;
       if (!ok) break;
       const uint64_t n = uint64_t{s.bw} * s.block_bytes;
