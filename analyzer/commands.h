@@ -12,5 +12,6 @@ void setup_info(CLI::App& app, int* exit_code);
 void setup_verify(CLI::App& app, int* exit_code);
 void setup_query(CLI::App& app, int* exit_code);
 void setup_schemes(CLI::App& app, int* exit_code);
+void setup_replay(CLI::App& app, int* exit_code);
 
 }  // namespace tessera::cli

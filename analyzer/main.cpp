@@ -12,6 +12,9 @@ int main(int argc, char** argv) {
   tessera::cli::setup_info(app, &exit_code);
   tessera::cli::setup_verify(app, &exit_code);
   tessera::cli::setup_query(app, &exit_code);
+#if TESSERA_HAVE_REPLAY
+  tessera::cli::setup_replay(app, &exit_code);
+#endif
   tessera::cli::setup_schemes(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;

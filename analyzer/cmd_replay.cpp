@@ -1,0 +1,419 @@
+// tessera replay FILE [--db DB] [--png DIR] [--frames A-B] [--config NAME]... [--set K=V]...
+//
+// Shade once, simulate many (DESIGN.md section 1): each captured frame is rendered once by the
+// functional tile-based renderer, which records the frame's access stream; every requested GPU
+// configuration then replays that stream. The replayed image is compared with the image the
+// application presented (PSNR), and everything lands in the results database, one transaction
+// per run (a run = one configuration on one capture).
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "commands.h"
+#include "image_compare.h"
+#include "png_writer.h"
+#include "results_db.h"
+#include "tessera/capture/reader.h"
+#include "tessera/capture/records.h"
+#include "tessera/frontend/replay.h"
+#include "tessera/model/gpu_model.h"
+#include "tessera/model/params.h"
+#include "tessera/render/renderer.h"
+#include <chrono>
+#include <unistd.h>
+#include "tessera/stream/access_stream.h"
+
+namespace tessera::cli {
+namespace {
+
+struct ReplayOptions {
+  std::string file;
+  std::string db;
+  std::string png_dir;
+  std::string frames;
+  std::vector<std::string> configs;
+  std::vector<std::string> overrides;
+  std::string config_file;
+  bool no_model = false;
+  bool quiet = false;
+};
+
+// One GPU configuration: a preset, then the config file, then --set overrides, in that order.
+struct Configuration {
+  std::string name;
+  model::ParamSet params;
+  std::unique_ptr<model::GpuModel> model;
+  // Results of every replayed frame, written in one transaction at the end of the run.
+  std::vector<std::pair<size_t, model::FrameResults>> frames;
+};
+
+struct FrameOutcome {
+  uint32_t present = 0;
+  uint32_t width = 0, height = 0;
+  std::optional<double> psnr_db;
+  std::string compare_note;  // why there is no PSNR
+  uint64_t draws = 0, passes = 0, skipped = 0;
+  render::RenderStats stats;
+  frontend::SkipCounts skips;
+  uint64_t stream_bytes = 0;
+  double render_seconds = 0;
+};
+
+bool parse_frames(const std::string& text, uint32_t* first, uint32_t* last) {
+  if (text.empty()) {
+    *first = 0;
+    *last = UINT32_MAX;
+    return true;
+  }
+  unsigned a = 0, b = 0;
+  char tail = 0;
+  if (std::sscanf(text.c_str(), "%u-%u%c", &a, &b, &tail) == 2 && a >= 1 && a <= b) {
+    *first = a;
+    *last = b;
+    return true;
+  }
+  if (std::sscanf(text.c_str(), "%u%c", &a, &tail) == 1 && a >= 1) {
+    *first = *last = a;
+    return true;
+  }
+  return false;
+}
+
+std::string read_text_file(const std::string& path, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = path + ": cannot read the configuration file";
+    return {};
+  }
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// Progress on stderr for long runs, rewritten in place; silent when stderr is not a terminal.
+class Progress {
+ public:
+  explicit Progress(bool enabled) : enabled_(enabled) {}
+  void show(size_t done, size_t total, const std::string& what) {
+    if (!enabled_ || total == 0) return;
+    const int width = 30;
+    const int filled = static_cast<int>(static_cast<double>(done) / static_cast<double>(total) * width);
+    std::fprintf(stderr, "\r[%.*s%*s] %zu/%zu %-40.40s", filled, "##############################",
+                 width - filled, "", done, total, what.c_str());
+    std::fflush(stderr);
+  }
+  void finish() {
+    if (enabled_) std::fprintf(stderr, "\r%*s\r", 90, "");
+  }
+
+ private:
+  bool enabled_;
+};
+
+// Size of the image the frame presented (the FrameBegin event carries it), read from the frame's
+// PresentedImage record before the frame is replayed; 0 x 0 when the capture has none.
+std::pair<uint32_t, uint32_t> presented_size(const capture::CaptureReader& reader, size_t frame) {
+  std::pair<uint32_t, uint32_t> size{0, 0};
+  std::string error;
+  reader.read_frame(
+      frame,
+      [&](uint32_t kind, std::span<const std::byte> body) {
+        if (kind != static_cast<uint32_t>(capture::RecordKind::kPresentedImage)) return true;
+        if (auto p = capture::decode_record<capture::PresentedImageRecord>(body)) size = {p->width, p->height};
+        return false;
+      },
+      &error);
+  return size;
+}
+
+// Compares the replayed swapchain image with the presented pixels; writes PNGs when asked.
+void compare_presented(const ReplayOptions& opt, frontend::CaptureReplay& replay,
+                       const frontend::PresentedImage& presented, FrameOutcome* out) {
+  const frontend::Image* image = replay.find_image(presented.swapchain_image);
+  if (image == nullptr || !image->defined || image->planes.empty()) {
+    out->compare_note = "presented image was not rendered by the replay";
+    return;
+  }
+  std::string error;
+  std::vector<uint8_t> replayed, reference;
+  const auto& plane = image->subresource(frontend::Aspect::ColorOrDepth, 0, 0);
+  if (!image::to_rgba8(image->format, image->width, image->height, plane, &replayed, &error) ||
+      !image::to_rgba8(presented.format, presented.width, presented.height, presented.pixels,
+                          &reference, &error)) {
+    out->compare_note = error;
+    return;
+  }
+  if (image->width != presented.width || image->height != presented.height) {
+    out->compare_note = "replayed image is " + std::to_string(image->width) + "x" +
+                        std::to_string(image->height) + ", presented " +
+                        std::to_string(presented.width) + "x" + std::to_string(presented.height);
+    return;
+  }
+  out->psnr_db = image::psnr_rgb(replayed.data(), reference.data(),
+                                    static_cast<size_t>(presented.width) * presented.height)
+                     .psnr_db;
+  if (!opt.png_dir.empty()) {
+    const std::string stem = opt.png_dir + "/frame" + std::to_string(presented.present);
+    if (!image::write_png(stem + ".png", presented.width, presented.height, replayed.data(), &error) ||
+        !image::write_png(stem + "-presented.png", presented.width, presented.height,
+                             reference.data(), &error)) {
+      std::fprintf(stderr, "tessera replay: %s\n", error.c_str());
+    }
+  }
+}
+
+// Frame metrics of the functional pass, stored with every configuration's run so one SQL query
+// over frame_metrics sees them next to the model's figures (DESIGN.md section 8 names).
+std::vector<std::pair<std::string, double>> replay_metrics(const FrameOutcome& f) {
+  std::vector<std::pair<std::string, double>> m = {
+      {"draws", static_cast<double>(f.draws)},
+      {"replay.passes", static_cast<double>(f.passes)},
+      {"replay.skipped", static_cast<double>(f.skipped)},
+      {"replay.stream_bytes", static_cast<double>(f.stream_bytes)},
+      {"replay.render_seconds", f.render_seconds},
+  };
+  // Identical images have infinite PSNR; SQLite REAL cannot hold infinity portably, so an exact
+  // match is stored as 999 dB (and printed as "exact").
+  if (f.psnr_db) m.emplace_back("replay.psnr_db", std::isinf(*f.psnr_db) ? 999.0 : *f.psnr_db);
+  return m;
+}
+
+std::string psnr_text(const FrameOutcome& f) {
+  if (!f.psnr_db) return "n/a (" + f.compare_note + ")";
+  if (std::isinf(*f.psnr_db)) return "exact";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f dB", *f.psnr_db);
+  return buf;
+}
+
+std::string hex(const capture::Hash128& h) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(h.hi),
+                static_cast<unsigned long long>(h.lo));
+  return buf;
+}
+
+void write_database(const ReplayOptions& opt, const capture::CaptureReader& reader,
+                    const std::vector<FrameOutcome>& outcomes, std::vector<Configuration>& configs) {
+  auto db = results::ResultsDb::open(opt.db);
+  for (Configuration& config : configs) {
+    db->begin();
+    try {
+      results::CaptureRow row;
+      row.fingerprint = hex(reader.fingerprint());
+      row.name = opt.file;
+      row.frame_count = static_cast<int64_t>(reader.frames().size());
+      row.file_bytes = static_cast<int64_t>(reader.summary().file_bytes);
+      const int64_t capture_id = db->put_capture(row);
+      results::Params params;
+      for (const auto& spec : config.params.registry().all())
+        params.emplace_back(spec.name, config.params.text(spec.name));
+      const int64_t config_id = db->put_config(config.name, params);
+      const int64_t run_id = db->put_run(capture_id, config_id);
+      for (auto& [index, results] : config.frames) {
+        const FrameOutcome& f = outcomes[index];
+        const int64_t frame_id = db->put_frame(capture_id, f.present, f.width, f.height);
+        db->clear_frame(run_id, frame_id);
+        for (const auto& [name, value] : replay_metrics(f)) db->put_frame_metric(run_id, frame_id, name, value);
+        for (const auto& [name, value] : results.frame_metrics) db->put_frame_metric(run_id, frame_id, name, value);
+        // The database keys tiles by screen position: a frame's passes add up per tile (the
+        // per-tile metrics are cycles, quads and busy cycles, all sums).
+        std::map<std::tuple<uint32_t, uint32_t, std::string>, double> tiles;
+        for (const auto& t : results.tile_metrics) tiles[{t.tile_x, t.tile_y, t.metric}] += t.value;
+        for (const auto& [key, value] : tiles)
+          db->put_tile_metric(run_id, frame_id, std::get<0>(key), std::get<1>(key), std::get<2>(key), value);
+        for (const auto& c : results.core_metrics) db->put_core_metric(run_id, frame_id, c.core, c.metric, c.value);
+      }
+      db->commit();
+    } catch (...) {
+      db->rollback();
+      throw;
+    }
+  }
+}
+
+int run_replay(const ReplayOptions& opt) {
+  uint32_t first = 0, last = 0;
+  if (!parse_frames(opt.frames, &first, &last)) {
+    std::fprintf(stderr, "tessera replay: --frames '%s': expected A-B or A, presents counted from 1\n",
+                 opt.frames.c_str());
+    return 2;
+  }
+  if (opt.no_model && !opt.db.empty()) {
+    std::fprintf(stderr, "tessera replay: --db stores GPU model runs; it cannot be used with --no-model\n");
+    return 2;
+  }
+  std::string error;
+  auto reader = capture::CaptureReader::open(opt.file, &error);
+  if (!reader) {
+    std::fprintf(stderr, "tessera replay: %s\n", error.c_str());
+    return 1;
+  }
+  if (reader->frames().empty()) {
+    std::fprintf(stderr, "tessera replay: %s: the capture holds no complete frame\n", opt.file.c_str());
+    return 1;
+  }
+  auto replay = frontend::CaptureReplay::open(*reader, &error);
+  if (!replay) {
+    std::fprintf(stderr, "tessera replay: %s\n", error.c_str());
+    return 1;
+  }
+
+  std::vector<Configuration> configs;
+  if (!opt.no_model) {
+    std::string config_text;
+    if (!opt.config_file.empty()) {
+      config_text = read_text_file(opt.config_file, &error);
+      if (!error.empty()) {
+        std::fprintf(stderr, "tessera replay: %s\n", error.c_str());
+        return 1;
+      }
+    }
+    const std::vector<std::string> names =
+        opt.configs.empty() ? std::vector<std::string>{"mobile4", "mobile32"} : opt.configs;
+    try {
+      for (const std::string& name : names) {
+        Configuration c{name, model::makePreset(name), nullptr, {}};
+        if (!opt.config_file.empty()) c.params.applyText(config_text, opt.config_file);
+        for (const std::string& o : opt.overrides) {
+          c.params.apply(o);
+          c.name += "+" + o;
+        }
+        c.model = std::make_unique<model::GpuModel>(c.params);
+        configs.push_back(std::move(c));
+      }
+    } catch (const model::ParamError& e) {
+      std::fprintf(stderr, "tessera replay: %s\n", e.what());
+      return 2;
+    }
+  }
+  if (!opt.png_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(opt.png_dir, ec);
+    if (ec) {
+      std::fprintf(stderr, "tessera replay: %s: %s\n", opt.png_dir.c_str(), ec.message().c_str());
+      return 1;
+    }
+  }
+
+  // Frames replay in capture order from the first: each frame's resources are what the previous
+  // frames left (render targets sampled later, buffers written by transfers).
+  const auto& frames = reader->frames();
+  size_t end = 0;
+  for (size_t i = 0; i < frames.size(); ++i)
+    if (frames[i].present <= last) end = i + 1;
+  std::vector<FrameOutcome> outcomes;
+  Progress progress(!opt.quiet && isatty(fileno(stderr)));
+  stream::StreamWriter writer;
+  render::Renderer renderer(&writer);
+  for (size_t i = 0; i < end; ++i) {
+    const bool selected = frames[i].present >= first && frames[i].present <= last;
+    progress.show(i, end, "frame " + std::to_string(frames[i].present) + ": shading");
+    FrameOutcome f;
+    f.present = frames[i].present;
+    frontend::FrameResult result;
+    const auto t0 = std::chrono::steady_clock::now();
+    renderer.reset_stats();
+    const auto [width, height] = presented_size(*reader, i);
+    writer.frame_begin(f.present, width, height);
+    if (!replay->replay_frame(i, renderer, &result, &error)) {
+      progress.finish();
+      std::fprintf(stderr, "tessera replay: %s\n", error.c_str());
+      return 1;
+    }
+    writer.frame_end();
+    f.stats = renderer.frame_stats();
+    std::vector<uint8_t> stream = writer.finish();
+    f.render_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    f.draws = result.draws;
+    f.passes = result.passes;
+    f.skips = result.skipped;
+    f.skipped = result.skipped.total();
+    f.stream_bytes = stream.size();
+    if (result.presented) {
+      f.width = result.presented->width;
+      f.height = result.presented->height;
+      compare_presented(opt, *replay, *result.presented, &f);
+    } else {
+      f.compare_note = "the capture holds no presented image for this frame";
+    }
+    if (!selected) continue;
+    outcomes.push_back(std::move(f));
+    for (Configuration& c : configs) {
+      progress.show(i, end, "frame " + std::to_string(frames[i].present) + ": " + c.name);
+      model::FrameResults results;
+      if (!c.model->run(stream, results, &error)) {
+        progress.finish();
+        std::fprintf(stderr, "tessera replay: %s: frame %u, config %s: %s\n", opt.file.c_str(),
+                     frames[i].present, c.name.c_str(), error.c_str());
+        return 1;
+      }
+      c.frames.emplace_back(outcomes.size() - 1, std::move(results));
+    }
+  }
+  progress.finish();
+  if (outcomes.empty()) {
+    std::fprintf(stderr, "tessera replay: %s: no captured frame in --frames %s\n", opt.file.c_str(),
+                 opt.frames.c_str());
+    return 1;
+  }
+
+  if (!opt.db.empty()) {
+    try {
+      write_database(opt, *reader, outcomes, configs);
+    } catch (const results::Error& e) {
+      std::fprintf(stderr, "tessera replay: %s\n", e.what());
+      return 1;
+    }
+  }
+
+  // Summary: one line per frame, then one per configuration and frame.
+  std::printf("%-7s %6s %6s %8s %10s %10s %8s  %s\n", "present", "passes", "draws", "skipped",
+              "quads", "fragments", "time s", "PSNR vs presented");
+  for (const FrameOutcome& f : outcomes) {
+    std::printf("%-7u %6llu %6llu %8llu %10llu %10llu %8.2f  %s\n", f.present,
+                static_cast<unsigned long long>(f.passes), static_cast<unsigned long long>(f.draws),
+                static_cast<unsigned long long>(f.skipped), static_cast<unsigned long long>(f.stats.quads),
+                static_cast<unsigned long long>(f.stats.fragments), f.render_seconds,
+                psnr_text(f).c_str());
+    for (const auto& [reason, count] : f.skips.reasons)
+      std::printf("        skipped %llu: %s\n", static_cast<unsigned long long>(count), reason.c_str());
+  }
+  for (const Configuration& c : configs) {
+    for (const auto& [index, results] : c.frames) {
+      std::printf("%-28s frame %-5u", c.name.c_str(), outcomes[index].present);
+      for (const char* name : {"cycles", "l1tex.hits", "l1tex.accesses", "l2.misses", "dram.accesses", "energy.total_nj"}) {
+        for (const auto& [metric, value] : results.frame_metrics) {
+          if (metric == name) std::printf("  %s %.0f", name, value);
+        }
+      }
+      std::printf("\n");
+    }
+  }
+  if (!opt.db.empty()) std::printf("results in %s\n", opt.db.c_str());
+  return 0;
+}
+
+}  // namespace
+
+void setup_replay(CLI::App& app, int* exit_code) {
+  auto opt = std::make_shared<ReplayOptions>();
+  auto* cmd = app.add_subcommand("replay", "Replay captured frames through the tile-based GPU model");
+  cmd->add_option("file", opt->file, "Capture file (.tcap)")->required();
+  cmd->add_option("--db", opt->db, "Results database (SQLite), created or updated");
+  cmd->add_option("--png", opt->png_dir, "Write each replayed frame (and the presented one) as PNG here");
+  cmd->add_option("--frames", opt->frames, "Presents to report, A-B or A (earlier frames still replay)");
+  cmd->add_option("--config", opt->configs, "GPU preset to simulate (repeatable; default mobile4 and mobile32)");
+  cmd->add_option("--set", opt->overrides, "Override a model parameter, KEY=VALUE (repeatable)");
+  cmd->add_option("--config-file", opt->config_file, "File of KEY=VALUE lines applied before --set");
+  cmd->add_flag("--no-model", opt->no_model, "Only render and compare; run no GPU model");
+  cmd->add_flag("--quiet", opt->quiet, "No progress bar");
+  cmd->callback([opt, exit_code] { *exit_code = run_replay(*opt); });
+}
+
+}  // namespace tessera::cli
