@@ -171,7 +171,8 @@ void compare_presented(const ReplayOptions& opt, frontend::CaptureReplay& replay
 // over frame_metrics sees them next to the model's figures (DESIGN.md section 8 names).
 std::vector<std::pair<std::string, double>> replay_metrics(const FrameOutcome& f) {
   std::vector<std::pair<std::string, double>> m = {
-      {"draws", static_cast<double>(f.draws)},
+      // "draws" itself comes from the model (Draw events of the stream: draws rendered).
+      {"replay.draws_submitted", static_cast<double>(f.draws)},
       {"replay.passes", static_cast<double>(f.passes)},
       {"replay.skipped", static_cast<double>(f.skipped)},
       {"replay.stream_bytes", static_cast<double>(f.stream_bytes)},
