@@ -202,6 +202,10 @@ TEST(GpuModel, SubtileBarriersRemoveTheWaitForTheSlowestCore) {
   EXPECT_LT(sub.raster_cycles, 64000u + 2000);
   EXPECT_GT(tile.cores_imbalance, 1.0);  // one core busy, three idle: mean deviation 1.5x mean
   EXPECT_EQ(m(tile, "stage.fragment.busy_cycles"), m(sub, "stage.fragment.busy_cycles"));
+  // Per tile, the light cores' quads of the next tile wait at the fragment barrier: about three
+  // heavy subtiles' time for each of the light quads of tiles 1-3.
+  EXPECT_GT(m(tile, "stage.fragment.stall_cycles"), 10 * m(sub, "stage.fragment.stall_cycles"));
+  EXPECT_GT(m(tile, "stage.fragment.stall_cycles"), 64000.0 * 3);
 }
 
 // A stream with every event kind, texture reuse, small caches so every level misses and writes back.

@@ -123,6 +123,7 @@ struct QuadRec {
   uint64_t cycles = 0;      // instruction issue cycles of the whole quad
   uint32_t tex_instrs = 0;  // texture instructions
   uint32_t segment = 0;     // next segment to run
+  uint64_t arrive = 0;      // cycle it reached early-Z's queue head position
   uint32_t lane_samples[4] = {};
   std::vector<uint64_t> lines;
   std::vector<uint32_t> sample_end;   // end index into lines, per sample
@@ -219,7 +220,9 @@ struct GpuModel::Impl {
   std::vector<std::vector<Ready>> ready_heap;
   std::vector<uint64_t> ez_free, blend_free, core_free, tex_free;
   std::vector<uint32_t> ez_out, resident, tex_in_cycle;
-  std::vector<uint8_t> core_waiting;  // the core went idle with resident quads
+  // The core went idle while quads were waiting for it (resident ones for texture data, queued
+  // ones at the barrier or for early-Z): the gap until it issues again is a stall.
+  std::vector<uint8_t> core_waiting;
   std::vector<uint64_t> scheduled[kUnitKinds];
   std::vector<uint8_t> is_scheduled[kUnitKinds];
   EventQueue events;
@@ -229,6 +232,7 @@ struct GpuModel::Impl {
   int64_t pending = -1;
   bool raster_finished = false;
   int64_t raster_blocked_core = -1;
+  uint64_t raster_blocked_since = 0;
   uint64_t raster_cycle = ~uint64_t{0};
   uint32_t raster_emitted = 0;
   uint64_t fetch_free = 0;
@@ -662,6 +666,7 @@ struct GpuModel::Impl {
       }
       if (ez_fifo[q.core].size() >= frag_queue) {
         raster_blocked_core = q.core;
+        raster_blocked_since = t;
         return;
       }
       if (raster_cycle != t) {
@@ -677,6 +682,7 @@ struct GpuModel::Impl {
       const size_t i = size_t{q.tile} * cores + q.core;
       ++q_core[i];
       ++q_tile[q.tile];
+      q.arrive = t + 1;
       ez_fifo[q.core].push_back(static_cast<uint32_t>(pending));
       if (hooks.prefetcher && q.shaded) hooks.prefetcher->quadQueued(*h, q.core, q.lines, t);
       wake(kEzUnit, q.core, t + 1);
@@ -700,8 +706,10 @@ struct GpuModel::Impl {
     ez_fifo[c].pop_front();
     if (raster_blocked_core == static_cast<int64_t>(c)) {
       raster_blocked_core = -1;
+      stage_stall[sRaster] += t - raster_blocked_since;
       wake(kRaster, 0, t);
     }
+    stage_stall[sEz] += t - std::max(q.arrive, ez_free[c]);
     ez_free[c] = t + 1;
     ++stage_busy[sEz];
     const uint64_t td = t + ez_latency;
@@ -742,7 +750,6 @@ struct GpuModel::Impl {
     }
     if (resident[c] >= max_quads) return;  // a finishing quad wakes us
     admit_q[c].pop_front();
-    stage_stall[sFrag] += t - r;
     --ez_out[c];
     ++resident[c];
     wake(kEzUnit, c, t);
@@ -772,7 +779,6 @@ struct GpuModel::Impl {
     if (q.segment < q.tex_instrs) {
       events.push(SimEvent{end, c, slot, kTexIssue});
       ++q.segment;
-      core_waiting[c] = 1;
     } else {
       // The quad leaves the core: blending takes it, its thread slot frees.
       ++res->cores[c].quads;
@@ -784,8 +790,8 @@ struct GpuModel::Impl {
       const uint32_t k = q.tile;
       free_recs.push_back(slot);
       quadDone(kFrag, k, c, end);
-      core_waiting[c] = resident[c] > 0;
     }
+    core_waiting[c] = resident[c] > 0 || !admit_q[c].empty() || !ez_fifo[c].empty();
     if (!heap.empty()) wake(kCore, c, std::max(end, heap.front().ready));
   }
 
@@ -980,6 +986,7 @@ struct GpuModel::Impl {
     h = std::make_unique<MemoryHierarchy>(hcfg);
     if (hooks.texture_organisation) h->setTextureOrganisation(hooks.texture_organisation(*h));
     if (hooks.front_buffer) hooks.front_buffer->reset(cores);
+    scheduler->frameBegin();
     rd = std::make_unique<stream::StreamReader>(frame);
     if (!rd->error().empty()) throw ModelError("access stream: " + rd->error());
     index();

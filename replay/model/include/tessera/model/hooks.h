@@ -64,6 +64,8 @@ class QuadScheduler {
   // `seq` = position of the tile in the processing order; x, y = the quad's first pixel.
   virtual uint32_t core(const PassInfo& pass, const TileRef& tile, uint32_t seq, uint32_t x, uint32_t y,
                         uint32_t cores) = 0;
+  // Called before each frame, so a stateful scheduler gives the same answer for the same frame.
+  virtual void frameBegin() {}
 };
 
 // Baseline FG-xshift2 (paper 001 Fig. 6): quad column plus 2 per quad row, modulo the cores, so
@@ -85,6 +87,7 @@ class RoundRobinScheduler final : public QuadScheduler {
  public:
   uint32_t core(const PassInfo& pass, const TileRef& tile, uint32_t seq, uint32_t x, uint32_t y,
                 uint32_t cores) override;
+  void frameBegin() override { next_ = 0; }
 
  private:
   uint32_t next_ = 0;
