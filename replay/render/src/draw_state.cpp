@@ -53,10 +53,11 @@ void bind_stage(const frontend::Draw& draw, const shader::ShaderModule& module, 
         for (uint32_t i = 0; i < n; ++i) {
           const frontend::DescriptorElement& e = b->elements[i];
           if (res.kind != shader::ResourceKind::Sampler && e.view != nullptr) {
-            std::string error;
-            const texture::Texture* tex = textures.get(*e.view, error);
+            std::string error, note;
+            const texture::Texture* tex = textures.get(*e.view, error, note);
             if (tex != nullptr) out.textures.bind_texture(r, i, tex);
             else notes.add("texture: " + error);
+            if (!note.empty()) notes.add(note);
           }
           if (res.kind != shader::ResourceKind::SampledImage && e.sampler != nullptr) {
             samplers.push_back(sampler_state(*e.sampler));

@@ -4,19 +4,50 @@
 
 namespace tessera::render {
 
-const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::string& error) {
+namespace {
+
+// Vulkan spec "Image Views", VkComponentSwizzle: IDENTITY 0, ZERO 1, ONE 2, R 3, G 4, B 5, A 6.
+bool identity_swizzle(const frontend::ImageView& view) {
+  for (uint32_t c = 0; c < 4; ++c)
+    if (view.swizzle[c] != VK_COMPONENT_SWIZZLE_IDENTITY && view.swizzle[c] != VK_COMPONENT_SWIZZLE_R + c) return false;
+  return true;
+}
+
+// Applies the swizzle to tightly packed 4-byte texels whose channel c sits at byte order[c].
+void swizzle_rgba8(const frontend::ImageView& view, const uint32_t order[4], std::vector<uint8_t>& texels) {
+  for (size_t t = 0; t + 4 <= texels.size(); t += 4) {
+    uint8_t in[4], out[4];
+    for (uint32_t c = 0; c < 4; ++c) in[c] = texels[t + order[c]];
+    for (uint32_t c = 0; c < 4; ++c) {
+      const uint32_t s = view.swizzle[c];
+      out[c] = s == VK_COMPONENT_SWIZZLE_ZERO ? 0
+               : s == VK_COMPONENT_SWIZZLE_ONE ? 255
+               : s >= VK_COMPONENT_SWIZZLE_R && s <= VK_COMPONENT_SWIZZLE_A ? in[s - VK_COMPONENT_SWIZZLE_R]
+                                                                           : in[c];
+    }
+    for (uint32_t c = 0; c < 4; ++c) texels[t + order[c]] = out[c];
+  }
+}
+
+}  // namespace
+
+const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::string& error, std::string& note) {
   const frontend::Image* image = view.image;
   if (image == nullptr) {
     error = "image view " + std::to_string(view.handle) + ": no image";
     return nullptr;
   }
   const capture::SubresourceRange& r = view.range;
-  const Key key{image->handle, 0, view.format, r.aspect, r.base_mip, r.mip_count, r.base_layer, r.layer_count};
+  const uint64_t swizzle = uint64_t{view.swizzle[0]} | uint64_t{view.swizzle[1]} << 16 |
+                           uint64_t{view.swizzle[2]} << 32 | uint64_t{view.swizzle[3]} << 48;
+  const Key key{image->handle, swizzle, view.format, r.aspect, r.base_mip, r.mip_count, r.base_layer, r.layer_count};
   Entry& e = entries_[key];
   if ((e.texture || !e.error.empty()) && e.generation == image->generation) {
     error = e.error;
+    note = e.note;
     return e.texture.get();
   }
+  e.note.clear();
   e.generation = image->generation;
   e.texture.reset();
   e.error.clear();
@@ -36,6 +67,12 @@ const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::
                      image->mip_height(r.base_mip), levels, layers, image->address, &why)) {
       e.error = name + ": " + why;
     } else {
+      const texture::FormatInfo& fi = tex->format();
+      const bool rgba8 = fi.kind == texture::FormatKind::Unorm8 && fi.components == 4 && fi.texel_bytes == 4;
+      const uint32_t rgba_order[4] = {0, 1, 2, 3}, bgra_order[4] = {2, 1, 0, 3};
+      const bool swizzled = !identity_swizzle(view);
+      if (swizzled && !rgba8) e.note = "texture: component swizzle ignored for format " + texture::format_name(static_cast<VkFormat>(view.format));
+      std::vector<uint8_t> copy;
       for (uint32_t layer = 0; layer < layers && e.error.empty(); ++layer)
         for (uint32_t level = 0; level < levels && e.error.empty(); ++level) {
           const size_t index = (static_cast<size_t>(aspect) * image->array_layers + r.base_layer + layer) *
@@ -45,6 +82,10 @@ const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::
           if (index >= image->planes.size() || image->planes[index].size() < want) {
             const std::vector<uint8_t> zeros(want, 0);
             if (!tex->upload(level, layer, zeros.data(), want, &why)) e.error = name + ": " + why;
+          } else if (swizzled && rgba8) {
+            copy.assign(image->planes[index].begin(), image->planes[index].begin() + static_cast<std::ptrdiff_t>(want));
+            swizzle_rgba8(view, fi.bgra ? bgra_order : rgba_order, copy);
+            if (!tex->upload(level, layer, copy.data(), want, &why)) e.error = name + ": " + why;
           } else if (!tex->upload(level, layer, image->planes[index].data(), want, &why)) {
             e.error = name + ": " + why;
           }
@@ -53,6 +94,7 @@ const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::
     }
   }
   error = e.error;
+  note = e.note;
   return e.texture.get();
 }
 

@@ -18,14 +18,18 @@ namespace tessera::render {
 class TextureCache {
  public:
   // The texture of `view`, or null with `error` set (one line naming the image and the problem).
-  const texture::Texture* get(const frontend::ImageView& view, std::string& error);
+  // The view's component swizzle is applied to the texels of 8-bit RGBA/BGRA formats (Zink
+  // stores GL RGB textures as RGBA with alpha swizzled to ONE); for other formats a
+  // non-identity swizzle is ignored and reported in `note`.
+  const texture::Texture* get(const frontend::ImageView& view, std::string& error, std::string& note);
 
  private:
+  // (image, packed swizzle, view format, aspect, base mip, mips, base layer, layers)
   using Key = std::tuple<uint64_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>;
   struct Entry {
     uint64_t generation = 0;
     std::unique_ptr<texture::Texture> texture;
-    std::string error;
+    std::string error, note;
   };
   // Keyed without the generation; an entry is rebuilt when the image's generation moved on, so
   // stale copies of a render target do not accumulate.
