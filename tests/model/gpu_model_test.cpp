@@ -366,6 +366,38 @@ TEST(GpuModel, DamagedStreamIsAnErrorNotACrash) {
   EXPECT_NE(error.find("access stream"), std::string::npos) << error;
 }
 
+TEST(GpuModel, EveryTruncationIsAnErrorOrARunNeverACrash) {
+  FrameSpec f = mixedFrame();
+  f.tiles_x = 2;
+  f.tiles_y = 1;
+  f.vertices_per_draw = 8;
+  f.quad = [](uint32_t seq, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    q.present = (qx + qy + seq) % 9 == 0;
+    q.samples[qx % 4].push_back({0x1000'0000 + uint64_t{qx} * 64});
+    return q;
+  };
+  const auto bytes = buildFrame(f);
+  GpuModel model(smallCaches());
+  std::vector<size_t> complete;
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    std::string error;
+    FrameResults r;
+    const std::vector<uint8_t> prefix(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n));
+    if (model.run(prefix, r, &error)) {
+      complete.push_back(n);
+    } else {
+      EXPECT_FALSE(error.empty());
+      EXPECT_EQ(error.find('\n'), std::string::npos);
+    }
+  }
+  // Only two prefixes describe a whole frame: FrameBegin alone (a frame without passes) and
+  // everything but the FrameEnd.
+  ASSERT_EQ(complete.size(), 2u);
+  EXPECT_LT(complete[0], 16u);
+  EXPECT_EQ(complete[1], bytes.size() - 1);
+}
+
 TEST(GpuModel, QuadOutsideATileIsAnError) {
   StreamWriter w;
   w.frame_begin(1, 32, 32);
