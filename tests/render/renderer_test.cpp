@@ -189,6 +189,43 @@ TEST_F(RendererTest, TexturedQuadSamplesExactTexelsWithNearest) {
   EXPECT_EQ(skipped.total(), 0u);
 }
 
+TEST_F(RendererTest, TextureViewSwizzleIsApplied) {
+  constexpr uint32_t W = 4, H = 4;
+  frontend::Image* tex = scene.image(VK_FORMAT_R8G8B8A8_UNORM, 2, 2, 4, 0x7000000);
+  for (uint32_t i = 0; i < 4; ++i) {
+    uint8_t* t = tex->planes[0].data() + i * 4;
+    t[0] = static_cast<uint8_t>(10 + i);
+    t[1] = static_cast<uint8_t>(20 + i);
+    t[2] = static_cast<uint8_t>(30 + i);
+    t[3] = 0;
+  }
+  frontend::ImageView* view = scene.view(tex);
+  // (B, G, R, ONE): red and blue swapped, alpha forced to one, as Zink does for GL RGB textures.
+  view->swizzle[0] = VK_COMPONENT_SWIZZLE_B;
+  view->swizzle[1] = VK_COMPONENT_SWIZZLE_IDENTITY;
+  view->swizzle[2] = VK_COMPONENT_SWIZZLE_R;
+  view->swizzle[3] = VK_COMPONENT_SWIZZLE_ONE;
+  frontend::Image* img = target(VK_FORMAT_R8G8B8A8_UNORM, W, H);
+  auto p = testing::pass(W, H, scene.view(img), VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE);
+  const auto v = [](float x, float y, float u, float w) { return TexturedVertex{{x, y, 0.5f, 1}, {u, w}}; };
+  const std::vector<TexturedVertex> verts = {v(-1, -1, 0, 0), v(1, -1, 1, 0), v(1, 1, 1, 1),
+                                             v(-1, -1, 0, 0), v(1, 1, 1, 1), v(-1, 1, 0, 1)};
+  frontend::Draw d = testing::textured_draw(scene.buffer(verts.data(), verts.size() * sizeof(TexturedVertex), 0x20000), 6, W, H);
+  frontend::DescriptorBinding binding;
+  binding.type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  binding.elements.push_back({view, scene.nearest_sampler(), nullptr, 0, 0});
+  d.descriptors.push_back(binding);
+  p.commands.push_back(d);
+  render(p);
+  for (uint32_t y = 0; y < H; ++y)
+    for (uint32_t x = 0; x < W; ++x) {
+      const auto i = static_cast<uint8_t>((y / 2) * 2 + x / 2);
+      ASSERT_EQ(testing::rgba8(*img, x, y), (Rgba8{static_cast<uint8_t>(30 + i), static_cast<uint8_t>(20 + i), static_cast<uint8_t>(10 + i), 255}))
+          << x << "," << y;
+    }
+  EXPECT_EQ(skipped.total(), 0u);
+}
+
 TEST_F(RendererTest, BlendModesAndWriteMask) {
   struct Case {
     capture::GraphicsPipelineRecord::BlendAttachment blend;
