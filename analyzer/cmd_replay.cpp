@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -178,6 +179,26 @@ std::vector<std::pair<std::string, double>> replay_metrics(const FrameOutcome& f
       {"replay.stream_bytes", static_cast<double>(f.stream_bytes)},
       {"replay.render_seconds", f.render_seconds},
   };
+  // The renderer's own counts of what it wrote into the stream, so SQL can reconcile the model's
+  // counters with them (issue 5: a frame's texture accesses equal the stream's count).
+  const render::RenderStats& r = f.stats;
+  for (const auto& [name, value] : std::initializer_list<std::pair<const char*, uint64_t>>{
+           {"replay.quads", r.quads},
+           {"replay.fragments", r.fragments},
+           {"replay.fragments_shaded", r.fragments_shaded},
+           {"replay.fragment_instructions", r.fragment_instructions},
+           {"replay.vertices_shaded", r.vertices_shaded},
+           {"replay.vertex_instructions", r.vertex_instructions},
+           {"replay.primitives_binned", r.primitives_binned},
+           {"replay.texture_samples", r.texture_samples},
+           {"replay.texture_lines", r.texture_lines},
+           {"replay.pb_writes", r.pb_writes},
+           {"replay.pb_reads", r.pb_reads},
+           {"replay.vertex_fetches", r.vertex_fetches},
+           {"replay.attachment_loads", r.attachment_loads},
+           {"replay.attachment_stores", r.attachment_stores}}) {
+    m.emplace_back(name, static_cast<double>(value));
+  }
   // Identical images have infinite PSNR; SQLite REAL cannot hold infinity portably, so an exact
   // match is stored as 999 dB (and printed as "exact").
   if (f.psnr_db) m.emplace_back("replay.psnr_db", std::isinf(*f.psnr_db) ? 999.0 : *f.psnr_db);

@@ -60,12 +60,26 @@ for m in cycles energy.total_nj quads fragments draws l1tex.accesses l1tex.hits 
 done
 check "non-zero work: quads, fragments, cycles" \
   "SELECT count(*) FROM frame_metrics WHERE metric IN ('quads', 'fragments', 'cycles') AND value <= 0"
-for c in l1tex l2 tile vertex; do
-  check "$c hits + misses = accesses" \
-    "SELECT count(*) FROM (SELECT capture, frame, config,
-       sum(CASE metric WHEN '$c.hits' THEN value WHEN '$c.misses' THEN value ELSE 0 END) AS hm,
-       sum(CASE metric WHEN '$c.accesses' THEN value ELSE 0 END) AS a
-       FROM frame_metrics GROUP BY capture, frame, config) WHERE hm != a"
-done
+# reconcile "LHS metrics" "RHS metrics": per frame and configuration, the sums are equal and the
+# metrics all exist (a missing one would make the check pass vacuously).
+reconcile() {
+  local l="" r="" names=""
+  for m in $1; do l="$l + sum(CASE WHEN metric = '$m' THEN value ELSE 0 END)"; names="$names,'$m'"; done
+  for m in $2; do r="$r + sum(CASE WHEN metric = '$m' THEN value ELSE 0 END)"; names="$names,'$m'"; done
+  local n=$(( $(echo "$1 $2" | wc -w) ))
+  check "$1 = $2" "SELECT count(*) FROM (SELECT 0 $l AS l, 0 $r AS r, count(DISTINCT metric) AS n
+     FROM frame_metrics WHERE metric IN (${names#,}) GROUP BY capture, frame, config)
+     WHERE l != r OR n != $n"
+}
+for c in l1tex l2 tile vertex; do reconcile "$c.hits $c.misses" "$c.accesses"; done
+reconcile "quads" "replay.quads"
+reconcile "fragments" "replay.fragments"
+reconcile "texture.samples" "replay.texture_samples"
+reconcile "texture.lines" "replay.texture_lines"
+reconcile "l1tex.accesses" "texture.lines"
+reconcile "l1tex.misses" "l2.texture_accesses"
+reconcile "vertex.misses" "l2.vertex_accesses"
+reconcile "l2.accesses" "l2.texture_accesses l2.vertex_accesses pb.l2_accesses"
+reconcile "dram.accesses" "l2.misses l2.writebacks dram.color_flushes dram.attachment_loads"
 [ "$(ls "$work/png" | wc -l)" -ge 2 ] || { echo "FAIL: no PNG written"; fail=1; }
 exit $fail
