@@ -2,6 +2,8 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include <cstring>
+
 namespace tessera::render {
 
 namespace {
@@ -63,7 +65,13 @@ const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::
         r.aspect == VK_IMAGE_ASPECT_STENCIL_BIT ? frontend::Aspect::Stencil : frontend::Aspect::ColorOrDepth;
     auto tex = std::make_unique<texture::Texture>();
     std::string why;
-    if (!tex->create(static_cast<VkFormat>(view.format), image->mip_width(r.base_mip),
+    // D24 depth (a 32-bit word per texel, depth in the low 24 bits) is sampled as D32_SFLOAT: the
+    // same 4-byte texels and blocked addresses, values d / (2^24 - 1) (spec "Fixed-Point Data
+    // Conversions"); the texture unit has no D24 decode.
+    const bool d24 = (view.format == VK_FORMAT_X8_D24_UNORM_PACK32 || view.format == VK_FORMAT_D24_UNORM_S8_UINT) &&
+                     aspect == frontend::Aspect::ColorOrDepth;
+    const VkFormat format = d24 ? VK_FORMAT_D32_SFLOAT : static_cast<VkFormat>(view.format);
+    if (!tex->create(format, image->mip_width(r.base_mip),
                      image->mip_height(r.base_mip), levels, layers, image->address, &why)) {
       e.error = name + ": " + why;
     } else {
@@ -71,7 +79,8 @@ const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::
       const bool rgba8 = fi.kind == texture::FormatKind::Unorm8 && fi.components == 4 && fi.texel_bytes == 4;
       const uint32_t rgba_order[4] = {0, 1, 2, 3}, bgra_order[4] = {2, 1, 0, 3};
       const bool swizzled = !identity_swizzle(view);
-      if (swizzled && !rgba8) e.note = "texture: component swizzle ignored for format " + texture::format_name(static_cast<VkFormat>(view.format));
+      // Depth textures have one component, which shaders read as .r whatever the swizzle.
+      if (swizzled && !rgba8 && !fi.depth && !d24) e.note = "texture: component swizzle ignored for format " + texture::format_name(static_cast<VkFormat>(view.format));
       std::vector<uint8_t> copy;
       for (uint32_t layer = 0; layer < layers && e.error.empty(); ++layer)
         for (uint32_t level = 0; level < levels && e.error.empty(); ++level) {
@@ -82,6 +91,15 @@ const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::
           if (index >= image->planes.size() || image->planes[index].size() < want) {
             const std::vector<uint8_t> zeros(want, 0);
             if (!tex->upload(level, layer, zeros.data(), want, &why)) e.error = name + ": " + why;
+          } else if (d24) {
+            copy.resize(want);
+            for (size_t t = 0; t + 4 <= want; t += 4) {
+              uint32_t word;
+              std::memcpy(&word, image->planes[index].data() + t, 4);
+              const float d = static_cast<float>(word & 0xFFFFFFu) / 16777215.0f;
+              std::memcpy(copy.data() + t, &d, 4);
+            }
+            if (!tex->upload(level, layer, copy.data(), want, &why)) e.error = name + ": " + why;
           } else if (swizzled && rgba8) {
             copy.assign(image->planes[index].begin(), image->planes[index].begin() + static_cast<std::ptrdiff_t>(want));
             swizzle_rgba8(view, fi.bgra ? bgra_order : rgba_order, copy);
