@@ -451,6 +451,43 @@ TEST_F(RendererTest, ClearAttachmentsKeepsCommandOrder) {
     }
 }
 
+TEST_F(RendererTest, RenderAreaOffsetLimitsEveryWrite) {
+  frontend::Image* img = target();
+  for (size_t i = 0; i < img->planes[0].size(); ++i) img->planes[0][i] = 7;
+  auto p = testing::pass(kW, kH, scene.view(img), VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE);
+  p.render_area = {9, 5, 40, 30};
+  p.attachments[0].clear = testing::clear_color(0, 0, 1, 1);
+  // Covers x in [20, 64), y in [0, 48): the part inside the area is drawn, at framebuffer positions.
+  p.commands.push_back(testing::color_draw("color.vert", "color.frag", vb(rect(20, 0, kW, kH, {1, 0, 0, 1})), 6, kW, kH));
+  render(p);
+  for (uint32_t y = 0; y < kH; ++y)
+    for (uint32_t x = 0; x < kW; ++x) {
+      Rgba8 want{7, 7, 7, 7};
+      if (x >= 9 && x < 49 && y >= 5 && y < 35) want = x >= 20 ? Rgba8{255, 0, 0, 255} : Rgba8{0, 0, 255, 255};
+      ASSERT_EQ(testing::rgba8(*img, x, y), want) << x << "," << y;
+    }
+  EXPECT_EQ(renderer.frame_stats().fragments, 29u * 30u);
+}
+
+TEST_F(RendererTest, SubpassesKeepTileContentsBetweenThem) {
+  frontend::Image* img = target();
+  auto p = testing::pass(kW, kH, scene.view(img), VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE);
+  p.subpasses.push_back(p.subpasses[0]);
+  p.commands.push_back(testing::color_draw("color.vert", "color.frag", vb(rect(0, 0, kW / 2, kH, {1, 0, 0, 1})), 6, kW, kH));
+  p.commands.push_back(frontend::NextSubpass{});
+  frontend::Draw add = testing::color_draw("color.vert", "color.frag", vb(rect(0, 0, kW, kH, {0, 1, 0, 1})), 6, kW, kH);
+  add.state.blend_attachments[0] = {1, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD, VK_BLEND_FACTOR_ONE,
+                                    VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD, 0xf};
+  p.commands.push_back(add);
+  render(p);
+  for (uint32_t y = 0; y < kH; ++y)
+    for (uint32_t x = 0; x < kW; ++x)
+      ASSERT_EQ(testing::rgba8(*img, x, y), (x < kW / 2 ? Rgba8{255, 255, 0, 255} : Rgba8{0, 255, 0, 255})) << x << "," << y;
+  // Tiles are visited once per subpass; the store happens once, after the last.
+  EXPECT_EQ(renderer.frame_stats().tiles, 8u);
+  EXPECT_EQ(renderer.frame_stats().attachment_stores, uint64_t{kH} * 2);
+}
+
 TEST_F(RendererTest, UnsupportedDrawsAreCountedAndTheRestRenders) {
   frontend::Image* img = target();
   auto p = testing::pass(kW, kH, scene.view(img), VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE);
