@@ -19,7 +19,6 @@
 #include "tessera/model/gpu_model.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <deque>
 #include <limits>
@@ -223,8 +222,9 @@ struct GpuModel::Impl {
   // The core went idle while quads were waiting for it (resident ones for texture data, queued
   // ones at the barrier or for early-Z): the gap until it issues again is a stall.
   std::vector<uint8_t> core_waiting;
+  // Cycle of the pending wake-up of each unit; kIdle when none (older wake-ups are stale).
+  static constexpr uint64_t kIdle = ~uint64_t{0};
   std::vector<uint64_t> scheduled[kUnitKinds];
-  std::vector<uint8_t> is_scheduled[kUnitKinds];
   EventQueue events;
   uint64_t ready_order = 0;
   uint64_t sim_events[kUnitKinds] = {};
@@ -455,8 +455,7 @@ struct GpuModel::Impl {
   // ---- Raster phase: discrete events ----
   void wake(Unit kind, uint32_t unit, uint64_t t) {
     t = std::max(t, events.now());  // a barrier opened in the past opens now
-    if (is_scheduled[kind][unit] && scheduled[kind][unit] <= t) return;
-    is_scheduled[kind][unit] = 1;
+    if (scheduled[kind][unit] <= t) return;
     scheduled[kind][unit] = t;
     events.push(SimEvent{t, unit, 0, kind});
   }
@@ -536,7 +535,8 @@ struct GpuModel::Impl {
       q.sample_end.clear();
       q.sample_instr.clear();
       ++res->quads;
-      res->fragments += static_cast<uint64_t>(std::popcount(e.u[2] & 0xfu));
+      static constexpr uint8_t kPixels[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+      res->fragments += kPixels[e.u[2] & 0xfu];
       Event t;
       while (next(t)) {
         if (t.kind != EventKind::Texture) {
@@ -893,8 +893,7 @@ struct GpuModel::Impl {
     tex_in_cycle.assign(cores, 0);
     core_waiting.assign(cores, 0);
     for (uint32_t u = 0; u < kUnitKinds; ++u) {
-      scheduled[u].assign(cores, 0);
-      is_scheduled[u].assign(cores, 0);
+      scheduled[u].assign(cores, kIdle);
     }
     cur = 0;
     pending = -1;
@@ -914,8 +913,8 @@ struct GpuModel::Impl {
     while (events.pop(e)) {
       last_time = std::max(last_time, e.time);
       if (e.kind != kTexIssue) {
-        if (!is_scheduled[e.kind][e.unit] || scheduled[e.kind][e.unit] != e.time) continue;  // superseded
-        is_scheduled[e.kind][e.unit] = 0;
+        if (scheduled[e.kind][e.unit] != e.time) continue;  // superseded by an earlier wake-up
+        scheduled[e.kind][e.unit] = kIdle;
       }
       ++sim_events[e.kind];
       switch (e.kind) {
