@@ -469,6 +469,29 @@ TEST_F(RendererTest, RenderAreaOffsetLimitsEveryWrite) {
   EXPECT_EQ(renderer.frame_stats().fragments, 29u * 30u);
 }
 
+TEST_F(RendererTest, DepthBiasPullsACoplanarDrawInFront) {
+  for (float constant : {0.0f, -2.0f}) {
+    frontend::Image* img = target();
+    frontend::Image* depth = scene.image(VK_FORMAT_D16_UNORM, kW, kH, 2, 0x9000000 + images);
+    auto p = testing::pass(kW, kH, scene.view(img), VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
+                           scene.view(depth, 0, VK_IMAGE_ASPECT_DEPTH_BIT));
+    frontend::Draw first = testing::color_draw("color.vert", "color.frag", vb(rect(0, 0, kW, kH, {1, 0, 0, 1}, 0.5f)), 6, kW, kH);
+    frontend::Draw second = testing::color_draw("color.vert", "color.frag", vb(rect(0, 0, kW, kH, {0, 1, 0, 1}, 0.5f)), 6, kW, kH);
+    for (frontend::Draw* d : {&first, &second}) {
+      d->state.depth_test = 1;
+      d->state.depth_write = 1;
+      d->state.depth_compare = VK_COMPARE_OP_LESS;
+    }
+    // Spec "Depth Bias": o = r * constantFactor, r = 2^-16 for D16: two steps nearer.
+    second.state.depth_bias_enable = 1;
+    second.state.depth_bias_constant = constant;
+    p.commands.push_back(first);
+    p.commands.push_back(second);
+    render(p);
+    expect_all(*img, constant != 0 ? Rgba8{0, 255, 0, 255} : Rgba8{255, 0, 0, 255});
+  }
+}
+
 TEST_F(RendererTest, SubpassesKeepTileContentsBetweenThem) {
   frontend::Image* img = target();
   auto p = testing::pass(kW, kH, scene.view(img), VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE);

@@ -118,6 +118,11 @@ bool resolve_draw(const frontend::Draw& draw, int32_t area_x, int32_t area_y, ui
     reason = "draw: indexed draw without a usable index buffer";
     return false;
   }
+  // A damaged capture can carry absurd counts; real draws stay far below this (64 M vertices).
+  if (uint64_t{draw.vertex_count} * std::max(draw.instance_count, 1u) > (uint64_t{1} << 26)) {
+    reason = "draw: more than 2^26 vertices x instances";
+    return false;
+  }
   CompiledShader& vs = shaders.get(*vs_code, shader::Stage::Vertex);
   if (!vs.module) {
     reason = "draw: " + vs.error;
