@@ -261,6 +261,25 @@ TEST(GpuModelReconcile, HitsPlusMissesAreAccessesInEveryCache) {
   }
 }
 
+TEST(GpuModelReconcile, Mobile32CountersReconcile) {
+  ParamSet p = makePreset("mobile32");
+  p.apply("l2.size=16KiB");
+  const auto bytes = buildFrame(mixedFrame());
+  const stream::StreamCounts c = recount(bytes);
+  const FrameResults r = runModel(bytes, p);
+  ASSERT_EQ(r.cores.size(), 32u);
+  EXPECT_EQ(m(r, "l1tex.accesses"), static_cast<double>(c.texture_lines));
+  EXPECT_EQ(m(r, "l1tex.misses"), m(r, "l2.texture_accesses"));
+  for (const char* k : {"l1tex", "vertex", "tile", "l2"}) {
+    const std::string n(k);
+    EXPECT_EQ(r.metric(n + ".hits") + r.metric(n + ".misses"), r.metric(n + ".accesses")) << n;
+  }
+  EXPECT_EQ(m(r, "dram.accesses"), m(r, "dram.l2_fetches") + m(r, "dram.l2_writes") + m(r, "dram.color_flushes") +
+                                       m(r, "dram.attachment_loads"));
+  // 32 fragment processors share each tile's quads: every one of them shades some.
+  for (const CoreStats& k : r.cores) EXPECT_GT(k.quads, 0u);
+}
+
 TEST(GpuModelReconcile, L1MissesAreTheL2AccessesOfTheL1s) {
   GpuModel model(smallCaches());
   std::string error;
