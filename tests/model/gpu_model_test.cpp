@@ -397,24 +397,29 @@ TEST(GpuModel, EveryTruncationIsAnErrorOrARunNeverACrash) {
     return q;
   };
   const auto bytes = buildFrame(f);
-  GpuModel model(smallCaches());
-  std::vector<size_t> complete;
-  for (size_t n = 0; n < bytes.size(); ++n) {
-    std::string error;
-    FrameResults r;
-    const std::vector<uint8_t> prefix(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n));
-    if (model.run(prefix, r, &error)) {
-      complete.push_back(n);
-    } else {
-      EXPECT_FALSE(error.empty());
-      EXPECT_EQ(error.find('\n'), std::string::npos);
+  // Both readers of the stream: sequential (no hook) and indexed with seeks (a tile-order hook).
+  Hooks indexed;
+  indexed.tile_order = std::make_shared<ReverseTileOrder>();
+  for (const Hooks& hooks : {Hooks{}, indexed}) {
+    GpuModel model(smallCaches(), hooks);
+    std::vector<size_t> complete;
+    for (size_t n = 0; n < bytes.size(); ++n) {
+      std::string error;
+      FrameResults r;
+      const std::vector<uint8_t> prefix(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n));
+      if (model.run(prefix, r, &error)) {
+        complete.push_back(n);
+      } else {
+        EXPECT_FALSE(error.empty());
+        EXPECT_EQ(error.find('\n'), std::string::npos);
+      }
     }
+    // Only two prefixes describe a whole frame: FrameBegin alone (a frame without passes) and
+    // everything but the FrameEnd.
+    ASSERT_EQ(complete.size(), 2u);
+    EXPECT_LT(complete[0], 16u);
+    EXPECT_EQ(complete[1], bytes.size() - 1);
   }
-  // Only two prefixes describe a whole frame: FrameBegin alone (a frame without passes) and
-  // everything but the FrameEnd.
-  ASSERT_EQ(complete.size(), 2u);
-  EXPECT_LT(complete[0], 16u);
-  EXPECT_EQ(complete[1], bytes.size() - 1);
 }
 
 TEST(GpuModel, QuadOutsideATileIsAnError) {
@@ -452,6 +457,22 @@ TEST(GpuModelHooks, ReverseTileOrderVisitsTilesBackwards) {
   EXPECT_EQ(fwd_x, (std::vector<uint32_t>{0, 1, 2}));
   EXPECT_EQ(rev_x, (std::vector<uint32_t>{2, 1, 0}));
   EXPECT_EQ(m(fwd, "quads"), m(rev, "quads"));
+}
+
+TEST(GpuModelHooks, IndexedReplayInStreamOrderEqualsTheSequentialReplay) {
+  // An explicit StreamTileOrder makes the model index the tiles and seek to each one; without a
+  // hook it decodes the stream once, front to back. Same order, so the same frame.
+  const auto bytes = buildFrame(mixedFrame());
+  Hooks hooks;
+  hooks.tile_order = std::make_shared<StreamTileOrder>();
+  const FrameResults seq = runModel(bytes, smallCaches());
+  const FrameResults idx = runModel(bytes, smallCaches(), hooks);
+  EXPECT_EQ(seq.frame_metrics, idx.frame_metrics);
+  ASSERT_EQ(seq.tile_metrics.size(), idx.tile_metrics.size());
+  for (size_t i = 0; i < seq.tile_metrics.size(); ++i) {
+    EXPECT_EQ(seq.tile_metrics[i].metric, idx.tile_metrics[i].metric);
+    EXPECT_EQ(seq.tile_metrics[i].value, idx.tile_metrics[i].value);
+  }
 }
 
 TEST(GpuModelHooks, WholeTileAndRoundRobinSchedulers) {

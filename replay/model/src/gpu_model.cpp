@@ -200,7 +200,11 @@ struct GpuModel::Impl {
   enum StageId { sVertex, sBinning, sTileFetch, sRaster, sEz, sFrag, sBlend, sFlush };
 
   // Per pass (raster phase).
-  const PassIndex* pass = nullptr;
+  PassIndex* pass = nullptr;
+  // Sequential mode (stream tile order, no next-use numbers): one decoding pass, the tiles are
+  // discovered as the rasterizer reaches them. Otherwise a first pass indexes the tiles and the
+  // rasterizer seeks to them in the hook's order.
+  bool sequential = false;
   std::vector<uint32_t> order;
   uint32_t ntiles = 0;
   std::vector<uint32_t> q_core, q_tile;                  // quads per (tile, core), per tile
@@ -384,9 +388,11 @@ struct GpuModel::Impl {
 
   // ---- Geometry phase ----
   uint64_t geometry(const PassIndex& p, uint64_t t0) {
-    seek(p.begin);
     Event e;
-    next(e);  // PassBegin
+    if (!sequential) {
+      seek(p.begin);
+      next(e);  // PassBegin
+    }
     std::vector<uint64_t> vp_free(vps, t0);
     std::vector<std::pair<uint64_t, uint32_t>> batch;  // vertex fetches of the next batch
     uint64_t plb_free = t0, draw_done = t0, end = t0;
@@ -475,11 +481,27 @@ struct GpuModel::Impl {
     return s;
   }
 
-  void readTileHeader(uint32_t k, uint64_t fetch_from) {
-    const TileRef& tr = pass->tiles[order[k]];
-    seek(tr.offset);
+  // Reads tile k's TileBegin, attachment loads and Parameter Buffer reads (the tile fetcher).
+  // False in sequential mode when the pass ends instead.
+  bool readTileHeader(uint32_t k, uint64_t fetch_from) {
     Event e;
-    if (!next(e) || e.kind != EventKind::TileBegin) fail("expected TileBegin at a recorded tile offset");
+    if (sequential) {
+      if (!next(e)) fail("pass " + std::to_string(pass->info.pass) + " has no PassEnd");
+      if (e.kind == EventKind::PassEnd) return false;
+      if (e.kind != EventKind::TileBegin) fail(std::string(stream::event_kind_name(e.kind)) + " between tiles");
+      if (k >= ntiles) fail("more tiles than the pass's " + std::to_string(ntiles) + " (tiles_x x tiles_y)");
+      TileRef t;
+      t.tile = e.u[0];
+      t.x0 = e.u[1];
+      t.y0 = e.u[2];
+      t.tx = t.x0 / pass->info.tile_width;
+      t.ty = t.y0 / pass->info.tile_height;
+      pass->tiles.push_back(t);
+      order.push_back(k);
+    } else {
+      seek(pass->tiles[order[k]].offset);
+      if (!next(e) || e.kind != EventKind::TileBegin) fail("expected TileBegin at a recorded tile offset");
+    }
     load_begin[k] = static_cast<uint32_t>(load_lines.size());
     uint64_t issue = std::max(fetch_free, fetch_from), ready = issue;
     while (next(e)) {
@@ -504,6 +526,7 @@ struct GpuModel::Impl {
     load_begin[k + 1] = static_cast<uint32_t>(load_lines.size());
     fetch_free = issue;
     prims_ready[k] = ready;
+    return true;
   }
 
   // Next quad of the current tile into a record; -1 at TileEnd.
@@ -639,8 +662,14 @@ struct GpuModel::Impl {
         if (pending < 0) {
           const uint32_t k = cur;
           if (k + 1 < ntiles) {
-            readTileHeader(k + 1, tile_start[k]);
-            tile_start[k + 1] = t;
+            if (readTileHeader(k + 1, tile_start[k])) {
+              tile_start[k + 1] = t;
+            } else {
+              ntiles = k + 1;  // sequential mode: PassEnd after this tile
+            }
+          } else if (sequential) {
+            Event e;
+            if (!next(e) || e.kind != EventKind::PassEnd) fail("more tiles than the pass's tiles_x x tiles_y");
           }
           raster_done[k] = 1;
           for (uint32_t s = 0; s < 3; ++s) {
@@ -854,11 +883,24 @@ struct GpuModel::Impl {
     if (!blend_fifo[c].empty()) wake(kBlendUnit, c, t + 1);
   }
 
-  uint64_t raster(const PassIndex& p, uint64_t t0) {
+  uint64_t raster(PassIndex& p, uint64_t t0) {
     pass = &p;
-    orderTiles(p, order);
-    ntiles = static_cast<uint32_t>(p.tiles.size());
-    if (ntiles == 0) return t0;
+    if (sequential) {
+      // Upper bound until the PassEnd is read; the per-tile arrays are sized for it.
+      ntiles = p.info.tiles_x * p.info.tiles_y;
+      order.clear();
+      p.tiles.clear();
+      p.tiles.reserve(ntiles);
+      if (ntiles == 0) {
+        Event e;
+        if (!next(e) || e.kind != EventKind::PassEnd) fail("pass " + std::to_string(p.info.pass) + " has no tiles but no PassEnd");
+        return t0;
+      }
+    } else {
+      orderTiles(p, order);
+      ntiles = static_cast<uint32_t>(p.tiles.size());
+      if (ntiles == 0) return t0;
+    }
     const size_t kc = size_t{ntiles} * cores;
     q_core.assign(kc, 0);
     q_tile.assign(ntiles, 0);
@@ -905,7 +947,7 @@ struct GpuModel::Impl {
     last_time = t0;
 
     events.reset(t0);
-    readTileHeader(0, t0);
+    if (!readTileHeader(0, t0)) return t0;  // a pass without tiles
     store_begin[0] = 0;
     setLoads(0, 0, true, t0);
     wake(kRaster, 0, t0);
@@ -988,17 +1030,38 @@ struct GpuModel::Impl {
     scheduler->frameBegin();
     rd = std::make_unique<stream::StreamReader>(frame);
     if (!rd->error().empty()) throw ModelError("access stream: " + rd->error());
-    index();
-    if (tile_opt) collectTileSequence();
-
+    sequential = !hooks.tile_order && !tile_opt;
     uint64_t t = 0;
-    for (const PassIndex& p : passes) {
+    auto runPass = [&](PassIndex& p) {
       const uint64_t g = geometry(p, t);
       r.geometry_cycles += g - t;
       const uint64_t e = raster(p, g);
       r.raster_cycles += e - g;
       t = e;
       ++r.passes;
+    };
+    if (sequential) {
+      Event e;
+      bool frame_begin = false, frame_end = false;
+      PassIndex p;
+      while (next(e)) {
+        if (e.kind == EventKind::FrameBegin && !frame_begin) {
+          frame_begin = true;
+        } else if (e.kind == EventKind::PassBegin && frame_begin && !frame_end) {
+          p.info = PassInfo{e.u[0], e.u[1], e.u[2], e.u[3], e.u[4], e.u[5], e.u[6]};
+          if (p.info.tile_width == 0 || p.info.tile_height == 0) fail("pass with a zero tile size");
+          runPass(p);
+        } else if (e.kind == EventKind::FrameEnd && frame_begin && !frame_end) {
+          frame_end = true;
+        } else {
+          fail(std::string(stream::event_kind_name(e.kind)) + (frame_begin ? " outside a pass" : " before FrameBegin"));
+        }
+      }
+      if (!frame_begin) throw ModelError("access stream: no FrameBegin");
+    } else {
+      index();
+      if (tile_opt) collectTileSequence();
+      for (PassIndex& p : passes) runPass(p);
     }
     r.cycles = t;
     finish(r);
