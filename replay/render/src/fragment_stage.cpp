@@ -65,7 +65,7 @@ bool depth_stencil_test(const capture::GraphicsPipelineRecord& s, AttachmentBuff
     return false;
   }
   const bool depth = s.depth_test && a.depth;
-  const float zq = depth ? pipeline::quantize_depth(a.format, z) : 0.0f;
+  const float zq = depth ? TileBuffers::quantize_depth(a, z) : 0.0f;
   if (depth && !pipeline::depth_compare(s.depth_compare, zq, a.depth_tile[p])) {
     if (stencil)
       a.stencil_tile[p] = pipeline::stencil_update(so.depth_fail_op, a.stencil_tile[p], so.reference, so.write_mask);

@@ -6,6 +6,8 @@
 #include <bit>
 #include <cstring>
 
+#include "tessera/pipeline/numeric.h"
+
 namespace tessera::render {
 
 namespace {
@@ -85,6 +87,9 @@ void TileBuffers::configure(const frontend::RenderPassInstance& pass, uint32_t t
         pipeline::decode_color(a.format, pixel, rgba);
         a.unorm8_value[c] = rgba[0];
       }
+    a.depth_bits = format == VK_FORMAT_D16_UNORM || format == VK_FORMAT_D16_UNORM_S8_UINT ? 16
+                   : format == VK_FORMAT_X8_D24_UNORM_PACK32 || format == VK_FORMAT_D24_UNORM_S8_UINT ? 24
+                                                                                                   : 0;
     a.layer = att.view->range.base_layer;
     a.mip = att.view->range.base_mip;
     if (a.layer >= image.array_layers || a.mip >= image.mip_levels) {
@@ -123,6 +128,15 @@ void TileBuffers::configure(const frontend::RenderPassInstance& pass, uint32_t t
     }
     a.usable = true;
   }
+}
+
+float TileBuffers::quantize_depth(const AttachmentBuffer& a, float z) {
+  if (a.depth_bits == 0) return pipeline::quantize_depth(a.format, z);
+  // "Conversion from Floating-Point to Normalized Fixed-Point" (clamp, scale, round to nearest,
+  // NaN -> 0; exact in double), then back as the format's decode does.
+  const double max = static_cast<double>((1u << a.depth_bits) - 1);
+  const uint32_t c = z > 0.0f ? static_cast<uint32_t>(std::min(static_cast<double>(z), 1.0) * max + 0.5) : 0u;
+  return pipeline::unorm_to_float(c, a.depth_bits);
 }
 
 void TileBuffers::write_color(AttachmentBuffer& a, size_t pixel, const float rgba[4]) const {
@@ -166,7 +180,7 @@ void TileBuffers::clear(AttachmentBuffer& a, uint32_t aspects, const capture::Cl
     write_color(a, pixel(x0, y0), rgba);
     std::copy_n(&a.color_tile[pixel(x0, y0) * 4], 4, rgba);
   }
-  const float depth = a.depth ? pipeline::quantize_depth(a.format, std::clamp(std::bit_cast<float>(value.words[0]), 0.0f, 1.0f)) : 0.0f;
+  const float depth = a.depth ? quantize_depth(a, std::clamp(std::bit_cast<float>(value.words[0]), 0.0f, 1.0f)) : 0.0f;
   const auto stencil = static_cast<uint8_t>(value.words[1]);
   for (int32_t y = y0; y < y1; ++y)
     for (int32_t x = x0; x < x1; ++x) {

@@ -40,6 +40,8 @@ struct AttachmentBuffer {
   // RGBA8-style UNORM formats (every channel 8-bit UNORM, no sRGB): rounding a write is
   // c = round(clamp(v) * 255) and a table lookup, instead of an encode and a decode per pixel.
   bool unorm8 = false;
+  // UNORM depth formats: bits of the depth field (16, 24), 0 for D32_SFLOAT.
+  uint32_t depth_bits = 0;
   float unorm8_value[256] = {};
   std::vector<float> color_tile, depth_tile;
   std::vector<uint8_t> stencil_tile;
@@ -72,6 +74,8 @@ class TileBuffers {
   }
   const pipeline::PixelRect& rect() const { return rect_; }
 
+  // The depth value `z` becomes when stored: pipeline::quantize_depth without the byte round trip.
+  static float quantize_depth(const AttachmentBuffer& a, float z);
   // Writes a colour, rounded to the attachment's format (see top).
   void write_color(AttachmentBuffer& a, size_t pixel, const float rgba[4]) const;
   // Colour clear value words (VkClearColorValue) as the linear values the tile buffer holds.
