@@ -53,7 +53,7 @@ TEST(FrontendSkips, EveryUnreplayableThingIsCountedWithItsReason) {
   EXPECT_EQ(r->result.passes, 1u);
   const std::vector<std::pair<std::string, uint64_t>> expect = {
       {"image view: unknown image", 1},
-      {"memory: allocation larger than 4 GiB (contents not held)", 1},
+      {"memory: allocation larger than 2 GiB (contents not held)", 1},
       {"image: extent, mips or layers out of range (contents not held)", 1},
       {"draw: outside a render pass", 1},
       {"draw: no graphics pipeline bound", 1},

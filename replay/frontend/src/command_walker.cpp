@@ -16,6 +16,7 @@ namespace {
 // Bounds on what hostile records can make the walker allocate.
 constexpr uint64_t kMaxPushConstantBytes = 65536;
 constexpr uint32_t kMaxIndirectDraws = 1u << 16;
+constexpr uint32_t kMaxViewports = 16;
 
 template <typename R>
 bool decode_into(std::span<const std::byte> body, R* out, std::string* error) {
@@ -56,8 +57,9 @@ void apply_dynamic_state(const DynamicValues& dyn,
     switch (ds) {
       case VK_DYNAMIC_STATE_VIEWPORT:
         if (dyn.viewports_set) {
-          s.viewports.resize(s.viewport_count);
-          for (uint32_t i = 0; i < s.viewport_count && i < dyn.viewports.size(); ++i) {
+          // maxViewports is at most 16 on any device: a larger count is hostile.
+          s.viewports.resize(std::min(s.viewport_count, kMaxViewports));
+          for (uint32_t i = 0; i < s.viewports.size() && i < dyn.viewports.size(); ++i) {
             s.viewports[i] = dyn.viewports[i];
           }
         }
@@ -70,8 +72,8 @@ void apply_dynamic_state(const DynamicValues& dyn,
         break;
       case VK_DYNAMIC_STATE_SCISSOR:
         if (dyn.scissors_set) {
-          s.scissors.resize(s.scissor_count);
-          for (uint32_t i = 0; i < s.scissor_count && i < dyn.scissors.size(); ++i) {
+          s.scissors.resize(std::min(s.scissor_count, kMaxViewports));
+          for (uint32_t i = 0; i < s.scissors.size() && i < dyn.scissors.size(); ++i) {
             s.scissors[i] = dyn.scissors[i];
           }
         }
@@ -371,8 +373,9 @@ void CommandWalker::push_descriptors(const cap::CmdPushDescriptorSetRecord& rec)
     return;
   }
   DescriptorSetState& set = st.push_sets[rec.set];
-  if (set.layout != set_layout->layout || set.bindings.empty()) {
-    Resources::init_set(set, *set_layout);
+  if ((set.layout != set_layout->layout || set.bindings.empty()) &&
+      !Resources::init_set(set, *set_layout)) {
+    result_->skipped.add("push descriptor set: binding beyond 16384 elements (cut)");
   }
   for (const auto& w : rec.writes) res_.write_descriptors(set, w, result_->skipped);
   BoundSet b;
@@ -866,7 +869,7 @@ bool CommandWalker::command(uint32_t kind, std::span<const std::byte> body, std:
         if (r.with_count != 0) {
           d.viewports = r.viewports;
           d.viewport_with_count = true;
-        } else if (r.first < 16 && r.viewports.size() <= 16) {  // maxViewports is at most 16
+        } else if (r.first < kMaxViewports && r.viewports.size() <= kMaxViewports) {
           if (d.viewports.size() < r.first + r.viewports.size()) {
             d.viewports.resize(r.first + r.viewports.size());
           }
@@ -886,7 +889,7 @@ bool CommandWalker::command(uint32_t kind, std::span<const std::byte> body, std:
         if (r.with_count != 0) {
           d.scissors = r.scissors;
           d.scissor_with_count = true;
-        } else if (r.first < 16 && r.scissors.size() <= 16) {
+        } else if (r.first < kMaxViewports && r.scissors.size() <= kMaxViewports) {
           if (d.scissors.size() < r.first + r.scissors.size()) {
             d.scissors.resize(r.first + r.scissors.size());
           }

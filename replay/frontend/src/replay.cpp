@@ -25,6 +25,17 @@ CaptureReplay::~CaptureReplay() = default;
 
 std::unique_ptr<CaptureReplay> CaptureReplay::open(const cap::CaptureReader& reader,
                                                    std::string* error) {
+  // Out of host memory (or anything else thrown) is an error naming the file, not a crash.
+  try {
+    return open_records(reader, error);
+  } catch (const std::exception& e) {
+    *error = reader.name() + ": global records: " + e.what();
+    return nullptr;
+  }
+}
+
+std::unique_ptr<CaptureReplay> CaptureReplay::open_records(const cap::CaptureReader& reader,
+                                                           std::string* error) {
   std::unique_ptr<CaptureReplay> r(new CaptureReplay(reader));
   std::string problem;
   bool failed = false;
@@ -61,6 +72,17 @@ size_t CaptureReplay::frame_count() const { return reader_.frames().size(); }
 
 bool CaptureReplay::replay_frame(size_t index, PassRenderer& renderer, FrameResult* result,
                                  std::string* error) {
+  try {
+    return replay_records(index, renderer, result, error);
+  } catch (const std::exception& e) {
+    failed_ = true;
+    *error = reader_.name() + ": frame " + std::to_string(index) + ": " + e.what();
+    return false;
+  }
+}
+
+bool CaptureReplay::replay_records(size_t index, PassRenderer& renderer, FrameResult* result,
+                                   std::string* error) {
   if (failed_) {
     *error = reader_.name() + ": replay stopped after an earlier error";
     return false;

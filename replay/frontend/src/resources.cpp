@@ -227,15 +227,18 @@ void Resources::apply_view(const cap::ImageViewRecord& rec, SkipCounts& skipped)
   }
 }
 
-void Resources::init_set(DescriptorSetState& set, const cap::DescriptorSetLayoutRecord& layout) {
+bool Resources::init_set(DescriptorSetState& set, const cap::DescriptorSetLayoutRecord& layout) {
   set.layout = layout.layout;
   set.bindings.clear();
+  bool cut = false;
   for (const auto& b : layout.bindings) {
     auto& dst = set.bindings[b.binding];
     dst.type = b.type;
     // Counts come from the file: a hostile count must not allocate unbounded memory.
-    dst.slots.assign(std::min<uint32_t>(b.count, 1u << 16), DescriptorSlot{});
+    cut = cut || b.count > kMaxBindingElements;
+    dst.slots.assign(std::min(b.count, kMaxBindingElements), DescriptorSlot{});
   }
+  return !cut;
 }
 
 void Resources::write_descriptors(DescriptorSetState& set, const cap::DescriptorWrite& w,
@@ -406,8 +409,8 @@ bool Resources::apply(uint32_t kind, std::span<const std::byte> body, SkipCounts
       if (layout == nullptr) {
         set = DescriptorSetState{};
         skipped.add("descriptor set: unknown set layout");
-      } else {
-        init_set(set, *layout);
+      } else if (!init_set(set, *layout)) {
+        skipped.add("descriptor set: binding beyond 16384 elements (cut)");
       }
       return true;
     }
@@ -427,7 +430,7 @@ bool Resources::apply(uint32_t kind, std::span<const std::byte> body, SkipCounts
       held_bytes_ -= m.bytes.size();
       m.bytes = {};
       if (r.size > kMaxObjectBytes) {
-        skipped.add("memory: allocation larger than 4 GiB (contents not held)");
+        skipped.add("memory: allocation larger than 2 GiB (contents not held)");
       } else if (held_bytes_ + r.size > kMaxTotalBytes) {
         skipped.add("memory: beyond the replay's 16 GiB budget (contents not held)");
       } else {

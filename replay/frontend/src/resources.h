@@ -25,9 +25,11 @@ inline constexpr uint64_t kImageBase = 0x1'0000'0000ull;
 inline constexpr uint64_t kMemoryBase = 0x100'0000'0000ull;
 inline constexpr uint64_t kAddressAlign = 4096;
 // Largest memory object or image the front end allocates in host memory (bad input guard).
-inline constexpr uint64_t kMaxObjectBytes = 4ull << 30;
+inline constexpr uint64_t kMaxObjectBytes = 2ull << 30;
 // And all of them together: a hostile file cannot make the replay exhaust the host.
 inline constexpr uint64_t kMaxTotalBytes = 16ull << 30;
+// Elements of one descriptor binding (bindless arrays beyond this are cut, and counted).
+inline constexpr uint32_t kMaxBindingElements = 16384;
 
 // One descriptor array element as written (handles; resolved to pointers at draw time).
 struct DescriptorSlot {
@@ -60,7 +62,8 @@ class Resources {
   // `set` is an in-walker state, hence the explicit target).
   void write_descriptors(DescriptorSetState& set, const capture::DescriptorWrite& w,
                          SkipCounts& skipped) const;
-  static void init_set(DescriptorSetState& set, const capture::DescriptorSetLayoutRecord& layout);
+  // Shapes a set after its layout; false when a binding had to be cut (kMaxBindingElements).
+  static bool init_set(DescriptorSetState& set, const capture::DescriptorSetLayoutRecord& layout);
 
   // The SPIR-V words of a blob, cached by hash; null with *problem when missing or not words.
   std::shared_ptr<const std::vector<uint32_t>> spirv(const capture::Hash128& hash,

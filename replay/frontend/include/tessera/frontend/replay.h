@@ -63,6 +63,10 @@ class CaptureReplay {
 
  private:
   explicit CaptureReplay(const capture::CaptureReader& reader);
+  static std::unique_ptr<CaptureReplay> open_records(const capture::CaptureReader& reader,
+                                                     std::string* error);
+  bool replay_records(size_t index, PassRenderer& renderer, FrameResult* result,
+                      std::string* error);
 
   const capture::CaptureReader& reader_;
   std::unique_ptr<Resources> resources_;
