@@ -827,36 +827,41 @@ struct GpuModel::Impl {
   void texIssue(uint32_t c, uint32_t slot, uint64_t t) {
     QuadRec& q = recs[slot];
     const uint32_t instr = q.segment - 1;
-    uint64_t done = t;
+    TextureFrontBuffer* const front = hooks.front_buffer.get();
+    const bool classify = hooks.l2_priority != nullptr;
+    // The texture unit sends tex.lines_per_cycle lines per cycle to the L1.
+    uint64_t slot_cycle = std::max(t, tex_free[c]);
+    uint32_t in_cycle = slot_cycle == tex_free[c] ? tex_in_cycle[c] : 0;
+    uint64_t done = t, lines = 0;
+    MemRequest r;
+    r.unit = static_cast<uint16_t>(c);
     uint32_t begin = 0;
     for (size_t s = 0; s < q.sample_end.size(); ++s) {
       const uint32_t end = q.sample_end[s];
       if (q.sample_instr[s] == instr) {
+        lines += end - begin;
         for (uint32_t i = begin; i < end; ++i) {
-          // The texture unit sends tex.lines_per_cycle lines per cycle to the L1.
-          uint64_t issue = std::max(t, tex_free[c]);
-          if (issue != tex_free[c]) tex_in_cycle[c] = 0;
-          tex_free[c] = issue;
-          if (++tex_in_cycle[c] == tex_lpc) {
-            tex_in_cycle[c] = 0;
-            ++tex_free[c];
+          const uint64_t issue = slot_cycle;
+          if (++in_cycle == tex_lpc) {
+            in_cycle = 0;
+            ++slot_cycle;
           }
           const uint64_t line = q.lines[i];
-          ++res->texture_lines;
-          if (hooks.front_buffer && hooks.front_buffer->access(c, line)) {
+          if (front && front->access(c, line)) {
             ++res->front_buffer_hits;
             done = std::max(done, issue + tfm_latency);
             continue;
           }
-          MemRequest r;
           r.addr = line;
-          r.unit = static_cast<uint16_t>(c);
-          r.priority_class = priority(Stream::Texture, line, false);
+          if (classify) r.priority_class = priority(Stream::Texture, line, false);
           done = std::max(done, issue + h->access(r, issue).latency);
         }
       }
       begin = end;
     }
+    tex_free[c] = slot_cycle;
+    tex_in_cycle[c] = in_cycle;
+    res->texture_lines += lines;
     const uint64_t ready = done + tex_latency;
     ready_heap[c].push_back(Ready{ready, ready_order++, slot});
     std::push_heap(ready_heap[c].begin(), ready_heap[c].end(), std::greater<>());
@@ -1019,9 +1024,9 @@ struct GpuModel::Impl {
     imbalance_tiles = 0;
     ready_order = 0;
     for (auto& v : sim_events) v = 0;
-    recs.clear();
+    // Quad records keep their buffers from frame to frame.
     free_recs.clear();
-    admit_time.clear();
+    for (uint32_t i = static_cast<uint32_t>(recs.size()); i-- > 0;) free_recs.push_back(i);
     r.cores.assign(cores, CoreStats{});
 
     h = std::make_unique<MemoryHierarchy>(hcfg);
