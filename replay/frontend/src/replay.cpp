@@ -130,7 +130,7 @@ bool CaptureReplay::replay_records(size_t index, PassRenderer& renderer, FrameRe
             std::string blob_error;
             if (auto b = reader_.blob(rec->pixels, &blob_error)) {
               p.pixels.resize(b->data.size());
-              std::memcpy(p.pixels.data(), b->data.data(), b->data.size());
+              if (!b->data.empty()) std::memcpy(p.pixels.data(), b->data.data(), b->data.size());
             } else {
               result->skipped.add("presented image: pixels blob missing");
             }

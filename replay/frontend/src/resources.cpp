@@ -144,7 +144,7 @@ void Resources::apply_image(const cap::ImageRecord& rec, SkipCounts& skipped) {
     }
     held_bytes_ += sub.size - plane.size();  // formats of unknown layout take the bytes given
     plane.resize(static_cast<size_t>(sub.size));
-    std::memcpy(plane.data(), b->data.data() + sub.offset, static_cast<size_t>(sub.size));
+    if (sub.size != 0) std::memcpy(plane.data(), b->data.data() + sub.offset, static_cast<size_t>(sub.size));
   }
   img.touch();
 }
@@ -183,7 +183,9 @@ void Resources::apply_memory_contents(const cap::MemoryContentsRecord& rec,
     skipped.add("memory contents: range outside the memory object");
     return;
   }
-  std::memcpy(m->bytes.data() + rec.offset, b->data.data(), static_cast<size_t>(rec.size));
+  if (rec.size != 0) {
+    std::memcpy(m->bytes.data() + rec.offset, b->data.data(), static_cast<size_t>(rec.size));
+  }
   mark_known(m);
 }
 

@@ -83,6 +83,7 @@ void copy_buffer_buffer(Resources& res, const cap::CmdCopyRecord& rec, SkipCount
       skipped.add("copy buffer: region outside a buffer or its memory");
       continue;
     }
+    if (r.size_bytes == 0) continue;
     std::memmove(d.data() + r.dst_offset_bytes, s.data() + r.src_offset_bytes,
                  static_cast<size_t>(r.size_bytes));
   }
@@ -402,7 +403,8 @@ void execute_update_buffer(Resources& res, const cap::CmdUpdateBufferRecord& rec
     skipped.add("update buffer: range outside the buffer or its memory");
     return;
   }
-  std::memcpy(bytes.data() + rec.offset, rec.data.data(), rec.data.size());
+  // memcpy of zero bytes from an empty vector's null data is undefined: skip it.
+  if (!rec.data.empty()) std::memcpy(bytes.data() + rec.offset, rec.data.data(), rec.data.size());
   res.mark_known(b->memory);
 }
 
