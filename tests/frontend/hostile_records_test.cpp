@@ -7,7 +7,7 @@
 #include <random>
 #include <tuple>
 
-#include "capture_builder.h"
+#include "scene.h"
 
 namespace tessera::frontend::testing {
 namespace {
@@ -22,6 +22,17 @@ class Filler {
       constexpr T values[] = {0, 1, -1, 0.5, 4, 1e30f, std::numeric_limits<T>::infinity(),
                               std::numeric_limits<T>::quiet_NaN()};
       v = values[pick(std::size(values))];
+    } else if constexpr (std::is_same_v<T, uint64_t>) {
+      // Handles and sizes: often one of the scene's objects, so commands reach the draw path.
+      constexpr uint64_t handles[] = {Scene::kMemory, Scene::kBuffer, Scene::kBuffer2,
+                                      Scene::kTarget, Scene::kTargetView, Scene::kRenderPass,
+                                      Scene::kFramebuffer, Scene::kSetLayout, Scene::kLayout,
+                                      Scene::kPipeline};
+      switch (pick(4)) {
+        case 0: v = handles[pick(std::size(handles))]; break;
+        case 1: v = std::numeric_limits<uint64_t>::max(); break;
+        default: v = pick(17); break;
+      }
     } else if constexpr (std::is_integral_v<T>) {
       // Small values make handles collide and references resolve; all-ones and the sign bit
       // probe the bounds checks. Enum and flag fields get the same treatment.
@@ -146,9 +157,19 @@ TEST(FrontendHostile, RandomValuedRecordsAreCountedOrRefusedNeverACrash) {
       blobs.push_back(b.blob(bytes));
     }
     Filler f(seed, blobs);
+    Scene scene;
+    scene.write(b, {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR,
+                    VK_DYNAMIC_STATE_STENCIL_OP, VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE});
     for (int i = 0; i < 40; ++i) random_any(b, f);
     b.begin_frame(1);
-    for (int i = 0; i < 120; ++i) random_any(b, f);
+    // A valid start (a pass with the scene's pipeline bound), then anything.
+    b.object(cap::CommandBufferRecord{0xc0, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1000});
+    b.object(Scene::begin_pass());
+    b.object(cap::CmdBindPipelineRecord{VK_PIPELINE_BIND_POINT_GRAPHICS, Scene::kPipeline});
+    for (int i = 0; i < 120; ++i) {
+      random_any(b, f);
+      if (f.pick(4) == 0) random_record<cap::CmdDrawRecord>(b, f);
+    }
     b.end_frame();
     auto reader = b.finish();
     std::string error;
@@ -167,6 +188,7 @@ TEST(FrontendHostile, RandomValuedRecordsAreCountedOrRefusedNeverACrash) {
   }
   EXPECT_EQ(replayed, 150u);
   // The generator reaches both outcomes: draws resolved and things counted as skipped.
+  EXPECT_GT(draws, 150u);
   EXPECT_GT(skips, 0u);
   std::printf("hostile records: %lu draws resolved, %lu skips counted\n",
               static_cast<unsigned long>(draws), static_cast<unsigned long>(skips));

@@ -67,8 +67,12 @@ void Resources::shape_image(Image& img, SkipCounts& skipped) {
   uint64_t total = 0;
   std::vector<uint64_t> sizes;
   const uint64_t planes = uint64_t{aspects} * img.array_layers * img.mip_levels;
-  const bool sane = img.width != 0 && img.height != 0 && img.depth != 0 && img.mip_levels != 0 &&
-                    img.mip_levels <= 32 && img.array_layers != 0 && img.array_layers <= 4096;
+  // Far above any device's maxImageDimension*: keeps the size arithmetic below from wrapping.
+  constexpr uint32_t kMaxDimension = 1u << 16;
+  bool sane = img.width != 0 && img.height != 0 && img.depth != 0 && img.mip_levels != 0 &&
+              img.mip_levels <= 32 && img.array_layers != 0 && img.array_layers <= 4096 &&
+              img.width <= kMaxDimension && img.height <= kMaxDimension &&
+              img.depth <= kMaxDimension;
   if (sane) {
     for (uint32_t a = 0; a < aspects; ++a) {
       for (uint32_t l = 0; l < img.array_layers; ++l) {
@@ -79,8 +83,12 @@ void Resources::shape_image(Image& img, SkipCounts& skipped) {
                                    : 0;
           sizes.push_back(n);
           total += n;
+          if (total > kMaxObjectBytes) sane = false;  // stop before the sum can wrap
+          if (!sane) break;
         }
+        if (!sane) break;
       }
+      if (!sane) break;
     }
   }
   for (const auto& plane : img.planes) held_bytes_ -= plane.size();
