@@ -57,6 +57,33 @@ TEST(Hierarchy, ReplicationDegree) {
   EXPECT_EQ(h.replicationHistogram(), expect);
 }
 
+// The incremental holder counts (LineHolders) against a probe of every L1 after each request,
+// with prefetches, evictions and the deletions they cause in the table.
+TEST(Hierarchy, ReplicationCountsMatchAProbeOfEveryL1) {
+  for (const char* preset : {"mobile4", "mobile32"}) {
+    ParamSet p = makePreset(preset);
+    p.set("l1tex.size", "1KiB");
+    MemoryHierarchy h(HierarchyConfig::fromParams(p));
+    const uint32_t cores = h.config().shader_cores;
+    std::vector<uint64_t> expect(cores + 1, 0);
+    std::mt19937_64 rng(7);
+    for (int i = 0; i < 50000; ++i) {
+      const uint16_t core = static_cast<uint16_t>(rng() % cores);
+      const uint64_t addr = 0x1000'0000 + (rng() % 600) * 64 + rng() % 64;
+      if (rng() % 8 == 0) {
+        h.prefetchTexture(core, addr ^ 0x40, static_cast<uint64_t>(i));
+        continue;
+      }
+      h.access(tex(core, addr), static_cast<uint64_t>(i));
+      uint32_t holders = 0;
+      for (uint32_t c = 0; c < cores; ++c) holders += h.l1tex(c).contains(addr) ? 1 : 0;
+      ++expect[holders];
+    }
+    EXPECT_EQ(h.replicationHistogram(), expect) << preset;
+    EXPECT_GT(expect[2], 0u) << preset;
+  }
+}
+
 TEST(Hierarchy, CountersReconcileOnRandomMultiCoreStream) {
   ParamSet p = makePreset("mobile4");
   p.set("l1tex.size", "4KiB");  // small caches so every path (evictions, write-backs) is exercised

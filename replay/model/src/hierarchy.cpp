@@ -1,6 +1,7 @@
 #include "tessera/model/hierarchy.h"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -80,6 +81,11 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config) : config_(config
   config_.l2.requesters = l2.requesters;
   replication_.assign(config.shader_cores + 1, 0);
   dram_fetches_.assign(l2Requesters(), 0);
+  l1_line_shift_ = static_cast<uint32_t>(std::countr_zero(config.l1tex.line_bytes));
+  if (config.track_replication) {
+    holders_ = std::make_unique<LineHolders>(static_cast<size_t>(config.shader_cores) *
+                                             (config.l1tex.size_bytes / config.l1tex.line_bytes));
+  }
   l1tex_banked_ = config.l1tex.banks > 1;
 }
 
@@ -87,6 +93,46 @@ MemoryHierarchy::~MemoryHierarchy() = default;
 
 void MemoryHierarchy::setTextureOrganisation(std::unique_ptr<TextureOrganisation> organisation) {
   organisation_ = std::move(organisation);
+  // From here on the organisation may fill or evict L1 lines out of our sight: probe instead.
+  if (organisation_) holders_.reset();
+}
+
+LineHolders::LineHolders(size_t max_lines) {
+  size_t n = 16;
+  while (n < 2 * max_lines) n *= 2;  // load factor at most 1/2
+  keys_.assign(n, 0);
+  counts_.assign(n, 0);
+  mask_ = n - 1;
+  shift_ = static_cast<uint32_t>(64 - std::countr_zero(n));
+}
+
+uint32_t LineHolders::increment(uint64_t line) {
+  size_t i = slot(line);
+  while (keys_[i] != 0 && keys_[i] != line + 1) i = (i + 1) & mask_;
+  keys_[i] = line + 1;
+  return ++counts_[i];
+}
+
+void LineHolders::decrement(uint64_t line) {
+  size_t i = slot(line);
+  while (keys_[i] != line + 1) {
+    if (keys_[i] == 0) return;  // not tracked (cannot happen while every fill is counted)
+    i = (i + 1) & mask_;
+  }
+  if (--counts_[i] != 0) return;
+  // Backward-shift deletion: move later entries of the probe run into the hole.
+  size_t hole = i;
+  for (size_t j = (i + 1) & mask_; keys_[j] != 0; j = (j + 1) & mask_) {
+    const size_t home = slot(keys_[j] - 1);
+    // Entry j may fill the hole when its home is not cyclically in (hole, j].
+    const bool stays = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
+    if (stays) continue;
+    keys_[hole] = keys_[j];
+    counts_[hole] = counts_[j];
+    hole = j;
+  }
+  keys_[hole] = 0;
+  counts_[hole] = 0;
 }
 
 MemResponse MemoryHierarchy::accessBelowL1(uint32_t l2_requester, uint64_t addr, bool write, const AccessInfo& info,
@@ -165,6 +211,10 @@ MemResponse MemoryHierarchy::accessOther(const MemRequest& request, uint64_t now
 uint64_t MemoryHierarchy::prefetchTexture(uint32_t core, uint64_t addr, uint64_t now) {
   if (core >= config_.shader_cores) throw std::out_of_range("prefetch for a shader core that does not exist");
   const CacheOutcome o = l1tex_[core].prefetch(addr, AccessInfo{});
+  if (holders_) {
+    if (o.evicted) holders_->decrement(o.evicted_addr >> l1_line_shift_);
+    if (o.filled) holders_->increment(addr >> l1_line_shift_);
+  }
   uint64_t t = now + config_.l1tex.hit_latency;
   if (o.writeback) accessBelowL1(l2RequesterTexture(core), o.writeback_addr, true, AccessInfo{kNoNextUse, 0, true}, t);
   if (o.fetch) t += accessBelowL1(l2RequesterTexture(core), addr, false, AccessInfo{}, t).latency;

@@ -74,6 +74,9 @@ struct CacheOutcome {
   bool forward_write = false;  // pass this write to the next level
   bool writeback = false;      // write the dirty victim at writeback_addr to the next level
   uint64_t writeback_addr = 0;
+  bool filled = false;         // a line was allocated for this address
+  bool evicted = false;        // a valid line (dirty or not) at evicted_addr was replaced
+  uint64_t evicted_addr = 0;
 };
 
 struct LineLocation {
@@ -293,9 +296,11 @@ class SetAssocCache {
       way = policy_.victim(set, info);
       if (way == kBypass) return kBypass;
       ++counters_.evictions;
+      out.evicted = true;
+      out.evicted_addr = (tags_[base + way] - 1) << line_shift_;
       if (dirty_[base + way]) {
         out.writeback = true;
-        out.writeback_addr = (tags_[base + way] - 1) << line_shift_;
+        out.writeback_addr = out.evicted_addr;
         ++counters_.writebacks;
       }
       policy_.invalidate(set, way);
@@ -304,6 +309,7 @@ class SetAssocCache {
     dirty_[base + way] = 0;
     policy_.reset(set, way, info);
     ++counters_.fills;
+    out.filled = true;
     return way;
   }
 

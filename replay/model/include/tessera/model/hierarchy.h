@@ -62,6 +62,30 @@ struct MemResponse {
 
 class MemoryHierarchy;
 
+// How many private L1 texture caches hold each line, kept up to date on every L1 fill and
+// eviction, so the replication degree of a serviced block (paper 000 Fig. 1) costs one lookup
+// instead of a probe of every L1 (32 of them in mobile32). Open addressing with linear probing
+// and backward-shift deletion; a line leaves the table when its last holder evicts it.
+class LineHolders {
+ public:
+  explicit LineHolders(size_t max_lines);
+  uint32_t get(uint64_t line) const {
+    for (size_t i = slot(line);; i = (i + 1) & mask_) {
+      if (keys_[i] == line + 1) return counts_[i];
+      if (keys_[i] == 0) return 0;
+    }
+  }
+  uint32_t increment(uint64_t line);  // returns the new count
+  void decrement(uint64_t line);
+
+ private:
+  size_t slot(uint64_t line) const { return static_cast<size_t>((line * 0x9E3779B97F4A7C15ull) >> shift_); }
+  std::vector<uint64_t> keys_;    // line + 1; 0 = empty
+  std::vector<uint32_t> counts_;
+  size_t mask_ = 0;
+  uint32_t shift_ = 0;
+};
+
 // A replacement for the baseline texture path above L2 (see the seams above).
 class TextureOrganisation {
  public:
@@ -155,7 +179,11 @@ class MemoryHierarchy {
     const CacheOutcome o = l1.access(request.addr, request.write, 0, info);
     MemResponse r{static_cast<uint32_t>(start - now) + config_.l1tex.hit_latency, ServedBy::L1};
     if (!o.hit || o.forward_write) r = l1texMiss(o, request, start + config_.l1tex.hit_latency, now);
-    if (config_.track_replication) {
+    if (config_.track_replication && holders_) {
+      const uint64_t line = request.addr >> l1_line_shift_;
+      if (o.evicted) holders_->decrement(o.evicted_addr >> l1_line_shift_);
+      ++replication_[o.filled ? holders_->increment(line) : holders_->get(line)];
+    } else if (config_.track_replication) {
       // All L1s share one geometry: locate the set once, then scan it in each cache.
       const LineLocation loc = l1.locate(request.addr);
       uint32_t holders = 0;
@@ -181,6 +209,10 @@ class MemoryHierarchy {
   std::unique_ptr<TextureOrganisation> organisation_;
   std::vector<uint64_t> replication_;
   std::vector<uint64_t> dram_fetches_;
+  // Incremental holder counts while every L1 fill and eviction passes through this class (no
+  // texture organisation installed: an organisation may touch the L1s directly).
+  std::unique_ptr<LineHolders> holders_;
+  uint32_t l1_line_shift_ = 6;
   bool l1tex_banked_ = false;
 };
 
