@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <cstring>
+#include <set>
 
 #include "render_test_util.h"
 #include "tessera/render/renderer.h"
@@ -360,6 +361,32 @@ TEST_F(RendererTest, FlatInputsTakeTheProvokingVertex) {
     render(p);
     expect_all(*img, provoking ? Rgba8{0, 0, 255, 255} : Rgba8{255, 0, 0, 255});
   }
+}
+
+TEST_F(RendererTest, LastProvokingVertexOfStripsRestartsItsParityAtEachRestart) {
+  frontend::Image* img = target();
+  auto p = testing::pass(kW, kH, scene.view(img), VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE);
+  // Vertex i has red = 20 * (i + 1) / 255. Strip (0 1 2), restart, strip (3 4 5 6): with
+  // LAST_VERTEX the triangles take vertices 2, 5 and 6 (the second triangle of a run is odd).
+  const float pos[7][2] = {{-1, -1}, {-1, 1}, {-0.5f, -1}, {0, -1}, {0, 1}, {1, -1}, {1, 1}};
+  std::vector<ColorVertex> verts;
+  for (int i = 0; i < 7; ++i)
+    verts.push_back({{pos[i][0], pos[i][1], 0.5f, 1}, {static_cast<float>(20 * (i + 1)) / 255.0f, 0, 0, 1}});
+  const uint32_t indices[] = {0, 1, 2, 0xffffffffu, 3, 4, 5, 6};
+  frontend::Draw d = testing::color_draw("flat.vert", "flat.frag", vb(verts), 8, kW, kH);
+  d.state.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+  d.state.primitive_restart = 1;
+  d.state.provoking_vertex = 1;
+  d.indexed = true;
+  d.index_buffer = scene.buffer(indices, sizeof(indices), 0x50000);
+  d.index_type = VK_INDEX_TYPE_UINT32;
+  p.commands.push_back(d);
+  render(p);
+  std::set<uint8_t> reds;
+  for (uint32_t y = 0; y < kH; ++y)
+    for (uint32_t x = 0; x < kW; ++x)
+      if (testing::rgba8(*img, x, y)[3] != 0) reds.insert(testing::rgba8(*img, x, y)[0]);
+  EXPECT_EQ(reds, (std::set<uint8_t>{60, 120, 140}));
 }
 
 TEST_F(RendererTest, CullingScissorAndNegativeViewportHeight) {

@@ -176,13 +176,27 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
   // Provoking vertex (spec "Primitive Topologies"): first vertex of triangle i is v[0] for every
   // triangle topology in assembly order; the last is v[2] for lists, v[1] for fans, and for
   // strips v[2] on even triangles and v[1] on odd ones (the odd ones swap their last two).
-  result.provoking.resize(result.triangles.size(), 0);
-  if (ds.provoking_last)
+  result.provoking.assign(result.triangles.size(), 0);
+  if (ds.provoking_last) {
+    // Parity of each strip triangle within its run: primitive restart starts a new run.
+    std::vector<uint8_t> odd;
+    if (ds.topology == pipeline::Topology::TriangleStrip) {
+      const uint32_t restart = pipeline::restart_index(index_type(draw.index_type));
+      uint32_t run = 0;
+      for (uint32_t i = 0; i < draw.vertex_count; ++i) {
+        if (draw.indexed && ds.primitive_restart && indices_[i] == restart) {
+          run = 0;
+          continue;
+        }
+        if (++run >= 3) odd.push_back(static_cast<uint8_t>((run - 3) % 2));
+      }
+    }
     for (size_t i = 0; i < result.triangles.size(); ++i)
-      result.provoking[i] = ds.topology == pipeline::Topology::TriangleList    ? 2
-                            : ds.topology == pipeline::Topology::TriangleFan   ? 1
-                            : (i % 2)                                          ? 1
-                                                                               : 2;
+      result.provoking[i] = ds.topology == pipeline::Topology::TriangleList  ? 2
+                            : ds.topology == pipeline::Topology::TriangleFan ? 1
+                            : i < odd.size() && odd[i]                       ? 1
+                                                                             : 2;
+  }
   return true;
 }
 
