@@ -318,6 +318,14 @@ TEST(FrontendTransfer, StateCarriesOverFramesAndThePresentedImageIsReported) {
   b.submit();
   const std::vector<uint8_t> pixels = {1, 2, 3, 4, 5, 6, 7, 8};
   b.object(cap::PresentedImageRecord{kSwapchain, 1, VK_FORMAT_B8G8R8A8_UNORM, 2, 1, b.blob(pixels)});
+  cap::RenderTargetContentsRecord rt;
+  rt.present = 1;
+  rt.image = Scene::kTarget;
+  rt.format = VK_FORMAT_R8G8B8A8_UNORM;
+  rt.width = rt.height = 4;
+  rt.contents = b.blob(std::vector<uint8_t>(64, 3));
+  rt.subresources = {{0, 0, 0, 64, VK_IMAGE_ASPECT_COLOR_BIT}};
+  b.object(rt);
   b.end_frame();
   b.begin_frame(2);
   cap::CmdCopyRecord up{cap::CmdCopyRecord::kBufferToImage, Scene::kBuffer, kImage1, 0, 0, 0, {}};
@@ -338,6 +346,8 @@ TEST(FrontendTransfer, StateCarriesOverFramesAndThePresentedImageIsReported) {
   EXPECT_EQ(r0.presented->swapchain_image, kImage1);
   EXPECT_EQ(r0.presented->width, 2u);
   EXPECT_EQ(r0.presented->pixels, pixels);
+  ASSERT_EQ(r0.render_targets.size(), 1u);
+  EXPECT_EQ(r0.render_targets[0], rt);
   const Image* img = replay->find_image(kImage1);
   ASSERT_NE(img, nullptr);
   EXPECT_TRUE(img->swapchain);

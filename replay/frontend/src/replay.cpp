@@ -136,6 +136,14 @@ bool CaptureReplay::replay_records(size_t index, PassRenderer& renderer, FrameRe
             }
             result->presented = std::move(p);
           }
+        } else if (kind == cap::kind_of<cap::RenderTargetContentsRecord>()) {
+          auto rec = cap::decode_record<cap::RenderTargetContentsRecord>(body);
+          if (!rec) {
+            problem = "render_target_contents record does not decode";
+            ok = false;
+          } else {
+            result->render_targets.push_back(std::move(*rec));
+          }
         } else if (cap::record_kind_name(kind) == nullptr) {
           result->skipped.add("record: unknown kind " + std::to_string(kind));
         } else {

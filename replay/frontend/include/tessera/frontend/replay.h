@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tessera/capture/reader.h"
 #include "tessera/frontend/frame.h"
@@ -33,6 +34,9 @@ struct FrameResult {
   SkipCounts skipped;
   // The image the application presented at the end of the frame, when the capture has it.
   std::optional<PresentedImage> presented;
+  // The render targets as the frame ended on the captured device, for pass-by-pass checks of
+  // the replay (subresource layout as in ImageRecord; bytes through CaptureReader::blob).
+  std::vector<capture::RenderTargetContentsRecord> render_targets;
 };
 
 class Resources;
