@@ -664,6 +664,7 @@ void CommandWalker::emit_draw(Draw&& draw) {
 
 void CommandWalker::draw_indirect(const cap::CmdDrawIndirectRecord& rec) {
   SkipCounts& skipped = result_->skipped;
+  if (rec.count_buffer == 0 && rec.draw_count == 0) return;  // draws nothing
   const Buffer* buf = Resources::find(res_.buffers, rec.buffer);
   if (buf == nullptr || !res_.known(buf->memory)) {
     skipped.add("draw: indirect buffer contents not captured", std::max(rec.draw_count, 1u));
