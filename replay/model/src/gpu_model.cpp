@@ -1118,6 +1118,7 @@ struct GpuModel::Impl {
     // serves remote hits reports them itself.
     if (!hooks.texture_organisation) put("l1tex.local_hits", u(l1.hits));
     put("l1tex.evictions", u(l1.evictions));
+    put("l1tex.writebacks", u(l1.writebacks));
     put("l1tex.fetches", u(l1.fetches));
     put("l1tex.prefetches", u(l1.prefetches));
     put("l1tex.prefetch_fills", u(l1.prefetch_fills));
