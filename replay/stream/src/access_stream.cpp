@@ -1,6 +1,7 @@
 // Encoder and decoder of the access stream (schema/access-stream.md).
 #include "tessera/stream/access_stream.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <initializer_list>
@@ -25,15 +26,20 @@ constexpr int64_t unzigzag(uint64_t v) {
   return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
 }
 
-void put_varint(std::vector<uint8_t>& out, uint64_t v) {
+template <typename Buffer>
+void put_varint(Buffer& out, uint64_t v) {
+  uint8_t* p = out.reserve(10);  // a 64-bit LEB128 takes at most 10 bytes
+  uint8_t* const start = p;
   while (v >= 0x80) {
-    out.push_back(static_cast<uint8_t>(v | 0x80));
+    *p++ = static_cast<uint8_t>(v | 0x80);
     v >>= 7;
   }
-  out.push_back(static_cast<uint8_t>(v));
+  *p++ = static_cast<uint8_t>(v);
+  out.size += static_cast<size_t>(p - start);
 }
 
-void put_delta(std::vector<uint8_t>& out, uint64_t& last, uint64_t value) {
+template <typename Buffer>
+void put_delta(Buffer& out, uint64_t& last, uint64_t value) {
   put_varint(out, zigzag(static_cast<int64_t>(value - last)));
   last = value;
 }
@@ -95,8 +101,20 @@ void StreamCounts::add(const Event& e) {
 
 // ---- Writer ----------------------------------------------------------------------------------
 
+uint8_t* StreamWriter::Buffer::reserve(size_t n) {
+  if (size + n > capacity) {
+    const size_t grown = std::max<size_t>({capacity * 2, size + n, 1 << 16});
+    std::unique_ptr<uint8_t[]> bigger(new uint8_t[grown]);
+    if (size != 0) std::memcpy(bigger.get(), data.get(), size);
+    data = std::move(bigger);
+    capacity = grown;
+  }
+  return data.get() + size;
+}
+
 StreamWriter::StreamWriter() {
-  bytes_.assign(std::begin(kMagic), std::end(kMagic));
+  std::memcpy(bytes_.reserve(sizeof kMagic), kMagic, sizeof kMagic);
+  bytes_.size += sizeof kMagic;
   put_varint(bytes_, kFormatVersion);
 }
 
@@ -108,7 +126,8 @@ void StreamWriter::reset_predictors() {
 
 void StreamWriter::emit(const Event& e) {
   counts_.add(e);
-  bytes_.push_back(static_cast<uint8_t>(e.kind));
+  *bytes_.reserve(1) = static_cast<uint8_t>(e.kind);
+  ++bytes_.size;
 }
 
 void StreamWriter::frame_begin(uint32_t present, uint32_t width, uint32_t height) {
@@ -226,8 +245,15 @@ void StreamWriter::pass_end(uint32_t pass) {
 void StreamWriter::frame_end() { emit(make_event(EventKind::FrameEnd, {}, 0, 0)); }
 
 std::vector<uint8_t> StreamWriter::finish() {
-  std::vector<uint8_t> out = std::move(bytes_);
+  std::vector<uint8_t> out(bytes_.data.get(), bytes_.data.get() + bytes_.size);
+  // Start the next frame in the same memory: no reallocation or page faults frame after frame.
+  Buffer keep = std::move(bytes_);
   *this = StreamWriter();
+  if (keep.capacity > bytes_.capacity) {
+    std::memcpy(keep.data.get(), bytes_.data.get(), bytes_.size);
+    keep.size = bytes_.size;
+    bytes_ = std::move(keep);
+  }
   return out;
 }
 

@@ -24,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -116,14 +117,21 @@ class StreamWriter {
   void frame_end();
 
   const StreamCounts& counts() const { return counts_; }
-  size_t size_bytes() const { return bytes_.size(); }
+  size_t size_bytes() const { return bytes_.size; }
   // The encoded frame (header + events). The writer is reset for the next frame.
   std::vector<uint8_t> finish();
 
  private:
   void emit(const Event& e);
   void reset_predictors();
-  std::vector<uint8_t> bytes_;
+  // Grows geometrically, uninitialised, and keeps its memory across frames: encoding is on the
+  // renderer's hot path (a byte-wise vector push_back was a quarter of a textured frame's time).
+  struct Buffer {
+    std::unique_ptr<uint8_t[]> data;
+    size_t size = 0, capacity = 0;
+    uint8_t* reserve(size_t n);  // room for n more bytes at data + size
+  };
+  Buffer bytes_;
   StreamCounts counts_;
   uint64_t last_address_[4] = {};
   uint64_t last_line_ = 0;
