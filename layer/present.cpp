@@ -344,10 +344,12 @@ void snapshot_range(Session* s, VkDeviceMemory memory, MemoryState& m, const voi
     const VkDeviceSize lo = std::max(page * kSnapshotPage, offset);
     const VkDeviceSize hi = std::min((page + 1) * kSnapshotPage, offset + size);
     const auto bytes = as_span(base + (lo - offset), static_cast<size_t>(hi - lo));
-    const cap::Hash128 h = cap::hash128(bytes);
+    cap::Hash128 h = cap::hash128(bytes);
     const bool whole_page = lo == page * kSnapshotPage && hi == std::min((page + 1) * kSnapshotPage, m.size);
     if (whole_page && page < m.page_hashes.size() && m.page_hashes[page] == h) continue;
-    s->put_blob(bytes);
+    // The application may write the mapping while we read it: the record names the hash of the
+    // copy the writer stored, not of what we read a moment earlier.
+    h = s->put_blob(bytes);
     s->write(cap::MemoryContentsRecord{id(memory), lo, hi - lo, h});
     if (page < m.page_hashes.size()) m.page_hashes[page] = whole_page ? h : cap::Hash128{};
   }

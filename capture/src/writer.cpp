@@ -225,9 +225,23 @@ void CaptureWriter::write_record(uint32_t kind, std::span<const std::byte> body)
 }
 
 Hash128 CaptureWriter::put_blob(std::span<const std::byte> bytes) {
-  const Hash128 hash = hash128(bytes);
+  Hash128 hash = hash128(bytes);
   if (failed()) return hash;
   try {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (closed_) return hash;
+      if (blobs_seen_.count(hash) != 0) {
+        ++stats_.blobs_deduped;
+        return hash;
+      }
+    }
+    // `bytes` may be mapped memory the application or the device is still writing (the layer
+    // snapshots host-visible memory while the app runs): store and hash one private copy, so a
+    // stored blob always matches the hash it is filed under and that is returned.
+    std::vector<std::byte> snapshot(bytes.begin(), bytes.end());
+    bytes = snapshot;
+    hash = hash128(bytes);
     std::unique_lock<std::mutex> lock(mutex_);
     if (closed_) return hash;
     if (!blobs_seen_.insert(hash).second) {

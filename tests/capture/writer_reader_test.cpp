@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <csignal>
 #include <map>
 #include <random>
@@ -200,6 +201,41 @@ TEST(WriterReader, LargeBlobGetsItsOwnChunkAndReadsBack) {
   EXPECT_EQ(r->summary().chunk_count, 3u);  // big blob, small blobs, index
   EXPECT_FALSE(r->blob(Hash128{1, 2}, &error));
   EXPECT_NE(error.find("not in the capture"), std::string::npos);
+}
+
+// The layer hands put_blob mapped memory the application may be writing at that moment. Each
+// returned hash must name a stored blob whose bytes hash to it, however the source changed
+// while it was read. Another thread rewrites the source throughout (as an app writing its
+// mapped buffer does); before the writer stored a private copy, the stored bytes and the hash
+// disagreed within a few hundred calls and verify() failed.
+TEST(WriterReader, BlobOfMemoryChangingUnderneathIsStoredAsHashed) {
+  TempPath path("racing.tcap");
+  auto w = CaptureWriter::open(path.str(), {}, nullptr);
+  ASSERT_TRUE(w);
+  std::vector<std::atomic<uint8_t>> source(64 * 1024);
+  std::atomic<bool> stop{false};
+  std::thread writer_thread([&] {
+    // Small scattered changes, nanoseconds apart: any read of the source spans several.
+    for (size_t i = 0; !stop.load(std::memory_order_relaxed); i += 4099) {
+      source[i % source.size()].fetch_add(1, std::memory_order_relaxed);
+    }
+  });
+  static_assert(sizeof(std::atomic<uint8_t>) == 1);
+  const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(source.data()), source.size());
+  std::vector<Hash128> hashes;
+  for (int i = 0; i < 300; ++i) hashes.push_back(w->put_blob(bytes));
+  stop = true;
+  writer_thread.join();
+  ASSERT_TRUE(w->close());
+  std::string error;
+  auto r = CaptureReader::open(path.str(), &error);
+  ASSERT_TRUE(r) << error;
+  EXPECT_EQ(r->verify(), "");
+  for (const Hash128& h : hashes) {
+    auto b = r->blob(h, &error);
+    ASSERT_TRUE(b) << error;
+    EXPECT_EQ(hash128(b->data), h);
+  }
 }
 
 TEST(WriterReader, FlushedFramesSurviveAWriterThatNeverCloses) {
