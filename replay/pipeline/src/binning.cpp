@@ -26,20 +26,34 @@ PixelRect tile_rect(const TilingConfig& config, uint32_t tile) {
   return r;
 }
 
-bool overlaps(const ScreenTriangle& t, const PixelRect& rect) {
+namespace {
+
+// overlaps() with the triangle's bounding box and edge functions computed once by the caller:
+// bin() tests every tile of the bounding box against the same triangle.
+bool overlaps_rect(const EdgeFunctions& ef, int64_t minx, int64_t maxx, int64_t miny, int64_t maxy,
+                   const PixelRect& rect) {
   if (rect.x0 >= rect.x1 || rect.y0 >= rect.y1) return false;
   const int64_t sx0 = pixel_center(rect.x0), sx1 = pixel_center(rect.x1 - 1);
   const int64_t sy0 = pixel_center(rect.y0), sy1 = pixel_center(rect.y1 - 1);
-  const int64_t minx = std::min({t.fx[0], t.fx[1], t.fx[2]}), maxx = std::max({t.fx[0], t.fx[1], t.fx[2]});
-  const int64_t miny = std::min({t.fy[0], t.fy[1], t.fy[2]}), maxy = std::max({t.fy[0], t.fy[1], t.fy[2]});
   if (minx > sx1 || maxx < sx0 || miny > sy1 || maxy < sy0) return false;
-  const EdgeFunctions ef = make_edges(t);
   for (const Edge& e : ef.e) {
     const int64_t px = e.a > 0 ? sx1 : sx0;
     const int64_t py = e.b > 0 ? sy1 : sy0;
     if (e.eval(px, py) + e.bias() <= 0) return false;
   }
   return true;
+}
+
+}  // namespace
+
+bool overlaps(const ScreenTriangle& t, const PixelRect& rect) {
+  if (rect.x0 >= rect.x1 || rect.y0 >= rect.y1) return false;
+  const int64_t minx = std::min({t.fx[0], t.fx[1], t.fx[2]}), maxx = std::max({t.fx[0], t.fx[1], t.fx[2]});
+  const int64_t miny = std::min({t.fy[0], t.fy[1], t.fy[2]}), maxy = std::max({t.fy[0], t.fy[1], t.fy[2]});
+  const int64_t sx0 = pixel_center(rect.x0), sx1 = pixel_center(rect.x1 - 1);
+  const int64_t sy0 = pixel_center(rect.y0), sy1 = pixel_center(rect.y1 - 1);
+  if (minx > sx1 || maxx < sx0 || miny > sy1 || maxy < sy0) return false;
+  return overlaps_rect(make_edges(t), minx, maxx, miny, maxy, rect);
 }
 
 PolygonListBuilder::PolygonListBuilder(TilingConfig config, ParameterBufferLayout layout)
@@ -73,11 +87,16 @@ uint32_t PolygonListBuilder::bin(const ScreenTriangle& triangle) {
                                          int64_t{config_.scissor_y1} - 1});
   if (px0 > px1 || py0 > py1) return 0;
 
-  std::vector<uint32_t> tiles;
+  // The candidate tiles go to a member vector reused across calls (no allocation per triangle);
+  // the edge functions are computed once for all of them.
+  std::vector<uint32_t>& tiles = candidate_tiles_;
+  tiles.clear();
+  const EdgeFunctions ef = make_edges(triangle);
+  const uint32_t tiles_x = config_.tiles_x();
   for (int64_t ty = py0 / config_.tile_height; ty <= py1 / config_.tile_height; ++ty)
     for (int64_t tx = px0 / config_.tile_width; tx <= px1 / config_.tile_width; ++tx) {
-      const auto tile = static_cast<uint32_t>(ty * config_.tiles_x() + tx);
-      if (overlaps(triangle, tile_rect(config_, tile))) tiles.push_back(tile);
+      const auto tile = static_cast<uint32_t>(ty * tiles_x + tx);
+      if (overlaps_rect(ef, minx, maxx, miny, maxy, tile_rect(config_, tile))) tiles.push_back(tile);
     }
   if (tiles.empty()) return 0;
 

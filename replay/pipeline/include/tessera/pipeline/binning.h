@@ -16,6 +16,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "tessera/pipeline/vertex.h"
@@ -89,7 +90,9 @@ class PolygonListBuilder {
 
   const TilingConfig& config() const { return config_; }
   const ParameterBufferLayout& layout() const { return layout_; }
-  const std::vector<ScreenTriangle>& primitives() const { return primitives_; }
+  // A deque, not a vector: a triangle is ~900 B and a pass bins tens of thousands, so growth
+  // must not move the ones already stored (index with [] and size() as before).
+  const std::deque<ScreenTriangle>& primitives() const { return primitives_; }
   const PrimitiveMetadata& metadata(uint32_t primitive) const { return metadata_[primitive]; }
   // Primitive indices in tile t's list, in submission order.
   const std::vector<uint32_t>& tile_list(uint32_t tile) const { return lists_[tile]; }
@@ -108,7 +111,7 @@ class PolygonListBuilder {
  private:
   TilingConfig config_;
   ParameterBufferLayout layout_;
-  std::vector<ScreenTriangle> primitives_;
+  std::deque<ScreenTriangle> primitives_;
   std::vector<PrimitiveMetadata> metadata_;
   std::vector<std::vector<uint32_t>> lists_;
   std::vector<std::vector<uint64_t>> overflow_blocks_;  // per tile, chained 64 B blocks
@@ -116,6 +119,7 @@ class PolygonListBuilder {
   uint64_t next_attribute_line_ = 0;
   uint64_t next_overflow_block_ = 0;
   uint32_t overflowed_tiles_ = 0;
+  std::vector<uint32_t> candidate_tiles_;  // scratch of bin(), kept to reuse its capacity
 };
 
 }  // namespace tessera::pipeline
