@@ -79,21 +79,17 @@ struct Context {
   float dref;
 };
 
-TexelRead read_texel(const Context& c, uint32_t level, int32_t i, int32_t j) {
-  const int32_t w = static_cast<int32_t>(c.tex.width(level));
-  const int32_t h = static_cast<int32_t>(c.tex.height(level));
+// Reads the texel at wrapped coordinates (x, y) of `level` (either negative: the border).
+TexelRead read_wrapped(const Context& c, const LevelView& lv, uint32_t level, int32_t x, int32_t y) {
   TexelRead r;
-  r.x = wrap_texel(i, w, c.sampler.address_u);
-  r.y = wrap_texel(j, h, c.sampler.address_v);
-  if (r.x < 0 || r.y < 0) {
+  if (x < 0 || y < 0) {
     r.value = border_color(c.sampler.border_color, c.tex.format().integer);
     r.x = r.y = -1;
   } else {
-    r.value = c.tex.texel(c.req.layer, level, static_cast<uint32_t>(r.x), static_cast<uint32_t>(r.y));
-    if (c.fp) {
-      const uint64_t byte = c.tex.address(c.req.layer, level, static_cast<uint32_t>(r.x), static_cast<uint32_t>(r.y)).byte;
-      c.fp->add_line(byte / kLineBytes * kLineBytes, level);
-    }
+    r.x = x;
+    r.y = y;
+    r.value = lv.texel(static_cast<uint32_t>(x), static_cast<uint32_t>(y));
+    if (c.fp) c.fp->add_line(lv.byte_address(static_cast<uint32_t>(x), static_cast<uint32_t>(y)) / kLineBytes * kLineBytes, level);
   }
   if (c.do_compare) r.value = {compare(c.sampler.compare_op, c.dref, r.value[0]) ? 1.0f : 0.0f, 0.0f, 0.0f, 1.0f};
   return r;
@@ -151,8 +147,11 @@ Rgba filter_level(const Context& c, uint32_t level, VkFilter filter, float s, fl
   note_level(c.fp, level);
   float u, v;
   texel_space(c, level, s, t, &u, &v);
+  const LevelView lv = c.tex.level_view(c.req.layer, level);
+  const auto lw = static_cast<int32_t>(lv.width), lh = static_cast<int32_t>(lv.height);
   if (filter == VK_FILTER_NEAREST) {
-    const TexelRead r = read_texel(c, level, texel_index(u) + c.req.offset_x, texel_index(v) + c.req.offset_y);
+    const TexelRead r = read_wrapped(c, lv, level, wrap_texel(texel_index(u) + c.req.offset_x, lw, c.sampler.address_u),
+                                     wrap_texel(texel_index(v) + c.req.offset_y, lh, c.sampler.address_v));
     note_probe(c.fp, classify(&r, 1));
     return r.value;
   }
@@ -163,9 +162,12 @@ Rgba filter_level(const Context& c, uint32_t level, VkFilter filter, float s, fl
   const float alpha = weight(uu - static_cast<float>(fu));
   const float beta = weight(vv - static_cast<float>(fv));
   const int32_t i0 = fu + c.req.offset_x, j0 = fv + c.req.offset_y;
+  // The footprint has two columns and two rows: wrap each once.
+  const int32_t x0 = wrap_texel(i0, lw, c.sampler.address_u), x1 = wrap_texel(i0 + 1, lw, c.sampler.address_u);
+  const int32_t y0 = wrap_texel(j0, lh, c.sampler.address_v), y1 = wrap_texel(j0 + 1, lh, c.sampler.address_v);
   // Read order t1..t4 of paper 004 Fig. 4: (i0,j0), (i1,j0), (i0,j1), (i1,j1).
-  const TexelRead r[4] = {read_texel(c, level, i0, j0), read_texel(c, level, i0 + 1, j0),
-                          read_texel(c, level, i0, j0 + 1), read_texel(c, level, i0 + 1, j0 + 1)};
+  const TexelRead r[4] = {read_wrapped(c, lv, level, x0, y0), read_wrapped(c, lv, level, x1, y0),
+                          read_wrapped(c, lv, level, x0, y1), read_wrapped(c, lv, level, x1, y1)};
   note_probe(c.fp, classify(r, 4));
   Rgba out;
   for (int k = 0; k < 4; ++k) {
@@ -299,8 +301,12 @@ Rgba gather(const Texture& tex, const SamplerState& sampler, const SampleRequest
   texel_space(c, 0, req.s, req.t, &u, &v);
   const int32_t i0 = texel_index(u - 0.5f) + req.offset_x;
   const int32_t j0 = texel_index(v - 0.5f) + req.offset_y;
-  const TexelRead r[4] = {read_texel(c, 0, i0, j0 + 1), read_texel(c, 0, i0 + 1, j0 + 1),
-                          read_texel(c, 0, i0 + 1, j0), read_texel(c, 0, i0, j0)};
+  const LevelView lv = tex.level_view(req.layer, 0);
+  const auto lw = static_cast<int32_t>(lv.width), lh = static_cast<int32_t>(lv.height);
+  const int32_t x0 = wrap_texel(i0, lw, sampler.address_u), x1 = wrap_texel(i0 + 1, lw, sampler.address_u);
+  const int32_t y0 = wrap_texel(j0, lh, sampler.address_v), y1 = wrap_texel(j0 + 1, lh, sampler.address_v);
+  const TexelRead r[4] = {read_wrapped(c, lv, 0, x0, y1), read_wrapped(c, lv, 0, x1, y1),
+                          read_wrapped(c, lv, 0, x1, y0), read_wrapped(c, lv, 0, x0, y0)};
   note_probe(fp, classify(r, 4));
   const uint32_t k = c.do_compare ? 0 : std::min(component, 3u);
   return {r[0].value[k], r[1].value[k], r[2].value[k], r[3].value[k]};

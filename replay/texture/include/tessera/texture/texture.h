@@ -24,6 +24,19 @@ struct TexelAddress {
   uint64_t byte;   // byte address of the texel itself (== block for BC formats)
 };
 
+// One level of one layer with its table look-ups done: the sampler resolves it once per filter
+// probe, so the (up to 4 x 16 x 2) texel reads of a footprint do not repeat them.
+struct LevelView {
+  const Rgba* texels = nullptr;  // decoded, row-major
+  uint32_t width = 0, height = 0, blocks_x = 0, block_bytes = 0, texel_bytes = 0;
+  uint64_t level_base = 0;  // byte address of the level's first block
+  bool compressed = false;
+
+  const Rgba& texel(uint32_t x, uint32_t y) const { return texels[static_cast<size_t>(y) * width + x]; }
+  // Texture::address(...).byte of (x, y), the same arithmetic.
+  uint64_t byte_address(uint32_t x, uint32_t y) const;
+};
+
 class Texture {
  public:
   // Returns false and sets *error (one line) when the format or the extent is unsupported.
@@ -58,6 +71,11 @@ class Texture {
   const Rgba& texel(uint32_t layer, uint32_t level, uint32_t x, uint32_t y) const {
     return decoded_[decoded_offset_[layer * levels_ + level] + static_cast<size_t>(y) * level_width_[level] + x];
   }
+  LevelView level_view(uint32_t layer, uint32_t level) const {
+    return {&decoded_[decoded_offset_[layer * levels_ + level]], level_width_[level], level_height_[level],
+            blocks_x_[level], info_.block_bytes, info_.texel_bytes, base_ + level_offset_[layer * levels_ + level],
+            info_.compressed};
+  }
   // Raw 32-bit value of an integer (R32_UINT) texel, read from the blocked memory.
   uint32_t texel_uint(uint32_t layer, uint32_t level, uint32_t x, uint32_t y) const;
 
@@ -71,5 +89,12 @@ class Texture {
   std::vector<uint8_t> memory_;
   std::vector<Rgba> decoded_;
 };
+
+inline uint64_t LevelView::byte_address(uint32_t x, uint32_t y) const {
+  const uint32_t bx = x / kBlockDim, by = y / kBlockDim;
+  const uint64_t block = level_base + (static_cast<uint64_t>(by) * blocks_x + bx) * block_bytes;
+  const uint64_t within = compressed ? 0 : ((y % kBlockDim) * kBlockDim + (x % kBlockDim)) * texel_bytes;
+  return block + within;
+}
 
 }  // namespace tessera::texture
