@@ -210,6 +210,11 @@ void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
       b.lane_count = shaded * 4;
       b.helper = 0;
       b.front_facing = front ? shader::lanes_mask(b.lane_count) : 0;
+      const Varying* varyings = ds.varyings.data();
+      const size_t varying_count = ds.varyings.size();
+      const float* v0 = tri.v[0].varyings.data();
+      const float* v1 = tri.v[1].varyings.data();
+      const float* v2 = tri.v[2].varyings.data();
       for (uint32_t j = 0; j < shaded; ++j) {
         const uint32_t k = lanes_of[j];
         const pipeline::Quad& q = quads_[first + k];
@@ -221,14 +226,15 @@ void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
           const float* l = q.linear_bary[i];
           b.frag_coord[3][lane] = l[0] * tri.v[0].inv_w + l[1] * tri.v[1].inv_w + l[2] * tri.v[2].inv_w;
           if (!((pass[k] >> i) & 1u)) b.helper |= shader::LaneMask{1} << lane;
-          for (size_t v = 0; v < ds.varyings.size(); ++v) {
-            const Varying& vr = ds.varyings[v];
-            float value;
-            switch (vr.interp) {
-              case Interp::Flat: value = tri.v[0].varyings[v]; break;
-              case Interp::Linear: value = pipeline::interpolate(tri, q.linear_bary[i], static_cast<uint32_t>(v)); break;
-              default: value = pipeline::interpolate(tri, q.bary[i], static_cast<uint32_t>(v)); break;
-            }
+          const float* pb = q.bary[i];
+          const float* lb = q.linear_bary[i];
+          for (size_t v = 0; v < varying_count; ++v) {
+            const Varying& vr = varyings[v];
+            // pipeline::interpolate, inline: the same expression in the same order (bit-identical).
+            const float* w = vr.interp == Interp::Linear ? lb : pb;
+            const float value = vr.interp == Interp::Flat
+                                    ? v0[v]
+                                    : w[0] * v0[v] + w[1] * v1[v] + w[2] * v2[v];
             b.inputs[vr.slot][lane] = std::bit_cast<uint32_t>(value);
           }
         }

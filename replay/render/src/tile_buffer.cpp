@@ -87,6 +87,16 @@ void TileBuffers::configure(const frontend::RenderPassInstance& pass, uint32_t t
         pipeline::decode_color(a.format, pixel, rgba);
         a.unorm8_value[c] = rgba[0];
       }
+    if (a.unorm8) {
+      // Which channel lands in which byte: encode channel k as the code k + 1 and read it back.
+      const float probe[4] = {1.0f / 255.0f, 2.0f / 255.0f, 3.0f / 255.0f, 4.0f / 255.0f};
+      uint8_t bytes[4] = {};
+      pipeline::encode_color(a.format, probe, bytes);
+      for (uint32_t b = 0; b < 4; ++b) {
+        if (bytes[b] < 1 || bytes[b] > 4) a.unorm8 = false;
+        else a.unorm8_channel[b] = static_cast<uint8_t>(bytes[b] - 1);
+      }
+    }
     a.depth_bits = format == VK_FORMAT_D16_UNORM || format == VK_FORMAT_D16_UNORM_S8_UINT ? 16
                    : format == VK_FORMAT_X8_D24_UNORM_PACK32 || format == VK_FORMAT_D24_UNORM_S8_UINT ? 24
                                                                                                    : 0;
@@ -262,8 +272,13 @@ void TileBuffers::store(stream::StreamWriter* out, RenderStats& stats) {
         for (int64_t ix = ix0; ix < ix1; ++ix) {
           const size_t p = pixel(static_cast<int32_t>(ix - area_x_), y);
           uint8_t* dst = plane.data() + row_offset + static_cast<uint64_t>(ix - ix0) * bpp;
-          if (aspect == 1) dst[0] = a.stencil_tile[p];
-          else if (a.depth) pipeline::encode_depth(a.format, a.depth_tile[p], dst);
+          if (aspect == 1) {
+            dst[0] = a.stencil_tile[p];
+          } else if (a.unorm8) {
+            const float* c = &a.color_tile[p * 4];
+            for (uint32_t b = 0; b < 4; ++b)
+              dst[b] = static_cast<uint8_t>(pipeline::float_to_unorm(c[a.unorm8_channel[b]], 8));
+          } else if (a.depth) pipeline::encode_depth(a.format, a.depth_tile[p], dst);
           else pipeline::encode_color(a.format, &a.color_tile[p * 4], dst);
         }
       }

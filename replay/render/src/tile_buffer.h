@@ -43,6 +43,9 @@ struct AttachmentBuffer {
   // UNORM depth formats: bits of the depth field (16, 24), 0 for D32_SFLOAT.
   uint32_t depth_bits = 0;
   float unorm8_value[256] = {};
+  // For those formats, the channel each of the 4 bytes of a pixel holds: a store writes
+  // float_to_unorm(channel, 8) per byte, what encode_color does, without its per-pixel layout walk.
+  uint8_t unorm8_channel[4] = {0, 1, 2, 3};
   std::vector<float> color_tile, depth_tile;
   std::vector<uint8_t> stencil_tile;
   // Whole render area, kept between subpasses (on chip on the GPU, so no traffic is recorded).
