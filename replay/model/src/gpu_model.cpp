@@ -122,7 +122,7 @@ struct QuadRec {
   uint64_t cycles = 0;      // instruction issue cycles of the whole quad
   uint32_t tex_instrs = 0;  // texture instructions
   uint32_t segment = 0;     // next segment to run
-  uint64_t arrive = 0;      // cycle it reached early-Z's queue head position
+  uint64_t arrive = 0;      // cycle it entered early-Z's queue
   uint32_t lane_samples[4] = {};
   std::vector<uint64_t> lines;
   std::vector<uint32_t> sample_end;   // end index into lines, per sample
@@ -196,8 +196,22 @@ struct GpuModel::Impl {
   size_t tile_access = 0;
   std::vector<uint64_t> tile_seq_addrs;
   FrameResults* res = nullptr;
-  uint64_t stage_busy[8] = {}, stage_stall[8] = {};
+  uint64_t stage_busy[8] = {}, stage_stall[8] = {}, stage_queue_wait[8] = {};
   enum StageId { sVertex, sBinning, sTileFetch, sRaster, sEz, sFrag, sBlend, sFlush };
+  // Stall intervals, one clock per unit (the rasterizer; early-Z, shader core and blending per
+  // core): an interval opens when the unit, free and with work at its input, cannot take it, and
+  // closes when it next takes work. Summing intervals per unit, not waiting time per quad, keeps a
+  // stage's busy + stall within cycles x units (README "Stall"). kIdle: no open interval.
+  std::vector<uint64_t> stall_since[8];
+  void stallBegin(StageId s, uint32_t u, uint64_t t) {
+    if (stall_since[s][u] == kIdle) stall_since[s][u] = t;
+  }
+  void stallEnd(StageId s, uint32_t u, uint64_t t) {
+    uint64_t& b = stall_since[s][u];
+    if (b == kIdle) return;
+    if (t > b) stage_stall[s] += t - b;
+    b = kIdle;
+  }
 
   // Per pass (raster phase).
   PassIndex* pass = nullptr;
@@ -223,9 +237,6 @@ struct GpuModel::Impl {
   std::vector<std::vector<Ready>> ready_heap;
   std::vector<uint64_t> ez_free, blend_free, core_free, tex_free;
   std::vector<uint32_t> ez_out, resident, tex_in_cycle;
-  // The core went idle while quads were waiting for it (resident ones for texture data, queued
-  // ones at the barrier or for early-Z): the gap until it issues again is a stall.
-  std::vector<uint8_t> core_waiting;
   // Cycle of the pending wake-up of each unit; kIdle when none (older wake-ups are stale).
   static constexpr uint64_t kIdle = ~uint64_t{0};
   std::vector<uint64_t> scheduled[kUnitKinds];
@@ -236,7 +247,6 @@ struct GpuModel::Impl {
   int64_t pending = -1;
   bool raster_finished = false;
   int64_t raster_blocked_core = -1;
-  uint64_t raster_blocked_since = 0;
   uint64_t raster_cycle = ~uint64_t{0};
   uint32_t raster_emitted = 0;
   uint64_t fetch_free = 0;
@@ -688,14 +698,16 @@ struct GpuModel::Impl {
         }
       }
       QuadRec& q = recs[static_cast<size_t>(pending)];
+      // A cycle in which the rasterizer emitted quads is busy; a stall starts after it.
+      const uint64_t raster_free = raster_cycle == t && raster_emitted > 0 ? t + 1 : t;
       if (t < prims_ready[q.tile]) {
-        stage_stall[sRaster] += prims_ready[q.tile] - t;
+        stallBegin(sRaster, 0, raster_free);
         wake(kRaster, 0, prims_ready[q.tile]);
         return;
       }
       if (ez_fifo[q.core].size() >= frag_queue) {
+        stallBegin(sRaster, 0, raster_free);
         raster_blocked_core = q.core;
-        raster_blocked_since = t;
         return;
       }
       if (raster_cycle != t) {
@@ -706,7 +718,10 @@ struct GpuModel::Impl {
         wake(kRaster, 0, t + 1);
         return;
       }
-      if (raster_emitted == 0) ++stage_busy[sRaster];
+      if (raster_emitted == 0) {
+        stallEnd(sRaster, 0, t);
+        ++stage_busy[sRaster];
+      }
       ++raster_emitted;
       const size_t i = size_t{q.tile} * cores + q.core;
       ++q_core[i];
@@ -726,19 +741,26 @@ struct GpuModel::Impl {
     QuadRec& q = recs[slot];
     uint64_t wait = 0;
     if (!barrierOpen(kEz, c, q.tile, t, wait)) {
+      stallBegin(sEz, c, t);
       if (wait) wake(kEzUnit, c, wait);
       return;
     }
     const uint64_t ld = load_done[size_t{q.tile} * cores + c];
-    if (ld > t) return wake(kEzUnit, c, ld);
-    if (q.shaded && ez_out[c] >= ez_inflight) return;  // admission wakes us
+    if (ld > t) {
+      stallBegin(sEz, c, t);
+      return wake(kEzUnit, c, ld);
+    }
+    if (q.shaded && ez_out[c] >= ez_inflight) {
+      stallBegin(sEz, c, t);
+      return;  // admission wakes us
+    }
     ez_fifo[c].pop_front();
     if (raster_blocked_core == static_cast<int64_t>(c)) {
       raster_blocked_core = -1;
-      stage_stall[sRaster] += t - raster_blocked_since;
       wake(kRaster, 0, t);
     }
-    stage_stall[sEz] += t - std::max(q.arrive, ez_free[c]);
+    stallEnd(sEz, c, t);
+    stage_queue_wait[sEz] += t - std::min(t, q.arrive);
     ez_free[c] = t + 1;
     ++stage_busy[sEz];
     const uint64_t td = t + ez_latency;
@@ -772,12 +794,18 @@ struct GpuModel::Impl {
     QuadRec& q = recs[slot];
     const uint64_t r = admit_ready(slot);
     if (r > t) return wake(kAdmit, c, r);
+    // A quad out of early-Z the core cannot take: the core stalls from when it is free.
     uint64_t wait = 0;
     if (!barrierOpen(kFrag, c, q.tile, t, wait)) {
+      stallBegin(sFrag, c, std::max(t, core_free[c]));
       if (wait) wake(kAdmit, c, wait);
       return;
     }
-    if (resident[c] >= max_quads) return;  // a finishing quad wakes us
+    if (resident[c] >= max_quads) {
+      stallBegin(sFrag, c, std::max(t, core_free[c]));
+      return;  // a finishing quad wakes us
+    }
+    stage_queue_wait[sFrag] += t - r;
     admit_q[c].pop_front();
     --ez_out[c];
     ++resident[c];
@@ -796,7 +824,7 @@ struct GpuModel::Impl {
     std::pop_heap(heap.begin(), heap.end(), std::greater<>());
     const uint32_t slot = heap.back().slot;
     heap.pop_back();
-    if (core_waiting[c]) stage_stall[sFrag] += t - core_free[c];
+    stallEnd(sFrag, c, t);
     QuadRec& q = recs[slot];
     const uint64_t n = q.tex_instrs + 1;
     const uint64_t seg = std::max<uint64_t>(1, q.cycles * (q.segment + 1) / n - q.cycles * q.segment / n);
@@ -820,7 +848,9 @@ struct GpuModel::Impl {
       free_recs.push_back(slot);
       quadDone(kFrag, k, c, end);
     }
-    core_waiting[c] = resident[c] > 0 || !admit_q[c].empty() || !ez_fifo[c].empty();
+    // Free again at `end` with quads in it (waiting for texture data or ready) or a quad out of
+    // early-Z at its input: any gap until it issues again is a stall.
+    if (resident[c] > 0 || (!admit_q[c].empty() && admit_ready(admit_q[c].front()) <= end)) stallBegin(sFrag, c, end);
     if (!heap.empty()) wake(kCore, c, std::max(end, heap.front().ready));
   }
 
@@ -875,13 +905,18 @@ struct GpuModel::Impl {
     if (r > t) return wake(kBlendUnit, c, r);
     uint64_t wait = 0;
     if (!barrierOpen(kBlend, c, k, t, wait)) {
+      stallBegin(sBlend, c, t);
       if (wait) wake(kBlendUnit, c, wait);
       return;
     }
     const uint64_t ld = load_done[size_t{k} * cores + c];
-    if (ld > t) return wake(kBlendUnit, c, ld);
+    if (ld > t) {
+      stallBegin(sBlend, c, t);
+      return wake(kBlendUnit, c, ld);
+    }
     blend_fifo[c].pop_front();
-    stage_stall[sBlend] += t - std::max(r, blend_free[c]);
+    stallEnd(sBlend, c, t);
+    stage_queue_wait[sBlend] += t - r;
     blend_free[c] = t + 1;
     ++stage_busy[sBlend];
     quadDone(kBlend, k, c, t + blend_latency);
@@ -938,7 +973,7 @@ struct GpuModel::Impl {
     ez_out.assign(cores, 0);
     resident.assign(cores, 0);
     tex_in_cycle.assign(cores, 0);
-    core_waiting.assign(cores, 0);
+    for (uint32_t s = 0; s < 8; ++s) stall_since[s].assign(s == sRaster ? 1 : cores, kIdle);
     for (uint32_t u = 0; u < kUnitKinds; ++u) {
       scheduled[u].assign(cores, kIdle);
     }
@@ -982,6 +1017,10 @@ struct GpuModel::Impl {
     }
     uint64_t end = last_time;
     for (uint32_t k = 0; k < ntiles; ++k) end = std::max(end, tile_end[k]);
+    // A drained pipeline leaves no interval open; close any within the pass all the same.
+    for (uint32_t s = 0; s < 8; ++s) {
+      for (uint32_t u = 0; u < stall_since[s].size(); ++u) stallEnd(static_cast<StageId>(s), u, end);
+    }
     perTileResults(p);
     return end;
   }
@@ -1020,6 +1059,7 @@ struct GpuModel::Impl {
     held = false;
     for (auto& v : stage_busy) v = 0;
     for (auto& v : stage_stall) v = 0;
+    for (auto& v : stage_queue_wait) v = 0;
     imbalance_sum = 0;
     imbalance_tiles = 0;
     ready_order = 0;
@@ -1074,7 +1114,7 @@ struct GpuModel::Impl {
 
   void finish(FrameResults& r) {
     static const char* names[] = {"vertex", "binning", "tile_fetch", "raster", "earlyz", "fragment", "blend", "flush"};
-    for (uint32_t i = 0; i < 8; ++i) r.stages.push_back(StageStats{names[i], stage_busy[i], stage_stall[i]});
+    for (uint32_t i = 0; i < 8; ++i) r.stages.push_back(StageStats{names[i], stage_busy[i], stage_stall[i], stage_queue_wait[i]});
     r.cores_imbalance = imbalance_tiles ? imbalance_sum / static_cast<double>(imbalance_tiles) : 0;
     const auto& hist = h->replicationHistogram();
     double num = 0, den = 0;
@@ -1162,6 +1202,9 @@ struct GpuModel::Impl {
     for (const StageStats& s : r.stages) {
       put("stage." + s.name + ".busy_cycles", u(s.busy_cycles));
       put("stage." + s.name + ".stall_cycles", u(s.stall_cycles));
+      if (s.name == "earlyz" || s.name == "fragment" || s.name == "blend") {
+        put("stage." + s.name + ".queue_wait_cycles", u(s.queue_wait_cycles));
+      }
     }
     static const char* units[] = {"raster", "earlyz", "admit", "core", "texture", "blend"};
     for (uint32_t k = 0; k < kUnitKinds; ++k) put(std::string("sim.events.") + units[k], u(sim_events[k]));

@@ -33,11 +33,15 @@
 namespace tessera::model {
 
 // Busy: cycles the stage did work (summed over its parallel units). Stall: cycles a unit had
-// work at its input but could not take it (barrier, full output queue, missing data).
+// work at its input but could not take it (barrier, full output queue, missing data), counted as
+// intervals per unit (summed over its units), so busy + stall <= cycles x units. Queue wait: the
+// sum over quads of the cycles each spent at the stage's input before the stage took it (early-Z,
+// fragment, blend; 0 for the other stages) -- N quads waiting together count N times.
 struct StageStats {
   std::string name;  // vertex, binning, tile_fetch, raster, earlyz, fragment, blend, flush
   uint64_t busy_cycles = 0;
   uint64_t stall_cycles = 0;
+  uint64_t queue_wait_cycles = 0;
 };
 
 struct CoreStats {
