@@ -289,8 +289,14 @@ void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
             const size_t p = tiles.pixel(q.x + static_cast<int32_t>(i & 1), q.y + static_cast<int32_t>(i >> 1));
             float dst[4];
             std::copy_n(&t.a->color_tile[p * 4], 4, dst);
-            static constexpr float kZero[4] = {0, 0, 0, 0};
-            pipeline::blend_normalized(t.blend, t.range, constants, src, kZero, dst);
+            if (t.blend.enable) {
+              static constexpr float kZero[4] = {0, 0, 0, 0};
+              pipeline::blend_normalized(t.blend, t.range, constants, src, kZero, dst);
+            } else {
+              // What blend_normalized does with blending off: the source through the write mask.
+              for (uint32_t ch = 0; ch < 4; ++ch)
+                if (t.blend.write_mask & (1u << ch)) dst[ch] = src[ch];
+            }
             tiles.write_color(*t.a, p, dst);
           }
         }
