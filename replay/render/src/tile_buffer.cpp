@@ -276,8 +276,12 @@ void TileBuffers::store(stream::StreamWriter* out, RenderStats& stats) {
             dst[0] = a.stencil_tile[p];
           } else if (a.unorm8) {
             const float* c = &a.color_tile[p * 4];
-            for (uint32_t b = 0; b < 4; ++b)
-              dst[b] = static_cast<uint8_t>(pipeline::float_to_unorm(c[a.unorm8_channel[b]], 8));
+            // float_to_unorm(v, 8) without the libm call: clamp, scale and round half away from
+            // zero in double (v * 255 is exact there), NaN -> 0; the rounding write_color uses.
+            for (uint32_t b = 0; b < 4; ++b) {
+              const float v = c[a.unorm8_channel[b]];
+              dst[b] = v > 0.0f ? static_cast<uint8_t>(std::min(static_cast<double>(v), 1.0) * 255.0 + 0.5) : 0;
+            }
           } else if (a.depth) pipeline::encode_depth(a.format, a.depth_tile[p], dst);
           else pipeline::encode_color(a.format, &a.color_tile[p * 4], dst);
         }

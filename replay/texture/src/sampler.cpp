@@ -165,6 +165,34 @@ Rgba filter_level(const Context& c, uint32_t level, VkFilter filter, float s, fl
   // The footprint has two columns and two rows: wrap each once.
   const int32_t x0 = wrap_texel(i0, lw, c.sampler.address_u), x1 = wrap_texel(i0 + 1, lw, c.sampler.address_u);
   const int32_t y0 = wrap_texel(j0, lh, c.sampler.address_v), y1 = wrap_texel(j0 + 1, lh, c.sampler.address_v);
+  if (!c.do_compare && x0 >= 0 && x1 >= 0 && y0 >= 0 && y1 >= 0) {
+    // The common case (no border texel, no depth compare): read the four texels in place. Same
+    // read order, lines, classification (Algorithm 2 on two columns and two rows) and weights as
+    // the general path below.
+    const auto ux0 = static_cast<uint32_t>(x0), ux1 = static_cast<uint32_t>(x1);
+    const auto uy0 = static_cast<uint32_t>(y0), uy1 = static_cast<uint32_t>(y1);
+    const Rgba& t0 = lv.texel(ux0, uy0);
+    const Rgba& t1 = lv.texel(ux1, uy0);
+    const Rgba& t2 = lv.texel(ux0, uy1);
+    const Rgba& t3 = lv.texel(ux1, uy1);
+    if (c.fp) {
+      c.fp->add_line(lv.byte_address(ux0, uy0) / kLineBytes * kLineBytes, level);
+      c.fp->add_line(lv.byte_address(ux1, uy0) / kLineBytes * kLineBytes, level);
+      c.fp->add_line(lv.byte_address(ux0, uy1) / kLineBytes * kLineBytes, level);
+      c.fp->add_line(lv.byte_address(ux1, uy1) / kLineBytes * kLineBytes, level);
+      const bool same_x = ux0 / kBlockDim == ux1 / kBlockDim, same_y = uy0 / kBlockDim == uy1 / kBlockDim;
+      note_probe(c.fp, same_x && same_y ? FootprintCase::SingleBlock
+                       : same_x         ? FootprintCase::TwoBlocksVertical
+                       : same_y         ? FootprintCase::TwoBlocksHorizontal
+                                        : FootprintCase::FourBlocks);
+    }
+    Rgba out;
+    for (int k = 0; k < 4; ++k) {
+      out[k] = (1 - alpha) * (1 - beta) * t0[k] + alpha * (1 - beta) * t1[k] +
+               (1 - alpha) * beta * t2[k] + alpha * beta * t3[k];
+    }
+    return out;
+  }
   // Read order t1..t4 of paper 004 Fig. 4: (i0,j0), (i1,j0), (i0,j1), (i1,j1).
   const TexelRead r[4] = {read_wrapped(c, lv, level, x0, y0), read_wrapped(c, lv, level, x1, y0),
                           read_wrapped(c, lv, level, x0, y1), read_wrapped(c, lv, level, x1, y1)};
