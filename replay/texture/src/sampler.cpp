@@ -26,6 +26,18 @@ int32_t positive_mod(int32_t a, int32_t m) {
   return r < 0 ? r + m : r;
 }
 
+// wrap_texel's body, visible here so the filter loops inline it.
+int32_t wrap(int32_t i, int32_t size, VkSamplerAddressMode mode) {
+  switch (mode) {
+    case VK_SAMPLER_ADDRESS_MODE_REPEAT: return positive_mod(i, size);
+    case VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT:
+      return (size - 1) - mirror(positive_mod(i, 2 * size) - size);
+    case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE: return std::clamp(i, 0, size - 1);
+    case VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE: return std::clamp(mirror(i), 0, size - 1);
+    default: return (i < 0 || i >= size) ? -1 : i;  // CLAMP_TO_BORDER
+  }
+}
+
 Rgba int_pattern(uint32_t r, uint32_t g, uint32_t b, uint32_t a) {
   Rgba out;
   const uint32_t v[4] = {r, g, b, a};
@@ -150,8 +162,8 @@ Rgba filter_level(const Context& c, uint32_t level, VkFilter filter, float s, fl
   const LevelView lv = c.tex.level_view(c.req.layer, level);
   const auto lw = static_cast<int32_t>(lv.width), lh = static_cast<int32_t>(lv.height);
   if (filter == VK_FILTER_NEAREST) {
-    const TexelRead r = read_wrapped(c, lv, level, wrap_texel(texel_index(u) + c.req.offset_x, lw, c.sampler.address_u),
-                                     wrap_texel(texel_index(v) + c.req.offset_y, lh, c.sampler.address_v));
+    const TexelRead r = read_wrapped(c, lv, level, wrap(texel_index(u) + c.req.offset_x, lw, c.sampler.address_u),
+                                     wrap(texel_index(v) + c.req.offset_y, lh, c.sampler.address_v));
     note_probe(c.fp, classify(&r, 1));
     return r.value;
   }
@@ -163,8 +175,8 @@ Rgba filter_level(const Context& c, uint32_t level, VkFilter filter, float s, fl
   const float beta = weight(vv - static_cast<float>(fv));
   const int32_t i0 = fu + c.req.offset_x, j0 = fv + c.req.offset_y;
   // The footprint has two columns and two rows: wrap each once.
-  const int32_t x0 = wrap_texel(i0, lw, c.sampler.address_u), x1 = wrap_texel(i0 + 1, lw, c.sampler.address_u);
-  const int32_t y0 = wrap_texel(j0, lh, c.sampler.address_v), y1 = wrap_texel(j0 + 1, lh, c.sampler.address_v);
+  const int32_t x0 = wrap(i0, lw, c.sampler.address_u), x1 = wrap(i0 + 1, lw, c.sampler.address_u);
+  const int32_t y0 = wrap(j0, lh, c.sampler.address_v), y1 = wrap(j0 + 1, lh, c.sampler.address_v);
   if (!c.do_compare && x0 >= 0 && x1 >= 0 && y0 >= 0 && y1 >= 0) {
     // The common case (no border texel, no depth compare): read the four texels in place. Same
     // read order, lines, classification (Algorithm 2 on two columns and two rows) and weights as
@@ -240,16 +252,8 @@ void Footprint::add_line(uint64_t address, uint32_t level) {
   }
 }
 
-int32_t wrap_texel(int32_t i, int32_t size, VkSamplerAddressMode mode) {
-  switch (mode) {
-    case VK_SAMPLER_ADDRESS_MODE_REPEAT: return positive_mod(i, size);
-    case VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT:
-      return (size - 1) - mirror(positive_mod(i, 2 * size) - size);
-    case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE: return std::clamp(i, 0, size - 1);
-    case VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE: return std::clamp(mirror(i), 0, size - 1);
-    default: return (i < 0 || i >= size) ? -1 : i;  // CLAMP_TO_BORDER
-  }
-}
+int32_t wrap_texel(int32_t i, int32_t size, VkSamplerAddressMode mode) { return wrap(i, size, mode); }
+
 
 LodSelection select_lod(const Texture& tex, const SamplerState& sampler, const SampleRequest& req) {
   LodSelection sel;
@@ -331,8 +335,8 @@ Rgba gather(const Texture& tex, const SamplerState& sampler, const SampleRequest
   const int32_t j0 = texel_index(v - 0.5f) + req.offset_y;
   const LevelView lv = tex.level_view(req.layer, 0);
   const auto lw = static_cast<int32_t>(lv.width), lh = static_cast<int32_t>(lv.height);
-  const int32_t x0 = wrap_texel(i0, lw, sampler.address_u), x1 = wrap_texel(i0 + 1, lw, sampler.address_u);
-  const int32_t y0 = wrap_texel(j0, lh, sampler.address_v), y1 = wrap_texel(j0 + 1, lh, sampler.address_v);
+  const int32_t x0 = wrap(i0, lw, sampler.address_u), x1 = wrap(i0 + 1, lw, sampler.address_u);
+  const int32_t y0 = wrap(j0, lh, sampler.address_v), y1 = wrap(j0 + 1, lh, sampler.address_v);
   const TexelRead r[4] = {read_wrapped(c, lv, 0, x0, y1), read_wrapped(c, lv, 0, x1, y1),
                           read_wrapped(c, lv, 0, x1, y0), read_wrapped(c, lv, 0, x0, y0)};
   note_probe(fp, classify(r, 4));
