@@ -22,6 +22,9 @@ int32_t texel_index(float u) {
 int32_t mirror(int32_t n) { return n >= 0 ? n : -(1 + n); }
 
 int32_t positive_mod(int32_t a, int32_t m) {
+  // Power-of-two sizes (most textures): the two's-complement mask is the positive remainder,
+  // negative a included, without a division.
+  if ((m & (m - 1)) == 0) return a & (m - 1);
   const int32_t r = a % m;
   return r < 0 ? r + m : r;
 }
