@@ -113,6 +113,19 @@ void apply_clear(const capture::CmdClearAttachmentsRecord& r, const SubpassTarge
 void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::SkipCounts& skipped,
                             RenderStats& st) {
   const capture::Rect2D& area = pass.render_area;
+  // A render area no device could have (Vulkan requires offset >= 0 and offset + extent within
+  // the framebuffer, itself at most maxFramebufferWidth/Height; 32768 bounds every real device)
+  // is refused before tile counts, tile buffers or Parameter Buffer lists are sized from it.
+  constexpr int64_t kMaxExtent = 32768;
+  if (area.x < 0 || area.y < 0 || int64_t{area.x} + area.width > kMaxExtent ||
+      int64_t{area.y} + area.height > kMaxExtent) {
+    for (const frontend::PassCommand& cmd : pass.commands)
+      if (std::holds_alternative<frontend::Draw>(cmd)) ++st.draws_skipped;
+    skipped.add("pass: render area outside 0..32768 (not rendered)");
+    return;
+  }
+  for (const frontend::Attachment& a : pass.attachments)
+    if (a.resolve != nullptr) skipped.add("pass: resolve attachment not written (single-sample replay)");
   pipeline::TilingConfig tc;
   tc.width = area.width;
   tc.height = area.height;
@@ -230,6 +243,17 @@ void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::
     if (pipeline::fetch_tiles(pb, order, visit, reads) == 0 && tc.tile_count() != 0)
       skipped.add("pass: the tile order is not a permutation of the tiles; nothing rendered");
     primitive_base += static_cast<uint32_t>(pb.primitives().size());
+    // Image instructions the texture unit could not serve returned zeros: count them, so no
+    // sample is dropped silently (issue 4). One entry per lane-request, by stage and cause.
+    for (const auto& ds : draws) {
+      for (const auto& [bind, stage] : {std::pair{ds->vs_bind.get(), "vertex"}, std::pair{ds->fs_bind.get(), "fragment"}}) {
+        if (bind == nullptr) continue;
+        if (const uint64_t n = bind->textures.unbound_requests())
+          skipped.add(std::string("texture: ") + stage + " shader image instruction on an unbound image (zeros)", n);
+        if (const uint64_t n = bind->textures.unsupported_requests())
+          skipped.add(std::string("texture: ") + stage + " shader image instruction on an unsupported dimensionality (zeros)", n);
+      }
+    }
   }
   tiles.finish();
   if (out) out->pass_end(pass.index);

@@ -86,7 +86,7 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
     for (uint32_t i = 0; i < draw.vertex_count; ++i) {
       const uint64_t offset = draw.index_offset + (uint64_t{draw.first_vertex} + i) * size;
       uint32_t value = 0;  // out-of-range index reads give 0 (robust buffer access)
-      if (offset + size <= bytes.size()) std::memcpy(&value, bytes.data() + offset, size);
+      if (offset < bytes.size() && bytes.size() - offset >= size) std::memcpy(&value, bytes.data() + offset, size);
       indices_[i] = value;
       if (out) out->vertex_fetch(draw.index_buffer->address + offset, size);
       ++stats.vertex_fetches;
@@ -123,8 +123,10 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
     for (uint32_t lane = 0; lane < n; ++lane) {
       const uint32_t vertex = shade_[first + lane];
       // Vulkan spec "Vertex Input Address Calculation": vertexIndex = index + vertexOffset.
-      const int32_t vertex_index = draw.indexed ? static_cast<int32_t>(vertex) + draw.vertex_offset
-                                                : static_cast<int32_t>(vertex);
+      // Wrapping (two's complement) addition: hostile offsets must not be signed overflow.
+      const int32_t vertex_index =
+          draw.indexed ? static_cast<int32_t>(vertex + static_cast<uint32_t>(draw.vertex_offset))
+                       : static_cast<int32_t>(vertex);
       b.vertex_index[lane] = vertex_index;
       b.instance_index[lane] = static_cast<int32_t>(instance_index);
       for (const AttributeFetch& f : fetches) {

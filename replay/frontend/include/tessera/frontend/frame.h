@@ -68,8 +68,9 @@ struct Image {
 
   std::vector<uint8_t>& subresource(Aspect aspect, uint32_t layer, uint32_t mip);
   const std::vector<uint8_t>& subresource(Aspect aspect, uint32_t layer, uint32_t mip) const;
-  uint32_t mip_width(uint32_t mip) const { return width >> mip ? width >> mip : 1; }
-  uint32_t mip_height(uint32_t mip) const { return height >> mip ? height >> mip : 1; }
+  // Mips beyond 31 (hostile records) are 1 texel, not an undefined shift.
+  uint32_t mip_width(uint32_t mip) const { return mip < 32 && width >> mip ? width >> mip : 1; }
+  uint32_t mip_height(uint32_t mip) const { return mip < 32 && height >> mip ? height >> mip : 1; }
   void touch() { ++generation; defined = true; }
 };
 
