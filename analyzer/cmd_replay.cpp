@@ -237,6 +237,15 @@ void write_database(const ReplayOptions& opt, const capture::CaptureReader& read
         params.emplace_back(spec.name, config.params.text(spec.name));
       const int64_t config_id = db->put_config(config.name, params);
       const int64_t run_id = db->put_run(capture_id, config_id);
+      // A configuration is keyed by its full parameter set, but queries name it: a rerun under
+      // the same name with other parameters (an edited --config-file, a changed default)
+      // replaces the earlier run rather than leaving two "mobile4" rows per metric.
+      std::string quoted;
+      for (char ch : config.name) quoted += ch == '\'' ? std::string("''") : std::string(1, ch);
+      db->query("DELETE FROM run WHERE capture_id = " + std::to_string(capture_id) +
+                    " AND config_id != " + std::to_string(config_id) +
+                    " AND config_id IN (SELECT config_id FROM config WHERE name = '" + quoted + "')",
+                [](const std::vector<std::string>&, const results::ResultsDb::Row&) {});
       for (auto& [index, results] : config.frames) {
         const FrameOutcome& f = outcomes[index];
         const int64_t frame_id = db->put_frame(capture_id, f.present, f.width, f.height);
@@ -360,7 +369,8 @@ int run_replay(const ReplayOptions& opt) {
     if (result.presented) {
       f.width = result.presented->width;
       f.height = result.presented->height;
-      compare_presented(opt, *replay, *result.presented, &f);
+      // Frames before --frames only carry state forward: no comparison, no PNG.
+      if (selected) compare_presented(opt, *replay, *result.presented, &f);
     } else {
       f.compare_note = "the capture holds no presented image for this frame";
     }
