@@ -1169,6 +1169,10 @@ struct GpuModel::Impl {
       put(n + ".misses", u(c.misses));
       put(n + ".evictions", u(c.evictions));
       put(n + ".writebacks", u(c.writebacks));
+      // Line reads sent below. Not always the misses: a full-line write miss (a write-back
+      // arriving from the level above) allocates without reading the line (README, "Cache").
+      put(n + ".fetches", u(c.fetches));
+      put(n + ".write_throughs", u(c.write_throughs));
     };
     CacheCounters vx;
     for (uint32_t i = 0; i < vps; ++i) {
