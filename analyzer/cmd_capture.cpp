@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "frame_range.h"
 #include "tessera/capture/reader.h"
 #include "tessera/capture/records.h"
 #include "tessera/capture/vk_records.h"
@@ -31,18 +31,6 @@ struct CaptureOptions {
   std::string output;
   std::vector<std::string> command;
 };
-
-bool valid_frames(const std::string& text) {
-  auto number = [](std::string_view s, uint32_t* v) {
-    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
-    return !s.empty() && ec == std::errc() && p == s.data() + s.size();
-  };
-  uint32_t a = 0, b = 0;
-  const size_t dash = text.find('-');
-  if (dash == std::string::npos) return number(text, &a) && a > 0;
-  return number(std::string_view(text).substr(0, dash), &a) &&
-         number(std::string_view(text).substr(dash + 1), &b) && a > 0 && b >= a;
-}
 
 // The built layer: <dir of tessera>/../layer (build/bin/tessera and build/layer, DESIGN.md
 // section 8); TESSERA_LAYER_DIR overrides it.
@@ -135,7 +123,7 @@ void print_summary(const std::string& path) {
 }
 
 int run_capture(const CaptureOptions& opt) {
-  if (!valid_frames(opt.frames)) {
+  if (uint32_t first = 0, last = 0; !parse_frame_range(opt.frames, &first, &last)) {
     std::fprintf(stderr, "tessera capture: --frames '%s': expected A-B or A, presents counted from 1\n",
                  opt.frames.c_str());
     return 2;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "frame_range.h"
 #include "image_compare.h"
 #include "png_writer.h"
 #include "results_db.h"
@@ -67,24 +68,12 @@ struct FrameOutcome {
   double render_seconds = 0;
 };
 
+// All frames when --frames is not given.
 bool parse_frames(const std::string& text, uint32_t* first, uint32_t* last) {
-  if (text.empty()) {
-    *first = 0;
-    *last = UINT32_MAX;
-    return true;
-  }
-  unsigned a = 0, b = 0;
-  char tail = 0;
-  if (std::sscanf(text.c_str(), "%u-%u%c", &a, &b, &tail) == 2 && a >= 1 && a <= b) {
-    *first = a;
-    *last = b;
-    return true;
-  }
-  if (std::sscanf(text.c_str(), "%u%c", &a, &tail) == 1 && a >= 1) {
-    *first = *last = a;
-    return true;
-  }
-  return false;
+  if (!text.empty()) return parse_frame_range(text, first, last);
+  *first = 0;
+  *last = UINT32_MAX;
+  return true;
 }
 
 std::string read_text_file(const std::string& path, std::string* error) {
@@ -213,13 +202,6 @@ std::string psnr_text(const FrameOutcome& f) {
   return buf;
 }
 
-std::string hex(const capture::Hash128& h) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(h.hi),
-                static_cast<unsigned long long>(h.lo));
-  return buf;
-}
-
 void write_database(const ReplayOptions& opt, const capture::CaptureReader& reader,
                     const std::vector<FrameOutcome>& outcomes, std::vector<Configuration>& configs) {
   auto db = results::ResultsDb::open(opt.db);
@@ -227,7 +209,7 @@ void write_database(const ReplayOptions& opt, const capture::CaptureReader& read
     db->begin();
     try {
       results::CaptureRow row;
-      row.fingerprint = hex(reader.fingerprint());
+      row.fingerprint = reader.fingerprint().hex();
       row.name = opt.file;
       row.frame_count = static_cast<int64_t>(reader.frames().size());
       row.file_bytes = static_cast<int64_t>(reader.summary().file_bytes);
