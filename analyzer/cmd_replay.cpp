@@ -291,8 +291,8 @@ int run_replay(const ReplayOptions& opt) {
         opt.configs.empty() ? std::vector<std::string>{"mobile4", "mobile32"} : opt.configs;
     try {
       for (const std::string& name : names) {
-        Configuration c{name, model::makePreset(name), nullptr, {}};
-        if (!opt.config_file.empty()) c.params.applyText(config_text, opt.config_file);
+        Configuration c{name, model::make_preset(name), nullptr, {}};
+        if (!opt.config_file.empty()) c.params.apply_text(config_text, opt.config_file);
         for (const std::string& o : opt.overrides) {
           c.params.apply(o);
           c.name += "+" + o;

@@ -26,15 +26,15 @@ std::string range_of(const model::ParamSpec& p) {
     std::snprintf(buf, sizeof buf, p.type == model::ParamType::Int ? "%.0f..%.0f" : "%g..%g", p.min, p.max);
     return buf;
   }
-  return std::string(model::paramTypeName(p.type));
+  return std::string(model::param_type_name(p.type));
 }
 
 int run_schemes(const SchemesOptions& opt) {
   try {
     if (!opt.preset.empty()) {
-      auto set = model::makePreset(opt.preset);
+      auto set = model::make_preset(opt.preset);
       for (const auto& o : opt.overrides) set.apply(o);
-      std::printf("%s", set.toText().c_str());
+      std::printf("%s", set.to_text().c_str());
       return 0;
     }
     std::printf("Presets:\n");

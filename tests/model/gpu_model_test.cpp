@@ -93,7 +93,7 @@ FrameResults runModel(const std::vector<uint8_t>& bytes, const ParamSet& p, Hook
 }
 
 ParamSet mobile4(std::initializer_list<const char*> overrides = {}) {
-  ParamSet p = makePreset("mobile4");
+  ParamSet p = make_preset("mobile4");
   for (const char* o : overrides) p.apply(o);
   return p;
 }
@@ -266,7 +266,7 @@ TEST(GpuModelReconcile, HitsPlusMissesAreAccessesInEveryCache) {
 }
 
 TEST(GpuModelReconcile, Mobile32CountersReconcile) {
-  ParamSet p = makePreset("mobile32");
+  ParamSet p = make_preset("mobile32");
   p.apply("l2.size=16KiB");
   const auto bytes = buildFrame(mixedFrame());
   const stream::StreamCounts c = recount(bytes);
@@ -293,7 +293,7 @@ TEST(GpuModelReconcile, L1MissesAreTheL2AccessesOfTheL1s) {
   // Read-only L1s: each miss fetches exactly one line.
   EXPECT_EQ(m(r, "l1tex.misses"), m(r, "l1tex.fetches"));
   // The Parameter Buffer's L2 traffic is the tile cache's fetches and write-backs.
-  const CacheCounters& tc = model.hierarchy()->tileCache().counters();
+  const CacheCounters& tc = model.hierarchy()->tile_cache().counters();
   EXPECT_GT(tc.writebacks, 0u);
   EXPECT_EQ(m(r, "pb.l2_accesses"), static_cast<double>(tc.fetches + tc.writebacks + tc.write_throughs));
   // Vertex caches likewise.
@@ -342,7 +342,7 @@ TEST(GpuModelReconcile, FrameCountsEqualTheStreamsCounts) {
   for (const CoreStats& k : r.cores) core_quads += static_cast<double>(k.quads);
   EXPECT_EQ(core_quads, m(r, "quads.shaded"));
   double energy = 0;
-  for (const StructureEnergy& s : r.energy.structures) energy += s.totalNj();
+  for (const StructureEnergy& s : r.energy.structures) energy += s.total_nj();
   EXPECT_NEAR(energy, m(r, "energy.total_nj"), 1e-6 * energy);
   EXPECT_GT(m(r, "energy.total_hp_nj"), m(r, "energy.total_lop_nj"));
   EXPECT_EQ(m(r, "energy.total_nj"), m(r, "energy.total_lop_nj"));  // mobile4: 32nm-lop
@@ -356,9 +356,9 @@ void expectBusyPlusStallWithinUnitCycles(const FrameResults& r, const ParamSet& 
   const double cycles = static_cast<double>(r.cycles);
   const double cores = static_cast<double>(r.cores.size());
   const std::map<std::string, double> units = {
-      {"vertex", p.getU32("gpu.vertex_processors")}, {"binning", 1}, {"tile_fetch", 1}, {"raster", 1},
+      {"vertex", p.get_u32("gpu.vertex_processors")}, {"binning", 1}, {"tile_fetch", 1}, {"raster", 1},
       {"earlyz", cores}, {"fragment", cores}, {"blend", cores},
-      {"flush", p.getString("gpu.barrier") == "subtile" ? cores : 1}};
+      {"flush", p.get_string("gpu.barrier") == "subtile" ? cores : 1}};
   ASSERT_EQ(r.stages.size(), units.size()) << what;
   for (const StageStats& s : r.stages) {
     const double busy = static_cast<double>(s.busy_cycles), stall = static_cast<double>(s.stall_cycles);
@@ -396,7 +396,7 @@ TEST(GpuModelStall, BusyPlusStallWithinCyclesTimesUnitsOnConstructedStreams) {
         const ParamSet p = mobile4({barrier, fq, "gpu.shader_cores=4"});
         expectBusyPlusStallWithinUnitCycles(runModel(bytes, p), p, name + " " + barrier + " " + fq);
       }
-      ParamSet p32 = makePreset("mobile32");
+      ParamSet p32 = make_preset("mobile32");
       p32.apply(barrier);
       expectBusyPlusStallWithinUnitCycles(runModel(bytes, p32), p32, name + " mobile32 " + barrier);
     }
@@ -445,7 +445,7 @@ TEST(GpuModelStall, BusyPlusStallWithinCyclesTimesUnitsOnRandomStreams) {
       const FrameResults r = runModel(bytes, p);
       EXPECT_GT(r.quads, 0u) << "seed " << seed;
       expectBusyPlusStallWithinUnitCycles(r, p, "seed " + std::to_string(seed) + " " + barrier);
-      ParamSet p32 = makePreset("mobile32");
+      ParamSet p32 = make_preset("mobile32");
       p32.apply(barrier);
       expectBusyPlusStallWithinUnitCycles(runModel(bytes, p32), p32, "seed " + std::to_string(seed) + " mobile32");
     }
@@ -518,10 +518,20 @@ TEST(GpuModel, RunsAreRepeatableOnOneModel) {
   GpuModel model(smallCaches());
   std::string error;
   const FrameResults a = model.run(bytes, &error);
+  model.reset();  // a new run: cold caches again
   const FrameResults b = model.run(bytes, &error);
   ASSERT_TRUE(error.empty()) << error;
   EXPECT_EQ(a.frame_metrics, b.frame_metrics);
   EXPECT_GT(a.cycles, 0u);
+  // Cold caches in every frame: the same frame twice in one run gives the same results.
+  ParamSet cold = smallCaches();
+  cold.set("sim.cold_caches", "true");
+  GpuModel cold_model(cold);
+  const FrameResults c = cold_model.run(bytes, &error);
+  const FrameResults d = cold_model.run(bytes, &error);
+  ASSERT_TRUE(error.empty()) << error;
+  EXPECT_EQ(c.frame_metrics, d.frame_metrics);
+  EXPECT_EQ(c.frame_metrics, a.frame_metrics);
 }
 
 TEST(GpuModel, PerTileAndPerCoreRows) {
@@ -629,12 +639,14 @@ TEST(GpuModelHooks, ReverseTileOrderVisitsTilesBackwards) {
 }
 
 TEST(GpuModelHooks, IndexedReplayInStreamOrderEqualsTheSequentialReplay) {
-  // An explicit StreamTileOrder makes the model index the tiles and seek to each one; without a
-  // hook it decodes the stream once, front to back. Same order, so the same frame.
+  // The frame is recorded in scanline order: the StreamTileOrder hook and gpu.tile_order=scanline
+  // visit its tiles in the same order, so they give the same frame.
   const auto bytes = buildFrame(mixedFrame());
   Hooks hooks;
   hooks.tile_order = std::make_shared<StreamTileOrder>();
-  const FrameResults seq = runModel(bytes, smallCaches());
+  ParamSet scanline = smallCaches();
+  scanline.set("gpu.tile_order", "scanline");
+  const FrameResults seq = runModel(bytes, scanline);
   const FrameResults idx = runModel(bytes, smallCaches(), hooks);
   EXPECT_EQ(seq.frame_metrics, idx.frame_metrics);
   ASSERT_EQ(seq.tile_metrics.size(), idx.tile_metrics.size());
@@ -761,7 +773,7 @@ class SharedL1 final : public TextureOrganisation {
   MemResponse access(MemoryHierarchy& h, const MemRequest& request, uint64_t now) override {
     MemRequest r = request;
     r.unit = 0;
-    return h.accessPrivateL1(r, now);
+    return h.access_private_l1(r, now);
   }
 };
 
