@@ -170,12 +170,12 @@ TEST(CacheConfigTest, RejectsBadGeometryAndPolicy) {
   c = cfg(1000, 4);
   EXPECT_THROW(validate_cache_config(c), std::invalid_argument);
   c = cfg(1024, 4);
-  c.policy = "mru";
+  c.policy = "fifo";
   try {
     AnyCache any(c);
     FAIL() << "unknown policy accepted";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("unknown replacement policy 'mru'"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("unknown replacement policy 'fifo'"), std::string::npos);
   }
 }
 

@@ -155,7 +155,8 @@ TEST(Params, Errors) {
   EXPECT_EQ(errorOf([&] { p.apply("l1tex.ways=0"); }), "parameter 'l1tex.ways': 0 is outside [1, 1024]");
   EXPECT_EQ(errorOf([&] { p.apply("l2.write_back=maybe"); }),
             "parameter 'l2.write_back': 'maybe' is not a boolean (true/false)");
-  EXPECT_EQ(errorOf([&] { p.apply("l1tex.policy=mru"); }), "parameter 'l1tex.policy': 'mru' is not one of: lru, opt");
+  EXPECT_EQ(errorOf([&] { p.apply("l1tex.policy=fifo"); }),
+            "parameter 'l1tex.policy': 'fifo' is not one of: lru, mru, drrip");
   EXPECT_EQ(errorOf([&] { p.apply("dram.bytes_per_cycle=fast"); }),
             "parameter 'dram.bytes_per_cycle': 'fast' is not a number");
   EXPECT_EQ(errorOf([&] { p.apply("l1tex.size"); }), "'l1tex.size' is not of the form key=value");

@@ -51,11 +51,15 @@ CacheCounters& CacheCounters::operator+=(const CacheCounters& o) {
   return *this;
 }
 
-std::vector<std::string_view> replacement_policy_names() { return {LruPolicy::kName, OptPolicy::kName}; }
+std::vector<std::string_view> replacement_policy_names() {
+  return {LruPolicy::kName, OptPolicy::kName, MruPolicy::kName, DrripPolicy::kName};
+}
 
 CachePolicyVariant AnyCache::make(const CacheConfig& config) {
   if (config.policy == LruPolicy::kName) return CachePolicyVariant(std::in_place_index<0>, config);
   if (config.policy == OptPolicy::kName) return CachePolicyVariant(std::in_place_index<1>, config);
+  if (config.policy == MruPolicy::kName) return CachePolicyVariant(std::in_place_index<2>, config);
+  if (config.policy == DrripPolicy::kName) return CachePolicyVariant(std::in_place_index<3>, config);
   std::string known;
   for (auto n : replacement_policy_names()) known += (known.empty() ? "" : ", ") + std::string(n);
   throw std::invalid_argument("cache '" + config.name + "': unknown replacement policy '" + config.policy +

@@ -17,12 +17,19 @@ CacheConfig cache_from_params(const ParamSet& p, const std::string& prefix, uint
   c.ways = p.get_u32(prefix + ".ways");
   c.line_bytes = p.get_u32(prefix + ".line");
   c.hit_latency = p.get_u32(prefix + ".latency");
-  c.banks = p.get_u32(prefix + ".banks");
+  // Parameters a cache does not register (params.cpp: read-only caches have no write policy,
+  // single-ported ones no banks) keep the CacheConfig defaults.
+  auto has = [&](const char* name) { return p.registry().find(prefix + name) != nullptr; };
+  if (has(".banks")) c.banks = p.get_u32(prefix + ".banks");
   c.mshrs = p.get_u32(prefix + ".mshrs");
   c.policy = p.get_string(prefix + ".policy");
-  c.write_back = p.get_bool(prefix + ".write_back");
-  c.write_allocate = p.get_bool(prefix + ".write_allocate");
-  c.allow_bypass = p.get_bool(prefix + ".bypass");
+  if (has(".write_back")) c.write_back = p.get_bool(prefix + ".write_back");
+  if (has(".write_allocate")) c.write_allocate = p.get_bool(prefix + ".write_allocate");
+  if (has(".bypass")) c.allow_bypass = p.get_bool(prefix + ".bypass");
+  if (c.allow_bypass && c.policy != OptPolicy::kName) {
+    throw ParamError(prefix + ".bypass=true needs " + prefix + ".policy=opt: only a policy that knows each line's next use "
+                     "may decline to allocate");
+  }
   c.requesters = requesters;
   try {
     validate_cache_config(c);

@@ -122,22 +122,39 @@ ParamSpec string_param(std::string name, std::string def, std::string desc, std:
   return ParamSpec{std::move(name), ParamType::String, std::move(def), std::move(desc), 0, 0, std::move(choices)};
 }
 
-void add_cache(ParamRegistry& r, const std::string& p, const std::string& what, const std::string& size,
-               const std::string& ways, const std::string& latency, const std::string& banks, const std::string& mshrs,
-               bool write_back) {
+// One cache's parameters. Only what the cache can use is registered: a read-only cache (texture,
+// vertex) has no write policy, a cache served one request per cycle by construction (vertex,
+// tile) no banks, and only the tile cache receives next-use numbers for OPT (paper 003).
+struct CacheParams {
+  std::string prefix, what, size, ways, latency, mshrs;
+  bool written = false;  // receives writes: write_back, write_allocate
+  bool banked = false;   // several requests per cycle can reach it: banks
+  bool next_use = false; // its requests carry OPT numbers: policy opt and bypass
+};
+
+void add_cache(ParamRegistry& r, const CacheParams& c) {
   std::vector<std::string> policies;
-  for (auto n : replacement_policy_names()) policies.emplace_back(n);
-  r.add(int_param(p + ".size", size, what + " capacity in bytes (KiB/MiB suffixes accepted)", 64, 1e12));
-  r.add(int_param(p + ".ways", ways, what + " associativity", 1, 1024));
-  r.add(int_param(p + ".line", "64", what + " line size in bytes", 4, 4096));
-  r.add(int_param(p + ".latency", latency, what + " hit latency in GPU cycles", 0, 10000));
-  r.add(int_param(p + ".banks", banks, what + " banks (line-interleaved, one access per bank per cycle)", 1, 1024));
-  r.add(int_param(p + ".mshrs", mshrs, what + " outstanding misses (MSHRs); a miss finding none free waits; 0 = unbounded",
-                 0, 1 << 20));
-  r.add(string_param(p + ".policy", "lru", what + " replacement policy", policies));
-  r.add(bool_param(p + ".write_back", write_back ? "true" : "false", what + ": write-back (true) or write-through (false)"));
-  r.add(bool_param(p + ".write_allocate", "true", what + ": allocate a line on a write miss"));
-  r.add(bool_param(p + ".bypass", "false", what + ": let a future-aware policy (opt) bypass instead of evicting"));
+  for (auto n : replacement_policy_names()) {
+    if (n != OptPolicy::kName || c.next_use) policies.emplace_back(n);
+  }
+  const std::string& p = c.prefix;
+  r.add(int_param(p + ".size", c.size, c.what + " capacity in bytes (KiB/MiB suffixes accepted)", 64, 1e12));
+  r.add(int_param(p + ".ways", c.ways, c.what + " associativity", 1, 1024));
+  r.add(int_param(p + ".line", "64", c.what + " line size in bytes", 4, 4096));
+  r.add(int_param(p + ".latency", c.latency, c.what + " hit latency in GPU cycles", 0, 10000));
+  if (c.banked) {
+    r.add(int_param(p + ".banks", "1", c.what + " banks (line-interleaved, one access per bank per cycle)", 1, 1024));
+  }
+  r.add(int_param(p + ".mshrs", c.mshrs, c.what + " outstanding misses (MSHRs); a miss finding none free waits; 0 = unbounded",
+                  0, 1 << 20));
+  r.add(string_param(p + ".policy", "lru", c.what + " replacement policy", policies));
+  if (c.written) {
+    r.add(bool_param(p + ".write_back", "true", c.what + ": write-back (true) or write-through (false)"));
+    r.add(bool_param(p + ".write_allocate", "true", c.what + ": allocate a line on a write miss"));
+  }
+  if (c.next_use) {
+    r.add(bool_param(p + ".bypass", "false", c.what + ": with policy opt, bypass a line used later than every resident one"));
+  }
 }
 
 ParamRegistry build_model_registry() {
@@ -170,10 +187,10 @@ ParamRegistry build_model_registry() {
   r.add(int_param("queue.fragment", "64", "fragment queue entries per core: quads between the rasterizer and early-Z", 1, 1 << 20));
   r.add(int_param("queue.color", "64", "color queue entries per core: shaded quads waiting for blending", 1, 1 << 20));
   // Caches.
-  add_cache(r, "l1tex", "L1 texture cache (one per shader core)", "16KiB", "4", "1", "1", "16", true);
-  add_cache(r, "vertex", "vertex cache (one per vertex processor)", "8KiB", "4", "1", "1", "8", true);
-  add_cache(r, "tile", "tile cache (Parameter Buffer)", "64KiB", "4", "1", "1", "8", true);
-  add_cache(r, "l2", "shared L2 cache", "1MiB", "8", "12", "1", "32", true);
+  add_cache(r, {"l1tex", "L1 texture cache (one per shader core)", "16KiB", "4", "1", "16", false, true, false});
+  add_cache(r, {"vertex", "vertex cache (one per vertex processor)", "8KiB", "4", "1", "8", false, false, false});
+  add_cache(r, {"tile", "tile cache (Parameter Buffer)", "64KiB", "4", "1", "8", true, false, true});
+  add_cache(r, {"l2", "shared L2 cache", "1MiB", "8", "12", "32", true, true, false});
   r.add(int_param("colorbuf.size", "1KiB", "on-chip color buffer bytes per shader core (its access energy and leakage)", 16, 1e9));
   r.add(int_param("colorbuf.latency", "1", "color buffer access latency in cycles (blending)", 0, 10000));
   r.add(int_param("depthbuf.size", "1KiB", "on-chip depth (Z) buffer bytes per shader core (its access energy and leakage)", 16, 1e9));

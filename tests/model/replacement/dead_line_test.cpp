@@ -42,15 +42,15 @@ TEST(DeadLinePolicy, LinesDieAsTheTileFetcherAdvances) {
   p.reset(0, 1, {});                        // texture line
   p.reset(0, 2, {PbClass::Lists, 0});
   EXPECT_EQ(p.victim(0), 1u);  // nothing dead yet: the non-PB line
-  p.tileFinished();            // position 0 done: the PB-Lists line of tile 0 is dead
+  p.tile_finished();            // position 0 done: the PB-Lists line of tile 0 is dead
   EXPECT_TRUE(p.dead(0, 2));
   EXPECT_EQ(p.victim(0), 2u);
-  p.tileFinished();
+  p.tile_finished();
   EXPECT_FALSE(p.dead(0, 0));
-  p.tileFinished();  // position 2 done
+  p.tile_finished();  // position 2 done
   EXPECT_TRUE(p.dead(0, 0));
   EXPECT_EQ(p.victim(0), 0u);  // dead lines by LRU: way 0 is older than way 2
-  EXPECT_EQ(p.tilesFinished(), 3u);
+  EXPECT_EQ(p.tiles_finished(), 3u);
 }
 
 // Section III-D2: "In case the evicted line is dead, it does not have to be written back to
@@ -59,21 +59,21 @@ TEST(DeadLinePolicy, DeadDirtyVictimIsDroppedLiveDirtyIsWrittenBack) {
   DeadLinePolicy p(1, 2);
   p.reset(0, 0, {PbClass::Attributes, 0});  // dirty in the caller's tag array
   p.reset(0, 1, {PbClass::Attributes, 5});  // dirty as well
-  p.tileFinished();
+  p.tile_finished();
   ASSERT_EQ(p.victim(0), 0u);
-  EXPECT_FALSE(p.writesBack(0, 0, true));  // dead and dirty: dropped
-  EXPECT_TRUE(p.writesBack(0, 1, true));   // live and dirty: written back
-  EXPECT_FALSE(p.writesBack(0, 1, false)); // clean: nothing to write
+  EXPECT_FALSE(p.writes_back(0, 0, true));  // dead and dirty: dropped
+  EXPECT_TRUE(p.writes_back(0, 1, true));   // live and dirty: written back
+  EXPECT_FALSE(p.writes_back(0, 1, false)); // clean: nothing to write
 }
 
 TEST(DeadLinePolicy, NewPassKillsOldLinesAndRetagging) {
   DeadLinePolicy p(1, 2);
   p.reset(0, 0, {PbClass::Lists, 7});
   p.reset(0, 1, {});
-  for (int i = 0; i < 3; ++i) p.tileFinished();
+  for (int i = 0; i < 3; ++i) p.tile_finished();
   EXPECT_FALSE(p.dead(0, 0));
-  p.passBegin();  // the counter restarts; the old PB line belongs to a finished pass
-  EXPECT_EQ(p.tilesFinished(), 0u);
+  p.pass_begin();  // the counter restarts; the old PB line belongs to a finished pass
+  EXPECT_EQ(p.tiles_finished(), 0u);
   EXPECT_TRUE(p.dead(0, 0));
   EXPECT_FALSE(p.dead(0, 1));
   // The new pass's Polygon List Builder writes the same address: the hit re-tags it live.

@@ -98,15 +98,15 @@ TEST(DrripPolicy, WorkedExample) {
   EXPECT_EQ(p.psel(), 511u);
 
   // Followers: SRRIP while PSEL's top bit is clear.
-  EXPECT_FALSE(p.usesBrrip(1));
+  EXPECT_FALSE(p.uses_brrip(1));
   access(G);
   EXPECT_EQ(p.rrpv(1, 1), 2);
   // One more SRRIP-leader miss (C: B 2, A 0 age to B 3, A 1; B goes) tips PSEL to 512: BRRIP.
   o = access(C);
   EXPECT_EQ(o.evicted_addr, B * 64);
   EXPECT_EQ(p.psel(), 512u);
-  EXPECT_TRUE(p.usesBrrip(1));
-  EXPECT_TRUE(p.usesBrrip(3));
+  EXPECT_TRUE(p.uses_brrip(1));
+  EXPECT_TRUE(p.uses_brrip(3));
   access(G + 4);  // set 1's other way, now inserted distant
   EXPECT_EQ(p.rrpv(1, 0), 3);
   EXPECT_EQ(p.psel(), 512u);  // follower misses do not move PSEL

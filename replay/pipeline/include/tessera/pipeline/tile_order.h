@@ -5,8 +5,8 @@
 //
 //   scanline   row by row, left to right, top to bottom
 //   z          Morton (Z) order: tile (x, y) at the bit interleave of x (even bits) and y (odd)
-//   hilbert    the Hilbert curve, starting at the top-left tile with a step down (its first 2x2
-//              block is visited top-left, bottom-left, bottom-right, top-right)
+//   hilbert    the Hilbert curve of the enclosing power-of-two square, from its top-left tile to its
+//              top-right tile (4x4: along the top row first, then down the left column...)
 //   s-hilbert  paper 001's "S-order": the Hilbert curve inside each 8x8-tile sub-frame, the
 //              sub-frames visited boustrophedonically (row 0 of sub-frames left to right, row 1
 //              right to left, ...). In a right-to-left row the curve is mirrored, so that inside

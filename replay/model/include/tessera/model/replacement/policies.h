@@ -9,12 +9,15 @@
 #include <vector>
 
 #include "tessera/model/cache.h"
+#include "tessera/model/replacement/drrip/drrip.h"
 #include "tessera/model/replacement/lru/lru.h"
+#include "tessera/model/replacement/mru/mru.h"
 #include "tessera/model/replacement/opt/opt.h"
 
 namespace tessera::model {
 
-using CachePolicyVariant = std::variant<SetAssocCache<LruPolicy>, SetAssocCache<OptPolicy>>;
+using CachePolicyVariant = std::variant<SetAssocCache<LruPolicy>, SetAssocCache<OptPolicy>, SetAssocCache<MruPolicy>,
+                                        SetAssocCache<DrripPolicy>>;
 
 // Names accepted for CacheConfig::policy, in variant order.
 std::vector<std::string_view> replacement_policy_names();

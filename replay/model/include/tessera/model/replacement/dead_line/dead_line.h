@@ -2,10 +2,10 @@
 // and used up within a render pass, so a Parameter Buffer line is dead once the last tile that
 // reads it has been processed by the Tile Fetcher. Per line the L2 keeps
 //   - a 2-bit class: not Parameter Buffer, PB-Lists, PB-Attributes (III-D1), and here the fourth
-//     code, "dead PB", for lines of a previous render pass (see passBegin);
+//     code, "dead PB", for lines of a previous render pass (see pass_begin);
 //   - a 12-bit last-tile id: the position, in tile processing order, of the last tile that reads
 //     the line (PB-Lists: the line's own tile; PB-Attributes: the last tile of the primitive);
-// and the L2 control logic counts the tiles the Tile Fetcher has finished (tileFinished).
+// and the L2 control logic counts the tiles the Tile Fetcher has finished (tile_finished).
 // Victims (III-D2), LRU within each group: dead PB lines, then non-PB lines (texture, vertex,
 // instructions: always clean), then live PB lines (possibly dirty, and to be read again). A dead
 // line is dropped without a write-back even when dirty: nobody reads it again.
@@ -101,21 +101,21 @@ class DeadLinePolicy {
   bool dead(uint32_t set, uint32_t way) const { return dead_line::group(lines_[index(set, way)], tiles_finished_) == 0; }
   // What the cache does with a victim (section III-D2): write it back only when it is dirty and
   // not dead. The cache asks before invalidating the victim.
-  bool writesBack(uint32_t set, uint32_t way, bool dirty) const { return dirty && !dead(set, way); }
+  bool writes_back(uint32_t set, uint32_t way, bool dirty) const { return dirty && !dead(set, way); }
 
   // The Tile Fetcher's signal at the end of each tile (section III-D1: the L2 counts them).
-  void tileFinished() {
+  void tile_finished() {
     if (tiles_finished_ != dead_line::kNeverDead) ++tiles_finished_;
   }
   // A new render pass builds a new Parameter Buffer: the counter restarts from "no tile finished"
   // (the paper's NULL) and every PB line still held belongs to a finished pass, so it is dead.
-  void passBegin() {
+  void pass_begin() {
     tiles_finished_ = 0;
     for (dead_line::LineState& l : lines_) {
       if (l.cls != dead_line::PbClass::None) l.cls = dead_line::PbClass::Dead;
     }
   }
-  uint32_t tilesFinished() const { return tiles_finished_; }
+  uint32_t tiles_finished() const { return tiles_finished_; }
   const dead_line::LineState& line(uint32_t set, uint32_t way) const { return lines_[index(set, way)]; }
 
  private:

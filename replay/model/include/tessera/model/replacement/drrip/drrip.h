@@ -83,7 +83,7 @@ class DrripPolicy {
     const drrip::SetRole r = roles_[set];
     if (r == drrip::SetRole::SrripLeader && psel_ < drrip::kPselMax) ++psel_;
     if (r == drrip::SetRole::BrripLeader && psel_ > 0) --psel_;
-    rrpv_[index(set, way)] = usesBrrip(set) ? brripInsertion() : rrip::kLong;
+    rrpv_[index(set, way)] = uses_brrip(set) ? brrip_insertion() : rrip::kLong;
   }
   void touch(uint32_t set, uint32_t way, const AccessInfo& /*info*/) { rrpv_[index(set, way)] = 0; }
   void invalidate(uint32_t set, uint32_t way) { rrpv_[index(set, way)] = rrip::kDistant; }
@@ -94,7 +94,7 @@ class DrripPolicy {
   }
 
   // Whether `set` inserts as BRRIP now (its leader role, else PSEL's most significant bit).
-  bool usesBrrip(uint32_t set) const {
+  bool uses_brrip(uint32_t set) const {
     if (roles_[set] != drrip::SetRole::Follower) return roles_[set] == drrip::SetRole::BrripLeader;
     return psel_ > drrip::kPselMax / 2;
   }
@@ -104,7 +104,7 @@ class DrripPolicy {
 
  private:
   size_t index(uint32_t set, uint32_t way) const { return static_cast<size_t>(set) * ways_ + way; }
-  uint8_t brripInsertion() {
+  uint8_t brrip_insertion() {
     return ++brrip_fills_ % drrip::kBrripLongEvery == 0 ? rrip::kLong : rrip::kDistant;
   }
 
