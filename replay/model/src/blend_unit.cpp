@@ -24,11 +24,32 @@ uint64_t BlendUnit::flush(uint32_t k, uint32_t core, bool all, uint64_t t) {
   const TileIndex& tile = p_.tile(k);
   const uint32_t cores = p_.cfg.cores;
   uint64_t issue = t, done = t, n = 0;
-  // Per subtile each core's colour-buffer bank flushes its share of the tile's lines on its own.
+  // Per subtile each core's colour-buffer bank flushes its pixels on its own (paper 001 section
+  // III-E). A line whose pixels all belong to one core's quads (coarse groupings) goes with that
+  // core; lines shared by several cores (fine-grained groupings) or never covered are dealt to
+  // the cores in turn, each written once.
   for (uint32_t i = tile.store_begin; i < tile.store_end; ++i) {
-    const ByteRange& store = p_.index->stores[i];
+    const StoreRange& store = p_.index->stores[i];
     for_each_line(store.address, store.bytes, p_.cfg.line_bytes, [&](uint64_t line, bool) {
-      if (all || n++ % cores == core) {
+      bool mine = all;
+      if (!all) {
+        const uint64_t first = line > store.address ? line - store.address : 0;
+        const uint64_t last = std::min<uint64_t>(line + p_.cfg.line_bytes, store.address + store.bytes) - 1 - store.address;
+        const uint32_t px0 = static_cast<uint32_t>(first * store.row_pixels / store.bytes);
+        const uint32_t px1 = static_cast<uint32_t>(last * store.row_pixels / store.bytes);
+        uint16_t owner = RasterPipeline::kNoOwner;
+        for (uint32_t px = px0 & ~1u; px <= px1; px += 2) {  // every quad the line touches
+          const uint16_t o = p_.owner(k, px, store.row);
+          if (o == RasterPipeline::kNoOwner || (owner != RasterPipeline::kNoOwner && o != owner)) {
+            owner = RasterPipeline::kNoOwner;
+            break;
+          }
+          owner = o;
+        }
+        mine = owner == RasterPipeline::kNoOwner ? n % cores == core : owner == core;
+        ++n;
+      }
+      if (mine) {
         done = std::max(done, p_.h->flush_color_line(line, issue));
         ++issue;
         ++flush_meter.busy;

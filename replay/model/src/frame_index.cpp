@@ -30,6 +30,7 @@ void FrameIndex::build(std::span<const uint8_t> stream_bytes) {
   TileIndex* tile = nullptr;
   bool after_quad = false;  // a Texture event must follow its quad
   size_t reset = 0;         // the last event that reset the predictors
+  std::vector<std::pair<uint32_t, uint32_t>> store_rows;  // (attachment, rows stored) in the tile
   std::vector<std::pair<uint32_t, uint32_t>> attribute_groups;  // (primitive, group) of the tile
   auto phase = [&]() -> PhaseIndex& { return pass->phases.back(); };
   auto start_body = [&]() {
@@ -103,6 +104,7 @@ void FrameIndex::build(std::span<const uint8_t> stream_bytes) {
         t.group_begin = t.group_end = static_cast<uint32_t>(groups.size());
         phase().tiles.push_back(t);
         tile = &phase().tiles.back();
+        store_rows.clear();
         where = Where::TileHeader;
         break;
       }
@@ -145,7 +147,15 @@ void FrameIndex::build(std::span<const uint8_t> stream_bytes) {
       case EventKind::AttachmentStore:
         if (where != Where::TileBody) fail("AttachmentStore outside a tile");
         after_quad = false;
-        stores.push_back(ByteRange{e.address, e.u[0]});
+        {
+          // Rows are stored top to bottom per attachment and aspect (depth then stencil).
+          const PassInfo& info = pass->info;
+          const uint32_t rows = std::max(1u, std::min(info.tile_height, info.height - std::min(info.height, tile->ref.y0)));
+          const uint32_t width = std::max(1u, std::min(info.tile_width, info.width - std::min(info.width, tile->ref.x0)));
+          auto it = std::find_if(store_rows.begin(), store_rows.end(), [&](const auto& a) { return a.first == e.u[1]; });
+          if (it == store_rows.end()) it = store_rows.insert(store_rows.end(), {e.u[1], 0});
+          stores.push_back(StoreRange{e.address, e.u[0], it->second++ % rows, width});
+        }
         tile->store_end = static_cast<uint32_t>(stores.size());
         break;
       case EventKind::TileEnd:

@@ -36,6 +36,16 @@ struct ByteRange {
   uint32_t bytes = 0;
 };
 
+// A tile row of one attachment flushed to memory (the renderer writes one AttachmentStore per
+// row and aspect): its row in the tile and its width in pixels, so a line's pixels are known
+// (per subtile, each core's colour-buffer bank flushes the lines of its own pixels).
+struct StoreRange {
+  uint64_t address = 0;
+  uint32_t bytes = 0;
+  uint32_t row = 0;         // pixel row in the tile
+  uint32_t row_pixels = 1;  // pixels the row covers
+};
+
 // Parameter Buffer reads of a tile header: one PB-Lists line, or one primitive's attributes.
 struct PbGroup {
   uint32_t primitive = kListGroup;
@@ -70,7 +80,8 @@ struct PassIndex {
 struct FrameIndex {
   std::span<const uint8_t> bytes;  // the stream (owned by the caller)
   std::vector<PassIndex> passes;
-  std::vector<ByteRange> loads, stores, pb_reads, pb_writes;
+  std::vector<ByteRange> loads, pb_reads, pb_writes;
+  std::vector<StoreRange> stores;
   std::vector<PbGroup> groups;
   std::vector<uint32_t> primitive_need;
   stream::StreamCounts counts;

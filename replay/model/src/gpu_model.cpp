@@ -67,8 +67,8 @@ struct GpuModel::Impl {
   size_t tile_access = 0;
   RasterPipeline pipeline;
   GeometryPhase geometry;
-  double imbalance_sum = 0;
-  uint64_t imbalance_tiles = 0;
+  double imbalance_sum = 0, quad_deviation_sum = 0;
+  uint64_t imbalance_tiles = 0, quad_tiles = 0;
 
   Impl(const ParamSet& p, Hooks hk)
       : params(p),
@@ -166,11 +166,22 @@ struct GpuModel::Impl {
         row("core." + std::to_string(c) + ".quads", pipeline.q_core[size_t{k} * cores + c]);
       }
       mean /= cores;
+      // Paper 001 Figs. 14 and 15: the mean deviation of the cores' busy cycles and of their
+      // quads in a tile, normalised to the mean.
       if (mean > 0) {
         double dev = 0;
         for (uint32_t c = 0; c < cores; ++c) dev += std::abs(static_cast<double>(pipeline.tile_busy[size_t{k} * cores + c]) - mean);
         imbalance_sum += dev / cores / mean;
         ++imbalance_tiles;
+        row("cores.deviation", dev / cores / mean);
+      }
+      const double quad_mean = static_cast<double>(pipeline.q_tile[k]) / cores;
+      if (quad_mean > 0) {
+        double dev = 0;
+        for (uint32_t c = 0; c < cores; ++c) dev += std::abs(static_cast<double>(pipeline.q_core[size_t{k} * cores + c]) - quad_mean);
+        quad_deviation_sum += dev / cores / quad_mean;
+        ++quad_tiles;
+        row("cores.quad_deviation", dev / cores / quad_mean);
       }
       ++r.tiles;
     }
@@ -179,8 +190,8 @@ struct GpuModel::Impl {
   void run(const FrameIndex& frame_index, FrameResults& r) {
     r = FrameResults{};
     r.cores.assign(cfg.cores, CoreStats{});
-    imbalance_sum = 0;
-    imbalance_tiles = 0;
+    imbalance_sum = quad_deviation_sum = 0;
+    imbalance_tiles = quad_tiles = 0;
     index = &frame_index;
     const std::span<const uint8_t> frame = frame_index.bytes;
     check_tile_size();
@@ -198,6 +209,7 @@ struct GpuModel::Impl {
     r.warm = warm;
     if (hooks.front_buffer) hooks.front_buffer->reset(cfg.cores);
     scheduler->frame_begin();
+    for (const auto& o : hooks.observers) o->frame_begin(*h);
     pipeline.begin_frame(h.get(), &r, &r.activity, index, frame, &tile_next_use, &tile_access);
     geometry.begin_frame();
 
@@ -230,6 +242,7 @@ struct GpuModel::Impl {
                 stage("earlyz", pipeline.earlyz.meter),      stage("fragment", pipeline.core.meter),
                 stage("blend", pipeline.blend.meter),        stage("flush", pipeline.blend.flush_meter)};
     r.cores_imbalance = imbalance_tiles ? imbalance_sum / static_cast<double>(imbalance_tiles) : 0;
+    r.cores_quad_deviation = quad_tiles ? quad_deviation_sum / static_cast<double>(quad_tiles) : 0;
     const auto& hist = h->replication_histogram();
     double num = 0, den = 0;
     for (size_t k = 0; k < hist.size(); ++k) {
@@ -257,6 +270,7 @@ struct GpuModel::Impl {
     }
     emit_frame_metrics(r, MetricSources{*h, cfg, static_cast<bool>(hooks.texture_organisation),
                                         static_cast<bool>(hooks.front_buffer), pipeline.sim_events});
+    for (const auto& o : hooks.observers) o->frame_end(*h, r);
   }
 };
 

@@ -127,6 +127,7 @@ void emit_frame_metrics(FrameResults& r, const MetricSources& src) {
   for (size_t k = 1; k <= 3; ++k) put("replication.share_" + std::to_string(k), k < share.size() ? share[k] : 0);
   put("replication.share_4plus", four_plus);
   put("cores.imbalance", r.cores_imbalance);
+  put("cores.quad_deviation", r.cores_quad_deviation);
 
   put("energy.total_nj", r.energy.total_nj);
   put("energy.memory_nj", r.energy.memory_nj);

@@ -122,6 +122,9 @@ uint64_t RasterPipeline::run(const PassIndex& p, const PhaseIndex& ph, std::span
   load_done.assign(kc, t0);
   tile_busy.assign(kc, 0);
   tile_l2.assign(ntiles, 0);
+  quads_x = (p.info.tile_width + 1) / 2;
+  quads_y = (p.info.tile_height + 1) / 2;
+  if (cfg.subtile_barriers) quad_owner.assign(size_t{ntiles} * quads_x * quads_y, kNoOwner);
   for (TileBarrier& b : barrier) b.reset(ntiles, cores, t0);
   for (auto& s : scheduled) s.assign(cores, kIdle);
   last_time = t0;

@@ -142,6 +142,16 @@ class RasterPipeline {
   std::vector<uint8_t> raster_done;      // the rasterizer has sent every quad of the tile
   std::vector<uint64_t> tile_start, tile_end, load_done, tile_busy;
   std::vector<uint64_t> tile_l2;         // L2 accesses made for the tile (texture misses, PB reads)
+  // The core the rasterizer sent each quad position of each tile to (kNoOwner: no quad there):
+  // per subtile, a core's colour-buffer bank holds, and flushes, the pixels of its quads.
+  static constexpr uint16_t kNoOwner = 0xffff;
+  std::vector<uint16_t> quad_owner;      // tile x quad position
+  uint32_t quads_x = 16, quads_y = 16;   // quad positions of a tile
+  uint16_t owner(uint32_t k, uint32_t px, uint32_t py) const {
+    const uint32_t qx = px / 2, qy = py / 2;
+    if (qx >= quads_x || qy >= quads_y) return kNoOwner;
+    return quad_owner[(size_t{k} * quads_y + qy) * quads_x + qx];
+  }
   TileBarrier barrier[kBarrierStages];
 
   // The units.

@@ -49,6 +49,11 @@ uint32_t Rasterizer::read_quad(const Event& e) {
   q.tile = k_;
   q.core = p_.scheduler->core(p_.pass->info, p_.tile(k_).ref, k_, e.u[0], e.u[1], p_.cfg.cores);
   if (q.core >= p_.cfg.cores) throw ModelError("quad scheduler hook returned core " + std::to_string(q.core));
+  if (p_.cfg.subtile_barriers) {
+    const TileRef& t = p_.tile(k_).ref;
+    const uint32_t qx = (e.u[0] - t.x0) / 2, qy = (e.u[1] - t.y0) / 2;
+    if (qx < p_.quads_x && qy < p_.quads_y) p_.quad_owner[(size_t{k_} * p_.quads_y + qy) * p_.quads_x + qx] = static_cast<uint16_t>(q.core);
+  }
   q.shaded = (e.u[5] & stream::kQuadShaded) != 0;
   q.lane_instructions = e.wide;
   q.cycles = (e.wide + p_.cfg.issue_lanes - 1) / p_.cfg.issue_lanes;

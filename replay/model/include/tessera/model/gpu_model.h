@@ -78,6 +78,7 @@ struct FrameResults {
   std::vector<StageStats> stages;
   std::vector<CoreStats> cores;
   double cores_imbalance = 0;  // mean over tiles of the mean |busy - mean| / mean of the cores
+  double cores_quad_deviation = 0;  // the same for the cores' quads (paper 001 Figs. 12 and 15)
   double replication_avg = 0;  // L1s holding a serviced block, paper 000 Fig. 1
   std::vector<double> replication_share;  // [k]: share of serviced blocks held in k L1s
   EnergyReport energy;         // energy.tech as configured

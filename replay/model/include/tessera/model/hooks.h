@@ -174,6 +174,17 @@ class UnknownTileNextUse final : public TileNextUse {
   void compute(std::span<const uint64_t> addrs, uint32_t line_bytes, std::vector<uint64_t>& next_use) override;
 };
 
+struct FrameResults;
+
+// Told when each frame of a run starts and ends (schemes keep per-frame state and add their own
+// metrics to the frame's results, after the model's).
+class FrameObserver {
+ public:
+  virtual ~FrameObserver() = default;
+  virtual void frame_begin(const MemoryHierarchy& /*hierarchy*/) {}
+  virtual void frame_end(const MemoryHierarchy& /*hierarchy*/, FrameResults& /*results*/) {}
+};
+
 struct Hooks {
   std::shared_ptr<TileOrder> tile_order;               // null: CurveTileOrder(gpu.tile_order)
   std::shared_ptr<QuadScheduler> quad_scheduler;       // null: FgXshift2Scheduler
@@ -183,6 +194,7 @@ struct Hooks {
   std::shared_ptr<TextureFrontBuffer> front_buffer;    // null: none
   std::shared_ptr<L2PriorityClassifier> l2_priority;   // null: class 0
   std::shared_ptr<TileNextUse> tile_next_use;          // null: ExactTileNextUse (tile.policy=opt only)
+  std::vector<std::shared_ptr<FrameObserver>> observers;  // frame begin / end, in order
 };
 
 }  // namespace tessera::model
