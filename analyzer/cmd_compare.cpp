@@ -31,7 +31,8 @@ int run_compare(const CompareOptions& opt) {
     for (const std::string* spec : {&opt.base, &opt.vs}) {
       if (std::find(configs.begin(), configs.end(), *spec) == configs.end()) {
         std::string known;
-        for (const auto& c : configs) known += (known.empty() ? "" : ", ") + c;
+        for (size_t i = 0; i < configs.size() && i < 8; ++i) known += (i ? ", " : "") + configs[i];
+        if (configs.size() > 8) known += ", ... " + std::to_string(configs.size() - 8) + " more: tessera query";
         std::fprintf(stderr, "tessera compare: %s: no runs of configuration '%s' (configurations: %s)\n",
                      opt.db.c_str(), spec->c_str(), known.empty() ? "none" : known.c_str());
         return 2;

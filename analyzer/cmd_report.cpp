@@ -764,14 +764,24 @@ int run_report(const ReportOptions& opt) {
       if (!out) throw ReportError(opt.output + ": cannot write (" + std::strerror(errno) + ")");
     }
 
-    // The headline table on the terminal: what .ci/main prints.
+    // The headline table on the terminal (what .ci/main prints): the numbers we have, and per
+    // paper how many still wait for runs.
     size_t claim_w = 5;
     for (const auto& h : headlines) claim_w = std::max(claim_w, h.claim.size());
     claim_w = std::min<size_t>(claim_w, 90);
     std::printf("%-5s  %-*s  %10s  %10s\n", "paper", static_cast<int>(claim_w), "claim", "paper", "ours");
-    for (const auto& h : headlines)
+    std::map<std::string, int> missing;
+    for (const auto& h : headlines) {
+      if (h.ours == "no data") {
+        ++missing[h.paper];
+        continue;
+      }
       std::printf("%-5s  %-*.*s  %10s  %10s\n", h.paper.c_str(), static_cast<int>(claim_w), static_cast<int>(claim_w),
                   h.claim.c_str(), h.paper_value.c_str(), h.ours.c_str());
+    }
+    for (const auto& [paper, n] : missing)
+      std::printf("%-5s  %d headline number%s without runs in this database (see the report)\n", paper.c_str(), n,
+                  n == 1 ? "" : "s");
     std::printf("report: %s (%zu charts, %d thumbnails)\n", opt.output.c_str(), chart_ids.size(), thumbnails);
 
     if (!opt.svg_dir.empty()) {

@@ -58,6 +58,10 @@
     }
     return Object.values(tops);
   }
+  function lineExtent(rows, rule) {
+    const all = rows.map((d) => d.value).concat(rule === null || rule === undefined ? [] : [rule]);
+    return [Math.min(...all), Math.max(...all)];
+  }
   const TOOLTIP = "datum.series + (datum.part ? ', ' + datum.part : '') + ' on ' + datum.capture + ': ' + format(datum.value, '.4~f')";
 
   // Grouped bars: one group per capture (the mean last, as the SQL orders it), one bar per series.
@@ -146,11 +150,14 @@
     const xs = unique(rows.map((d) => d.x)).sort((a, b) => a - b);
     return {
       width: 420, height: 240, padding: 5, config: CONFIG,
-      data: [{name: 'table', values: rows}],
+      data: [{name: 'table', values: rows},
+             {name: 'levels', values: series.filter((s) => rows.filter((d) => d.series === s).length === 1)
+                                           .map((s) => rows.find((d) => d.series === s))}],
       scales: [
         {name: 'x', type: fig.log_x ? 'log' : 'linear', base: 2, domain: {data: 'table', field: 'x'}, range: 'width',
          nice: false, zero: false},
-        {name: 'y', type: 'linear', domain: {data: 'table', field: 'value'}, range: 'height', nice: true, zero: true},
+        {name: 'y', type: 'linear', domain: lineExtent(rows, fig.rule), range: 'height',
+         nice: true, zero: false},
         {name: 'color', type: 'ordinal', domain: series, range: {scheme: palette(series.length)}},
       ],
       axes: [
@@ -172,6 +179,12 @@
         encode: {enter: {x: {scale: 'x', field: 'x'}, y: {scale: 'y', field: 'value'}, size: {value: 36},
                          fill: {scale: 'color', field: 'series'},
                          tooltip: {signal: "datum.series + ' at ' + datum.x + ': ' + format(datum.value, '.4~f')"}}},
+      }, {
+        // A series measured at one x only (a 16 KiB DTM-NUCA against the baseline's sizes, Fig. 7)
+        // is drawn as a level across the chart, as the paper does.
+        type: 'rule', from: {data: 'levels'},
+        encode: {enter: {x: {value: 0}, x2: {signal: 'width'}, y: {scale: 'y', field: 'value'},
+                         stroke: {scale: 'color', field: 'series'}, strokeWidth: {value: 2}, strokeDash: {value: [6, 3]}}},
       }].concat(ruleMark(fig)),
     };
   }
@@ -181,7 +194,7 @@
     const rows = rowsOf(fig).filter((d) => d.capture === 'mean' && d.x !== null);
     const series = unique(rows.map((d) => d.series));
     return {
-      width: 420, height: 260, padding: 5, config: CONFIG,
+      width: 480, height: 280, padding: {left: 5, top: 5, bottom: 5, right: 150}, config: CONFIG,
       data: [{name: 'table', values: rows}],
       scales: [
         {name: 'x', type: 'linear', domain: {data: 'table', field: 'x'}, range: 'width', nice: true, zero: true},
@@ -192,7 +205,6 @@
         {orient: 'bottom', scale: 'x', title: fig.x_title, grid: true, gridOpacity: 0.4},
         {orient: 'left', scale: 'y', title: fig.y_title, grid: true, gridOpacity: 0.4},
       ],
-      legends: [{fill: 'color', orient: 'right', symbolType: 'circle'}],
       marks: [{
         type: 'symbol', from: {data: 'table'},
         encode: {enter: {x: {scale: 'x', field: 'x'}, y: {scale: 'y', field: 'value'}, size: {value: 80},
@@ -248,7 +260,7 @@
         {orient: 'top', scale: 'x', title: 'tile x', labelOverlap: true, values: range(map.width).filter((i) => i % 5 === 0)},
         {orient: 'left', scale: 'y', title: 'tile y', labelOverlap: true, values: range(map.height).filter((i) => i % 5 === 0)},
       ],
-      legends: [{fill: 'color', type: 'gradient', title: {signal: "diff ? metric + ' (difference)' : metric"},
+      legends: [{fill: 'color', type: 'gradient', titleLimit: 400, title: {signal: "diff ? metric + ' minus the base' : metric"},
                  gradientLength: Math.max(80, Math.min(240, map.height * cell))}],
       marks: [{
         type: 'rect', from: {data: 'tiles'},

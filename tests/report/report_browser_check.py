@@ -134,6 +134,24 @@ def main():
             f = state["figures"].get(fid) or state["tables"].get(fid)
             if not f or not f["notice"]:
                 failures.append(f"{fid}: expected its one-line notice, got {f}")
+        # Heat maps: every configuration (and difference) of the menu, with the last metric, draws
+        # its tiles without an error.
+        from selenium.webdriver.support.ui import Select
+        for chart in driver.find_elements("css selector", "div.chart[data-heatmap]"):
+            selects = chart.find_elements("css selector", ".vega-bindings select")
+            if len(selects) != 2:
+                failures.append(f"{chart.get_attribute('data-fig')}: {len(selects)} menus, expected metric and configuration")
+                continue
+            metric, view = Select(selects[0]), Select(selects[1])
+            metric.select_by_index(len(metric.options) - 1)
+            for i in range(len(view.options)):
+                view.select_by_index(i)
+                time.sleep(0.05)
+                tiles = driver.execute_script(
+                    "return arguments[0].querySelectorAll('g.mark-rect.role-mark path').length", chart)
+                if tiles == 0:
+                    failures.append(f"{chart.get_attribute('data-fig')}: no tiles for {view.options[i].text}")
+            metric.select_by_index(0)
         for errors in [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]:
             failures.append("console error: " + errors["message"])
 
