@@ -245,7 +245,6 @@ struct Grid {
 struct HeatMaps {
   // capture -> view -> metric -> grid
   std::map<std::string, std::map<std::string, std::map<std::string, Grid>>> captures;
-  std::vector<std::string> views_in_order;
 };
 
 HeatMaps load_tiles(results::ResultsDb& db, const std::map<std::string, std::string>& bases) {
@@ -343,7 +342,8 @@ std::string figure_html(const FigureData& d, const std::string& heading_prefix) 
   } else {
     s += "<div class=\"chart\" data-fig=\"" + html(f.id) + "\"></div>\n";
   }
-  if (!f.headlines.empty()) {
+  // Without data the paper's numbers are in the headline table at the top: the notice is the line.
+  if (!f.headlines.empty() && !d.rows.empty()) {
     s += "<table class=\"headline\"><tr><th>paper</th><th>claim</th><th>ours</th></tr>\n";
     for (size_t i = 0; i < f.headlines.size(); ++i) {
       const auto& h = f.headlines[i];
@@ -427,10 +427,6 @@ std::string suite_html(results::ResultsDb& db, const std::string& png_dir, int* 
   }
   return s + "</div></section>\n";
 }
-
-struct Summary {
-  std::string html;
-};
 
 // Every configuration against its base: mean over captures of the per-capture ratio of means.
 std::string summary_html(results::ResultsDb& db, const std::vector<std::string>& configs,
@@ -590,6 +586,7 @@ int write_svgs(const ReportOptions& opt, const std::vector<std::string>& expecte
                                          "--disable-component-update", "--disable-sync",
                                          "--user-data-dir=" + profile, "--virtual-time-budget=60000",
                                          "--dump-dom", "file://" + page.string() + "#svg-export"};
+  std::fflush(nullptr);  // else the child's freopen would write our buffered stdout a second time
   const pid_t pid = fork();
   if (pid < 0) throw ReportError(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
@@ -659,33 +656,25 @@ int run_report(const ReportOptions& opt) {
     }
 
     // Everything the page shows, computed before a byte is written.
-    std::vector<std::vector<FigureData>> paper_figures;
     std::vector<HeadlineLine> headlines;
     std::vector<std::string> chart_ids;
-    for (const auto& p : report::papers()) {
-      paper_figures.emplace_back();
-      for (const auto& f : p.figures) {
-        paper_figures.back().push_back(load_figure(*db, f));
-        const FigureData& d = paper_figures.back().back();
-        if (!d.rows.empty()) chart_ids.push_back(f.id);
-        for (size_t i = 0; i < f.headlines.size(); ++i) {
-          const auto& h = f.headlines[i];
-          headlines.push_back({p.id, f.id, h.text, report::format_headline(h.paper, h.show),
-                               d.ours[i] ? report::format_headline(*d.ours[i], h.show) : "no data"});
-        }
-      }
-    }
-    std::vector<FigureData> replication;
-    for (const auto& f : report::replication_figures()) {
-      replication.push_back(load_figure(*db, f));
-      if (!replication.back().rows.empty()) chart_ids.push_back(f.id);
+    auto load = [&](const std::string& paper, const report::Figure& f) {
+      FigureData d = load_figure(*db, f);
+      if (!d.rows.empty()) chart_ids.push_back(f.id);
       for (size_t i = 0; i < f.headlines.size(); ++i) {
         const auto& h = f.headlines[i];
-        headlines.push_back({"000", f.id, h.text, report::format_headline(h.paper, h.show),
-                             replication.back().ours[i] ? report::format_headline(*replication.back().ours[i], h.show)
-                                                        : "no data"});
+        headlines.push_back({paper, f.id, h.text, report::format_headline(h.paper, h.show),
+                             d.ours[i] ? report::format_headline(*d.ours[i], h.show) : "no data"});
       }
+      return d;
+    };
+    std::vector<std::vector<FigureData>> paper_figures;
+    for (const auto& p : report::papers()) {
+      paper_figures.emplace_back();
+      for (const auto& f : p.figures) paper_figures.back().push_back(load(p.id, f));
     }
+    std::vector<FigureData> replication;
+    for (const auto& f : report::replication_figures()) replication.push_back(load("000", f));
     const HeatMaps tiles = load_tiles(*db, bases);
     for (const auto& [capture, views] : tiles.captures) chart_ids.push_back("heatmap-" + capture_label(capture));
     int thumbnails = 0;

@@ -234,7 +234,7 @@
     const cell = Math.max(4, Math.min(24, Math.floor(640 / Math.max(1, map.width))));
     const range = (n) => Array.from({length: n}, (_, i) => i);
     return {
-      width: map.width * cell, height: map.height * cell, padding: 5, config: CONFIG,
+      width: map.width * cell, height: map.height * cell, padding: {left: 5, top: 5, bottom: 5, right: 60}, config: CONFIG,
       signals: [
         {name: 'metric', value: map.metrics[0], bind: {input: 'select', options: map.metrics, name: 'metric '}},
         {name: 'view', value: map.views[0].name,
@@ -269,6 +269,11 @@
           y: {scale: 'y', field: 'y'}, height: {scale: 'y', band: 1},
           fill: {scale: 'color', field: 'v'},
           tooltip: {signal: "'tile (' + datum.x + ', ' + datum.y + '): ' + format(datum.v, ',.0f')"}}},
+      }, {
+        // A configuration with fewer cores has no row for the others' core.<i> metrics.
+        type: 'text', encode: {update: {
+          x: {signal: 'width / 2'}, y: {signal: 'height / 2'}, align: {value: 'center'}, fontSize: {value: 13},
+          text: {signal: "length(data('tiles')) ? '' : metric + ' is not measured in ' + view"}}},
       }],
     };
   }

@@ -349,6 +349,21 @@ TEST(FigureSql, EveryFileLeavesColdFramesOutTheSameWay) {
   }
 }
 
+TEST(FigureSql, NormalisedFiguresShareOneBody) {
+  // The normalised bars (ratio, speedup, decrease against a base) differ only in their series.
+  std::string body;
+  int files = 0;
+  for (const auto& name : figure_names()) {
+    const std::string& sql = figure_sql(name);
+    if (sql.find("series(ord, series, config, base, metric, how)") == std::string::npos) continue;
+    const std::string tail = sql.substr(sql.find("-- Per capture:"));
+    if (body.empty()) body = tail;
+    EXPECT_EQ(tail, body) << name;
+    ++files;
+  }
+  EXPECT_GE(files, 10);
+}
+
 TEST(Headlines, FormatAsThePaperPrints) {
   EXPECT_EQ(format_headline(-46.8, Show::kChange), "-46.8 %");
   EXPECT_EQ(format_headline(16.9, Show::kChange), "+16.9 %");
