@@ -109,7 +109,7 @@
     const series = unique(rows.map((d) => d.series));
     const parts = unique(rows.map((d) => d.part));
     rows.forEach((d) => { d.pord = parts.indexOf(d.part); });
-    const group = Math.max(40, series.length * 22 + 12);
+    const group = Math.max(90, series.length * 26 + 16);
     return {
       width: Math.max(220, captures.length * group), height: 220, padding: 5, config: CONFIG,
       data: [{name: 'table', values: rows,
@@ -120,7 +120,7 @@
         {name: 'color', type: 'ordinal', domain: parts, range: {scheme: palette(parts.length)}},
       ],
       axes: [
-        {orient: 'top', scale: 'x', domain: false, ticks: false, labelFontWeight: 'bold'},
+        {orient: 'top', scale: 'x', domain: false, ticks: false, labelFontWeight: 'bold', labelLimit: group - 6},
         {orient: 'left', scale: 'y', title: fig.y_title, grid: true, gridOpacity: 0.4},
       ],
       legends: [{fill: 'color', orient: 'right'}],
