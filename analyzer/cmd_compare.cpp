@@ -78,6 +78,9 @@ int run_compare(const CompareOptions& opt) {
   } catch (const results::Error& e) {
     std::fprintf(stderr, "tessera compare: %s\n", e.what());
     return 1;
+  } catch (const std::exception& e) {  // a value the figure SQL did not expect, and the like
+    std::fprintf(stderr, "tessera compare: %s: %s\n", opt.db.c_str(), e.what());
+    return 1;
   }
 }
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -193,6 +194,13 @@ std::string unbase64(std::string_view text) {
 
 // "out/vkcube.tcap" -> "vkcube": how the page and PNG folders name a capture.
 std::string capture_label(const std::string& name) { return fs::path(name).stem().string(); }
+
+// A capture's heat map: its id is also an SVG file name, so only [A-Za-z0-9._-] stay.
+std::string heatmap_id(const std::string& capture) {
+  std::string id = "heatmap-";
+  for (char c : capture_label(capture)) id += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' ? c : '-';
+  return id;
+}
 
 // --- the database, as the report sees it ---------------------------------------------------
 
@@ -676,7 +684,7 @@ int run_report(const ReportOptions& opt) {
     std::vector<FigureData> replication;
     for (const auto& f : report::replication_figures()) replication.push_back(load("000", f));
     const HeatMaps tiles = load_tiles(*db, bases);
-    for (const auto& [capture, views] : tiles.captures) chart_ids.push_back("heatmap-" + capture_label(capture));
+    for (const auto& [capture, views] : tiles.captures) chart_ids.push_back(heatmap_id(capture));
     int thumbnails = 0;
     const std::string suite = suite_html(*db, opt.png_dir, &thumbnails);
     const std::string summary = summary_html(*db, configs, bases);
@@ -729,7 +737,7 @@ int run_report(const ReportOptions& opt) {
             "its base. <span class=\"sql\">analyzer/figures/tiles.sql</span></p>\n";
     if (tiles.captures.empty()) page += "<p class=\"notice\" data-fig=\"heatmaps\">No per-tile metrics in this database.</p>\n";
     for (const auto& [capture, views] : tiles.captures) {
-      const std::string id = "heatmap-" + capture_label(capture);
+      const std::string id = heatmap_id(capture);
       page += "<figure class=\"fig\" id=\"" + html(id) + "\" data-fig=\"" + html(id) + "\" data-rows=\"" +
               std::to_string(views.size()) + "\"><figcaption><b>" + html(capture_label(capture)) +
               "</b></figcaption><div class=\"chart\" data-fig=\"" + html(id) + "\" data-heatmap=\"" + html(capture) +
@@ -783,6 +791,9 @@ int run_report(const ReportOptions& opt) {
     return e.exit_code;
   } catch (const results::Error& e) {
     std::fprintf(stderr, "tessera report: %s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {  // a value the figure SQL did not expect, and the like
+    std::fprintf(stderr, "tessera report: %s: %s\n", opt.db.c_str(), e.what());
     return 1;
   }
 }
