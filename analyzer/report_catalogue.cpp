@@ -140,30 +140,37 @@ std::vector<Paper> make_papers() {
        {at("tegra2", 66.3, Show::kPercent, "misses another pixel processor's cache could serve (sec. 3)")}},
   };
 
-  p.push_back(Paper{"003", "TCOR: a tile cache with optimal replacement", "tcor, tcor-no-l2 on mobile4-64k", {}});
+  p.push_back(Paper{"003", "TCOR: a tile cache with optimal replacement",
+                    "tcor, tcor-no-l2 on mobile4-64k (and with --set tile.size=131072 for 128 KiB)", {}});
+  const std::string tcor_runs =
+      "runs of mobile4-64k and mobile4-64k+tcor (+tcor-no-l2), or of both with --set tile.size=131072";
   p.back().figures = {
       {"003-mrc", "Figs. 11-13: tile cache miss ratio against its size, per replacement policy", Chart::kLines,
        "miss ratio", "tile cache (KiB)", std::nullopt, true,
        "runs of mobile4-64k with --set tile.size=N and tile.policy=lru|opt|mru|drrip (tile.ways=N)", {}},
-      {"003-fig14-pb-l2", "Fig. 14: Parameter Buffer accesses to L2, normalised to the baseline (64 KiB)",
-       Chart::kBars, "PB L2 accesses / baseline", "", 1.0, false, "runs of mobile4-64k and mobile4-64k+tcor",
-       {at("TCOR", -33.5, Show::kChange, "PB accesses to L2, 64 KiB tile cache (Fig. 14, sec. V-B1)")}},
-      {"003-fig16-pb-dram", "Fig. 16: Parameter Buffer accesses to main memory, normalised to the baseline",
-       Chart::kBars, "PB DRAM accesses / baseline", "", 1.0, false, "runs of mobile4-64k and mobile4-64k+tcor",
-       {at("TCOR", -93.0, Show::kChange, "PB accesses to main memory, 64 KiB (Fig. 16, sec. V-B1)")}},
-      {"003-fig18-dram", "Fig. 18: total main-memory accesses, normalised to the baseline", Chart::kBars,
-       "DRAM accesses / baseline", "", 1.0, false, "runs of mobile4-64k and mobile4-64k+tcor",
-       {at("TCOR", -13.9, Show::kChange, "main-memory accesses, 64 KiB (Fig. 18, sec. V-B1)")}},
-      {"003-fig20-memory-energy", "Fig. 20: energy of the memory hierarchy, normalised to the baseline",
-       Chart::kBars, "memory energy / baseline", "", 1.0, false,
-       "runs of mobile4-64k and mobile4-64k+tcor / +tcor-no-l2",
+      {"003-fig14-pb-l2", "Figs. 14-15: Parameter Buffer accesses to L2, normalised to the baseline",
+       Chart::kBars, "PB L2 accesses / baseline", "", 1.0, false, tcor_runs,
+       {at("TCOR", -33.5, Show::kChange, "PB accesses to L2, 64 KiB tile cache (Fig. 14, sec. V-B1)"),
+        at("TCOR, 128 KiB", -37.1, Show::kChange, "PB accesses to L2, 128 KiB tile cache (Fig. 15, sec. V-B1)")}},
+      {"003-fig16-pb-dram", "Figs. 16-17: Parameter Buffer accesses to main memory, normalised to the baseline",
+       Chart::kBars, "PB DRAM accesses / baseline", "", 1.0, false, tcor_runs,
+       {at("TCOR", -93.0, Show::kChange, "PB accesses to main memory, 64 KiB (Fig. 16, sec. V-B1)"),
+        at("TCOR, 128 KiB", -94.1, Show::kChange, "PB accesses to main memory, 128 KiB (Fig. 17, sec. V-B1)")}},
+      {"003-fig18-dram", "Figs. 18-19: total main-memory accesses, normalised to the baseline", Chart::kBars,
+       "DRAM accesses / baseline", "", 1.0, false, tcor_runs,
+       {at("TCOR", -13.9, Show::kChange, "main-memory accesses, 64 KiB (Fig. 18, sec. V-B1)"),
+        at("TCOR, 128 KiB", -13.3, Show::kChange, "main-memory accesses, 128 KiB (Fig. 19, sec. V-B1)")}},
+      {"003-fig20-memory-energy", "Figs. 20-21: energy of the memory hierarchy, normalised to the baseline",
+       Chart::kBars, "memory energy / baseline", "", 1.0, false, tcor_runs,
        {at("TCOR", -14.1, Show::kChange,
            "memory-hierarchy energy, 64 KiB (Fig. 20, sec. V-B2; 13.8 % over both sizes in the abstract)"),
+        at("TCOR, 128 KiB", -13.6, Show::kChange, "memory-hierarchy energy, 128 KiB (Fig. 21, sec. V-B2)"),
         at("TCOR without L2 changes", -9.0, Show::kChange,
            "memory-hierarchy energy, TCOR without the L2 policy (Fig. 20, sec. V-B2)")}},
       {"003-fig22-gpu-energy-decrease", "Fig. 22: decrease in total GPU energy", Chart::kBars,
-       "decrease in GPU energy (%)", "", 0.0, false, "runs of mobile4-64k and mobile4-64k+tcor",
-       {at("TCOR", 5.6, Show::kPoints, "GPU energy decrease, 64 KiB tile cache (Fig. 22, sec. V-B2)")}},
+       "decrease in GPU energy (%)", "", 0.0, false, tcor_runs,
+       {at("TCOR", 5.6, Show::kPoints, "GPU energy decrease, 64 KiB tile cache (Fig. 22, sec. V-B2)"),
+        at("TCOR, 128 KiB", 5.3, Show::kPoints, "GPU energy decrease, 128 KiB tile cache (Fig. 22, sec. V-B2)")}},
   };
 
   p.push_back(Paper{"004", "TFM: Texture Filter Memory", "tfm, filter-dm512, filter-fa512 on mobile-256k", {}});

@@ -113,6 +113,19 @@ TEST(FigureSql, OnlyTheBaseMeansNoFigure) {
   EXPECT_TRUE(figure_rows(f.db(), "000-fig07-l2-by-l1-size").empty());
 }
 
+TEST(FigureSql, EachSeriesIsNormalisedToItsOwnBase) {
+  TempPath path("r.db");
+  FixtureDb f(path.str());
+  f.run("a.tcap", "mobile4-64k", {{1, {{"pb.l2_accesses", 200}}}});
+  f.run("a.tcap", "mobile4-64k+tcor", {{1, {{"pb.l2_accesses", 133}}}});
+  f.run("a.tcap", "mobile4-64k+tile.size=131072", {{1, {{"pb.l2_accesses", 100}}}});
+  f.run("a.tcap", "mobile4-64k+tcor+tile.size=131072", {{1, {{"pb.l2_accesses", 63}}}});
+  const auto rows = figure_rows(f.db(), "003-fig14-pb-l2");
+  EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "TCOR"), 0.665);
+  EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "TCOR, 128 KiB"), 0.63);  // against the 128 KiB baseline
+  EXPECT_NEAR(*headline_value(rows, headline("003-fig14-pb-l2", "PB accesses to L2, 128 KiB")), -37.0, 1e-9);
+}
+
 TEST(FigureSql, LocalAndRemoteSharesOfTextureAccesses) {
   TempPath path("r.db");
   FixtureDb f(path.str());

@@ -139,6 +139,14 @@ int main(int argc, char** argv) {
                              {"energy.memory_nj", 2.58e5 * k}, {"energy.total_nj", 7.55e5 * k}});
     run("mobile4-64k+tcor-no-l2", {{"pb.l2_accesses", 340 * k}, {"pb.dram_accesses", 60 * k}, {"dram.accesses", 650 * k},
                                    {"energy.memory_nj", 2.73e5 * k}, {"energy.total_nj", 7.8e5 * k}});
+    // The 128 KiB tile cache of Figs. 15, 17, 19 and 21.
+    run("mobile4-64k+tile.size=131072", {{"pb.l2_accesses", 450 * k}, {"pb.dram_accesses", 80 * k}, {"dram.accesses", 680 * k},
+                                         {"energy.memory_nj", 2.9e5 * k}, {"energy.total_nj", 7.9e5 * k}},
+        {{"tile.size", "131072"}, {"tile.policy", "lru"}, {"tile.ways", "4"}});
+    run("mobile4-64k+tcor+tile.size=131072", {{"pb.l2_accesses", 283 * k}, {"pb.dram_accesses", 4.7 * k},
+                                              {"dram.accesses", 590 * k}, {"energy.memory_nj", 2.5e5 * k},
+                                              {"energy.total_nj", 7.48e5 * k}},
+        {{"tile.size", "131072"}, {"tile.policy", "opt"}, {"tile.ways", "4"}});
     for (const char* policy : {"lru", "opt", "mru", "drrip"}) {
       for (int kib : {16, 32, 64, 128, 256, 512}) {
         const double lb = 0.26, base = policy == std::string("opt") ? 0.3 : policy == std::string("mru") ? 0.7 : 0.5;
