@@ -465,7 +465,7 @@ std::string summary_html(results::ResultsDb& db, const std::vector<std::string>&
       for (const auto& [m, cell] : row->second) captures = std::max(captures, cell.second);
     s += "<tr><td>" + html(c) + "</td><td>" + html(base) + "</td><td class=\"num\">" + std::to_string(captures) + "</td>";
     if (row == cells.end()) {
-      s += "<td colspan=\"" + std::to_string(metrics.size()) + "\">the base has no run on the same frames</td></tr>\n";
+      s += "<td colspan=\"" + std::to_string(metrics.size()) + "\">no frame where both runs have one of these metrics</td></tr>\n";
       continue;
     }
     for (const auto& m : metrics) {
