@@ -315,3 +315,76 @@ TEST(Energy, WholeGpuEnergyAddsUpAndChargesTheCores) {
 
 }  // namespace
 }  // namespace tessera::model
+
+namespace tessera::model {
+namespace {
+
+using namespace testing;
+
+// A tile-cache organisation with no cache at all: every Parameter Buffer access goes to L2. It
+// sees each request's primitive, section and tile, and the observer sees each phase's binning and
+// each tile the fetcher finishes.
+class NoTileCache final : public TileCacheOrganisation {
+ public:
+  MemResponse access(MemoryHierarchy& h, const MemRequest& r, uint64_t now) override {
+    if (r.write) ++writes;
+    if (!r.write && r.section == 1) ++attribute_reads;
+    return h.access_below_l1(h.l2_requester_tile(), r.addr, r.write, AccessInfo{kNoNextUse, 0, r.full_line}, now);
+  }
+  uint64_t writes = 0, attribute_reads = 0;
+};
+
+class PhaseProbe final : public FrameObserver {
+ public:
+  void phase_begin(MemoryHierarchy&, const BinnedPhase& phase) override {
+    ++phases;
+    for (const auto& prims : phase.primitives) primitives += prims.size();
+  }
+  void tile_fetched(MemoryHierarchy&, uint32_t) override { ++tiles; }
+  void energy(const MemoryHierarchy&, const EnergyParams&, uint64_t, std::vector<StructureEnergy>& out) override {
+    StructureEnergy s;
+    s.name = "probe";
+    s.dynamic_nj = 1000;
+    out.push_back(s);
+  }
+  uint64_t phases = 0, primitives = 0, tiles = 0;
+};
+
+TEST(SchemeSeams, ATileCacheOrganisationServesTheParameterBuffer) {
+  FrameSpec f = mixedFrame();
+  f.primitives_per_tile = 3;
+  f.attribute_lines = 1;
+  const auto bytes = buildFrame(f);
+  const stream::StreamCounts c = recount(bytes);
+  auto org = std::make_shared<NoTileCache*>(nullptr);
+  auto probe = std::make_shared<PhaseProbe>();
+  Hooks hooks;
+  hooks.tile_organisation = [org](MemoryHierarchy&) {
+    auto o = std::make_unique<NoTileCache>();
+    *org = o.get();
+    return o;
+  };
+  hooks.observers.push_back(probe);
+  GpuModel model(smallCaches(), hooks);
+  std::string error;
+  FrameResults r;
+  ASSERT_TRUE(model.run(bytes, r, &error)) << error;
+  EXPECT_EQ(m(r, "tile.accesses"), 0);  // the unified tile cache is out of the path
+  EXPECT_EQ(m(r, "pb.l2_accesses"), static_cast<double>(c.pb_write_bytes + c.pb_read_bytes) / 64);
+  EXPECT_EQ((*org)->writes, c.pb_write_bytes / 64);
+  EXPECT_EQ((*org)->attribute_reads, 6u * 3);  // one attribute line per primitive, 3 per tile
+  EXPECT_EQ(probe->phases, 1u);
+  EXPECT_EQ(probe->primitives, 6u * 3);
+  EXPECT_EQ(probe->tiles, 6u);
+  // The observer's structure counts in the whole GPU's energy.
+  const StructureEnergy* s = r.energy.find("probe");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->dynamic_nj, 1000);
+  EXPECT_EQ(m(r, "energy.probe_nj"), 1000);
+  double sum = 0;
+  for (const StructureEnergy& e : r.energy.structures) sum += e.total_nj();
+  EXPECT_NEAR(sum, m(r, "energy.total_nj"), 1e-9 * sum);
+}
+
+}  // namespace
+}  // namespace tessera::model

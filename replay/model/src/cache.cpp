@@ -46,6 +46,7 @@ CacheCounters& CacheCounters::operator+=(const CacheCounters& o) {
   invalidations += o.invalidations;
   mshr_merges += o.mshr_merges;
   mshr_stall_cycles += o.mshr_stall_cycles;
+  dead_drops += o.dead_drops;
   if (per_requester.size() < o.per_requester.size()) per_requester.resize(o.per_requester.size());
   for (size_t i = 0; i < o.per_requester.size(); ++i) per_requester[i] += o.per_requester[i];
   return *this;

@@ -1,5 +1,6 @@
 #include "tessera/model/energy.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "tessera/model/hierarchy.h"
@@ -143,7 +144,8 @@ double d(uint64_t v) { return static_cast<double>(v); }
 
 }  // namespace
 
-EnergyReport compute_energy(const MemoryHierarchy& h, const CoreActivity& a, const EnergyParams& p, uint64_t cycles) {
+EnergyReport compute_energy(const MemoryHierarchy& h, const CoreActivity& a, const EnergyParams& p, uint64_t cycles,
+                            const std::vector<StructureEnergy>& extra) {
   const HierarchyConfig& cfg = h.config();
   const AccessEnergy small = sram_16kib_4way(p.tech);
   const AccessEnergy large = sram_1mib_8way(p.tech);
@@ -225,6 +227,7 @@ EnergyReport compute_energy(const MemoryHierarchy& h, const CoreActivity& a, con
   tile_buffers.leakage_nj = leak(leak_per_kib * kib(p.colorbuf_bytes + p.depthbuf_bytes) * cfg.shader_cores);
 
   r.structures = {l1, vx, tile, l2, dram, shader, regfile, vshader, texture, raster, earlyz, blend, tile_buffers};
+  r.structures.insert(r.structures.end(), extra.begin(), extra.end());
   for (const auto& s : r.structures) {
     r.dynamic_nj += s.dynamic_nj;
     r.leakage_nj += s.leakage_nj;

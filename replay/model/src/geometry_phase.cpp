@@ -100,6 +100,9 @@ uint64_t GeometryPhase::run(std::span<const uint8_t> bytes, const PassIndex& pas
           r.full_line = full;
           r.next_use = p_.next_tile_use();
           r.priority_class = p_.priority(Stream::Tile, l, true);
+          r.primitive = e.u[1];
+          r.tile = e.u[2];
+          r.section = static_cast<uint8_t>(e.u[3]);
           const MemResponse m = p_.h->access(r, issue);
           end_ = std::max(end_, issue + m.latency);
           issue += 1 + m.accept_delay;

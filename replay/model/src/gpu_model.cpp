@@ -139,6 +139,22 @@ struct GpuModel::Impl {
     tile_access = 0;
   }
 
+  // The subpass's binning in the fetcher's terms: per tile in processing order, the primitives
+  // whose attributes it reads.
+  BinnedPhase binning(const PassIndex& pass, const PhaseIndex& phase, std::span<const uint32_t> ord) const {
+    BinnedPhase b;
+    b.pass = pass.info;
+    for (uint32_t i : ord) {
+      const TileIndex& t = phase.tiles[i];
+      b.tiles.push_back(t.ref);
+      std::vector<uint32_t>& prims = b.primitives.emplace_back();
+      for (uint32_t g = t.group_begin; g < t.group_end; ++g) {
+        if (index->groups[g].primitive != kListGroup) prims.push_back(index->groups[g].primitive);
+      }
+    }
+    return b;
+  }
+
   void check_tile_size() {
     for (const PassIndex& p : index->passes) {
       if (p.info.tile_width != cfg.tile_width || p.info.tile_height != cfg.tile_height) {
@@ -201,6 +217,7 @@ struct GpuModel::Impl {
     if (!h || cfg.cold_caches) {
       h = std::make_unique<MemoryHierarchy>(hcfg);
       if (hooks.texture_organisation) h->set_texture_organisation(hooks.texture_organisation(*h));
+      if (hooks.tile_organisation) h->set_tile_organisation(hooks.tile_organisation(*h));
       clock = 0;
       warm = false;
     } else {
@@ -218,6 +235,10 @@ struct GpuModel::Impl {
       const PassIndex& pass = index->passes[p];
       for (size_t f = 0; f < pass.phases.size(); ++f) {
         const PhaseIndex& phase = pass.phases[f];
+        if (hooks.tile_organisation) {
+          const BinnedPhase binned = binning(pass, phase, orders[p][f]);
+          for (const auto& o : hooks.observers) o->phase_begin(*h, binned);
+        }
         const uint64_t g = geometry.run(frame, pass, phase, t);
         r.geometry_cycles += g - t;
         const uint64_t e = pipeline.run(pass, phase, orders[p][f], g);
@@ -252,12 +273,18 @@ struct GpuModel::Impl {
     r.replication_avg = den > 0 ? num / den : 0;
     r.replication_share.assign(hist.size(), 0);
     for (size_t k = 0; k < hist.size(); ++k) r.replication_share[k] = den > 0 ? static_cast<double>(hist[k]) / den : 0;
-    r.energy = compute_energy(*h, r.activity, eparams, r.cycles);
+    // Schemes add the energy of their own structures (a NUCA's network, TFM's buffer array).
+    const auto energy = [&](const EnergyParams& ep) {
+      std::vector<StructureEnergy> extra;
+      for (const auto& o : hooks.observers) o->energy(*h, ep, r.cycles, extra);
+      return compute_energy(*h, r.activity, ep, r.cycles, extra);
+    };
+    r.energy = energy(eparams);
     EnergyParams hp = eparams, lop = eparams;
     hp.tech = same_node(eparams.tech, true);
     lop.tech = same_node(eparams.tech, false);
-    r.energy_hp_nj = compute_energy(*h, r.activity, hp, r.cycles).total_nj;
-    r.energy_lop_nj = compute_energy(*h, r.activity, lop, r.cycles).total_nj;
+    r.energy_hp_nj = energy(hp).total_nj;
+    r.energy_lop_nj = energy(lop).total_nj;
     for (uint32_t c = 0; c < cfg.cores; ++c) {
       const CacheCounters& k = h->l1tex(c).counters();
       r.cores[c].l1tex_accesses = k.accesses;

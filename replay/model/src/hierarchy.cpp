@@ -106,6 +106,10 @@ void MemoryHierarchy::set_texture_organisation(std::unique_ptr<TextureOrganisati
   if (organisation_) holders_.reset();
 }
 
+void MemoryHierarchy::set_tile_organisation(std::unique_ptr<TileCacheOrganisation> organisation) {
+  tile_organisation_ = std::move(organisation);
+}
+
 void MemoryHierarchy::begin_frame() {
   for (auto* level : {&l1tex_, &vertex_, &tile_, &l2_}) {
     for (AnyCache& c : *level) c.clear_counters();
@@ -237,6 +241,7 @@ MemResponse MemoryHierarchy::access_other(const MemRequest& request, uint64_t no
         [&](auto& c) { return serve_first_level(c, config_.vertex, l2_requester_vertex(request.unit), request, now); });
   }
   if (request.stream == Stream::Tile) {
+    if (tile_organisation_) return tile_organisation_->access(*this, request, now);
     return tile_[0].visit([&](auto& c) { return serve_first_level(c, config_.tile, l2_requester_tile(), request, now); });
   }
   throw std::invalid_argument("memory request with an unknown stream");

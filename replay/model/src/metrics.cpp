@@ -40,6 +40,7 @@ constexpr Counter<CacheCounters> kCacheCounters[] = {
     {"prefetch_fills", &CacheCounters::prefetch_fills},
     {"mshr_merges", &CacheCounters::mshr_merges},
     {"mshr_stall_cycles", &CacheCounters::mshr_stall_cycles},
+    {"dead_drops", &CacheCounters::dead_drops},
 };
 
 constexpr Counter<DramCounters> kDramCounters[] = {

@@ -71,6 +71,9 @@ void TileFetcher::step(uint64_t t) {
           r.stream = Stream::Tile;
           r.next_use = p_.next_tile_use();
           r.priority_class = p_.priority(Stream::Tile, line, false);
+          r.primitive = groups[g_].primitive == kListGroup ? kNoPrimitive : groups[g_].primitive;
+          r.section = groups[g_].primitive == kListGroup ? 0 : 1;
+          r.tile = k_;
           const MemResponse m = p_.h->access(r, issue);
           ready = std::max(ready, issue + m.latency);
           issue += 1 + m.accept_delay;
@@ -84,6 +87,7 @@ void TileFetcher::step(uint64_t t) {
       if (primitive) ++queued_;
       p_.rasterizer.group_fetched(g_, tile_ready);
     }
+    for (const auto& o : p_.hooks.observers) o->tile_fetched(*p_.h, k_);
     ++k_;
     if (k_ < p_.ntiles) g_ = p_.tile(k_).group_begin;
   }

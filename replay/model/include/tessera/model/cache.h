@@ -73,6 +73,7 @@ struct CacheCounters {
   uint64_t invalidations = 0;
   uint64_t mshr_merges = 0;        // hits on a line whose fill was still in flight (they wait for it)
   uint64_t mshr_stall_cycles = 0;  // cycles misses waited for a free MSHR
+  uint64_t dead_drops = 0;         // dirty victims dropped as dead instead of written back
   std::vector<RequesterCounters> per_requester;
 
   // Line transfers to the next level caused by this cache.
@@ -180,7 +181,7 @@ class SetAssocCache {
       out.slot = base + w;
       out.ready = ready_[base + w];
       if (out.ready > now) ++counters_.mshr_merges;
-      policy_.touch(set, w, info);
+      if (info.update_replacement) policy_.touch(set, w, info);
       if (write) {
         if (config_.write_back) {
           dirty_[base + w] = 1;
@@ -291,6 +292,7 @@ class SetAssocCache {
   uint32_t sets() const { return sets_; }
   uint32_t ways() const { return ways_; }
   const Policy& policy() const { return policy_; }
+  Policy& policy() { return policy_; }
 
  private:
   static constexpr uint64_t kInvalid = 0;  // tags store line + 1, so 0 marks an invalid way
@@ -385,9 +387,19 @@ class SetAssocCache {
       out.evicted = true;
       out.evicted_addr = (tags_[base + way] - 1) << line_shift_;
       if (dirty_[base + way]) {
-        out.writeback = true;
-        out.writeback_addr = out.evicted_addr;
-        ++counters_.writebacks;
+        // A policy that knows a line is dead (TCOR's L2, paper 003 section III-D) drops it
+        // without writing it back: nobody reads it again.
+        bool write_back = true;
+        if constexpr (requires(const Policy& p) { p.writes_back(set, way, true); }) {
+          write_back = policy_.writes_back(set, way, true);
+        }
+        if (write_back) {
+          out.writeback = true;
+          out.writeback_addr = out.evicted_addr;
+          ++counters_.writebacks;
+        } else {
+          ++counters_.dead_drops;
+        }
       }
       policy_.invalidate(set, way);
     }

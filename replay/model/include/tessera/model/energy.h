@@ -146,9 +146,10 @@ struct EnergyReport {
   const StructureEnergy* find(std::string_view name) const;
 };
 
-// Energy of everything `hierarchy` counted and the cores did, over a run of `cycles` GPU cycles.
+// Energy of everything `hierarchy` counted and the cores did, over a run of `cycles` GPU cycles,
+// with the energy of structures schemes add (`extra`).
 EnergyReport compute_energy(const MemoryHierarchy& hierarchy, const CoreActivity& activity, const EnergyParams& params,
-                            uint64_t cycles);
+                            uint64_t cycles, const std::vector<StructureEnergy>& extra = {});
 // The memory hierarchy with no core activity (core structures leak only).
 EnergyReport compute_energy(const MemoryHierarchy& hierarchy, const EnergyParams& params, uint64_t cycles);
 

@@ -51,6 +51,8 @@ enum class Stream : uint8_t { Texture = 0, Vertex = 1, Tile = 2 };
 // Where a request was finally served from.
 enum class ServedBy : uint8_t { L1 = 0, Remote = 1, L2 = 2, Dram = 3 };
 
+inline constexpr uint32_t kNoPrimitive = 0xffffffffu;
+
 struct MemRequest {
   uint64_t addr = 0;
   uint64_t next_use = kNoNextUse;  // OPT number (only future-aware policies read it)
@@ -59,6 +61,13 @@ struct MemRequest {
   bool write = false;              // only the tile cache (Parameter Buffer) is written
   bool full_line = false;
   uint8_t priority_class = 0;      // passed to the L2 policy
+  // Parameter Buffer requests (Stream::Tile), as the stream records them: the primitive
+  // (kNoPrimitive for a PB-Lists line read), its section (0 PB-Lists, 1 PB-Attributes) and the
+  // tile: for a read the reading tile's position in the processing order, for a write the tile
+  // index (ty * tiles_x + tx) the binner listed it in.
+  uint32_t primitive = kNoPrimitive;
+  uint32_t tile = 0;
+  uint8_t section = 0;
 };
 
 struct MemResponse {
@@ -102,6 +111,15 @@ class TextureOrganisation {
   virtual MemResponse access(MemoryHierarchy& hierarchy, const MemRequest& request, uint64_t now) = 0;
 };
 
+// A replacement for the unified tile cache (the Parameter Buffer's first level): TCOR's Primitive
+// List Cache and Attribute Cache (paper 003 section III-C). It serves every Stream::Tile request
+// and reaches L2 through access_below_l1(l2_requester_tile(), ...).
+class TileCacheOrganisation {
+ public:
+  virtual ~TileCacheOrganisation() = default;
+  virtual MemResponse access(MemoryHierarchy& hierarchy, const MemRequest& request, uint64_t now) = 0;
+};
+
 class MemoryHierarchy {
  public:
   // Throws std::invalid_argument on an invalid configuration.
@@ -136,6 +154,8 @@ class MemoryHierarchy {
   uint64_t flush_color_line(uint64_t addr, uint64_t now);
 
   void set_texture_organisation(std::unique_ptr<TextureOrganisation> organisation);
+  void set_tile_organisation(std::unique_ptr<TileCacheOrganisation> organisation);
+  TileCacheOrganisation* tile_organisation() const { return tile_organisation_.get(); }
 
   // A new frame of the same run: every counter restarts; cache contents, in-flight fills, open
   // DRAM rows and the page map carry over (the papers simulate frame sequences with warm caches).
@@ -228,6 +248,7 @@ class MemoryHierarchy {
   std::vector<AnyCache> l2_;
   Dram dram_;
   std::unique_ptr<TextureOrganisation> organisation_;
+  std::unique_ptr<TileCacheOrganisation> tile_organisation_;
   std::vector<uint64_t> replication_;
   std::vector<uint64_t> dram_fetches_;
   // Incremental holder counts while every L1 fill and eviction passes through this class (no

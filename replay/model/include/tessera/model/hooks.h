@@ -175,21 +175,42 @@ class UnknownTileNextUse final : public TileNextUse {
 };
 
 struct FrameResults;
+struct EnergyParams;
+struct StructureEnergy;
+
+// One subpass's Parameter Buffer as the tile fetcher will read it (TCOR's OPT Numbers are known
+// at binning because the tile order is, paper 003 section III-A).
+struct BinnedPhase {
+  PassInfo pass;
+  std::vector<TileRef> tiles;                    // in processing order
+  std::vector<std::vector<uint32_t>> primitives; // per tile: the primitives whose attributes it reads
+};
 
 // Told when each frame of a run starts and ends (schemes keep per-frame state and add their own
-// metrics to the frame's results, after the model's).
+// metrics to the frame's results, after the model's), and asked for the energy of the structures
+// a scheme adds, which counts in the whole GPU's (energy.total_nj).
 class FrameObserver {
  public:
   virtual ~FrameObserver() = default;
-  virtual void frame_begin(const MemoryHierarchy& /*hierarchy*/) {}
+  virtual void frame_begin(MemoryHierarchy& /*hierarchy*/) {}
+  // A subpass's raster phase begins (called only when a tile-cache organisation is installed).
+  virtual void phase_begin(MemoryHierarchy& /*hierarchy*/, const BinnedPhase& /*phase*/) {}
+  // The tile fetcher has read every Parameter Buffer line of the tile at position k.
+  virtual void tile_fetched(MemoryHierarchy& /*hierarchy*/, uint32_t /*k*/) {}
   virtual void frame_end(const MemoryHierarchy& /*hierarchy*/, FrameResults& /*results*/) {}
+  // Dynamic and static energy of the scheme's own structures this frame (`cycles` long), in the
+  // technology of `params` (called once per technology variant the results report).
+  virtual void energy(const MemoryHierarchy& /*hierarchy*/, const EnergyParams& /*params*/, uint64_t /*cycles*/,
+                      std::vector<StructureEnergy>& /*out*/) {}
 };
 
 struct Hooks {
   std::shared_ptr<TileOrder> tile_order;               // null: CurveTileOrder(gpu.tile_order)
   std::shared_ptr<QuadScheduler> quad_scheduler;       // null: FgXshift2Scheduler
-  // Called once per frame on the fresh hierarchy; null: the built-in private L1s.
+  // Called once per run on the fresh hierarchy; null: the built-in private L1s.
   std::function<std::unique_ptr<TextureOrganisation>(MemoryHierarchy&)> texture_organisation;
+  // Called once per run on the fresh hierarchy; null: the unified tile cache.
+  std::function<std::unique_ptr<TileCacheOrganisation>(MemoryHierarchy&)> tile_organisation;
   std::shared_ptr<TexturePrefetcher> prefetcher;       // null: none
   std::shared_ptr<TextureFrontBuffer> front_buffer;    // null: none
   std::shared_ptr<L2PriorityClassifier> l2_priority;   // null: class 0

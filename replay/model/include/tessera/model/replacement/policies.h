@@ -81,6 +81,13 @@ class AnyCache {
   const CacheConfig& config() const {
     return visit([](const auto& c) -> const CacheConfig& { return c.config(); });
   }
+  // The policy when the cache's policy is P, else nullptr (schemes that signal their policy, such
+  // as TCOR's tile progress to the dead-line L2).
+  template <class P>
+  P* policy_as() {
+    auto* c = std::get_if<SetAssocCache<P>>(&cache_);
+    return c ? &c->policy() : nullptr;
+  }
   // The concrete cache when its type is C, else nullptr.
   template <class C>
   C* as() { return std::get_if<C>(&cache_); }
