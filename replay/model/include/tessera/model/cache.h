@@ -139,6 +139,59 @@ class MshrFile {
   std::vector<uint64_t> ready_;
 };
 
+// Where each tag lives in a cache with many ways (a fully associative tile cache of 4096 lines,
+// paper 003 Figs. 1 and 11): open addressing with linear probing and backward-shift deletion, so
+// a lookup costs one probe run instead of a scan of every way. Tags are line + 1 (never 0).
+class TagIndex {
+ public:
+  static constexpr uint32_t kAbsent = 0xffffffffu;
+  void reset(size_t tags) {
+    size_t n = 16;
+    while (n < 2 * tags) n *= 2;  // load factor at most 1/2
+    keys_.assign(n, 0);
+    slots_.assign(n, 0);
+    mask_ = n - 1;
+    shift_ = static_cast<uint32_t>(64 - std::countr_zero(n));
+  }
+  uint32_t find(uint64_t tag) const {
+    for (size_t i = home(tag);; i = (i + 1) & mask_) {
+      if (keys_[i] == tag) return slots_[i];
+      if (keys_[i] == 0) return kAbsent;
+    }
+  }
+  void insert(uint64_t tag, uint32_t slot) {
+    size_t i = home(tag);
+    while (keys_[i] != 0 && keys_[i] != tag) i = (i + 1) & mask_;
+    keys_[i] = tag;
+    slots_[i] = slot;
+  }
+  void erase(uint64_t tag) {
+    size_t i = home(tag);
+    while (keys_[i] != tag) {
+      if (keys_[i] == 0) return;
+      i = (i + 1) & mask_;
+    }
+    // Backward-shift deletion: move later entries of the probe run into the hole.
+    size_t hole = i;
+    for (size_t j = (i + 1) & mask_; keys_[j] != 0; j = (j + 1) & mask_) {
+      const size_t h = home(keys_[j]);
+      const bool stays = hole <= j ? (hole < h && h <= j) : (hole < h || h <= j);
+      if (stays) continue;
+      keys_[hole] = keys_[j];
+      slots_[hole] = slots_[j];
+      hole = j;
+    }
+    keys_[hole] = 0;
+  }
+
+ private:
+  size_t home(uint64_t tag) const { return static_cast<size_t>((tag * 0x9E3779B97F4A7C15ull) >> shift_); }
+  std::vector<uint64_t> keys_;  // tag; 0 = empty
+  std::vector<uint32_t> slots_;
+  size_t mask_ = 0;
+  uint32_t shift_ = 0;
+};
+
 template <ReplacementPolicy Policy>
 class SetAssocCache {
  public:
@@ -154,8 +207,18 @@ class SetAssocCache {
         ready_(static_cast<size_t>(sets_) * ways_, 0),
         dirty_(static_cast<size_t>(sets_) * ways_, 0),
         bank_free_(config.banks, 0),
-        mshrs_(config.mshrs) {
+        mshrs_(config.mshrs),
+        indexed_(ways_ > kScanWays) {
     counters_.per_requester.resize(config.requesters);
+    if (indexed_) {
+      index_.reset(tags_.size());
+      free_.resize(sets_);
+      // Filled from the last way first, as the scan below does.
+      for (auto& f : free_) {
+        f.resize(ways_);
+        for (uint32_t w = 0; w < ways_; ++w) f[w] = w;
+      }
+    }
   }
 
   // One demand access by `requester` (index into per-requester counters) at cycle `now`. A hit
@@ -262,6 +325,10 @@ class SetAssocCache {
     const uint32_t way = find_way(base, line + 1);
     if (way == kBypass) return false;
     const bool was_dirty = dirty_[base + way] != 0;
+    if (indexed_) {
+      index_.erase(tags_[base + way]);
+      free_[set].push_back(way);
+    }
     tags_[base + way] = kInvalid;
     dirty_[base + way] = 0;
     ready_[base + way] = 0;
@@ -314,7 +381,9 @@ class SetAssocCache {
       ++counters_.write_throughs;
       return out;
     }
-    const uint32_t way = allocate(set, base, tag, info, out);
+    AccessInfo policy_info = info;
+    policy_info.write = write;
+    const uint32_t way = allocate(set, base, tag, policy_info, out);
     if (way == kBypass) {
       ++counters_.bypasses;
       if (write) {
@@ -350,6 +419,10 @@ class SetAssocCache {
   // mispredicted loop exit per access costs more than the few extra compares. The common
   // associativities get a fully unrolled scan.
   uint32_t find_way(size_t base, uint64_t tag) const {
+    if (indexed_) {
+      const uint32_t slot = index_.find(tag);
+      return slot == TagIndex::kAbsent ? kBypass : static_cast<uint32_t>(slot - base);
+    }
     const uint64_t* t = tags_.data() + base;
     switch (ways_) {
       case 1: return scan<1>(t, tag);
@@ -376,10 +449,20 @@ class SetAssocCache {
     return found;
   }
 
+  // An invalid way of the set (the last one, as the scan finds it), or kBypass when the set is full.
+  uint32_t free_way(uint32_t set, size_t base) {
+    if (!indexed_) return find_way(base, kInvalid);
+    std::vector<uint32_t>& f = free_[set];
+    if (f.empty()) return kBypass;
+    const uint32_t way = f.back();
+    f.pop_back();
+    return way;
+  }
+
   // Choose a way for `tag` (an invalid one first, else the policy's victim), evicting and
   // reporting a dirty victim. Returns kBypass when the policy declines to allocate.
   uint32_t allocate(uint32_t set, size_t base, uint64_t tag, const AccessInfo& info, CacheOutcome& out) {
-    uint32_t way = find_way(base, kInvalid);
+    uint32_t way = free_way(set, base);
     if (way == kBypass) {
       way = policy_.victim(set, info);
       if (way == kBypass) return kBypass;
@@ -402,7 +485,9 @@ class SetAssocCache {
         }
       }
       policy_.invalidate(set, way);
+      if (indexed_) index_.erase(tags_[base + way]);
     }
+    if (indexed_) index_.insert(tag, static_cast<uint32_t>(base + way));
     tags_[base + way] = tag;
     dirty_[base + way] = 0;
     ready_[base + way] = 0;
@@ -426,6 +511,12 @@ class SetAssocCache {
   std::vector<uint64_t> bank_free_;
   MshrFile mshrs_;
   CacheCounters counters_;
+  // Beyond kScanWays ways a tag is found through an index and a free way from a list per set
+  // (fully associative caches of any size); below, scanning the set is cheaper.
+  static constexpr uint32_t kScanWays = 32;
+  bool indexed_;
+  TagIndex index_;
+  std::vector<std::vector<uint32_t>> free_;  // per set: invalid ways
 };
 
 }  // namespace tessera::model

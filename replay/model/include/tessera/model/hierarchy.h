@@ -76,6 +76,13 @@ struct MemResponse {
   // Cycles from issue until the first structure took the request (a busy bank, a full MSHR
   // file): the requester cannot send its next request before then.
   uint32_t accept_delay = 0;
+  // Tile-cache organisations only (TileCacheOrganisation):
+  // the request's primitive was served whole -- its other attribute lines need no request of
+  // their own (TCOR's Attribute Cache works per primitive, paper 003 section III-C3);
+  bool primitive_served = false;
+  // the structure cannot take the request now (every line it could use is locked, section
+  // III-C5): nothing changed, and the requester retries once the Rasterizer has taken a primitive.
+  bool refused = false;
 };
 
 class MemoryHierarchy;
@@ -118,6 +125,10 @@ class TileCacheOrganisation {
  public:
   virtual ~TileCacheOrganisation() = default;
   virtual MemResponse access(MemoryHierarchy& hierarchy, const MemRequest& request, uint64_t now) = 0;
+  // The Rasterizer took from the Tile Fetcher's queue a primitive the fetcher read at tile
+  // position `tile` (section III-C3, "Rasterizer Read": its attributes may be unlocked).
+  virtual void rasterizer_read(MemoryHierarchy& /*hierarchy*/, uint32_t /*primitive*/, uint32_t /*tile*/,
+                               uint64_t /*now*/) {}
 };
 
 class MemoryHierarchy {
@@ -193,6 +204,9 @@ class MemoryHierarchy {
   // Line reads L2 sent to DRAM on behalf of each L2 requester (l2_requester_*): attributes main
   // memory traffic to its source (Parameter Buffer DRAM accesses, TCOR paper 003 Fig. 13).
   uint64_t dram_fetches_for(uint32_t l2_requester) const { return dram_fetches_[l2_requester]; }
+  // Line writes L2 sent to DRAM for each requester: write-backs of lines it last wrote, and its
+  // writes passed through (dirty Parameter Buffer lines, TCOR paper 003 Figs. 16-17).
+  uint64_t dram_writes_for(uint32_t l2_requester) const { return dram_writes_[l2_requester]; }
 
  private:
   MemResponse access_texture(const MemRequest& request, uint64_t now) {
@@ -251,6 +265,11 @@ class MemoryHierarchy {
   std::unique_ptr<TileCacheOrganisation> tile_organisation_;
   std::vector<uint64_t> replication_;
   std::vector<uint64_t> dram_fetches_;
+  std::vector<uint64_t> dram_writes_;
+  // Per L2 line (tag-array slot): the requester that last wrote it, so its write-back is counted
+  // as that requester's DRAM traffic.
+  static constexpr uint16_t kNoWriter = 0xffff;
+  std::vector<uint16_t> l2_writer_;
   // Incremental holder counts while every L1 fill and eviction passes through this class (no
   // texture organisation installed: an organisation may touch the L1s directly).
   std::unique_ptr<LineHolders> holders_;

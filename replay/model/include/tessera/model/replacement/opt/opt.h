@@ -17,6 +17,7 @@ namespace opt {
 // Per-set decision. next_use holds the OPT number of every (valid) way. Returns the way whose
 // next use is farthest; with allow_bypass, returns kBypass when the incoming block's next use is
 // not sooner than that farthest one (paper 003 section III-C4: equal OPT numbers bypass too).
+// The policy passes allow_bypass only for writes: a read miss is never bypassed (III-C3).
 inline uint32_t victim(std::span<const uint64_t> next_use, uint64_t incoming, bool allow_bypass) {
   uint32_t best = 0;
   for (uint32_t w = 1; w < next_use.size(); ++w) {
@@ -40,7 +41,7 @@ class OptPolicy {
   void invalidate(uint32_t set, uint32_t way) { next_use_[index(set, way)] = kNoNextUse; }
   uint32_t victim(uint32_t set, const AccessInfo& info) const {
     return opt::victim(std::span<const uint64_t>(&next_use_[index(set, 0)], ways_), info.next_use,
-                       allow_bypass_);
+                       allow_bypass_ && info.write);
   }
 
  private:
