@@ -10,6 +10,7 @@
 #include "tessera/model/cache.h"
 #include "tessera/model/next_use.h"
 #include "tessera/model/replacement/lru/lru.h"
+#include "tessera/model/replacement/mru/mru.h"
 #include "tessera/model/replacement/opt/opt.h"
 
 namespace tessera::model {
@@ -56,6 +57,52 @@ TEST(TileOptNumbers, NextReadingTileOfEachAccess) {
   const std::vector<TileCacheAccess> twice = {{5, kBinning}, {5, 4}, {5, 4}, {5, 9}};
   EXPECT_EQ(tile_opt_numbers(twice), (std::vector<uint64_t>{t + 4, t + 4, t + 9, kNoNextUse}));
   EXPECT_TRUE(tile_opt_numbers({}).empty());
+}
+
+// Wide sets find their victim through a tournament tree (way_tree.h): the same way the scans of
+// the per-set helpers choose, ties to the lower way, for OPT, LRU and MRU.
+TEST(WayTree, WideSetsPickTheScansVictim) {
+  constexpr uint32_t kSets = 2, kWays = 70;
+  PolicyOptions bypass;
+  bypass.allow_bypass = true;
+  OptPolicy opt(kSets, kWays, bypass);
+  LruPolicy lru(kSets, kWays, {});
+  MruPolicy mru(kSets, kWays, {});
+  std::vector<uint64_t> next(kSets * kWays, kNoNextUse), stamps(kSets * kWays, 0);
+  uint64_t clock = 0;
+  std::mt19937 rng(5);
+  for (int i = 0; i < 20000; ++i) {
+    const uint32_t set = rng() % kSets, way = rng() % kWays;
+    AccessInfo info;
+    info.next_use = rng() % 50;  // many ties
+    info.write = rng() % 2;
+    switch (rng() % 3) {
+      case 0:
+        opt.reset(set, way, info);
+        lru.reset(set, way, info);
+        mru.reset(set, way, info);
+        next[set * kWays + way] = info.next_use;
+        stamps[set * kWays + way] = ++clock;
+        break;
+      case 1:
+        opt.touch(set, way, info);
+        lru.touch(set, way, info);
+        mru.touch(set, way, info);
+        next[set * kWays + way] = info.next_use;
+        stamps[set * kWays + way] = ++clock;
+        break;
+      default:
+        opt.invalidate(set, way);
+        lru.invalidate(set, way);
+        mru.invalidate(set, way);
+        next[set * kWays + way] = kNoNextUse;
+        stamps[set * kWays + way] = 0;
+    }
+    const std::span<const uint64_t> n(&next[set * kWays], kWays), st(&stamps[set * kWays], kWays);
+    ASSERT_EQ(opt.victim(set, info), opt::victim(n, info.next_use, info.write)) << "step " << i;
+    ASSERT_EQ(lru.victim(set, info), lru::victim(st)) << "step " << i;
+    ASSERT_EQ(mru.victim(set, info), mru::victim(st)) << "step " << i;
+  }
 }
 
 // Section III-C3: a read miss is never bypassed, even when its line is used later than every
