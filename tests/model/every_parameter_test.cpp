@@ -2,7 +2,8 @@
 // constructed two-frame run that exercises every unit, it changes some output (a frame, tile or
 // core metric), or the model refuses the run with a line naming why (a stream shaded with other
 // tiles, a footprint larger than main memory). A parameter added without an entry here fails the
-// test, and so does one that stops having an effect.
+// test, and so does one that stops having an effect. The same for every scheme's parameters, on
+// a configuration with the scheme (one table per scheme).
 #include <gtest/gtest.h>
 
 #include <map>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "frame_builder.h"
+#include "tessera/model/configuration.h"
 #include "tessera/model/gpu_model.h"
 #include "tessera/model/params.h"
 
@@ -22,9 +24,12 @@ using namespace testing;
 
 // The base: mobile4 with small caches (so every level misses, evicts and writes back), two
 // texture lines per cycle (so L1 banks can conflict) and two vertex processors.
+const std::vector<std::string> kBase = {"l1tex.size=1KiB", "vertex.size=1KiB",      "tile.size=1KiB",
+                                        "l2.size=16KiB",   "tex.lines_per_cycle=2", "gpu.vertex_processors=2"};
 ParamSet base() {
-  return mobile4({"l1tex.size=1KiB", "vertex.size=1KiB", "tile.size=1KiB", "l2.size=16KiB", "tex.lines_per_cycle=2",
-                  "gpu.vertex_processors=2"});
+  ParamSet p = make_preset("mobile4");
+  for (const std::string& o : kBase) p.apply(o);
+  return p;
 }
 
 // A frame that uses every unit: vertex batches of 8 vertices reusing a pool of vertices, PB
@@ -56,14 +61,21 @@ std::vector<uint8_t> rich_frame() {
 }
 
 // Everything a run of two frames reports, or its error.
-std::string outputs(const std::vector<uint8_t>& bytes, const ParamSet& p) {
+std::string outputs(const std::vector<uint8_t>& bytes, const ParamSet& p, const Configuration* scheme = nullptr) {
   std::ostringstream out;
   try {
-    GpuModel model(p);
+    std::unique_ptr<GpuModel> model;
+    if (scheme) {
+      Configuration c = *scheme;
+      c.params = p;
+      model = c.make_model();
+    } else {
+      model = std::make_unique<GpuModel>(p);
+    }
     for (int frame = 0; frame < 2; ++frame) {
       std::string error;
       FrameResults r;
-      if (!model.run(bytes, r, &error)) return "error: " + error;
+      if (!model->run(bytes, r, &error)) return "error: " + error;
       for (const auto& [name, value] : r.frame_metrics) out << name << '=' << value << '\n';
       for (const TileMetric& t : r.tile_metrics) out << t.pass << ',' << t.tile_x << ',' << t.tile_y << ',' << t.metric << '=' << t.value << '\n';
       for (const CoreMetric& c : r.core_metrics) out << c.core << ',' << c.metric << '=' << c.value << '\n';
@@ -189,6 +201,60 @@ TEST(EveryParameter, ChangesSomeOutputOrIsRefused) {
 TEST(EveryParameter, TheTableHasNoStaleNames) {
   for (const auto& [name, alt] : alternatives()) {
     EXPECT_NE(ParamRegistry::model().find(name), nullptr) << name;
+  }
+}
+
+// A scheme's table: the variant its parameters are tried on, what that configuration needs on
+// top of base() to run the rich frame, and a second value of each of its parameters.
+struct SchemeTable {
+  std::string variant;
+  std::vector<std::string> base;
+  std::map<std::string, Alternative> alternatives;
+};
+
+const std::map<std::string, SchemeTable>& scheme_tables() {
+  static const std::map<std::string, SchemeTable> table = {
+      {"dtexl", {"dtexl", {}, {{"dtexl.grouping", {"CG-xrect"}}, {"dtexl.assignment", {"const"}}}}},
+      // The split tile cache needs room for a Primitive List Cache beside the Attribute Cache.
+      {"tcor",
+       {"tcor",
+        {"tile.size=2KiB", "tcor.plc_size=1KiB"},
+        {{"tcor.plc_size", {"512"}}, {"tcor.opt_bits", {"2"}}, {"tcor.pb_layout", {"baseline"}}}}},
+  };
+  return table;
+}
+
+TEST(EveryParameter, EverySchemesParametersChangeSomeOutputOrAreRefused) {
+  const auto bytes = rich_frame();
+  for (const SchemeInfo& scheme : SchemeRegistry::global().schemes()) {
+    SCOPED_TRACE(scheme.name);
+    const auto table = scheme_tables().find(scheme.name);
+    ASSERT_NE(table, scheme_tables().end()) << "no table for scheme " << scheme.name << ": add one";
+    // The scheme's variant on base(): the overrides after the variant's own settings.
+    std::string config = "mobile4+" + table->second.variant;
+    for (const std::string& o : kBase) config += "+" + o;
+    for (const std::string& o : table->second.base) config += "+" + o;
+    const Configuration c = parse_configuration(config);
+    const ParamSet& with_base = c.params;
+    const std::string reference = outputs(bytes, with_base, &c);
+    ASSERT_EQ(reference.rfind("error", 0), std::string::npos) << reference.substr(0, 200);
+    ASSERT_EQ(reference.rfind("refused", 0), std::string::npos) << reference.substr(0, 200);
+    for (const ParamSpec& spec : scheme.params) {
+      SCOPED_TRACE(spec.name);
+      const auto it = table->second.alternatives.find(spec.name);
+      ASSERT_NE(it, table->second.alternatives.end()) << "no second value for parameter " << spec.name << ": add one";
+      ParamSet b = with_base;
+      ASSERT_NE(b.text(spec.name), it->second.value) << "the second value equals the base value";
+      b.set(spec.name, it->second.value);
+      const std::string after = outputs(bytes, b, &c);
+      if (it->second.refused) {
+        EXPECT_TRUE(after.rfind("error", 0) == 0 || after.rfind("refused", 0) == 0) << spec.name << " was not refused";
+      } else {
+        EXPECT_EQ(after.rfind("error", 0), std::string::npos) << after.substr(0, 200);
+        EXPECT_EQ(after.rfind("refused", 0), std::string::npos) << after.substr(0, 200);
+        EXPECT_NE(reference, after) << spec.name << "=" << it->second.value << " changed no output";
+      }
+    }
   }
 }
 

@@ -24,9 +24,9 @@ class AttributeBuffer {
   explicit AttributeBuffer(uint32_t entries);
 
   uint32_t entries() const { return static_cast<uint32_t>(next_.size()); }
-  uint32_t freeEntries() const { return free_count_; }
+  uint32_t free_entries() const { return free_count_; }
 
-  // Takes `count` (1 .. freeEntries()) entries off the free list and links them; returns the
+  // Takes `count` (1 .. free_entries()) entries off the free list and links them; returns the
   // first (the ABP). Throws std::logic_error when there are not enough free entries.
   uint32_t allocate(uint32_t count);
   // Returns the whole list starting at `head` to the free list.

@@ -9,7 +9,7 @@
 namespace tessera::model::tcor {
 
 namespace {
-using primitive_buffer::kNone;
+using primitive_set::kNone;
 
 std::string hex(uint64_t v) {
   char buf[20];
@@ -33,17 +33,17 @@ void AttributeCacheConfig::validate() const {
   }
 }
 
-uint32_t AttributeCacheConfig::primitiveSets() const {
+uint32_t AttributeCacheConfig::primitive_sets() const {
   if (sets != 0) return sets;
-  return std::max(1u, std::bit_floor(attributeLines() / (3 * ways)));
+  return std::max(1u, std::bit_floor(attribute_lines() / (3 * ways)));
 }
 
 AttributeCache::AttributeCache(const AttributeCacheConfig& config)
     : config_((config.validate(), config)),
-      primitive_buffer_(config.primitiveSets(), config.ways, config.line_bytes),
-      attribute_buffer_(config.attributeLines()) {}
+      primitive_buffer_(config.primitive_sets(), config.ways, config.line_bytes),
+      attribute_buffer_(config.attribute_lines()) {}
 
-void AttributeCache::checkRequest(const PrimitiveRequest& request) const {
+void AttributeCache::check_request(const PrimitiveRequest& request) const {
   if (request.attributes == 0 || request.attributes > attribute_buffer_.entries()) {
     throw std::invalid_argument("Attribute Cache: primitive " + hex(request.primitive_id) + " has " +
                                 std::to_string(request.attributes) + " attributes; the Attribute Buffer holds " +
@@ -51,13 +51,13 @@ void AttributeCache::checkRequest(const PrimitiveRequest& request) const {
   }
 }
 
-uint32_t AttributeCache::planRoom(uint32_t set, uint32_t attributes, bool bounded, uint32_t bound) {
+uint32_t AttributeCache::plan_room(uint32_t set, uint32_t attributes, bool bounded, uint32_t bound) {
   victims_.clear();
   auto qualifies = [&](const PrimitiveBufferLine& l) { return evictable(l) && (!bounded || l.opt_number > bound); };
-  uint32_t line = primitive_buffer_.freeLine(set);
-  uint32_t room = attribute_buffer_.freeEntries();
+  uint32_t line = primitive_buffer_.free_line(set);
+  uint32_t room = attribute_buffer_.free_entries();
   if (line == kNone) {
-    const uint32_t way = primitive_buffer::optVictim(primitive_buffer_.set(set), qualifies);
+    const uint32_t way = primitive_set::opt_victim(primitive_buffer_.set(set), qualifies);
     if (way == kNone) return kNone;
     line = set * primitive_buffer_.ways() + way;
     victims_.push_back(line);
@@ -95,7 +95,7 @@ void AttributeCache::evict(uint32_t index, std::vector<PbTransfer>& below) {
 uint32_t AttributeCache::install(uint32_t index, const PrimitiveRequest& request, bool dirty, bool lock) {
   PrimitiveBufferLine& l = primitive_buffer_.line(index);
   l.valid = true;
-  l.tag = primitive_buffer_.tagOf(request.primitive_id);
+  l.tag = primitive_buffer_.tag_of(request.primitive_id);
   l.opt_number = request.opt_number;
   l.attributes = request.attributes;
   l.last_tile = request.last_tile;
@@ -105,7 +105,7 @@ uint32_t AttributeCache::install(uint32_t index, const PrimitiveRequest& request
   return l.abp;
 }
 
-void AttributeCache::appendLines(const PrimitiveRequest& request, bool write, std::vector<PbTransfer>& below) const {
+void AttributeCache::append_lines(const PrimitiveRequest& request, bool write, std::vector<PbTransfer>& below) const {
   for (uint32_t a = 0; a < request.attributes; ++a) {
     below.push_back({request.primitive_id + uint64_t{a} * config_.line_bytes, write, PbSection::Attributes,
                      request.last_tile});
@@ -113,7 +113,7 @@ void AttributeCache::appendLines(const PrimitiveRequest& request, bool write, st
 }
 
 AttributeOutcome AttributeCache::read(const PrimitiveRequest& request, std::vector<PbTransfer>& below) {
-  checkRequest(request);
+  check_request(request);
   AttributeOutcome out;
   const uint32_t found = primitive_buffer_.find(request.primitive_id);
   if (found != kNone) {
@@ -129,7 +129,7 @@ AttributeOutcome AttributeCache::read(const PrimitiveRequest& request, std::vect
     return out;
   }
 
-  const uint32_t line = planRoom(primitive_buffer_.setOf(request.primitive_id), request.attributes, false, 0);
+  const uint32_t line = plan_room(primitive_buffer_.set_of(request.primitive_id), request.attributes, false, 0);
   if (line == kNone) {
     ++counters_.blocked;
     out.result = AttributeResult::Blocked;
@@ -144,7 +144,7 @@ AttributeOutcome AttributeCache::read(const PrimitiveRequest& request, std::vect
   // Reserved until the miss is serviced, and locked for the Rasterizer.
   out.abp = install(line, request, false, true);
   attribute_buffer_.lock(out.abp);
-  appendLines(request, false, below);
+  append_lines(request, false, below);
   counters_.fetches += request.attributes;
   out.result = AttributeResult::Miss;
   out.fill_pending = true;
@@ -152,7 +152,7 @@ AttributeOutcome AttributeCache::read(const PrimitiveRequest& request, std::vect
 }
 
 AttributeOutcome AttributeCache::write(const PrimitiveRequest& request, std::vector<PbTransfer>& below) {
-  checkRequest(request);
+  check_request(request);
   AttributeOutcome out;
   if (primitive_buffer_.find(request.primitive_id) != kNone) {
     throw std::invalid_argument("Attribute Cache: primitive " + hex(request.primitive_id) +
@@ -160,10 +160,10 @@ AttributeOutcome AttributeCache::write(const PrimitiveRequest& request, std::vec
   }
   ++counters_.accesses;
   ++counters_.writes;
-  const uint32_t line = planRoom(primitive_buffer_.setOf(request.primitive_id), request.attributes, true,
+  const uint32_t line = plan_room(primitive_buffer_.set_of(request.primitive_id), request.attributes, true,
                                  request.opt_number);
   if (line == kNone) {
-    appendLines(request, true, below);
+    append_lines(request, true, below);
     ++counters_.write_bypasses;
     counters_.bypass_lines += request.attributes;
     out.result = AttributeResult::WriteBypassed;
@@ -178,7 +178,7 @@ AttributeOutcome AttributeCache::write(const PrimitiveRequest& request, std::vec
   return out;
 }
 
-void AttributeCache::dropAll() {
+void AttributeCache::drop_all() {
   for (uint32_t i = 0; i < primitive_buffer_.lines(); ++i) {
     PrimitiveBufferLine& l = primitive_buffer_.line(i);
     if (!l.valid) continue;
@@ -188,7 +188,7 @@ void AttributeCache::dropAll() {
   }
 }
 
-uint32_t AttributeCache::checkedFind(uint64_t primitive_id) const {
+uint32_t AttributeCache::checked_find(uint64_t primitive_id) const {
   const uint32_t found = primitive_buffer_.find(primitive_id);
   if (found == kNone) {
     throw std::invalid_argument("Attribute Cache: primitive " + hex(primitive_id) + " is not cached");
@@ -196,16 +196,20 @@ uint32_t AttributeCache::checkedFind(uint64_t primitive_id) const {
   return found;
 }
 
-void AttributeCache::fillServiced(uint64_t primitive_id) {
-  PrimitiveBufferLine& l = primitive_buffer_.line(checkedFind(primitive_id));
+void AttributeCache::fill_serviced(uint64_t primitive_id) {
+  PrimitiveBufferLine& l = primitive_buffer_.line(checked_find(primitive_id));
   if (!l.lock) throw std::logic_error("Attribute Cache: no outstanding miss for primitive " + hex(primitive_id));
   l.lock = false;
 }
 
-uint32_t AttributeCache::optNumber(uint64_t primitive_id) const {
-  return primitive_buffer_.line(checkedFind(primitive_id)).opt_number;
+uint32_t AttributeCache::opt_number(uint64_t primitive_id) const {
+  return primitive_buffer_.line(checked_find(primitive_id)).opt_number;
 }
 
-bool AttributeCache::dirty(uint64_t primitive_id) const { return primitive_buffer_.line(checkedFind(primitive_id)).dirty; }
+uint32_t AttributeCache::abp_of(uint64_t primitive_id) const {
+  return primitive_buffer_.line(checked_find(primitive_id)).abp;
+}
+
+bool AttributeCache::dirty(uint64_t primitive_id) const { return primitive_buffer_.line(checked_find(primitive_id)).dirty; }
 
 }  // namespace tessera::model::tcor

@@ -10,7 +10,7 @@
 //   miss - never bypassed: a line of the set is taken (an invalid one, else the unlocked line
 //          with the greatest OPT Number), more unlocked primitives are evicted by greatest OPT
 //          Number until the Attribute Buffer has room for all the attributes, and one line read
-//          per attribute goes to the L2. The line stays locked until fillServiced(). When every
+//          per attribute goes to the L2. The line stays locked until fill_serviced(). When every
 //          candidate is locked the read is refused (Blocked) with no state changed: the Tile
 //          Fetcher stalls until the Rasterizer releases primitives, then retries.
 // Writes (Polygon List Builder, section III-C4): the request carries the first tile that will
@@ -32,7 +32,7 @@
 //     attribute lines, the paper's average primitive (section III-C1); 48 KiB: 64 sets x 4.
 //   - A read hit on a line whose fill is outstanding reports fill_pending (the data arrives with
 //     that fill, an MSHR merge).
-//   - A render pass rebuilds the Parameter Buffer: at its start dropAll() empties the cache
+//   - A render pass rebuilds the Parameter Buffer: at its start drop_all() empties the cache
 //     without write-backs (every primitive of the previous pass is dead, as in section III-D).
 //     Within a pass each primitive is written once (section III-C4), so a write that finds its
 //     primitive present is refused as a malformed stream.
@@ -55,8 +55,8 @@ struct AttributeCacheConfig {
 
   // Throws std::invalid_argument naming the problem.
   void validate() const;
-  uint32_t attributeLines() const { return static_cast<uint32_t>(size_bytes / line_bytes); }
-  uint32_t primitiveSets() const;
+  uint32_t attribute_lines() const { return static_cast<uint32_t>(size_bytes / line_bytes); }
+  uint32_t primitive_sets() const;
 };
 
 // One access: the fields of the PMD (section III-C3: "the ID of the primitive, the number of
@@ -91,7 +91,7 @@ struct AttributeCacheCounters {
   uint64_t fetches = 0;     // attribute lines read from the L2
   uint64_t bypass_lines = 0;  // attribute lines written to the L2 by bypassed writes
   uint64_t blocked = 0;     // reads refused because every candidate was locked
-  uint64_t dead_drops = 0;  // dirty primitives dropped by dropAll (no write-back)
+  uint64_t dead_drops = 0;  // dirty primitives dropped by drop_all (no write-back)
 };
 
 class AttributeCache {
@@ -104,42 +104,46 @@ class AttributeCache {
   // Throws std::invalid_argument when the primitive is already cached (written twice in a pass).
   AttributeOutcome write(const PrimitiveRequest& request, std::vector<PbTransfer>& below);
   // Start of a render pass: every cached primitive is dead; dropped without write-back.
-  void dropAll();
+  void drop_all();
   // The L2 replies for a read miss have all arrived: the Primitive Buffer line is unlocked.
-  void fillServiced(uint64_t primitive_id);
+  void fill_serviced(uint64_t primitive_id);
   // The Rasterizer read the primitive's attributes through its ABP and unlocks them.
-  void rasterizerRead(uint32_t abp) { attribute_buffer_.unlock(abp); }
+  void rasterizer_read(uint32_t abp) { attribute_buffer_.unlock(abp); }
+  // The Attribute Buffer Pointer of a cached primitive (throws std::invalid_argument when absent).
+  uint32_t abp_of(uint64_t primitive_id) const;
+  // A new frame's counters (contents carry over).
+  void clear_counters() { counters_ = AttributeCacheCounters{}; }
 
-  bool contains(uint64_t primitive_id) const { return primitive_buffer_.find(primitive_id) != primitive_buffer::kNone; }
+  bool contains(uint64_t primitive_id) const { return primitive_buffer_.find(primitive_id) != primitive_set::kNone; }
   // The OPT Number the cached primitive carries (throws std::invalid_argument when absent).
-  uint32_t optNumber(uint64_t primitive_id) const;
+  uint32_t opt_number(uint64_t primitive_id) const;
   bool dirty(uint64_t primitive_id) const;
 
   const AttributeCacheConfig& config() const { return config_; }
   const AttributeCacheCounters& counters() const { return counters_; }
-  const PrimitiveBuffer& primitiveBuffer() const { return primitive_buffer_; }
-  const AttributeBuffer& attributeBuffer() const { return attribute_buffer_; }
+  const PrimitiveBuffer& primitive_buffer() const { return primitive_buffer_; }
+  const AttributeBuffer& attribute_buffer() const { return attribute_buffer_; }
 
  private:
-  void checkRequest(const PrimitiveRequest& request) const;
+  void check_request(const PrimitiveRequest& request) const;
   bool evictable(const PrimitiveBufferLine& line) const {
     return !line.lock && !attribute_buffer_.locked(line.abp);
   }
   // Chooses the line for a new primitive of `attributes` attributes in `set` and the primitives to
   // evict (victims_); with `bounded`, only primitives whose OPT Number exceeds `bound`. Returns
   // the line index, or kNone when no such choice exists (nothing is changed).
-  uint32_t planRoom(uint32_t set, uint32_t attributes, bool bounded, uint32_t bound);
+  uint32_t plan_room(uint32_t set, uint32_t attributes, bool bounded, uint32_t bound);
   void evict(uint32_t index, std::vector<PbTransfer>& below);
   // Fills line `index` with the request's primitive and its Attribute Buffer entries; returns the ABP.
   uint32_t install(uint32_t index, const PrimitiveRequest& request, bool dirty, bool lock);
-  void appendLines(const PrimitiveRequest& request, bool write, std::vector<PbTransfer>& below) const;
-  uint32_t checkedFind(uint64_t primitive_id) const;
+  void append_lines(const PrimitiveRequest& request, bool write, std::vector<PbTransfer>& below) const;
+  uint32_t checked_find(uint64_t primitive_id) const;
 
   AttributeCacheConfig config_;
   PrimitiveBuffer primitive_buffer_;
   AttributeBuffer attribute_buffer_;
   AttributeCacheCounters counters_;
-  std::vector<uint32_t> victims_;  // scratch of planRoom
+  std::vector<uint32_t> victims_;  // scratch of plan_room
 };
 
 }  // namespace tessera::model::tcor

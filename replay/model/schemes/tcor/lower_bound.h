@@ -15,18 +15,18 @@
 
 namespace tessera::model::tcor {
 
-inline uint64_t minimumReadMisses(uint64_t total_primitives, uint64_t cache_primitives) {
+inline uint64_t minimum_read_misses(uint64_t total_primitives, uint64_t cache_primitives) {
   return cache_primitives < total_primitives ? total_primitives - cache_primitives : 0;
 }
 
-inline uint64_t lowerBound(uint64_t total_primitives, uint64_t cache_primitives) {
-  return total_primitives + minimumReadMisses(total_primitives, cache_primitives);
+inline uint64_t miss_lower_bound(uint64_t total_primitives, uint64_t cache_primitives) {
+  return total_primitives + minimum_read_misses(total_primitives, cache_primitives);
 }
 
 // CP of a TCOR Attribute Cache for a frame whose primitives have varying attribute counts
 // (histogram[n] = primitives with n attributes): the most primitives that fit at once, i.e. the
 // smallest ones first, limited by the Attribute Buffer's lines and the Primitive Buffer's lines.
 // (A baseline line-per-attribute cache is the same with unlimited primitive lines.)
-uint64_t maxPrimitivesHeld(std::span<const uint64_t> histogram, uint64_t attribute_lines, uint64_t primitive_lines);
+uint64_t max_primitives_held(std::span<const uint64_t> histogram, uint64_t attribute_lines, uint64_t primitive_lines);
 
 }  // namespace tessera::model::tcor

@@ -5,11 +5,11 @@
 
 namespace tessera::model::tcor {
 
-std::string_view layoutName(PbListsLayoutKind kind) {
+std::string_view layout_name(PbListsLayoutKind kind) {
   return kind == PbListsLayoutKind::Baseline ? "baseline" : "interleaved";
 }
 
-PbListsLayoutKind parseLayout(std::string_view name) {
+PbListsLayoutKind parse_layout(std::string_view name) {
   if (name == "baseline") return PbListsLayoutKind::Baseline;
   if (name == "interleaved") return PbListsLayoutKind::Interleaved;
   throw std::invalid_argument("PB-Lists layout '" + std::string(name) + "' (known: baseline, interleaved)");
@@ -23,19 +23,19 @@ PbListsLayout::PbListsLayout(PbListsLayoutKind kind, uint32_t tiles, PbListsGeom
                                 " B line does not hold whole " + std::to_string(geometry.pmd_bytes) + " B PMDs");
   }
   if (kind == PbListsLayoutKind::Baseline &&
-      (geometry.max_primitives_per_tile == 0 || geometry.max_primitives_per_tile % geometry.pmdsPerLine() != 0)) {
+      (geometry.max_primitives_per_tile == 0 || geometry.max_primitives_per_tile % geometry.pmds_per_line() != 0)) {
     throw std::invalid_argument("PB-Lists baseline layout: " + std::to_string(geometry.max_primitives_per_tile) +
                                 " PMDs per tile is not a whole number of lines");
   }
-  lines_per_list_ = geometry.max_primitives_per_tile / geometry.pmdsPerLine();
+  lines_per_list_ = geometry.max_primitives_per_tile / geometry.pmds_per_line();
 }
 
-uint64_t PbListsLayout::pmdAddress(uint32_t slot, uint32_t index) const {
-  const uint32_t per_line = geometry_.pmdsPerLine();
-  return lineAddress(slot, index / per_line) + uint64_t{index % per_line} * geometry_.pmd_bytes;
+uint64_t PbListsLayout::pmd_address(uint32_t slot, uint32_t index) const {
+  const uint32_t per_line = geometry_.pmds_per_line();
+  return line_address(slot, index / per_line) + uint64_t{index % per_line} * geometry_.pmd_bytes;
 }
 
-uint64_t PbListsLayout::lineAddress(uint32_t slot, uint32_t line) const {
+uint64_t PbListsLayout::line_address(uint32_t slot, uint32_t line) const {
   if (slot >= tiles_) {
     throw std::out_of_range("PB-Lists layout: tile " + std::to_string(slot) + " of " + std::to_string(tiles_));
   }
@@ -50,7 +50,7 @@ uint64_t PbListsLayout::lineAddress(uint32_t slot, uint32_t line) const {
   return geometry_.lists_base + block * geometry_.line_bytes;
 }
 
-uint32_t PbListsLayout::slotOfLine(uint64_t address) const {
+uint32_t PbListsLayout::slot_of_line(uint64_t address) const {
   if (address < geometry_.lists_base) throw std::out_of_range("PB-Lists layout: address below the PB-Lists Pointer");
   const uint64_t block = (address - geometry_.lists_base) / geometry_.line_bytes;
   if (kind_ == PbListsLayoutKind::Interleaved) return static_cast<uint32_t>(block % tiles_);

@@ -24,16 +24,16 @@ namespace tessera::model::tcor {
 enum class PbListsLayoutKind : uint8_t { Baseline, Interleaved };
 
 // "baseline" / "interleaved" (the values of tcor.pb_layout).
-std::string_view layoutName(PbListsLayoutKind kind);
+std::string_view layout_name(PbListsLayoutKind kind);
 // Throws std::invalid_argument naming the value for anything else.
-PbListsLayoutKind parseLayout(std::string_view name);
+PbListsLayoutKind parse_layout(std::string_view name);
 
 struct PbListsGeometry {
   uint64_t lists_base = 0x4000'0000;  // "PB-Lists Pointer" (the renderer's default, pipeline/binning.h)
   uint32_t line_bytes = 64;
   uint32_t pmd_bytes = 4;
   uint32_t max_primitives_per_tile = 1024;  // baseline only
-  uint32_t pmdsPerLine() const { return line_bytes / pmd_bytes; }
+  uint32_t pmds_per_line() const { return line_bytes / pmd_bytes; }
 };
 
 class PbListsLayout {
@@ -48,12 +48,12 @@ class PbListsLayout {
 
   // Address of the PMD at `index` of list `slot`. Throws std::out_of_range for a slot past the
   // tiles.
-  uint64_t pmdAddress(uint32_t slot, uint32_t index) const;
+  uint64_t pmd_address(uint32_t slot, uint32_t index) const;
   // Address of the `line`-th line of list `slot` (PMDs line*16 .. line*16+15).
-  uint64_t lineAddress(uint32_t slot, uint32_t line) const;
+  uint64_t line_address(uint32_t slot, uint32_t line) const;
   // The list slot a PB-Lists line belongs to (what the L2 derives from the address). Throws
   // std::out_of_range below the PB-Lists Pointer.
-  uint32_t slotOfLine(uint64_t address) const;
+  uint32_t slot_of_line(uint64_t address) const;
 
  private:
   PbListsLayoutKind kind_;

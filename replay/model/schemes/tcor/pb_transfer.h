@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "tessera/model/access.h"
 #include "tessera/model/replacement/dead_line/dead_line.h"
 
 namespace tessera::model::tcor {
@@ -18,9 +19,12 @@ struct PbTransfer {
   PbSection section = PbSection::Lists;
   uint32_t last_tile = dead_line::kNeverDead;
 
-  // The L2 policy's view of the line.
-  PbLineInfo lineInfo() const {
-    return {section == PbSection::Lists ? dead_line::PbClass::Lists : dead_line::PbClass::Attributes, last_tile};
+  // What the L2 is told about the line (its policy reads the class and the last tile).
+  AccessInfo access_info() const {
+    AccessInfo info = dead_line::pb_access(
+        section == PbSection::Lists ? dead_line::PbClass::Lists : dead_line::PbClass::Attributes, last_tile);
+    info.full_line = write;
+    return info;
   }
 };
 

@@ -19,21 +19,21 @@ PrimitiveBuffer::PrimitiveBuffer(uint32_t sets, uint32_t ways, uint32_t line_byt
 }
 
 uint32_t PrimitiveBuffer::find(uint64_t primitive_id) const {
-  const uint64_t tag = tagOf(primitive_id);
-  const uint32_t base = setOf(primitive_id) * ways_;
+  const uint64_t tag = tag_of(primitive_id);
+  const uint32_t base = set_of(primitive_id) * ways_;
   for (uint32_t w = 0; w < ways_; ++w) {
     const PrimitiveBufferLine& l = lines_[base + w];
     if (l.valid && l.tag == tag) return base + w;
   }
-  return primitive_buffer::kNone;
+  return primitive_set::kNone;
 }
 
-uint32_t PrimitiveBuffer::freeLine(uint32_t set) const {
+uint32_t PrimitiveBuffer::free_line(uint32_t set) const {
   const uint32_t base = set * ways_;
   for (uint32_t w = 0; w < ways_; ++w) {
     if (!lines_[base + w].valid) return base + w;
   }
-  return primitive_buffer::kNone;
+  return primitive_set::kNone;
 }
 
 }  // namespace tessera::model::tcor

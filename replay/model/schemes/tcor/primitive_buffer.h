@@ -35,7 +35,7 @@ struct PrimitiveBufferLine {
   bool dirty = false;
 };
 
-namespace primitive_buffer {
+namespace primitive_set {
 
 inline constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 
@@ -43,7 +43,7 @@ inline constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 // `evictable` accepts; the lowest way among equals (the paper does not order ties). kNone when no
 // line qualifies.
 template <class Evictable>
-uint32_t optVictim(std::span<const PrimitiveBufferLine> lines, Evictable&& evictable) {
+uint32_t opt_victim(std::span<const PrimitiveBufferLine> lines, Evictable&& evictable) {
   uint32_t best = kNone;
   for (uint32_t w = 0; w < lines.size(); ++w) {
     if (!lines[w].valid || !evictable(lines[w])) continue;
@@ -52,7 +52,7 @@ uint32_t optVictim(std::span<const PrimitiveBufferLine> lines, Evictable&& evict
   return best;
 }
 
-}  // namespace primitive_buffer
+}  // namespace primitive_set
 
 class PrimitiveBuffer {
  public:
@@ -63,8 +63,8 @@ class PrimitiveBuffer {
   uint32_t ways() const { return ways_; }
   uint32_t lines() const { return static_cast<uint32_t>(lines_.size()); }
 
-  uint64_t tagOf(uint64_t primitive_id) const { return primitive_id >> line_shift_; }
-  uint32_t setOf(uint64_t primitive_id) const {
+  uint64_t tag_of(uint64_t primitive_id) const { return primitive_id >> line_shift_; }
+  uint32_t set_of(uint64_t primitive_id) const {
     const uint64_t line = primitive_id >> line_shift_;
     return static_cast<uint32_t>((line ^ (line >> set_bits_)) & (sets_ - 1));
   }
@@ -72,7 +72,7 @@ class PrimitiveBuffer {
   // Index (set * ways + way) of the line holding the primitive, or kNone.
   uint32_t find(uint64_t primitive_id) const;
   // Index of an invalid line of `set`, or kNone.
-  uint32_t freeLine(uint32_t set) const;
+  uint32_t free_line(uint32_t set) const;
 
   std::span<const PrimitiveBufferLine> set(uint32_t s) const {
     return std::span<const PrimitiveBufferLine>(lines_).subspan(static_cast<size_t>(s) * ways_, ways_);

@@ -7,70 +7,60 @@
 
 namespace tessera::model::tcor {
 
-std::vector<ParamSpec> tcorParams() {
+std::vector<ParamSpec> tcor_params() {
   return {
       {"tcor.plc_size", ParamType::Int, "16KiB",
-       "Primitive List Cache capacity, LRU, caches PB-Lists (paper 003 III-C1; 16 KiB in V-B)", 64, 1 << 30, {}},
-      {"tcor.attr_size", ParamType::Int, "48KiB",
-       "Attribute Cache data (Attribute Buffer) capacity, OPT (III-C2; 48 KiB, 112 KiB for the 128 KiB Tile Cache)",
+       "Primitive List Cache capacity, LRU, caches PB-Lists (paper 003 III-C1; 16 KiB in V-B); the Attribute Cache "
+       "takes the rest of tile.size",
        64, 1 << 30, {}},
       {"tcor.opt_bits", ParamType::Int, "12",
-       "bits of an OPT Number and of an L2 last-tile id; far tiles saturate (III-A, III-D1: 12)", 2, 32, {}},
-      {"tcor.l2_dead_lines", ParamType::Bool, "true",
-       "L2 evicts dead PB lines first, without write-back, and keeps live PB lines last (III-D)", 0, 0, {}},
+       "bits of an OPT Number and of an L2 last-tile id; farther tiles saturate (III-A, III-D1: 12)", 2, 32, {}},
       {"tcor.pb_layout", ParamType::String, "interleaved",
        "PB-Lists layout: baseline (one 64-line list per tile, Fig. 3) or interleaved (Fig. 6)", 0, 0,
        {"baseline", "interleaved"}},
   };
 }
 
-std::vector<MetricSpec> tcorMetrics() {
-  return {
-      {"pb.l2_accesses", "Parameter Buffer lines the Tile Cache moved to or from the L2: fetches, write-backs, "
-                         "bypassed writes (paper 003 Figs. 14-15)"},
-      {"pb.dram_accesses", "Parameter Buffer lines moved between the L2 and main memory (Figs. 16-17)"},
-      {"pb.writebacks", "dirty Parameter Buffer lines the L2 wrote back to main memory; dead ones are dropped (III-D2)"},
-      {"tile.read_misses", "Attribute Cache read misses, in primitives (Figs. 1, 11-13)"},
-      {"tile.write_bypasses", "primitive writes the Attribute Cache sent straight to the L2 (III-C4)"},
-      {"tcor.lower_bound", "lower bound on Attribute Cache misses, TP + max(0, TP - CP) (V-A)"},
-      {"tile_fetcher.prims_per_cycle", "primitives the Tile Fetcher put in its output queue per cycle, at most 1 "
-                                       "(Figs. 23-24)"},
-  };
-}
-
-std::vector<SchemeVariant> tcorVariants() {
-  return {
-      {"tcor",
-       "TCOR: split Tile Cache (LRU Primitive List Cache + OPT Attribute Cache), interleaved PB-Lists, "
-       "dead-line-aware L2",
-       "paper 003 (TCOR: A Tile Cache with Optimal Replacement), sections III-A to III-D",
-       {}},
-      {"tcor-no-l2", "TCOR without its L2 enhancements",
-       "paper 003, sections III-A to III-C; Figs. 20-21 'TCOR without L2 enhancements'",
-       {{"tcor.l2_dead_lines", "false"}}},
-  };
-}
-
-TcorConfig TcorConfig::fromParams(const ParamSet& params) {
+TcorConfig TcorConfig::from_params(const ParamSet& params) {
   TcorConfig c;
-  c.plc_size = static_cast<uint64_t>(params.getInt("tcor.plc_size"));
-  c.attr_size = static_cast<uint64_t>(params.getInt("tcor.attr_size"));
-  c.opt_bits = params.getU32("tcor.opt_bits");
-  c.l2_dead_lines = params.getBool("tcor.l2_dead_lines");
-  c.pb_layout = parseLayout(params.getString("tcor.pb_layout"));
-  c.ways = params.getU32("tile.ways");
-  c.line_bytes = params.getU32("tile.line");
+  c.tile_size = static_cast<uint64_t>(params.get_int("tile.size"));
+  c.plc_size = static_cast<uint64_t>(params.get_int("tcor.plc_size"));
+  c.opt_bits = params.get_u32("tcor.opt_bits");
+  c.pb_layout = parse_layout(params.get_string("tcor.pb_layout"));
+  c.ways = params.get_u32("tile.ways");
+  c.line_bytes = params.get_u32("tile.line");
+  c.latency = params.get_u32("tile.latency");
+  c.mshrs = params.get_u32("tile.mshrs");
   c.lists.line_bytes = c.line_bytes;
+  // The split cache replaces the unified one: its replacement and write policies are TCOR's.
+  if (params.get_string("tile.policy") != "lru" || params.get_bool("tile.bypass") || !params.get_bool("tile.write_back") ||
+      !params.get_bool("tile.write_allocate")) {
+    throw ParamError("tcor replaces the unified tile cache: tile.policy, tile.bypass, tile.write_back and "
+                     "tile.write_allocate do not apply (its Attribute Cache is OPT, its Primitive List Cache LRU)");
+  }
+  // One attribute per line (Fig. 4): the Attribute Buffer's entries are the lines the model cuts
+  // the Parameter Buffer into (l2.line).
+  if (c.line_bytes != params.get_u32("l2.line")) {
+    throw ParamError("tcor needs tile.line = l2.line (one attribute per Attribute Buffer line), not " +
+                     std::to_string(c.line_bytes) + " and " + std::to_string(params.get_u32("l2.line")));
+  }
+  if (c.ways == 0) {
+    throw ParamError("tcor needs a set-associative tile.ways: its Primitive Buffer and Primitive List Cache take it");
+  }
+  if (c.plc_size >= c.tile_size) {
+    throw ParamError("tcor.plc_size (" + std::to_string(c.plc_size) + ") leaves no Attribute Cache in tile.size (" +
+                     std::to_string(c.tile_size) + ")");
+  }
   // Check the geometry the parameters give, so a bad combination is reported here, by name.
   try {
-    validateCacheConfig(PrimitiveListCache::config(c.plc_size, c.ways, c.line_bytes));
+    validate_cache_config(PrimitiveListCache::config(c.plc_size, c.ways, c.line_bytes));
   } catch (const std::invalid_argument& e) {
     throw ParamError("tcor.plc_size: " + std::string(e.what()));
   }
   try {
-    c.attributeCache().validate();
+    c.attribute_cache().validate();
   } catch (const std::invalid_argument& e) {
-    throw ParamError("tcor.attr_size: " + std::string(e.what()));
+    throw ParamError("tile.size - tcor.plc_size (the Attribute Cache): " + std::string(e.what()));
   }
   return c;
 }

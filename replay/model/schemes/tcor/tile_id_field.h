@@ -23,12 +23,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "tessera/model/access.h"
 #include "tessera/model/replacement/dead_line/dead_line.h"
 
 namespace tessera::model::tcor {
-
-// "No further tile reads this primitive", before encoding.
-inline constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
 class TileIdField {
  public:
@@ -41,13 +39,14 @@ class TileIdField {
   uint32_t bits() const { return bits_; }
   // The OPT Number meaning "never read again".
   uint32_t never() const { return never_; }
-  // OPT Number of a read at processing position `position` (kNever: no further read).
-  uint32_t optNumber(uint64_t position) const {
-    if (position == kNever) return never_;
+  // OPT Number of the next read at processing position `position` (kNoNextUse: no further read;
+  // tessera/model/next_use.h next_tile).
+  uint32_t opt_number(uint64_t position) const {
+    if (position == kNoNextUse) return never_;
     return position >= never_ ? never_ - 1 : static_cast<uint32_t>(position);
   }
   // L2 last-tile tag of a line last read at `position` (dead_line::kNeverDead when it does not fit).
-  uint32_t lastTileTag(uint64_t position) const {
+  uint32_t last_tile_tag(uint64_t position) const {
     return position >= never_ ? dead_line::kNeverDead : static_cast<uint32_t>(position);
   }
 

@@ -40,11 +40,11 @@ std::ostream& operator<<(std::ostream& os, const T& t) { return os << (t.write ?
 
 TEST(PrimitiveBuffer, GeometryFollowsThePapersAveragePrimitive) {
   // One Primitive Buffer line per three attribute lines (section III-C1), 4 ways.
-  EXPECT_EQ(AttributeCacheConfig{}.primitiveSets(), 64u);                 // 48 KiB: 768 lines
-  EXPECT_EQ((AttributeCacheConfig{112 * 1024, 64, 4, 0}.primitiveSets()), 128u);  // 1792 lines
+  EXPECT_EQ(AttributeCacheConfig{}.primitive_sets(), 64u);                 // 48 KiB: 768 lines
+  EXPECT_EQ((AttributeCacheConfig{112 * 1024, 64, 4, 0}.primitive_sets()), 128u);  // 1792 lines
   const AttributeCache c{AttributeCacheConfig{}};
-  EXPECT_EQ(c.primitiveBuffer().lines(), 256u);
-  EXPECT_EQ(c.attributeBuffer().entries(), 768u);
+  EXPECT_EQ(c.primitive_buffer().lines(), 256u);
+  EXPECT_EQ(c.attribute_buffer().entries(), 768u);
 }
 
 TEST(PrimitiveBuffer, XorIndexSpreadsAStrideThatModuloPutsInOneSet) {
@@ -55,22 +55,22 @@ TEST(PrimitiveBuffer, XorIndexSpreadsAStrideThatModuloPutsInOneSet) {
   for (uint32_t k = 0; k < 64; ++k) {
     const uint64_t pid = kAttr + uint64_t{k} * 64 * 64;
     EXPECT_EQ((pid / 64) % 64, 0u);
-    sets.insert(pb.setOf(pid));
+    sets.insert(pb.set_of(pid));
   }
   EXPECT_EQ(sets.size(), 64u);
-  EXPECT_EQ(pb.setOf(kAttr + 5 * 64), 5u);  // consecutive lines stay consecutive
+  EXPECT_EQ(pb.set_of(kAttr + 5 * 64), 5u);  // consecutive lines stay consecutive
 }
 
 TEST(AttributeBuffer, LinkedListsAndFreeList) {
   AttributeBuffer ab(5);
   const uint32_t a = ab.allocate(3);
   EXPECT_EQ(ab.length(a), 3u);
-  EXPECT_EQ(ab.freeEntries(), 2u);
+  EXPECT_EQ(ab.free_entries(), 2u);
   const uint32_t b = ab.allocate(2);
-  EXPECT_EQ(ab.freeEntries(), 0u);
+  EXPECT_EQ(ab.free_entries(), 0u);
   EXPECT_THROW(ab.allocate(1), std::logic_error);
   ab.release(a);
-  EXPECT_EQ(ab.freeEntries(), 3u);
+  EXPECT_EQ(ab.free_entries(), 3u);
   EXPECT_FALSE(ab.valid(a));
   const uint32_t c = ab.allocate(3);  // the released entries, relinked
   EXPECT_EQ(ab.length(c), 3u);
@@ -94,7 +94,7 @@ TEST(AttributeCache, ReadMissEvictsFarthestPrimitivesUntilTheAttributesFit) {
   EXPECT_EQ(c.write(req(B, 1, 7), below).result, AttributeResult::WriteAllocated);
   EXPECT_EQ(c.write(req(C, 1, 3), below).result, AttributeResult::WriteAllocated);
   EXPECT_TRUE(below.empty());  // whole lines written: nothing fetched
-  EXPECT_EQ(c.attributeBuffer().freeEntries(), 0u);
+  EXPECT_EQ(c.attribute_buffer().free_entries(), 0u);
 
   // D needs 3 lines: B (OPT 7) then A (OPT 5) go, both dirty; C (OPT 3) stays.
   AttributeOutcome o = c.read(req(D, 3, 1), below);
@@ -103,7 +103,7 @@ TEST(AttributeCache, ReadMissEvictsFarthestPrimitivesUntilTheAttributesFit) {
   EXPECT_TRUE(o.fill_pending);
   EXPECT_EQ(strip(below), (std::vector<T>{{B, true}, {A, true}, {A + 64, true}, {D, false}, {D + 64, false},
                                           {D + 128, false}}));
-  EXPECT_EQ(c.attributeBuffer().length(o.abp), 3u);
+  EXPECT_EQ(c.attribute_buffer().length(o.abp), 3u);
   EXPECT_TRUE(c.contains(C));
   EXPECT_FALSE(c.contains(A));
   EXPECT_FALSE(c.contains(B));
@@ -119,8 +119,8 @@ TEST(AttributeCache, ReadMissEvictsFarthestPrimitivesUntilTheAttributesFit) {
   EXPECT_EQ(c.counters().accesses, 4u);
 
   // D served and consumed by the Rasterizer: E evicts C (OPT 3, dirty) then D (OPT 1, clean).
-  c.fillServiced(D);
-  c.rasterizerRead(d_abp);
+  c.fill_serviced(D);
+  c.rasterizer_read(d_abp);
   o = c.read(req(E, 2, 2), below);
   EXPECT_EQ(o.result, AttributeResult::Miss);
   EXPECT_EQ(strip(below), (std::vector<T>{{C, true}, {E, false}, {E + 64, false}}));
@@ -174,7 +174,7 @@ TEST(AttributeCache, HitUpdatesOptNumberAndLockProtects) {
   const AttributeOutcome hit = c.read(req(A, 1, 9), below);
   EXPECT_EQ(hit.result, AttributeResult::Hit);
   EXPECT_FALSE(hit.fill_pending);
-  EXPECT_EQ(c.optNumber(A), 9u);
+  EXPECT_EQ(c.opt_number(A), 9u);
   // A (9) is farther than B (1) but queued for the Rasterizer: B goes.
   const AttributeOutcome miss = c.read(req(C, 1, 2), below);
   EXPECT_EQ(miss.result, AttributeResult::Miss);
@@ -182,7 +182,7 @@ TEST(AttributeCache, HitUpdatesOptNumberAndLockProtects) {
   EXPECT_FALSE(c.contains(B));
   // Both locked now: a further miss waits.
   EXPECT_EQ(c.read(req(B, 1, 3), below).result, AttributeResult::Blocked);
-  c.rasterizerRead(hit.abp);
+  c.rasterizer_read(hit.abp);
   EXPECT_EQ(c.read(req(B, 1, 3), below).result, AttributeResult::Miss);  // A unlocked: evicted
   EXPECT_FALSE(c.contains(A));
 }
@@ -197,12 +197,12 @@ TEST(AttributeCache, OutstandingMissAndRepeatedReads) {
   EXPECT_EQ(h.result, AttributeResult::Hit);
   EXPECT_TRUE(h.fill_pending);
   EXPECT_EQ(h.abp, m.abp);
-  c.fillServiced(X);
-  EXPECT_THROW(c.fillServiced(X), std::logic_error);
+  c.fill_serviced(X);
+  EXPECT_THROW(c.fill_serviced(X), std::logic_error);
   EXPECT_FALSE(c.read(req(X, 2, 8), below).fill_pending);
   // Three queued references, three Rasterizer reads; a fourth is a caller error.
-  for (int i = 0; i < 3; ++i) c.rasterizerRead(m.abp);
-  EXPECT_THROW(c.rasterizerRead(m.abp), std::logic_error);
+  for (int i = 0; i < 3; ++i) c.rasterizer_read(m.abp);
+  EXPECT_THROW(c.rasterizer_read(m.abp), std::logic_error);
   EXPECT_EQ(below.size(), 2u);  // the one fetch of two lines
 }
 
@@ -214,10 +214,10 @@ TEST(AttributeCache, PassEndDropsDeadPrimitivesAndBadRequestsAreRefused) {
   EXPECT_THROW(c.read(req(id(2), 3, 0), below), std::invalid_argument);   // 3 attributes > 2 lines
   EXPECT_THROW(c.read(req(id(2), 0, 0), below), std::invalid_argument);
   c.read(req(id(3), 1, 0), below);
-  c.dropAll();
+  c.drop_all();
   EXPECT_EQ(c.counters().dead_drops, 1u);  // the dirty one; no write-back
   EXPECT_FALSE(c.contains(id(1)));
-  EXPECT_EQ(c.attributeBuffer().freeEntries(), 2u);
+  EXPECT_EQ(c.attribute_buffer().free_entries(), 2u);
   EXPECT_THROW(AttributeCache(AttributeCacheConfig{100, 64, 4, 0}), std::invalid_argument);
   EXPECT_THROW(AttributeCache(AttributeCacheConfig{1024, 64, 4, 3}), std::invalid_argument);
 }

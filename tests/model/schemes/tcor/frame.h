@@ -9,7 +9,7 @@
 namespace tessera::model::tcor::test {
 
 // Scanline order: tile ty * tiles_x + tx processed in that order.
-inline std::vector<uint32_t> scanlineOrder(uint32_t tiles) {
+inline std::vector<uint32_t> scanline_order(uint32_t tiles) {
   std::vector<uint32_t> order(tiles);
   for (uint32_t i = 0; i < tiles; ++i) order[i] = i;
   return order;
@@ -18,7 +18,7 @@ inline std::vector<uint32_t> scanlineOrder(uint32_t tiles) {
 // Z-order (Morton) traversal of a tiles_x x tiles_y grid (Table I's tile order): tiles sorted by
 // their interleaved coordinate bits; for grids that are not powers of two the missing tiles are
 // skipped.
-inline std::vector<uint32_t> zOrder(uint32_t tiles_x, uint32_t tiles_y) {
+inline std::vector<uint32_t> z_order(uint32_t tiles_x, uint32_t tiles_y) {
   std::vector<uint32_t> order;
   for (uint32_t z = 0; order.size() < uint64_t{tiles_x} * tiles_y; ++z) {
     uint32_t x = 0, y = 0;
@@ -44,7 +44,18 @@ struct Frame {
   uint32_t tiles() const { return tiles_x * tiles_y; }
 };
 
-inline Frame constructedFrame(uint32_t count) {
+// The binning in processing order: per position of `order`, the primitives its tile's list
+// names, in submission order.
+inline std::vector<std::vector<uint32_t>> lists_by_position(const Frame& f, const std::vector<uint32_t>& order) {
+  std::vector<uint32_t> position(order.size());
+  for (uint32_t k = 0; k < order.size(); ++k) position[order[k]] = k;
+  std::vector<std::vector<uint32_t>> lists(order.size());
+  for (uint32_t p = 0; p < f.tiles_of.size(); ++p)
+    for (uint32_t t : f.tiles_of[p]) lists[position[t]].push_back(p);
+  return lists;
+}
+
+inline Frame constructed_frame(uint32_t count) {
   Frame f;
   auto rect = [&](uint32_t x0, uint32_t y0, uint32_t w, uint32_t h, uint32_t attributes) {
     std::vector<uint32_t> tiles;

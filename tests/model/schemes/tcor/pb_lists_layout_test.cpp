@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "frame.h"
-#include "tcor/opt_numbers.h"
 #include "tcor/primitive_list_cache.h"
 
 namespace tessera::model::tcor {
@@ -19,53 +18,55 @@ constexpr uint64_t kBase = 0x4000'0000;
 TEST(PbListsLayout, BaselineAddresses) {
   const PbListsLayout l(PbListsLayoutKind::Baseline, 1488);
   // Fig. 3: 16 PMDs of 4 B per line, 1024 PMDs (64 lines) per tile.
-  EXPECT_EQ(l.pmdAddress(0, 0), kBase);
-  EXPECT_EQ(l.pmdAddress(0, 15), kBase + 60);
-  EXPECT_EQ(l.pmdAddress(0, 16), kBase + 64);
-  EXPECT_EQ(l.pmdAddress(1, 0), kBase + 64 * 64);
-  EXPECT_EQ(l.pmdAddress(7, 1023), kBase + 7 * 4096 + 4092);
+  EXPECT_EQ(l.pmd_address(0, 0), kBase);
+  EXPECT_EQ(l.pmd_address(0, 15), kBase + 60);
+  EXPECT_EQ(l.pmd_address(0, 16), kBase + 64);
+  EXPECT_EQ(l.pmd_address(1, 0), kBase + 64 * 64);
+  EXPECT_EQ(l.pmd_address(7, 1023), kBase + 7 * 4096 + 4092);
   // Past the 1024th PMD: the overflow area after the lists, one line per tile per section.
-  EXPECT_EQ(l.pmdAddress(7, 1024), kBase + 1488ull * 4096 + 7 * 64);
-  EXPECT_EQ(l.pmdAddress(7, 1040), kBase + 1488ull * 4096 + (1488 + 7) * 64);
-  EXPECT_EQ(l.slotOfLine(kBase + 7 * 4096 + 4092), 7u);
-  EXPECT_EQ(l.slotOfLine(kBase + 1488ull * 4096 + (1488 + 7) * 64), 7u);
+  EXPECT_EQ(l.pmd_address(7, 1024), kBase + 1488ull * 4096 + 7 * 64);
+  EXPECT_EQ(l.pmd_address(7, 1040), kBase + 1488ull * 4096 + (1488 + 7) * 64);
+  EXPECT_EQ(l.slot_of_line(kBase + 7 * 4096 + 4092), 7u);
+  EXPECT_EQ(l.slot_of_line(kBase + 1488ull * 4096 + (1488 + 7) * 64), 7u);
 }
 
 TEST(PbListsLayout, InterleavedAddresses) {
   const PbListsLayout l(PbListsLayoutKind::Interleaved, 1488);
   // Fig. 6: section s holds line s of every list, one line per tile.
-  EXPECT_EQ(l.pmdAddress(0, 0), kBase);
-  EXPECT_EQ(l.pmdAddress(1, 0), kBase + 64);
-  EXPECT_EQ(l.pmdAddress(1, 15), kBase + 64 + 60);
-  EXPECT_EQ(l.pmdAddress(1, 16), kBase + (1488 + 1) * 64);
-  EXPECT_EQ(l.pmdAddress(1487, 5000), kBase + (312ull * 1488 + 1487) * 64 + 8 * 4);
+  EXPECT_EQ(l.pmd_address(0, 0), kBase);
+  EXPECT_EQ(l.pmd_address(1, 0), kBase + 64);
+  EXPECT_EQ(l.pmd_address(1, 15), kBase + 64 + 60);
+  EXPECT_EQ(l.pmd_address(1, 16), kBase + (1488 + 1) * 64);
+  EXPECT_EQ(l.pmd_address(1487, 5000), kBase + (312ull * 1488 + 1487) * 64 + 8 * 4);
   // The L2 recovers the tile with a subtraction and a modulo (section III-D1).
-  EXPECT_EQ(l.slotOfLine(kBase + (312ull * 1488 + 1487) * 64), 1487u);
-  EXPECT_THROW((void)l.pmdAddress(1488, 0), std::out_of_range);
-  EXPECT_THROW((void)l.slotOfLine(kBase - 64), std::out_of_range);
-  EXPECT_EQ(parseLayout("interleaved"), PbListsLayoutKind::Interleaved);
-  EXPECT_EQ(layoutName(PbListsLayoutKind::Baseline), "baseline");
-  EXPECT_THROW(parseLayout("zigzag"), std::invalid_argument);
+  EXPECT_EQ(l.slot_of_line(kBase + (312ull * 1488 + 1487) * 64), 1487u);
+  EXPECT_THROW((void)l.pmd_address(1488, 0), std::out_of_range);
+  EXPECT_THROW((void)l.slot_of_line(kBase - 64), std::out_of_range);
+  EXPECT_EQ(parse_layout("interleaved"), PbListsLayoutKind::Interleaved);
+  EXPECT_EQ(layout_name(PbListsLayoutKind::Baseline), "baseline");
+  EXPECT_THROW(parse_layout("zigzag"), std::invalid_argument);
 }
 
+using Lists = std::vector<std::vector<uint32_t>>;
+
 // Lines of every list of the frame, in list order.
-std::vector<uint64_t> listLines(const PbListsLayout& layout, const OptNumbers& n) {
+std::vector<uint64_t> list_lines(const PbListsLayout& layout, const Lists& lists) {
   std::vector<uint64_t> lines;
-  for (uint32_t pos = 0; pos < n.tiles(); ++pos) {
-    const auto count = static_cast<uint32_t>(n.listAt(pos).size());
-    for (uint32_t line = 0; line * 16 < count; ++line) lines.push_back(layout.lineAddress(pos, line));
+  for (uint32_t pos = 0; pos < lists.size(); ++pos) {
+    const auto count = static_cast<uint32_t>(lists[pos].size());
+    for (uint32_t line = 0; line * 16 < count; ++line) lines.push_back(layout.line_address(pos, line));
   }
   return lines;
 }
 
 TEST(PbListsLayout, EveryLineMapsBackToItsTile) {
-  const test::Frame f = test::constructedFrame(4000);
-  const OptNumbers n(f.tiles_of, test::zOrder(f.tiles_x, f.tiles_y));
+  const test::Frame f = test::constructed_frame(4000);
+  const Lists lists = test::lists_by_position(f, test::z_order(f.tiles_x, f.tiles_y));
   for (PbListsLayoutKind kind : {PbListsLayoutKind::Baseline, PbListsLayoutKind::Interleaved}) {
-    const PbListsLayout layout(kind, n.tiles());
-    for (uint32_t pos = 0; pos < n.tiles(); ++pos)
-      for (uint32_t line = 0; line * 16 < n.listAt(pos).size(); ++line)
-        ASSERT_EQ(layout.slotOfLine(layout.lineAddress(pos, line) + 17), pos);
+    const PbListsLayout layout(kind, f.tiles());
+    for (uint32_t pos = 0; pos < f.tiles(); ++pos)
+      for (uint32_t line = 0; line * 16 < lists[pos].size(); ++line)
+        ASSERT_EQ(layout.slot_of_line(layout.line_address(pos, line) + 17), pos);
   }
 }
 
@@ -73,20 +74,20 @@ TEST(PbListsLayout, EveryLineMapsBackToItsTile) {
 // lines crowd into a few sets of the Primitive List Cache (16 KiB, 4 ways, 64 sets); the
 // interleaved layout spreads them evenly. Measured on the constructed mobile4 frame.
 TEST(PbListsLayout, InterleavedLayoutSpreadsLinesOverTheSets) {
-  const test::Frame f = test::constructedFrame(4000);
-  const OptNumbers n(f.tiles_of, test::zOrder(f.tiles_x, f.tiles_y));
+  const test::Frame f = test::constructed_frame(4000);
+  const Lists lists = test::lists_by_position(f, test::z_order(f.tiles_x, f.tiles_y));
   uint32_t longest = 0;
-  for (uint32_t pos = 0; pos < n.tiles(); ++pos) longest = std::max<uint32_t>(longest, (n.listAt(pos).size() + 15) / 16);
+  for (const auto& l : lists) longest = std::max<uint32_t>(longest, static_cast<uint32_t>((l.size() + 15) / 16));
 
-  auto perSet = [&](PbListsLayoutKind kind) {
+  auto per_set = [&](PbListsLayoutKind kind) {
     std::vector<uint64_t> sets(64, 0);
-    for (uint64_t addr : listLines(PbListsLayout(kind, n.tiles()), n)) ++sets[(addr / 64) % 64];
+    for (uint64_t addr : list_lines(PbListsLayout(kind, f.tiles()), lists)) ++sets[(addr / 64) % 64];
     return sets;
   };
-  const std::vector<uint64_t> base = perSet(PbListsLayoutKind::Baseline);
-  const std::vector<uint64_t> inter = perSet(PbListsLayoutKind::Interleaved);
-  const uint64_t total = listLines(PbListsLayout(PbListsLayoutKind::Baseline, n.tiles()), n).size();
-  ASSERT_EQ(n.tiles(), 1488u);
+  const std::vector<uint64_t> base = per_set(PbListsLayoutKind::Baseline);
+  const std::vector<uint64_t> inter = per_set(PbListsLayoutKind::Interleaved);
+  const uint64_t total = list_lines(PbListsLayout(PbListsLayoutKind::Baseline, f.tiles()), lists).size();
+  ASSERT_EQ(f.tiles(), 1488u);
   ASSERT_GE(longest, 2u);  // some lists need a second line
   ASSERT_LT(longest, 64u);
 
@@ -112,24 +113,26 @@ TEST(PbListsLayout, InterleavedLayoutSpreadsLinesOverTheSets) {
 // of every tile it overlaps, so the open lines of all tiles compete for the Primitive List Cache.
 // In the baseline they compete for 4 ways of one set and write-combining breaks down.
 TEST(PbListsLayout, InterleavedLayoutLetsPmdWritesCombine) {
-  const test::Frame f = test::constructedFrame(4000);
-  const OptNumbers n(f.tiles_of, test::zOrder(f.tiles_x, f.tiles_y));
-  auto writeMisses = [&](PbListsLayoutKind kind) {
-    const PbListsLayout layout(kind, n.tiles());
+  const test::Frame f = test::constructed_frame(4000);
+  const std::vector<uint32_t> order = test::z_order(f.tiles_x, f.tiles_y);
+  std::vector<uint32_t> position(order.size());
+  for (uint32_t k = 0; k < order.size(); ++k) position[order[k]] = k;
+  auto write_misses = [&](PbListsLayoutKind kind) {
+    const PbListsLayout layout(kind, f.tiles());
     PrimitiveListCache plc(16 * 1024);
-    std::vector<uint32_t> count(n.tiles(), 0);
+    std::vector<uint32_t> count(f.tiles(), 0);
     for (uint32_t p = 0; p < f.tiles_of.size(); ++p)
       for (uint32_t t : f.tiles_of[p]) {
-        const uint32_t pos = n.position(t);
-        plc.writePmd(layout.pmdAddress(pos, count[pos]++));
+        const uint32_t pos = position[t];
+        plc.write_pmd(layout.pmd_address(pos, count[pos]++));
       }
     EXPECT_EQ(plc.counters().fetches, 0u);  // write-combining: no line is fetched
     return plc.counters().misses;
   };
   uint64_t pmds = 0;
   for (const auto& t : f.tiles_of) pmds += t.size();
-  const uint64_t base = writeMisses(PbListsLayoutKind::Baseline);
-  const uint64_t inter = writeMisses(PbListsLayoutKind::Interleaved);
+  const uint64_t base = write_misses(PbListsLayoutKind::Baseline);
+  const uint64_t inter = write_misses(PbListsLayoutKind::Interleaved);
   std::printf("PMD writes %llu: Primitive List Cache misses baseline %llu, interleaved %llu\n",
               static_cast<unsigned long long>(pmds), static_cast<unsigned long long>(base),
               static_cast<unsigned long long>(inter));

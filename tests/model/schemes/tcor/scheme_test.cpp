@@ -1,97 +1,78 @@
-// The contracts of the tcor / tcor-no-l2 schemes: parameters, metrics, variants.
+// The contracts of the tcor / tcor-no-l2 schemes: parameters, configurations, variants.
 #include "tcor/scheme.h"
 
 #include <gtest/gtest.h>
 
-#include <set>
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "tcor/tile_cache.h"
+#include "tessera/model/configuration.h"
 
 namespace tessera::model::tcor {
 namespace {
 
-ParamRegistry registry() {
-  ParamRegistry r = ParamRegistry::model();
-  for (ParamSpec& s : tcorParams()) r.add(s);
-  return r;
-}
-
-TEST(TcorScheme, ParametersRegisterWithThePapersDefaults) {
-  const ParamRegistry r = registry();
-  const ParamSet p(r);
-  EXPECT_EQ(p.getInt("tcor.plc_size"), 16 * 1024);
-  EXPECT_EQ(p.getInt("tcor.attr_size"), 48 * 1024);
-  EXPECT_EQ(p.getInt("tcor.opt_bits"), 12);
-  EXPECT_TRUE(p.getBool("tcor.l2_dead_lines"));
-  EXPECT_EQ(p.getString("tcor.pb_layout"), "interleaved");
-  const TcorConfig c = TcorConfig::fromParams(p);
-  EXPECT_EQ(c.plc_size, 16u * 1024);
-  EXPECT_EQ(c.attr_size, 48u * 1024);
-  EXPECT_EQ(c.opt_bits, 12u);
-  EXPECT_EQ(c.pb_layout, PbListsLayoutKind::Interleaved);
-  EXPECT_EQ(c.l2Policy(), "dead-line");
-  EXPECT_EQ(c.ways, 4u);
-  EXPECT_EQ(c.line_bytes, 64u);
-}
-
-TEST(TcorScheme, ParametersChangeWhatIsBuilt) {
-  const ParamRegistry r = registry();
-  ParamSet p(r);
-  // The 128 KiB Tile Cache configuration of section V-B.
-  p.set("tcor.attr_size", "112KiB");
-  p.set("tcor.pb_layout", "baseline");
-  p.set("tcor.opt_bits", "16");
-  for (const SchemeVariant& v : tcorVariants())
-    if (v.name == "tcor-no-l2")
-      for (const auto& [key, value] : v.overrides) p.set(key, value);
-  const TcorConfig c = TcorConfig::fromParams(p);
-  EXPECT_EQ(c.l2Policy(), "lru");
-  TcorTileCache cache(c);
-  EXPECT_EQ(cache.attributeCache().attributeBuffer().entries(), 1792u);
-  EXPECT_EQ(cache.attributeCache().primitiveBuffer().lines(), 512u);
-  EXPECT_EQ(cache.primitiveListCache().cache().sets(), 64u);
-  const std::vector<std::vector<uint32_t>> tiles = {{0}};
-  const OptNumbers n(tiles, std::vector<uint32_t>{0, 1}, TileIdField(16));
-  cache.passBegin(n);
-  EXPECT_EQ(cache.layout().kind(), PbListsLayoutKind::Baseline);
-  // OPT Numbers of another width than configured are refused.
-  const OptNumbers n12(tiles, std::vector<uint32_t>{0, 1});
-  EXPECT_THROW(cache.passBegin(n12), std::invalid_argument);
-}
-
-TEST(TcorScheme, BadSizesAreReportedByParameter) {
-  const ParamRegistry r = registry();
-  ParamSet p(r);
-  p.set("tcor.plc_size", "12KiB");  // 48 sets: not a power of two
+std::string refusal(const std::string& spec) {
   try {
-    (void)TcorConfig::fromParams(p);
-    FAIL() << "12 KiB Primitive List Cache accepted";
+    const Configuration c = parse_configuration(spec);
+    (void)TcorConfig::from_params(c.params);
   } catch (const ParamError& e) {
-    EXPECT_EQ(std::string(e.what()).rfind("tcor.plc_size: ", 0), 0u) << e.what();
+    return e.what();
   }
-  p.set("tcor.plc_size", "16KiB");
-  p.set("tcor.attr_size", "1000");
-  EXPECT_THROW((void)TcorConfig::fromParams(p), ParamError);
-  EXPECT_THROW(p.set("tcor.pb_layout", "zigzag"), ParamError);
-  EXPECT_THROW(p.set("tcor.opt_bits", "1"), ParamError);
+  return "";
 }
 
-TEST(TcorScheme, VariantsAndMetricsAreTheContractNames) {
-  std::set<std::string> variants, metrics;
-  for (const SchemeVariant& v : tcorVariants()) {
-    variants.insert(std::string(v.name));
-    EXPECT_EQ(v.paper.rfind("paper 003", 0), 0u) << v.name;
-  }
-  for (const MetricSpec& m : tcorMetrics()) metrics.insert(std::string(m.name));
-  EXPECT_EQ(variants, (std::set<std::string>{"tcor", "tcor-no-l2"}));
-  EXPECT_EQ(metrics, (std::set<std::string>{"pb.l2_accesses", "pb.dram_accesses", "pb.writebacks", "tile.read_misses",
-                                            "tile.write_bypasses", "tcor.lower_bound",
-                                            "tile_fetcher.prims_per_cycle"}));
-  // Every metric the Tile Cache itself reports is one of the contract names or a tile.* detail.
-  const TcorTileCache cache{TcorConfig{}};
-  for (const auto& [name, value] : cache.metrics())
-    EXPECT_TRUE(metrics.count(name) || name.rfind("tile.", 0) == 0) << name;
+TEST(TcorScheme, SplitsTheTileCacheOfThePapersPreset) {
+  // Section V-B: 16 KiB Primitive List Cache + 48 KiB Attribute Cache for the 64 KiB Tile Cache,
+  // 16 + 112 KiB for the 128 KiB one.
+  const Configuration c = parse_configuration("mobile4-64k+tcor");
+  EXPECT_EQ(c.params.get_string("l2.policy"), "dead-line");
+  const TcorConfig t = TcorConfig::from_params(c.params);
+  EXPECT_EQ(t.plc_size, 16u * 1024);
+  EXPECT_EQ(t.attr_size(), 48u * 1024);
+  EXPECT_EQ(t.opt_bits, 12u);
+  EXPECT_EQ(t.pb_layout, PbListsLayoutKind::Interleaved);
+  const TcorTileCache cache(t);
+  EXPECT_EQ(cache.attribute_cache().attribute_buffer().entries(), 768u);
+  EXPECT_EQ(cache.attribute_cache().primitive_buffer().lines(), 256u);
+  EXPECT_EQ(cache.primitive_list_cache().cache().sets(), 64u);
+
+  const Configuration big = parse_configuration("mobile4-64k+tcor+tile.size=128KiB");
+  const TcorTileCache large(TcorConfig::from_params(big.params));
+  EXPECT_EQ(large.attribute_cache().attribute_buffer().entries(), 1792u);
+  EXPECT_EQ(large.attribute_cache().primitive_buffer().lines(), 512u);
+
+  // Without the L2 enhancements (Figs. 20-21) the L2 keeps the preset's LRU.
+  EXPECT_EQ(parse_configuration("mobile4-64k+tcor-no-l2").params.get_string("l2.policy"), "lru");
+}
+
+TEST(TcorScheme, RefusesWhatItCannotHonour) {
+  EXPECT_EQ(refusal("mobile4-64k+tcor+tcor.plc_size=12KiB").rfind("tcor.plc_size: ", 0), 0u);
+  EXPECT_NE(refusal("mobile4-64k+tcor+tcor.plc_size=64KiB").find("leaves no Attribute Cache"), std::string::npos);
+  EXPECT_NE(refusal("mobile4-64k+tcor+tile.policy=opt").find("replaces the unified tile cache"), std::string::npos);
+  EXPECT_NE(refusal("mobile4-64k+tcor+tile.ways=0").find("set-associative"), std::string::npos);
+  EXPECT_NE(refusal("mobile4-64k+tcor+tile.line=128").find("tile.line = l2.line"), std::string::npos);
+  EXPECT_EQ(refusal("mobile4-64k+tcor"), "");
+  EXPECT_THROW(parse_configuration("mobile4-64k+tcor+tcor.pb_layout=zigzag"), ParamError);
+  EXPECT_THROW(parse_configuration("mobile4-64k+tcor+tcor.opt_bits=1"), ParamError);
+  // The dead-line policy is the L2's alone: only L2 requests carry classes and last tiles.
+  EXPECT_THROW(parse_configuration("mobile4-64k+tile.policy=dead-line"), ParamError);
+}
+
+TEST(TcorScheme, SchemesTcorRunsThePapersConfigurations) {
+  const std::vector<std::string> specs = scheme_specs({"tcor"}, {});
+  const std::vector<std::string> expect = {"mobile4-64k",
+                                           "mobile4-64k+tcor",
+                                           "mobile4-64k+tcor-no-l2",
+                                           "mobile4-64k+tile.policy=opt",
+                                           "mobile4-64k+tile.policy=mru",
+                                           "mobile4-64k+tile.policy=drrip"};
+  EXPECT_EQ(specs, expect);
+  // The sensitivity study's overrides survive into the configuration's name and parameters.
+  const Configuration opt = parse_configuration("mobile4-64k+tile.policy=opt");
+  EXPECT_EQ(opt.name, "mobile4-64k+tile.policy=opt");
+  EXPECT_EQ(opt.params.get_string("tile.policy"), "opt");
 }
 
 }  // namespace

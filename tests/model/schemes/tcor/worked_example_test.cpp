@@ -25,10 +25,10 @@
 #include <string>
 #include <vector>
 
-#include "frame.h"
 #include "tcor/attribute_cache.h"
 #include "tcor/lower_bound.h"
-#include "tcor/opt_numbers.h"
+#include "tcor/tile_id_field.h"
+#include "tessera/model/next_use.h"
 #include "tessera/model/cache.h"
 #include "tessera/model/replacement/lru/lru.h"
 
@@ -41,6 +41,18 @@ const std::vector<std::vector<uint32_t>> kTiles = {{2}, {0, 1, 4, 5, 8}, {3, 6, 
 constexpr uint32_t kReadOrder[9] = {kBlue, kBlue, kYellow, kPink, kBlue, kBlue, kPink, kPink, kBlue};
 uint64_t pid(uint32_t p) { return 0x5000'0000 + uint64_t{p} * 64; }
 
+// The OPT Numbers of the example's 12 accesses (the model's, tessera/model/next_use.h): the three
+// writes, then the nine reads in scanline order, encoded in the 12-bit field (4095 = never).
+std::vector<uint32_t> example_opt_numbers() {
+  std::vector<TileCacheAccess> seq;
+  for (uint32_t p : {kYellow, kBlue, kPink}) seq.push_back({pid(p), kBinning});
+  for (uint32_t tile = 0; tile < 9; ++tile) seq.push_back({pid(kReadOrder[tile]), tile});
+  const TileIdField field(12);
+  std::vector<uint32_t> encoded;
+  for (uint64_t n : tile_opt_numbers(seq)) encoded.push_back(field.opt_number(next_tile(n)));
+  return encoded;
+}
+
 // One of the twelve states of Fig. 10: the two lines, then the L2 traffic of that step.
 struct Step {
   std::string lines;  // OPT: per way "name:OPT[*]" (N = never, * = dirty, - = empty); LRU: contents
@@ -51,7 +63,7 @@ struct Step {
 std::string optState(const AttributeCache& c) {
   std::string s;
   for (uint32_t w = 0; w < 2; ++w) {
-    const PrimitiveBufferLine& l = c.primitiveBuffer().line(w);
+    const PrimitiveBufferLine& l = c.primitive_buffer().line(w);
     if (!s.empty()) s += ' ';
     if (!l.valid) {
       s += '-';
@@ -65,7 +77,7 @@ std::string optState(const AttributeCache& c) {
 }
 
 TEST(WorkedExample, OptAttributeCacheStateByState) {
-  const OptNumbers numbers(kTiles, test::scanlineOrder(9));
+  const std::vector<uint32_t> numbers = example_opt_numbers();
   AttributeCache cache(AttributeCacheConfig{2 * 64, 64, 2, 1});
   const std::vector<Step> expect = {
       // Writes: yellow (first read at tile 2), blue (tile 0), pink (tile 3: bypass).
@@ -91,16 +103,17 @@ TEST(WorkedExample, OptAttributeCacheStateByState) {
     got.push_back({optState(cache), r, w});
     below.clear();
   };
+  size_t access = 0;
   for (uint32_t p : {kYellow, kBlue, kPink}) {
-    cache.write({pid(p), 1, numbers.writeOptNumber(p), numbers.lastTileTag(p)}, below);
+    cache.write({pid(p), 1, numbers[access++], kTiles[p].back()}, below);
     record();
   }
   for (uint32_t tile = 0; tile < 9; ++tile) {
     const uint32_t p = kReadOrder[tile];
-    const AttributeOutcome o = cache.read({pid(p), 1, numbers.pmdOptNumber(p, tile), numbers.lastTileTag(p)}, below);
+    const AttributeOutcome o = cache.read({pid(p), 1, numbers[access++], kTiles[p].back()}, below);
     ASSERT_NE(o.result, AttributeResult::Blocked);
-    if (o.result == AttributeResult::Miss) cache.fillServiced(pid(p));
-    cache.rasterizerRead(o.abp);
+    if (o.result == AttributeResult::Miss) cache.fill_serviced(pid(p));
+    cache.rasterizer_read(o.abp);
     record();
   }
   ASSERT_EQ(got.size(), expect.size());
@@ -114,7 +127,7 @@ TEST(WorkedExample, OptAttributeCacheStateByState) {
   EXPECT_EQ(k.write_bypasses, 1u);
   EXPECT_EQ(k.fetches + k.writebacks + k.bypass_lines, 3u);  // 1 L2 read, 2 L2 writes
   // 3 compulsory writes + 1 read miss: OPT meets the section V-A lower bound, 3 + (3 - 2).
-  EXPECT_EQ(k.writes + k.read_misses, lowerBound(3, 2));
+  EXPECT_EQ(k.writes + k.read_misses, miss_lower_bound(3, 2));
 }
 
 TEST(WorkedExample, LruCacheOfTheSameSize) {
