@@ -166,7 +166,6 @@ uint64_t RasterPipeline::run(const PassIndex& p, const PhaseIndex& ph, std::span
                        std::to_string(ntiles) + ")");
     }
   }
-  fetcher.end_phase();
   uint64_t end = last_time;
   for (uint32_t k = 0; k < ntiles; ++k) end = std::max(end, tile_end[k]);
   // A drained pipeline leaves no interval open; close any within the phase all the same.

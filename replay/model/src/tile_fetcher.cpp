@@ -7,8 +7,6 @@
 namespace tessera::model {
 
 void TileFetcher::begin_phase(uint64_t t0) {
-  span_begin_ = tile_begin_ = kIdle;
-  span_end_ = 0;
   free_ = t0;
   k_ = 0;
   may_fetch_ = 1;  // tile 0 before the rasterizer begins anything
@@ -51,10 +49,6 @@ void TileFetcher::consume(uint32_t k, uint32_t g, uint64_t t) {
   if (freed) p_.wake(UnitKind::TileFetcher, 0, t);
 }
 
-void TileFetcher::end_phase() {
-  if (span_begin_ != kIdle) active_cycles += span_end_ - span_begin_;
-  span_begin_ = kIdle;
-}
 
 void TileFetcher::step(uint64_t t) {
   const std::vector<PbGroup>& groups = p_.index->groups;
@@ -112,7 +106,9 @@ void TileFetcher::step(uint64_t t) {
         meter.stall_begin(0, first);
         return;
       }
-      if (tile_begin_ == kIdle) tile_begin_ = first;
+      // Active: issuing, or held by the memory hierarchy (busy banks, full MSHR files); never the
+      // waits for the Raster Pipeline (a full queue, a locked line, the next tile not begun).
+      active_cycles += issue - first;
       free_ = issue;
       tile_ready = std::max(tile_ready, ready);
       ready_[g_ - base_] = tile_ready;
@@ -123,17 +119,6 @@ void TileFetcher::step(uint64_t t) {
         if (!primitive && organisation) organisation->rasterizer_read(*p_.h, groups[g_].primitive, k_, first);
       }
       p_.rasterizer.group_fetched(g_, tile_ready);
-    }
-    // The Tiling Engine's active time (paper 003 Figs. 23-24): tiles overlap while lines are in
-    // flight; the gaps while the fetcher waits for the rasterizer are left out.
-    if (tile_begin_ != kIdle) {
-      if (span_begin_ != kIdle && tile_begin_ > span_end_) {
-        active_cycles += span_end_ - span_begin_;
-        span_begin_ = kIdle;
-      }
-      if (span_begin_ == kIdle) span_begin_ = tile_begin_;
-      span_end_ = std::max(span_end_, tile_ready);
-      tile_begin_ = kIdle;
     }
     for (const auto& o : p_.hooks.observers) o->tile_fetched(*p_.h, k_);
     ++k_;

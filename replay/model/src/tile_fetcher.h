@@ -37,10 +37,8 @@ class TileFetcher {
   void tile_started(uint32_t k, uint64_t t);
   // Primitives fetched and not taken by the rasterizer (in the triangle queue).
   uint32_t queued() const { return queued_; }
-  // The phase ended: its active cycles are final (FrameResults::tile_fetcher_active_cycles).
-  void end_phase();
   uint64_t primitives = 0;     // this frame: primitives put in the queue
-  uint64_t active_cycles = 0;  // this frame: union of the tiles' [first request, last primitive ready]
+  uint64_t active_cycles = 0;  // this frame: cycles issuing requests or held by the memory hierarchy
 
   StageMeter meter;  // busy: lines issued; stall: a primitive to fetch but the queue full
 
@@ -55,8 +53,6 @@ class TileFetcher {
   uint32_t base_ = 0;        // first group of the phase
   std::vector<uint64_t> ready_;
   std::vector<uint8_t> taken_;  // per group: its queue entry was freed
-  uint64_t span_begin_ = kIdle, span_end_ = 0;  // the active interval being extended
-  uint64_t tile_begin_ = kIdle;                 // first request of the tile being fetched
 };
 
 }  // namespace tessera::model

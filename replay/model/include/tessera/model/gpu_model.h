@@ -76,8 +76,10 @@ struct FrameResults {
   // Paper 003 section V-A's lower bound on the unified tile cache's misses (no tile organisation).
   uint64_t tile_lower_bound = 0;
   // The Tile Fetcher (paper 003 Figs. 23-24): primitives it put in its output queue, and the
-  // cycles it was active -- from a tile's first request until its last primitive is ready,
-  // overlapping tiles counted once (waits for the rasterizer to begin a tile are not counted).
+  // cycles it was active -- issuing requests (one per cycle) or held by the memory hierarchy
+  // (busy banks, full MSHR files). Waits for the Raster Pipeline (a full output queue, a line
+  // locked for the Rasterizer, the next tile not begun) are not counted: the Tiling Engine's own
+  // throughput, as with the paper's unlimited output queue.
   uint64_t tile_fetcher_primitives = 0, tile_fetcher_active_cycles = 0;
   bool warm = false;             // caches carried over from the run's previous frame
   CoreActivity activity;         // what the non-memory structures did (energy.h)
