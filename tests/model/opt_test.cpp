@@ -76,28 +76,22 @@ TEST(WayTree, WideSetsPickTheScansVictim) {
     AccessInfo info;
     info.next_use = rng() % 50;  // many ties
     info.write = rng() % 2;
-    switch (rng() % 3) {
-      case 0:
-        opt.reset(set, way, info);
-        lru.reset(set, way, info);
-        mru.reset(set, way, info);
-        next[set * kWays + way] = info.next_use;
-        stamps[set * kWays + way] = ++clock;
-        break;
-      case 1:
-        opt.touch(set, way, info);
-        lru.touch(set, way, info);
-        mru.touch(set, way, info);
-        next[set * kWays + way] = info.next_use;
-        stamps[set * kWays + way] = ++clock;
-        break;
-      default:
-        opt.invalidate(set, way);
-        lru.invalidate(set, way);
-        mru.invalidate(set, way);
-        next[set * kWays + way] = kNoNextUse;
-        stamps[set * kWays + way] = 0;
+    const uint32_t op = rng() % 3;
+    if (op == 2) {
+      opt.invalidate(set, way);
+      lru.invalidate(set, way);
+      mru.invalidate(set, way);
+    } else if (op == 1) {
+      opt.touch(set, way, info);
+      lru.touch(set, way, info);
+      mru.touch(set, way, info);
+    } else {
+      opt.reset(set, way, info);
+      lru.reset(set, way, info);
+      mru.reset(set, way, info);
     }
+    next[set * kWays + way] = op == 2 ? kNoNextUse : info.next_use;
+    stamps[set * kWays + way] = op == 2 ? 0 : ++clock;
     const std::span<const uint64_t> n(&next[set * kWays], kWays), st(&stamps[set * kWays], kWays);
     ASSERT_EQ(opt.victim(set, info), opt::victim(n, info.next_use, info.write)) << "step " << i;
     ASSERT_EQ(lru.victim(set, info), lru::victim(st)) << "step " << i;

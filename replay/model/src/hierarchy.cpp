@@ -124,44 +124,6 @@ void MemoryHierarchy::begin_frame() {
   std::fill(dram_writes_.begin(), dram_writes_.end(), 0);
 }
 
-LineHolders::LineHolders(size_t max_lines) {
-  size_t n = 16;
-  while (n < 2 * max_lines) n *= 2;  // load factor at most 1/2
-  keys_.assign(n, 0);
-  counts_.assign(n, 0);
-  mask_ = n - 1;
-  shift_ = static_cast<uint32_t>(64 - std::countr_zero(n));
-}
-
-uint32_t LineHolders::increment(uint64_t line) {
-  size_t i = slot(line);
-  while (keys_[i] != 0 && keys_[i] != line + 1) i = (i + 1) & mask_;
-  keys_[i] = line + 1;
-  return ++counts_[i];
-}
-
-void LineHolders::decrement(uint64_t line) {
-  size_t i = slot(line);
-  while (keys_[i] != line + 1) {
-    if (keys_[i] == 0) return;  // not tracked (cannot happen while every fill is counted)
-    i = (i + 1) & mask_;
-  }
-  if (--counts_[i] != 0) return;
-  // Backward-shift deletion: move later entries of the probe run into the hole.
-  size_t hole = i;
-  for (size_t j = (i + 1) & mask_; keys_[j] != 0; j = (j + 1) & mask_) {
-    const size_t home = slot(keys_[j] - 1);
-    // Entry j may fill the hole when its home is not cyclically in (hole, j].
-    const bool stays = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
-    if (stays) continue;
-    keys_[hole] = keys_[j];
-    counts_[hole] = counts_[j];
-    hole = j;
-  }
-  keys_[hole] = 0;
-  counts_[hole] = 0;
-}
-
 MemResponse MemoryHierarchy::access_below_l1(uint32_t l2_requester, uint64_t addr, bool write, const AccessInfo& info,
                                              uint64_t now) {
   AnyCache& l2 = l2_[0];

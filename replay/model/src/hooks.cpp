@@ -2,7 +2,6 @@
 
 #include <numeric>
 
-
 namespace tessera::model {
 
 void CurveTileOrder::order(const PassInfo& pass, std::span<const TileRef> tiles, std::vector<uint32_t>& order) {

@@ -49,7 +49,6 @@ void TileFetcher::consume(uint32_t k, uint32_t g, uint64_t t) {
   if (freed) p_.wake(UnitKind::TileFetcher, 0, t);
 }
 
-
 void TileFetcher::step(uint64_t t) {
   const std::vector<PbGroup>& groups = p_.index->groups;
   const std::vector<ByteRange>& reads = p_.index->pb_reads;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tessera/model/access.h"
+#include "tessera/model/line_table.h"
 #include "tessera/model/replacement/policy.h"
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -137,59 +138,6 @@ class MshrFile {
  private:
   uint32_t capacity_;
   std::vector<uint64_t> ready_;
-};
-
-// Where each tag lives in a cache with many ways (a fully associative tile cache of 4096 lines,
-// paper 003 Figs. 1 and 11): open addressing with linear probing and backward-shift deletion, so
-// a lookup costs one probe run instead of a scan of every way. Tags are line + 1 (never 0).
-class TagIndex {
- public:
-  static constexpr uint32_t kAbsent = 0xffffffffu;
-  void reset(size_t tags) {
-    size_t n = 16;
-    while (n < 2 * tags) n *= 2;  // load factor at most 1/2
-    keys_.assign(n, 0);
-    slots_.assign(n, 0);
-    mask_ = n - 1;
-    shift_ = static_cast<uint32_t>(64 - std::countr_zero(n));
-  }
-  uint32_t find(uint64_t tag) const {
-    for (size_t i = home(tag);; i = (i + 1) & mask_) {
-      if (keys_[i] == tag) return slots_[i];
-      if (keys_[i] == 0) return kAbsent;
-    }
-  }
-  void insert(uint64_t tag, uint32_t slot) {
-    size_t i = home(tag);
-    while (keys_[i] != 0 && keys_[i] != tag) i = (i + 1) & mask_;
-    keys_[i] = tag;
-    slots_[i] = slot;
-  }
-  void erase(uint64_t tag) {
-    size_t i = home(tag);
-    while (keys_[i] != tag) {
-      if (keys_[i] == 0) return;
-      i = (i + 1) & mask_;
-    }
-    // Backward-shift deletion: move later entries of the probe run into the hole.
-    size_t hole = i;
-    for (size_t j = (i + 1) & mask_; keys_[j] != 0; j = (j + 1) & mask_) {
-      const size_t h = home(keys_[j]);
-      const bool stays = hole <= j ? (hole < h && h <= j) : (hole < h || h <= j);
-      if (stays) continue;
-      keys_[hole] = keys_[j];
-      slots_[hole] = slots_[j];
-      hole = j;
-    }
-    keys_[hole] = 0;
-  }
-
- private:
-  size_t home(uint64_t tag) const { return static_cast<size_t>((tag * 0x9E3779B97F4A7C15ull) >> shift_); }
-  std::vector<uint64_t> keys_;  // tag; 0 = empty
-  std::vector<uint32_t> slots_;
-  size_t mask_ = 0;
-  uint32_t shift_ = 0;
 };
 
 template <ReplacementPolicy Policy>
@@ -419,10 +367,6 @@ class SetAssocCache {
   // mispredicted loop exit per access costs more than the few extra compares. The common
   // associativities get a fully unrolled scan.
   uint32_t find_way(size_t base, uint64_t tag) const {
-    if (indexed_) {
-      const uint32_t slot = index_.find(tag);
-      return slot == TagIndex::kAbsent ? kBypass : static_cast<uint32_t>(slot - base);
-    }
     const uint64_t* t = tags_.data() + base;
     switch (ways_) {
       case 1: return scan<1>(t, tag);
@@ -432,9 +376,15 @@ class SetAssocCache {
       case 16: return scan<16>(t, tag);
       default: break;
     }
+    if (indexed_) return find_indexed(base, tag);
     uint32_t found = kBypass;
     for (uint32_t w = 0; w < ways_; ++w) found = t[w] == tag ? w : found;
     return found;
+  }
+  // Out of line, so find_way stays small enough to inline into the hit path.
+  TESSERA_NOINLINE uint32_t find_indexed(size_t base, uint64_t tag) const {
+    const uint32_t* slot = index_.find(tag);
+    return slot ? static_cast<uint32_t>(*slot - base) : kBypass;
   }
   template <uint32_t N>
   static bool any(const uint64_t* t, uint64_t tag) {
@@ -487,7 +437,7 @@ class SetAssocCache {
       policy_.invalidate(set, way);
       if (indexed_) index_.erase(tags_[base + way]);
     }
-    if (indexed_) index_.insert(tag, static_cast<uint32_t>(base + way));
+    if (indexed_) index_.at(tag) = static_cast<uint32_t>(base + way);
     tags_[base + way] = tag;
     dirty_[base + way] = 0;
     ready_[base + way] = 0;
@@ -515,7 +465,7 @@ class SetAssocCache {
   // (fully associative caches of any size); below, scanning the set is cheaper.
   static constexpr uint32_t kScanWays = 32;
   bool indexed_;
-  TagIndex index_;
+  LineTable index_;  // tag -> tag-array index
   std::vector<std::vector<uint32_t>> free_;  // per set: invalid ways
 };
 

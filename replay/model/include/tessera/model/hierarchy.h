@@ -89,26 +89,23 @@ class MemoryHierarchy;
 
 // How many private L1 texture caches hold each line, kept up to date on every L1 fill and
 // eviction, so the replication degree of a serviced block (paper 000 Fig. 1) costs one lookup
-// instead of a probe of every L1 (32 of them in mobile32). Open addressing with linear probing
-// and backward-shift deletion; a line leaves the table when its last holder evicts it.
+// instead of a probe of every L1 (32 of them in mobile32); a line leaves the table when its last
+// holder evicts it.
 class LineHolders {
  public:
-  explicit LineHolders(size_t max_lines);
+  explicit LineHolders(size_t max_lines) : table_(max_lines) {}
   uint32_t get(uint64_t line) const {
-    for (size_t i = slot(line);; i = (i + 1) & mask_) {
-      if (keys_[i] == line + 1) return counts_[i];
-      if (keys_[i] == 0) return 0;
-    }
+    const uint32_t* n = table_.find(line);
+    return n ? *n : 0;
   }
-  uint32_t increment(uint64_t line);  // returns the new count
-  void decrement(uint64_t line);
+  uint32_t increment(uint64_t line) { return ++table_.at(line); }  // returns the new count
+  void decrement(uint64_t line) {
+    uint32_t* n = table_.find(line);
+    if (n && --*n == 0) table_.erase(line);  // absent: not tracked (cannot happen while every fill is counted)
+  }
 
  private:
-  size_t slot(uint64_t line) const { return static_cast<size_t>((line * 0x9E3779B97F4A7C15ull) >> shift_); }
-  std::vector<uint64_t> keys_;    // line + 1; 0 = empty
-  std::vector<uint32_t> counts_;
-  size_t mask_ = 0;
-  uint32_t shift_ = 0;
+  LineTable table_;
 };
 
 // A replacement for the baseline texture path above L2 (see the seams above).
