@@ -31,6 +31,7 @@
 #include <chrono>
 #include <unistd.h>
 #include "tessera/stream/access_stream.h"
+#include "tessera/stream/workload_profile.h"
 
 namespace tessera::cli {
 namespace {
@@ -66,6 +67,7 @@ struct FrameOutcome {
   frontend::SkipCounts skips;
   uint64_t stream_bytes = 0;
   double render_seconds = 0;
+  stream::WorkloadProfile workload;  // workload.* metrics, from the frame's access stream
 };
 
 // All frames when --frames is not given.
@@ -191,6 +193,7 @@ std::vector<std::pair<std::string, double>> replay_metrics(const FrameOutcome& f
   // Identical images have infinite PSNR; SQLite REAL cannot hold infinity portably, so an exact
   // match is stored as 999 dB (and printed as "exact").
   if (f.psnr_db) m.emplace_back("replay.psnr_db", std::isinf(*f.psnr_db) ? 999.0 : *f.psnr_db);
+  for (auto& metric : stream::workload_metrics(f.workload)) m.push_back(std::move(metric));
   return m;
 }
 
@@ -357,6 +360,10 @@ int run_replay(const ReplayOptions& opt) {
       f.compare_note = "the capture holds no presented image for this frame";
     }
     if (!selected) continue;
+    if (!stream::profile_frame(stream, &f.workload, &error)) {
+      std::fprintf(stderr, "tessera replay: %s: frame %u: access stream %s\n", opt.file.c_str(), f.present, error.c_str());
+      return 1;
+    }
     outcomes.push_back(std::move(f));
     for (Configuration& c : configs) {
       progress.show(i, end, "frame " + std::to_string(frames[i].present) + ": " + c.name);
