@@ -72,9 +72,9 @@ for n in "${names[@]}"; do
   stats=$(q "SELECT printf('%.2f | %.0f | %.2f',
                avg(CASE WHEN metric = 'workload.texture_bytes' THEN value END) / 1048576.0,
                avg(CASE WHEN metric = 'replay.draws_submitted' THEN value END),
-               avg(CASE WHEN metric = 'workload.overdraw' THEN value END))
+               avg(CASE WHEN metric = 'workload.overdraw' THEN value END)) AS s
              FROM frame_metrics WHERE $where")
-  psnr=$(q "SELECT group_concat(printf('%.1f', value), ', ') FROM
+  psnr=$(q "SELECT group_concat(printf('%.1f', value), ' / ') AS p FROM
              (SELECT value FROM frame_metrics WHERE $where AND metric = 'replay.psnr_db' ORDER BY frame)")
   skipped=$(q "SELECT CAST(sum(value) AS INTEGER) FROM frame_metrics WHERE $where AND metric = 'replay.skipped'")
   # Reasons, summed over the frames: shader hashes and image handles dropped so that one cause
