@@ -5,8 +5,9 @@
 # Driven: the script writes a world (world.mt: Minetest Game, creative, no damage) and a client
 # configuration (screen size, fixed map seed 1357 with the v7 map generator, noon with time
 # stopped, no sound, the local server bound to 127.0.0.1) and starts it with --go, which skips
-# the main menu. The player spawns in a forest of apple trees by a lake; xdotool holds W (walk
-# forward), pressed again every 2 s since the game may reset its key state.
+# the main menu. The player spawns in a forest of apple trees by a lake and stands there; xdotool
+# gives the game window the input focus (without a window manager nobody else does) and moves
+# the mouse 8 pixels right every 0.1 s, so the camera turns slowly around the spawn point.
 #
 # Frames: presents 300-302. Joining the local server and generating the map around the spawn
 # point take the first few seconds; by present 300 (about 40 s) the terrain, trees, water and sky are meshed
@@ -40,9 +41,9 @@ server_announce = false
 END
 
 wl_drive() {
-  sleep 5
+  xdotool search --sync --onlyvisible --name Minetest windowfocus --sync
   while true; do
-    xdotool keydown w sleep 2 keyup w
+    xdotool mousemove_relative -- 8 0 sleep 0.1
   done
 }
 
