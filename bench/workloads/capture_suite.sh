@@ -5,7 +5,9 @@
 # each replayed frame against the presented one, and the draws the replay skipped with the
 # reasons it gave.
 #
-# Usage: capture_suite.sh OUTDIR [--size WxH] [--only name,name...] [--config PRESET]
+# Usage: capture_suite.sh OUTDIR [--size WxH] [--only name,name...] [--config PRESET] [--replay-only]
+#   --replay-only replays the captures already in OUTDIR (after a replay change) without
+#   capturing again; their capture time then reads "-".
 #   OUTDIR gets NAME-WxH.tcap, its capture and replay logs, png/NAME-WxH/ (replayed and
 #   presented images) and suite.db (the replay results; frame_metrics holds workload.*, replay.*
 #   and the model's metrics for --config, default mobile4).
@@ -21,9 +23,10 @@ all=(supertux supertuxkart minetest openarena warzone2100 glmark2-texture glmark
 [ $# -ge 1 ] || { echo "usage: $(basename "$0") OUTDIR [--size WxH] [--only name,...] [--config PRESET]" >&2; exit 2; }
 out=$1
 shift
-size=1280x720 only="" config=mobile4
+size=1280x720 only="" config=mobile4 replay_only=0
 while [ $# -gt 0 ]; do
   case $1 in
+    --replay-only) replay_only=1; shift ;;
     --size) size=${2:?}; shift 2 ;;
     --only) only=${2:?}; shift 2 ;;
     --config) config=${2:?}; shift 2 ;;
@@ -43,19 +46,23 @@ db=$out/suite.db
 
 q() { "$TESSERA" query "$db" "$1" --csv | tail -n +2; }
 
-echo "| workload | screen | frames | capture MiB | capture s | replay s | footprint MiB/frame | draws/frame | overdraw | PSNR dB per frame | skipped draws |"
+echo "| workload | screen | frames | capture MiB | capture s | replay s | footprint MiB/frame | draws/frame | overdraw | PSNR dB per frame | skipped (replay.skipped, by reason) |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 status=0
 for n in "${names[@]}"; do
   stem=$n-$size
   cap=$out/$stem.tcap
   t0=$SECONDS
-  if ! bash "$here/$n.sh" "$cap" --size "$size" >"$out/$stem.capture.log" 2>&1; then
+  if [ $replay_only = 1 ]; then
+    [ -f "$cap" ] || { echo "| $n | $size | no capture $cap | | | | | | | | |"; status=1; continue; }
+    capture_s=-
+  elif ! bash "$here/$n.sh" "$cap" --size "$size" >"$out/$stem.capture.log" 2>&1; then
     echo "| $n | $size | capture failed: $(tail -1 "$out/$stem.capture.log" | tr '|' '/') | | | | | | | | |"
     status=1
     continue
+  else
+    capture_s=$((SECONDS - t0))
   fi
-  capture_s=$((SECONDS - t0))
   t0=$SECONDS
   rm -rf "$out/png/$stem"
   if ! "$TESSERA" replay "$cap" --db "$db" --png "$out/png/$stem" --config "$config" --quiet \

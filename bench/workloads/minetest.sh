@@ -10,8 +10,8 @@
 # the mouse 8 pixels right every 0.1 s, so the camera turns slowly around the spawn point.
 #
 # Frames: presents 300-302. Joining the local server and generating the map around the spawn
-# point take the first few seconds; by present 300 (about 40 s) the terrain, trees, water and sky are meshed
-# and drawn, with the hotbar and the wielded hand over them.
+# point take the first few seconds; by present 300 (30-90 s in) the terrain, trees, water and sky
+# are meshed and drawn, with the hotbar and the wielded hand over them.
 . "$(dirname "$0")/lib.sh"
 wl_init 300-302 600 "$@"
 wl_require minetest xdotool xvfb

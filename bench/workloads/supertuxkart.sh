@@ -10,8 +10,9 @@
 # costs minutes here).
 #
 # Frames: presents 70-72. Loading the track (shader compilation and texture upload on lavapipe)
-# takes about 150 s but presents only a few dozen times (the loading screen redraws per loaded
-# group of assets); by present 60 the race is on (70 leaves a margin), the karts on the track with the HUD drawn over.
+# takes 45-150 s but presents only a few dozen times (the loading screen redraws per loaded group
+# of assets); present 60 already shows the race under way (karts on the track, HUD over them),
+# and 70 leaves a margin.
 . "$(dirname "$0")/lib.sh"
 wl_init 70-72 900 "$@"
 wl_require supertuxkart xvfb
