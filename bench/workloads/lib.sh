@@ -75,17 +75,22 @@ wl_require() {
       DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }
 }
 
-# Ends every process group this script started (TERM, then KILL after 5 s) and the work folder.
+# Ends everything this script started (TERM, then KILL after 5 s) and the work folder. wl_pids
+# holds process-group leaders (Xvfb, the capture, started with setsid) and the input driver, a
+# subshell of this script that leads no group and is signalled by its own PID.
+wl_signal() {  # wl_signal SIGNAL PID: the PID's process group, or the PID alone
+  kill -"$1" -- "-$2" 2>/dev/null || kill -"$1" "$2" 2>/dev/null
+}
 wl_cleanup() {
   local pid
-  for pid in "${wl_pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
+  for pid in "${wl_pids[@]}"; do wl_signal TERM "$pid" || true; done
   for _ in 1 2 3 4 5 6 7 8 9 10; do
     local alive=0
-    for pid in "${wl_pids[@]}"; do kill -0 -- "-$pid" 2>/dev/null && alive=1; done
+    for pid in "${wl_pids[@]}"; do wl_signal 0 "$pid" && alive=1; done
     [ $alive = 0 ] && break
     sleep 0.5
   done
-  for pid in "${wl_pids[@]}"; do kill -KILL -- "-$pid" 2>/dev/null || true; done
+  for pid in "${wl_pids[@]}"; do wl_signal KILL "$pid" || true; done
   wl_pids=()
   if [ "${TESSERA_WORKLOAD_KEEP:-0}" = 1 ]; then
     echo "work folder kept: $wl_work" >&2
@@ -113,9 +118,9 @@ wl_start_xvfb() {
 }
 
 # wl_capture [--gl] -- APP ARGS: captures wl_frames of APP into wl_out. While the application
-# runs, the function wl_drive (if the script defines one) is called in the background with the
-# application's process group id, to send input. Returns once the layer has written the last frame
-# (then the application is killed) or fails after wl_timeout seconds.
+# runs, the function wl_drive (if the script defines one) runs in the background to send input.
+# Returns once the layer has written the last frame (then the application is killed) or fails
+# after wl_timeout seconds.
 wl_capture() {
   local gl=()
   if [ "$1" = --gl ]; then gl=(--gl); shift; fi
@@ -128,7 +133,7 @@ wl_capture() {
   local app=$!
   wl_pids+=($app)
   if declare -F wl_drive >/dev/null; then
-    (wl_drive "$app" >"$wl_work/drive.log" 2>&1) &
+    (wl_drive >"$wl_work/drive.log" 2>&1) &
     wl_pids+=($!)
   fi
   local status=timeout
