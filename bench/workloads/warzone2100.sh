@@ -8,13 +8,14 @@
 # controls: the camera stays over player 0's base while the AI builds and trains units. The
 # "campaign videos are missing" notice (the videos are not in Debian) stays in the top centre.
 #
-# Frames: presents 70-72. The menus and the map-load preview take the first ~55 presents (about
-# 10 s); from then on the game presents only about once every 4 s here (the skirmish simulation
-# and the terrain shading share two cores with lavapipe), so present 70 comes about 85 s after
-# start, with the game clock running and the base (structures, oil derricks, units, terrain,
-# minimap, build menu) on screen.
+# Frames: presents 100-102. The menus and the map-load preview (a progress bar redrawn as the
+# map loads) take 55-75 presents, more when the machine is less loaded (at 1960x768 present 70
+# was still the preview); in the game the skirmish presents only about once every 4 s here (the
+# simulation and the terrain shading share two cores with lavapipe), so present 100 comes 2-4
+# minutes after start, with the game clock running and the base (structures, oil derricks,
+# units, terrain, minimap, build menu) on screen.
 . "$(dirname "$0")/lib.sh"
-wl_init 70-72 600 "$@"
+wl_init 100-102 900 "$@"
 wl_require warzone2100 xvfb
 
 mkdir -p "$wl_work/wz2100"
