@@ -9,8 +9,10 @@
 #   --replay-only replays the captures already in OUTDIR (after a replay change) without
 #   capturing again; their capture time then reads "-".
 #   OUTDIR gets NAME-WxH.tcap, its capture and replay logs, png/NAME-WxH/ (replayed and
-#   presented images) and suite.db (the replay results; frame_metrics holds workload.*, replay.*
-#   and the model's metrics for --config, default mobile4).
+#   presented images) and NAME-WxH.db (the replay results, made anew by each replay:
+#   frame_metrics holds workload.*, replay.* and the model's metrics for --config, default
+#   mobile4). One database per capture: frame_metrics names a capture by its file name, so a
+#   new capture at the same path would show up beside the old one in a shared database.
 # Workloads: supertux supertuxkart minetest openarena warzone2100 glmark2-texture
 # glmark2-jellyfish vkscene (bench/workloads/NAME.sh each).
 # Screens: 1280x720 by default; the papers' are 1960x768 (mobile4) and 2160x1080 (mobile32).
@@ -42,7 +44,6 @@ if [ -n "$only" ]; then
 fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-db=$out/suite.db
 
 q() { "$TESSERA" query "$db" "$1" --csv | tail -n +2; }
 
@@ -64,7 +65,8 @@ for n in "${names[@]}"; do
     capture_s=$((SECONDS - t0))
   fi
   t0=$SECONDS
-  rm -rf "$out/png/$stem"
+  db=$out/$stem.db
+  rm -rf "$out/png/$stem" "$db"
   if ! "$TESSERA" replay "$cap" --db "$db" --png "$out/png/$stem" --config "$config" --quiet \
       >"$out/$stem.replay.txt" 2>&1; then
     echo "| $n | $size | replay failed: $(tail -1 "$out/$stem.replay.txt" | tr '|' '/') | | | | | | | | |"
@@ -72,8 +74,7 @@ for n in "${names[@]}"; do
     continue
   fi
   replay_s=$((SECONDS - t0))
-  # The capture's name in the database is the path given to tessera replay.
-  where="capture = '$cap' AND config = '$config'"
+  where="config = '$config'"
   frames=$(q "SELECT count(*) FROM frame_metrics WHERE $where AND metric = 'workload.passes'")
   mib=$(awk -v b="$(stat -c %s "$cap")" 'BEGIN { printf "%.1f", b / 1048576 }')
   stats=$(q "SELECT printf('%.2f | %.0f | %.2f',
