@@ -40,7 +40,8 @@ struct Options {
     std::uint32_t width = 320, height = 240;
     std::uint32_t threads = 4;   // recording threads
     std::uint32_t targets = 8;   // offscreen render targets per frame
-    std::uint32_t mapped = 16;   // memory objects the mapping thread maps and unmaps
+    std::uint32_t mapped = 16;   // memory objects the mapping threads map and unmap
+    std::uint32_t mappers = 4;   // mapping threads
     bool validate = false;
 };
 
@@ -66,7 +67,7 @@ bool parseUint(const char* text, std::uint32_t lo, std::uint32_t hi, std::uint32
 
 const char* kUsage =
     "usage: vkstress [--frames N] [--width W] [--height H] [--threads T] [--targets K]\n"
-    "                [--mapped M] [--validate]\n"
+    "                [--mapped M] [--mappers P] [--validate]\n"
     "Renders N frames (presents) in a window; see samples/vkstress/README.md.\n";
 
 bool parseOptions(int argc, char** argv, Options* o, std::string* error) {
@@ -88,6 +89,7 @@ bool parseOptions(int argc, char** argv, Options* o, std::string* error) {
         else if (a == "--threads") ok = value(1, 64, &o->threads);
         else if (a == "--targets") ok = value(2, 64, &o->targets);
         else if (a == "--mapped") ok = value(0, 256, &o->mapped);
+        else if (a == "--mappers") ok = value(1, 16, &o->mappers);
         else if (a == "--validate") o->validate = true;
         else {
             *error = "unknown option '" + a + "'";
@@ -318,11 +320,12 @@ private:
     std::thread thread_;
 };
 
-// Maps, writes and unmaps its memory objects in a loop until stopped, as a streaming thread
-// would, while the main thread submits. None of it is read by the GPU.
+// Maps, writes and unmaps its memory objects in a loop until stopped, as streaming threads
+// would, while the main thread submits; thread i owns memory objects i, i + threads, ... None of
+// it is read by the GPU.
 class Mapper {
 public:
-    Mapper(const Device& device, std::uint32_t count) : device_(device.device) {
+    Mapper(const Device& device, std::uint32_t count, std::uint32_t threads) : device_(device.device) {
         for (std::uint32_t i = 0; i < count; ++i) {
             auto ai = info<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
             ai.allocationSize = kMappedSize;
@@ -332,7 +335,9 @@ public:
             check(vkAllocateMemory(device_, &ai, nullptr, &m), "vkAllocateMemory");
             memories_.push_back(m);
         }
-        if (count > 0) thread_ = std::thread([this] { run(); });
+        for (std::uint32_t t = 0; t < threads && t < count; ++t) {
+            threads_.emplace_back([this, t, threads] { run(t, threads); });
+        }
     }
     ~Mapper() {
         stop();
@@ -340,16 +345,19 @@ public:
     }
     void stop() {
         stopping_ = true;
-        if (thread_.joinable()) thread_.join();
+        for (auto& t : threads_) {
+            if (t.joinable()) t.join();
+        }
     }
     std::uint32_t failures() const { return failures_.load(); }
     std::uint64_t maps() const { return maps_.load(); }
 
 private:
-    void run() {
+    void run(std::size_t first, std::size_t step) {
         std::uint32_t value = 0;
         while (!stopping_.load()) {
-            for (VkDeviceMemory m : memories_) {
+            for (std::size_t i = first; i < memories_.size(); i += step) {
+                VkDeviceMemory m = memories_[i];
                 void* p = nullptr;
                 if (vkMapMemory(device_, m, 0, VK_WHOLE_SIZE, 0, &p) != VK_SUCCESS || p == nullptr) {
                     failures_.fetch_add(1);
@@ -367,7 +375,7 @@ private:
     std::atomic<bool> stopping_{false};
     std::atomic<std::uint32_t> failures_{0};
     std::atomic<std::uint64_t> maps_{0};
-    std::thread thread_;
+    std::vector<std::thread> threads_;
 };
 
 struct Push {
@@ -390,7 +398,7 @@ public:
 
         createPersistent();
         Reaper reaper(dev);
-        Mapper mapper(d_, o_.mapped);
+        Mapper mapper(d_, o_.mapped, o_.mappers);
         FrameObjects previous;
         for (std::uint32_t frame = 1; frame <= o_.frames; ++frame) {
             window_.poll();
@@ -421,7 +429,7 @@ public:
         Reaper::destroy(dev, previous, std::chrono::microseconds(0));
         if (mapper.failures() > 0) {
             throw Error("vkMapMemory failed " + std::to_string(mapper.failures()) +
-                        " time(s) on the mapping thread");
+                        " time(s) on the mapping threads");
         }
         std::printf("vkstress: %u frames, %u recording threads, %u targets per frame, %llu maps\n",
                     o_.frames, o_.threads, o_.targets,
