@@ -3,7 +3,7 @@
 //  - command buffers recorded on several threads at once (one pool per thread);
 //  - images, their memory and views, framebuffers, a render pass, a vertex buffer and a
 //    descriptor pool created anew and the previous frame's destroyed, so the driver hands the
-//    same handle values out again; the render pass's final layout alternates between frames;
+//    same handle values out again; the render pass's final layout changes from frame to frame;
 //  - the previous frame's objects destroyed on a second thread while the frame is presented;
 //  - host-visible memory mapped, written and unmapped in a loop on a third thread during submits.
 // Deterministic contents (frame number only), so a replay can be compared with the presented
@@ -408,6 +408,11 @@ public:
             check(vkAcquireNextImageKHR(dev, swapchain_.swapchain, UINT64_MAX, acquired_,
                                         VK_NULL_HANDLE, &index),
                   "vkAcquireNextImageKHR");
+            // The previous frame's render pass goes here, on this thread, just before this
+            // frame's is created: the allocator hands its memory, and so its handle, straight
+            // back (the reaper thread frees the rest; what a thread frees it reuses first).
+            vkDestroyRenderPass(dev, previous.pass, nullptr);
+            previous.pass = VK_NULL_HANDLE;
             FrameObjects current = createFrame(frame, index);
             recordAndSubmit(frame, current);
             // The previous frame's work finished at the fence wait above: its objects go to the
@@ -520,6 +525,16 @@ private:
         swapchain_.destroy();
     }
 
+    // The targets' render pass ends them in a layout that changes with the frame, in a cycle of
+    // three: the driver reuses the handle of the pass destroyed two frames earlier, so the reused
+    // handle's earlier pass always had another final layout.
+    static VkImageLayout targetFinalLayout(std::uint32_t frame) {
+        constexpr VkImageLayout cycle[3] = {VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                                            VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                            VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+        return cycle[frame % 3];
+    }
+
     // The sampled targets are the even ones; odd targets are rendered and left in the render
     // pass's final layout (their last layout change is the render pass's, not a barrier).
     std::uint32_t sampledCount() const { return o_.targets / 2; }
@@ -527,8 +542,7 @@ private:
     FrameObjects createFrame(std::uint32_t frame, std::uint32_t swapIndex) {
         VkDevice dev = d_.device;
         FrameObjects f;
-        f.pass = targetPass(dev, frame % 2 == 1 ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL
-                                                : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        f.pass = targetPass(dev, targetFinalLayout(frame));
         for (std::uint32_t k = 0; k < o_.targets; ++k) {
             auto ii = info<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
             ii.imageType = VK_IMAGE_TYPE_2D;
@@ -663,12 +677,13 @@ private:
             vkCmdPushConstants(cb, targetLayout_, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof push, &push);
             vkCmdDraw(cb, 3, 1, 0, 0);
             vkCmdEndRenderPass(cb);
-            // Odd frames end the pass in TRANSFER_SRC; the sampled targets then need a barrier.
-            if (k % 2 == 0 && frame % 2 == 1) {
+            // Sampled targets left by the pass in another layout need a barrier.
+            const VkImageLayout final = targetFinalLayout(frame);
+            if (k % 2 == 0 && final != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL) {
                 auto b = info<VkImageMemoryBarrier>(VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
                 b.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
                 b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
-                b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+                b.oldLayout = final;
                 b.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
                 b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
                 b.image = f.images[k];
