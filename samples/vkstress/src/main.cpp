@@ -40,8 +40,8 @@ struct Options {
     std::uint32_t width = 320, height = 240;
     std::uint32_t threads = 4;   // recording threads
     std::uint32_t targets = 8;   // offscreen render targets per frame
-    std::uint32_t mapped = 16;   // memory objects the mapping threads map and unmap
-    std::uint32_t mappers = 4;   // mapping threads
+    std::uint32_t mapped = 32;   // memory objects (1 MiB each) the mapping threads map and unmap
+    std::uint32_t mappers = 8;   // mapping threads
     bool validate = false;
 };
 
@@ -55,7 +55,7 @@ T info(VkStructureType type) {
 
 constexpr VkFormat kTargetFormat = VK_FORMAT_R8G8B8A8_UNORM;
 constexpr std::uint32_t kTargetSize = 64;
-constexpr VkDeviceSize kMappedSize = 64 * 1024;
+constexpr VkDeviceSize kMappedSize = 1024 * 1024;
 
 bool parseUint(const char* text, std::uint32_t lo, std::uint32_t hi, std::uint32_t* out) {
     char* end = nullptr;
@@ -367,6 +367,7 @@ private:
                 vkUnmapMemory(device_, m);
                 maps_.fetch_add(1);
             }
+            std::this_thread::sleep_for(std::chrono::microseconds(20));  // leave the cores to rendering
         }
     }
 
