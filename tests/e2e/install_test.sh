@@ -20,10 +20,12 @@ check "manifest in share/vulkan/explicit_layer.d" test -f "$manifest"
 lib=$(sed -n 's/.*"library_path": "\(.*\)".*/\1/p' "$manifest")
 check "manifest names the installed library ($lib)" test -f "$(dirname "$manifest")/$lib"
 
-# Only these two variables enable the layer: the loader searches XDG_DATA_DIRS/vulkan/explicit_layer.d.
+# Only these two variables enable the layer: the loader searches each XDG_DATA_DIRS entry's
+# vulkan/explicit_layer.d (and its icd.d: the system entries, the loader's default when the
+# variable is unset, stay so that lavapipe is still found).
 unset VK_ADD_LAYER_PATH VK_LAYER_PATH
 env -u VK_ADD_LAYER_PATH -u VK_LAYER_PATH VK_INSTANCE_LAYERS=VK_LAYER_TESSERA_capture \
-  XDG_DATA_DIRS="$prefix/share" TESSERA_CAPTURE_FILE="$work/cube.tcap" TESSERA_CAPTURE_FRAMES=2-3 \
+  XDG_DATA_DIRS="$prefix/share:/usr/local/share:/usr/share" TESSERA_CAPTURE_FILE="$work/cube.tcap" TESSERA_CAPTURE_FRAMES=2-3 \
   xvfb-run -a -s '-screen 0 1280x720x24' vkcube --c 4 --width 320 --height 240 >"$work/vkcube.log" 2>&1 ||
   { cat "$work/vkcube.log"; fail=1; }
 check "capture written by the installed layer" test -s "$work/cube.tcap"
