@@ -512,6 +512,20 @@ const FrameInfo* CaptureReader::find_frame(uint32_t present) const {
   return nullptr;
 }
 
+bool CaptureReader::records_chunk(uint64_t offset, uint32_t frame, ChunkHeader* h, Bytes* payload,
+                                  std::string* error) const {
+  std::string problem;
+  if (!chunk_header(offset, h, &problem) || !chunk_payload(offset, *h, payload, &problem)) {
+    if (error) *error = where(offset, problem);
+    return false;
+  }
+  if (h->type != static_cast<uint16_t>(ChunkType::kRecords) || h->frame != frame) {
+    if (error) *error = where(offset, "index points at a chunk that is not a records chunk of frame " + std::to_string(frame));
+    return false;
+  }
+  return true;
+}
+
 bool CaptureReader::read_chunks(const std::vector<uint64_t>& offsets, uint32_t frame, const RecordVisitor& visit,
                                 std::string* error) const {
   bool go_on = true;
@@ -519,14 +533,7 @@ bool CaptureReader::read_chunks(const std::vector<uint64_t>& offsets, uint32_t f
     ChunkHeader h{};
     Bytes payload;
     std::string problem;
-    if (!chunk_header(offset, &h, &problem) || !chunk_payload(offset, h, &payload, &problem)) {
-      if (error) *error = where(offset, problem);
-      return false;
-    }
-    if (h.type != static_cast<uint16_t>(ChunkType::kRecords) || h.frame != frame) {
-      if (error) *error = where(offset, "index points at a chunk that is not a records chunk of frame " + std::to_string(frame));
-      return false;
-    }
+    if (!records_chunk(offset, frame, &h, &payload, error)) return false;
     uint64_t count = 0;
     const RecordVisitor wrapped = [&](uint32_t kind, std::span<const std::byte> body) {
       go_on = visit(kind, body);
@@ -556,15 +563,12 @@ bool CaptureReader::read_global(const RecordVisitor& visit, std::string* error) 
 bool CaptureReader::storage_breakdown(StorageBreakdown* out, std::string* error) const {
   *out = StorageBreakdown{};
   double accounted = 0;
-  auto add_records = [&](const std::vector<uint64_t>& offsets) {
+  auto add_records = [&](const std::vector<uint64_t>& offsets, uint32_t frame) {
     for (uint64_t offset : offsets) {
       ChunkHeader h{};
       Bytes payload;
       std::string problem;
-      if (!chunk_header(offset, &h, &problem) || !chunk_payload(offset, h, &payload, &problem)) {
-        if (error) *error = where(offset, problem);
-        return false;
-      }
+      if (!records_chunk(offset, frame, &h, &payload, error)) return false;
       const double ratio = h.raw_size ? static_cast<double>(h.stored_size) / static_cast<double>(h.raw_size) : 0.0;
       uint64_t count = 0;
       const RecordVisitor share = [&](uint32_t kind, std::span<const std::byte> body) {
@@ -583,9 +587,9 @@ bool CaptureReader::storage_breakdown(StorageBreakdown* out, std::string* error)
     }
     return true;
   };
-  if (!add_records(global_chunks_)) return false;
+  if (!add_records(global_chunks_, 0)) return false;
   for (const auto& f : frames_) {
-    if (!add_records(f.chunk_offsets)) return false;
+    if (!add_records(f.chunk_offsets, f.present)) return false;
   }
   std::unordered_map<uint64_t, double> blob_chunk_ratio;
   for (const auto& [hash, loc] : blobs_) {

@@ -109,11 +109,11 @@ VkShaderModule shaderModule(VkDevice device, const std::uint32_t* code, std::siz
     return m;
 }
 
-// The offscreen targets' render pass. Pipelines are built against the first one; every frame's
-// is compatible with it (only the final layout differs, which compatibility ignores).
-VkRenderPass targetPass(VkDevice device, VkImageLayout finalLayout) {
+// One colour attachment, cleared and stored, in one subpass.
+VkRenderPass colourPass(VkDevice device, VkFormat format, VkImageLayout finalLayout,
+                        const std::vector<VkSubpassDependency>& deps) {
     VkAttachmentDescription a{};
-    a.format = kTargetFormat;
+    a.format = format;
     a.samples = VK_SAMPLE_COUNT_1_BIT;
     a.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
     a.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
@@ -126,14 +126,28 @@ VkRenderPass targetPass(VkDevice device, VkImageLayout finalLayout) {
     sub.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
     sub.colorAttachmentCount = 1;
     sub.pColorAttachments = &ref;
+    auto ci = info<VkRenderPassCreateInfo>(VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO);
+    ci.attachmentCount = 1;
+    ci.pAttachments = &a;
+    ci.subpassCount = 1;
+    ci.pSubpasses = &sub;
+    ci.dependencyCount = static_cast<std::uint32_t>(deps.size());
+    ci.pDependencies = deps.data();
+    VkRenderPass pass = VK_NULL_HANDLE;
+    check(vkCreateRenderPass(device, &ci, nullptr, &pass), "vkCreateRenderPass");
+    return pass;
+}
+
+// The offscreen targets' render pass. Pipelines are built against the first one; every frame's
+// is compatible with it (only the final layout differs, which compatibility ignores).
+VkRenderPass targetPass(VkDevice device, VkImageLayout finalLayout) {
     // In: earlier readers of the (recycled) memory finish before the clear. Out: the colour
     // writes are visible to the compose pass's fragment shader and to transfers.
-    VkSubpassDependency deps[2]{};
+    std::vector<VkSubpassDependency> deps(2);
     deps[0].srcSubpass = VK_SUBPASS_EXTERNAL;
     deps[0].dstSubpass = 0;
     deps[0].srcStageMask = VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
     deps[0].dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
-    deps[0].srcAccessMask = 0;
     deps[0].dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
     deps[1].srcSubpass = 0;
     deps[1].dstSubpass = VK_SUBPASS_EXTERNAL;
@@ -141,51 +155,19 @@ VkRenderPass targetPass(VkDevice device, VkImageLayout finalLayout) {
     deps[1].dstStageMask = VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
     deps[1].srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
     deps[1].dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
-    auto ci = info<VkRenderPassCreateInfo>(VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO);
-    ci.attachmentCount = 1;
-    ci.pAttachments = &a;
-    ci.subpassCount = 1;
-    ci.pSubpasses = &sub;
-    ci.dependencyCount = 2;
-    ci.pDependencies = deps;
-    VkRenderPass pass = VK_NULL_HANDLE;
-    check(vkCreateRenderPass(device, &ci, nullptr, &pass), "vkCreateRenderPass");
-    return pass;
+    return colourPass(device, kTargetFormat, finalLayout, deps);
 }
 
 VkRenderPass composePass(VkDevice device, VkFormat format) {
-    VkAttachmentDescription a{};
-    a.format = format;
-    a.samples = VK_SAMPLE_COUNT_1_BIT;
-    a.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-    a.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    a.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
-    a.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-    a.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    a.finalLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
-    VkAttachmentReference ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-    VkSubpassDescription sub{};
-    sub.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-    sub.colorAttachmentCount = 1;
-    sub.pColorAttachments = &ref;
     // The acquire semaphore is waited at COLOR_ATTACHMENT_OUTPUT: the layout transition must
     // come after it (Vulkan spec, "WSI Swapchain", the usual external dependency).
-    VkSubpassDependency dep{};
-    dep.srcSubpass = VK_SUBPASS_EXTERNAL;
-    dep.dstSubpass = 0;
-    dep.srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
-    dep.dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
-    dep.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
-    auto ci = info<VkRenderPassCreateInfo>(VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO);
-    ci.attachmentCount = 1;
-    ci.pAttachments = &a;
-    ci.subpassCount = 1;
-    ci.pSubpasses = &sub;
-    ci.dependencyCount = 1;
-    ci.pDependencies = &dep;
-    VkRenderPass pass = VK_NULL_HANDLE;
-    check(vkCreateRenderPass(device, &ci, nullptr, &pass), "vkCreateRenderPass");
-    return pass;
+    std::vector<VkSubpassDependency> deps(1);
+    deps[0].srcSubpass = VK_SUBPASS_EXTERNAL;
+    deps[0].dstSubpass = 0;
+    deps[0].srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+    deps[0].dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+    deps[0].dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+    return colourPass(device, format, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, deps);
 }
 
 VkPipeline pipeline(VkDevice device, VkPipelineLayout layout, VkRenderPass pass, VkShaderModule vs,

@@ -123,6 +123,9 @@ class CaptureReader {
   // Checks and, when compressed, decompresses the payload of the chunk at offset.
   bool chunk_payload(uint64_t offset, const format::ChunkHeader& h, Bytes* out,
                      std::string* problem) const;
+  // The checked, decompressed payload of the records chunk of `frame` at offset.
+  bool records_chunk(uint64_t offset, uint32_t frame, format::ChunkHeader* h, Bytes* payload,
+                     std::string* error) const;
   bool read_chunks(const std::vector<uint64_t>& offsets, uint32_t frame,
                    const RecordVisitor& visit, std::string* error) const;
 
