@@ -30,8 +30,11 @@ std::string human_bytes(uint64_t n) {
   return buf;
 }
 
-// What kind of data a blob holds, by the record that references it (the first one seen: a blob
-// is stored once however many records name it).
+// What kind of data a blob holds, by the records that reference it. A blob is stored once
+// however many records name it, and the same bytes can be both (on a driver whose image memory is
+// host-visible, an image's readback equals its memory snapshot): the kind listed first here
+// wins, so replay inputs come before frame outputs and a blob counted as an output is one that
+// replay never reads.
 enum class BlobKind { kTextures, kBuffers, kShaders, kPresentedImages, kRenderTargets, kUnreferenced };
 constexpr const char* kBlobKindNames[] = {"textures", "buffers", "shaders", "presented images",
                                           "render-target contents", "unreferenced"};
@@ -42,7 +45,9 @@ std::unordered_map<capture::Hash128, BlobKind> classify_blobs(const capture::Cap
   using capture::VkRecordKind;
   std::unordered_map<capture::Hash128, BlobKind> kinds;
   auto note = [&kinds](const capture::Hash128& h, BlobKind k) {
-    if (h != capture::Hash128{}) kinds.emplace(h, k);
+    if (h == capture::Hash128{}) return;
+    auto [it, inserted] = kinds.emplace(h, k);
+    if (!inserted && k < it->second) it->second = k;
   };
   const capture::RecordVisitor visit = [&](uint32_t kind, std::span<const std::byte> body) {
     switch (kind) {
