@@ -1,5 +1,5 @@
 #!/bin/sh
-# Capture layer overhead (issue 3, point 8), on this machine's lavapipe under Xvfb:
+# Capture layer overhead, on this machine's lavapipe under Xvfb:
 #   1. glmark2 texture scene fps through Zink without the layer,
 #   2. the same with the layer loaded but not capturing (target: < 2 % loss), with a
 #      capture armed for a frame not yet reached (command buffers being recorded), and while
