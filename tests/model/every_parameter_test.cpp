@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "frame_builder.h"
+#include "tessera/model/configuration.h"
 #include "tessera/model/gpu_model.h"
 #include "tessera/model/params.h"
 
@@ -22,9 +23,12 @@ using namespace testing;
 
 // The base: mobile4 with small caches (so every level misses, evicts and writes back), two
 // texture lines per cycle (so L1 banks can conflict) and two vertex processors.
+constexpr const char* kBase[] = {"l1tex.size=1KiB", "vertex.size=1KiB", "tile.size=1KiB", "l2.size=16KiB",
+                                 "tex.lines_per_cycle=2", "gpu.vertex_processors=2"};
 ParamSet base() {
-  return mobile4({"l1tex.size=1KiB", "vertex.size=1KiB", "tile.size=1KiB", "l2.size=16KiB", "tex.lines_per_cycle=2",
-                  "gpu.vertex_processors=2"});
+  ParamSet p = make_preset("mobile4");
+  for (const char* o : kBase) p.apply(o);
+  return p;
 }
 
 // A frame that uses every unit: vertex batches of 8 vertices reusing a pool of vertices, PB
@@ -56,14 +60,21 @@ std::vector<uint8_t> rich_frame() {
 }
 
 // Everything a run of two frames reports, or its error.
-std::string outputs(const std::vector<uint8_t>& bytes, const ParamSet& p) {
+std::string outputs(const std::vector<uint8_t>& bytes, const ParamSet& p, const Configuration* schemes = nullptr) {
   std::ostringstream out;
   try {
-    GpuModel model(p);
+    std::unique_ptr<GpuModel> model;
+    if (schemes) {
+      Configuration c = *schemes;
+      c.params = p;
+      model = c.make_model();
+    } else {
+      model = std::make_unique<GpuModel>(p);
+    }
     for (int frame = 0; frame < 2; ++frame) {
       std::string error;
       FrameResults r;
-      if (!model.run(bytes, r, &error)) return "error: " + error;
+      if (!model->run(bytes, r, &error)) return "error: " + error;
       for (const auto& [name, value] : r.frame_metrics) out << name << '=' << value << '\n';
       for (const TileMetric& t : r.tile_metrics) out << t.pass << ',' << t.tile_x << ',' << t.tile_y << ',' << t.metric << '=' << t.value << '\n';
       for (const CoreMetric& c : r.core_metrics) out << c.core << ',' << c.metric << '=' << c.value << '\n';
@@ -189,6 +200,79 @@ TEST(EveryParameter, ChangesSomeOutputOrIsRefused) {
 TEST(EveryParameter, TheTableHasNoStaleNames) {
   for (const auto& [name, alt] : alternatives()) {
     EXPECT_NE(ParamRegistry::model().find(name), nullptr) << name;
+  }
+}
+
+// The schemes' own parameters: a table per scheme, each run on a configuration with one of the
+// scheme's variants on the base above.
+struct SchemeTable {
+  std::string spec;
+  std::map<std::string, Alternative> alternatives;
+};
+
+const std::map<std::string, SchemeTable>& scheme_tables() {
+  static const std::map<std::string, SchemeTable> tables = {
+      {"dtexl",
+       {"mobile4+dtexl",
+        {
+            {"dtexl.grouping", {"CG-xrect"}},
+            {"dtexl.assignment", {"flip"}},
+        }}},
+      {"dtm-nuca",
+       {"mobile4+dtm-nuca",
+        {
+            {"nuca.organisation", {"d-nuca"}},
+            {"nuca.buckets", {"4"}},
+            {"nuca.counter_bits", {"2"}},
+            {"nuca.page_blocks", {"1"}},
+            {"nuca.hop_latency", {"3"}},
+            {"nuca.epoch_accesses", {"100"}},
+            {"nuca.hysteresis", {"0"}},
+            {"nuca.count_hits", {"false"}},
+            {"nuca.mesh_cols", {"4"}},  // 1 x 4 instead of 2 x 2
+            {"nuca.flit_bytes", {"32"}},
+            {"nuca.table_latency", {"3"}},
+            {"nuca.directory_latency", {"4", {"nuca.organisation=d-nuca"}}},
+        }}},
+  };
+  return tables;
+}
+
+TEST(EveryParameter, SchemeParametersChangeSomeOutputOrAreRefused) {
+  const auto bytes = rich_frame();
+  for (const SchemeInfo& scheme : SchemeRegistry::global().schemes()) {
+    if (scheme.params.empty()) continue;
+    SCOPED_TRACE(scheme.name);
+    const auto table = scheme_tables().find(scheme.name);
+    ASSERT_NE(table, scheme_tables().end()) << "no parameter table for scheme " << scheme.name << ": add one";
+    Configuration config = parse_configuration(table->second.spec);
+    for (const char* o : kBase) config.params.apply(o);
+    const std::string reference = outputs(bytes, config.params, &config);
+    ASSERT_EQ(reference.rfind("error", 0), std::string::npos) << reference;
+    ASSERT_EQ(reference.rfind("refused", 0), std::string::npos) << reference;
+    EXPECT_EQ(table->second.alternatives.size(), scheme.params.size()) << "stale or missing entries";
+    for (const ParamSpec& spec : scheme.params) {
+      SCOPED_TRACE(spec.name);
+      const auto it = table->second.alternatives.find(spec.name);
+      ASSERT_NE(it, table->second.alternatives.end()) << "no second value for parameter " << spec.name << ": add one";
+      const Alternative& alt = it->second;
+      ParamSet a = config.params, b = config.params;
+      for (const std::string& s : alt.also) {
+        a.apply(s);
+        b.apply(s);
+      }
+      ASSERT_NE(a.text(spec.name), alt.value) << "the second value equals the base value";
+      b.set(spec.name, alt.value);
+      const std::string before = alt.also.empty() ? reference : outputs(bytes, a, &config);
+      const std::string after = outputs(bytes, b, &config);
+      if (alt.refused) {
+        EXPECT_TRUE(after.rfind("error", 0) == 0 || after.rfind("refused", 0) == 0) << spec.name << " was not refused";
+      } else {
+        EXPECT_EQ(after.rfind("error", 0), std::string::npos) << after.substr(0, 200);
+        EXPECT_EQ(after.rfind("refused", 0), std::string::npos) << after.substr(0, 200);
+        EXPECT_NE(before, after) << spec.name << "=" << alt.value << " changed no output";
+      }
+    }
   }
 }
 

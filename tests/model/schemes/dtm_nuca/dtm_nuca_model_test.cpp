@@ -119,5 +119,17 @@ TEST(DtmNucaModel, TwoSimultaneousRequestsSerialiseAtTheTable) {
   EXPECT_EQ(m(r, "nuca.contention_cycles"), 1);
 }
 
+// A mesh the cores do not fill is refused before any frame runs, in one line naming the parameter.
+TEST(DtmNucaModel, RefusesAMeshTheCoresDoNotFill) {
+  const Configuration c = parse_configuration("mobile4+dtm-nuca+nuca.mesh_cols=3");
+  try {
+    c.make_model();
+    FAIL() << "nuca.mesh_cols=3 with 4 cores was accepted";
+  } catch (const ParamError& e) {
+    EXPECT_NE(std::string(e.what()).find("nuca.mesh_cols 3 does not divide 4"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(parse_configuration("mobile4+dtm-nuca+nuca.mesh_cols=4").make_model());
+}
+
 }  // namespace
 }  // namespace tessera::model
