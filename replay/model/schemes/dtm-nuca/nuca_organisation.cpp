@@ -166,15 +166,20 @@ MemResponse NucaOrganisation::serve_miss(MemoryHierarchy& h, const MemRequest& r
                                          uint64_t start, uint64_t probed, uint64_t now) {
   const uint32_t core = request.unit;
   const uint64_t block = request.addr >> line_shift_;
+  AnyCache& local = h.l1tex(core);
+  // The miss holds one of the requester's MSHRs until its line arrives, wherever it is served
+  // from; with none free it (and its requester) waits, as in the baseline.
+  const uint64_t issue = local.reserve_mshr(probed);
+  const uint32_t accept = static_cast<uint32_t>(start - now + (issue - probed));
   // Who serves: the table's answer (the lookup counts as an access), the node's own table, or
   // the directory's holder.
-  const uint64_t answered = path_->lookup(core, probed);
+  const uint64_t answered = path_->lookup(core, issue);
   uint32_t server = kNoOwner;
   if (table_) {
     server = count(core, block, answered);
   } else if (dist_) {
-    server = dist_->owner(core, block, probed);
-    count(core, block, probed);
+    server = dist_->owner(core, block, issue);
+    count(core, block, issue);
   } else {
     server = directory_->lookup(block);
   }
@@ -184,17 +189,15 @@ MemResponse NucaOrganisation::serve_miss(MemoryHierarchy& h, const MemRequest& r
 
   if (!decision.remote()) {
     // The requester owns the block (or nobody holds it): it reads L2 and fills its own L1.
-    AnyCache& local = h.l1tex(core);
     const uint64_t told = path_->central() ? path_->forward(core, core, answered) : answered;
     const CacheOutcome o = local.access(request.addr, false, 0, info, start);
     if (directory_) track_fill(h, core, block, o);
-    const uint64_t issue = local.reserve_mshr(told);
-    const MemResponse l2 = h.access_below_l1(h.l2_requester_texture(core), request.addr, false, below, issue);
-    const uint64_t ready = issue + l2.latency;
+    const MemResponse l2 = h.access_below_l1(h.l2_requester_texture(core), request.addr, false, below, told);
+    const uint64_t ready = told + l2.latency;
     local.set_ready(o, ready);
     local.commit_mshr(ready);
     stats_.count(Service::LocalMiss, l2.served_by == ServedBy::L2);
-    return MemResponse{static_cast<uint32_t>(ready - now), l2.served_by, static_cast<uint32_t>(start - now + (issue - told))};
+    return MemResponse{static_cast<uint32_t>(ready - now), l2.served_by, accept};
   }
 
   // Another L1 serves: the request reaches it, it hits or reads L2 into itself, the line comes back.
@@ -212,16 +215,17 @@ MemResponse NucaOrganisation::serve_miss(MemoryHierarchy& h, const MemRequest& r
     stats_.count(Service::RemoteHit, false);
   } else {
     if (directory_) throw std::logic_error("D-NUCA: the directory named an L1 that does not hold the block");
-    const uint64_t issue = remote.reserve_mshr(ready);
-    const MemResponse l2 = h.access_below_l1(h.l2_requester_texture(decision.server), request.addr, false, below, issue);
-    ready = issue + l2.latency;
+    const uint64_t fetch = remote.reserve_mshr(ready);  // the owner's own MSHR for its fill
+    const MemResponse l2 = h.access_below_l1(h.l2_requester_texture(decision.server), request.addr, false, below, fetch);
+    ready = fetch + l2.latency;
     remote.set_ready(o, ready);
     remote.commit_mshr(ready);
     served_by = l2.served_by;
     stats_.count(Service::RemoteMiss, l2.served_by == ServedBy::L2);
   }
   const uint64_t arrived = path_->reply(decision.server, core, ready);
-  return MemResponse{static_cast<uint32_t>(arrived - now), served_by, static_cast<uint32_t>(start - now)};
+  local.commit_mshr(arrived);
+  return MemResponse{static_cast<uint32_t>(arrived - now), served_by, accept};
 }
 
 void NucaOrganisation::track_fill(MemoryHierarchy& h, uint32_t core, uint64_t block, const CacheOutcome& o) {

@@ -34,6 +34,10 @@
 //    L1 counters: l1tex.accesses counts each request once (where it was served: the owner's L1
 //    for a remote request), so l1tex.hits = local + remote hits and l1tex.misses = the requests
 //    that read L2. The probe's read energy is charged as energy.l1tex_remote_probes_nj.
+//  - A local miss holds one of the requester's MSHRs (`l1tex.mshrs`) from its probe until its
+//    line arrives, whoever serves it (the requester must match the reply to its waiting quads);
+//    a remote miss also holds one of the owner's while the owner fills. With no MSHR free the
+//    miss waits, and so does its requester (MemResponse::accept_delay), as in the baseline.
 //  - A request for a line whose fill is still in flight (at the requester or at the owner) waits
 //    for that fill (cache.h in-flight fills), as in the baseline.
 //  - The replication degree (Fig. 1) is recorded after each request by probing every L1
