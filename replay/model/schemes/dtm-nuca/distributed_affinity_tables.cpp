@@ -38,6 +38,7 @@ DistributedAffinityTables::DistributedAffinityTables(const DistributedTablesConf
   const uint64_t payload_bits = uint64_t{config.buckets} * (1 + config.counter_bits);
   const uint64_t flit_bits = uint64_t{config.flit_bytes} * 8;
   packet_flits_ = static_cast<uint32_t>(1 + (payload_bits + flit_bits - 1) / flit_bits);
+  packet_bits_ = static_cast<uint32_t>(kHeaderBits + payload_bits);
 }
 
 uint64_t DistributedAffinityTables::storage_bits_per_node() const {
@@ -92,7 +93,7 @@ void DistributedAffinityTables::end_epoch(uint64_t now) {
     apply(src, src);  // a node knows its own claims at once
     for (uint32_t dst = 0; dst < config_.nodes; ++dst) {
       if (dst == src) continue;
-      inbox_[dst].push_back(Packet{mesh_.send(src, dst, packet_flits_, now), src});
+      inbox_[dst].push_back(Packet{mesh_.send(src, dst, packet_flits_, packet_bits_, now), src});
     }
   }
   for (auto& inbox : inbox_) {

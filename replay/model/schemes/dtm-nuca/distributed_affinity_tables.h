@@ -71,8 +71,9 @@ class DistributedAffinityTables {
   // at `now`).
   bool count_access(uint64_t now);
 
-  // Flits of one synchronisation packet: a head flit plus buckets x (1 + counter_bits) bits.
+  // One synchronisation packet: a head flit plus buckets x (1 + counter_bits) bits in flits.
   uint32_t packet_flits() const { return packet_flits_; }
+  uint32_t packet_bits() const { return packet_bits_; }
   uint32_t counter(uint32_t node, uint32_t bucket) const { return counts_[index(node, bucket)]; }
   // The owner node's table holds right now, without applying packets.
   uint32_t view(uint32_t node, uint32_t bucket) const { return view_[index(node, bucket)]; }
@@ -111,6 +112,7 @@ class DistributedAffinityTables {
   BucketMap map_;
   uint16_t counter_max_;
   uint32_t packet_flits_;
+  uint32_t packet_bits_;
   std::vector<uint16_t> counts_;        // nodes x buckets: this epoch's own counters
   std::vector<uint32_t> view_;          // nodes x buckets: owner in each node's table
   std::vector<Claim> best_;             // nodes x buckets: best claim applied in this round

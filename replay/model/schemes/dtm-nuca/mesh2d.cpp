@@ -66,7 +66,7 @@ std::vector<uint32_t> Mesh2D::route(uint32_t from_router, uint32_t to_router) co
   return path;
 }
 
-uint64_t Mesh2D::send(uint32_t src, uint32_t dst, uint32_t flits, uint64_t now) {
+uint64_t Mesh2D::send(uint32_t src, uint32_t dst, uint32_t flits, uint32_t bits, uint64_t now) {
   if (src >= endpoints() || dst >= endpoints()) {
     throw std::out_of_range("DTM-NUCA mesh: endpoint " + std::to_string(std::max(src, dst)) + " of " +
                             std::to_string(endpoints()));
@@ -93,7 +93,8 @@ uint64_t Mesh2D::send(uint32_t src, uint32_t dst, uint32_t flits, uint64_t now) 
   counters_.flits += flits;
   counters_.hops += h;
   counters_.flit_hops += uint64_t{flits} * h;
-  counters_.router_traversals += uint64_t{flits} * (h + 1);
+  counters_.bit_hops += uint64_t{bits} * h;
+  counters_.router_bits += uint64_t{bits} * (h + 1);
   counters_.contention_cycles += delivered - (now + uint64_t{h} * hop_latency_ + flits - 1);
   return delivered;
 }

@@ -21,9 +21,9 @@
 // ejection ports: the centralized Affinity Table sits at the router nearest the centre of the
 // mesh (Fig. 5(a) draws it in the centre of a 3 x 3 mesh).
 //
-// Energy: per flit, each router traversal (hops + 1 routers: buffer write and read, crossbar,
-// allocation) and each link traversal (hops links) costs a fixed energy per bit, see
-// network_energy.h.
+// Energy: each bit a packet carries costs a fixed energy per router traversal (hops + 1 routers:
+// buffer write and read, crossbar, allocation) and per link traversal (hops links), see
+// network_energy.h; the idle wires of a partly filled flit cost nothing.
 #pragma once
 
 #include <cstdint>
@@ -40,12 +40,17 @@ struct MeshShape {
   static MeshShape for_nodes(uint32_t nodes, uint32_t cols = 0);
 };
 
+// Every packet starts with a header (destination, source, kind, line address): our choice of 64
+// bits. A request or a notification is a header alone; a line is a header and 64 bytes.
+inline constexpr uint32_t kHeaderBits = 64;
+
 struct MeshCounters {
   uint64_t packets = 0;
   uint64_t flits = 0;
   uint64_t hops = 0;                // summed over packets
   uint64_t flit_hops = 0;           // link traversals of flits
-  uint64_t router_traversals = 0;   // router traversals of flits: flits x (hops + 1) per packet
+  uint64_t bit_hops = 0;            // link traversals of the bits packets carry
+  uint64_t router_bits = 0;         // router traversals of those bits: bits x (hops + 1) per packet
   uint64_t contention_cycles = 0;   // delivery minus zero-load delivery, summed over packets
   // Packets that reached a link or port at a cycle its calendar no longer remembered (it started
   // at the calendar's window instead, busy_calendar.h): 0 unless cores drift apart by more than
@@ -78,9 +83,10 @@ class Mesh2D {
   uint32_t hops(uint32_t from_router, uint32_t to_router) const;
   std::vector<uint32_t> route(uint32_t from_router, uint32_t to_router) const;
 
-  // Sends a packet of `flits` flits from endpoint `src` to endpoint `dst`, injected at `now`;
-  // returns the cycle its last flit is delivered. src == dst costs nothing and returns now.
-  uint64_t send(uint32_t src, uint32_t dst, uint32_t flits, uint64_t now);
+  // Sends a packet of `flits` flits carrying `bits` bits (header included) from endpoint `src` to
+  // endpoint `dst`, injected at `now`; returns the cycle its last flit is delivered. src == dst
+  // costs nothing and returns now.
+  uint64_t send(uint32_t src, uint32_t dst, uint32_t flits, uint32_t bits, uint64_t now);
 
   const MeshCounters& counters() const { return counters_; }
   // Restarts the counters; links and ports keep their bookings (a new frame of a run whose clock

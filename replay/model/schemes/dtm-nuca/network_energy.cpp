@@ -2,10 +2,9 @@
 
 namespace tessera::model::dtm_nuca {
 
-double network_energy_pj(const MeshCounters& counters, uint32_t flit_bytes) {
-  const double bits = 8.0 * flit_bytes;
-  return bits * (static_cast<double>(counters.flit_hops) * kLinkPjPerBitMm * kTilePitchMm +
-                 static_cast<double>(counters.router_traversals) * kRouterPjPerBit);
+double network_energy_pj(const MeshCounters& counters) {
+  return static_cast<double>(counters.bit_hops) * kLinkPjPerBitMm * kTilePitchMm +
+         static_cast<double>(counters.router_bits) * kRouterPjPerBit;
 }
 
 double router_leakage_mw(uint32_t routers, uint32_t flit_bytes, TechVariant tech) {

@@ -2,7 +2,7 @@
 // per-component figures, so these are stated estimates; the network constant is OUR derivation,
 // not a published ORION or DSENT figure).
 //
-// Network, per bit, 16 B (128-bit) flits, one figure for every technology variant (wire
+// Network, per bit carried (header and payload), one figure for every technology variant (wire
 // capacitance per mm hardly changes between nodes, and hp and lop differ in transistors, not
 // wires):
 //  - link: a 1 mm full-swing repeated wire between neighbouring routers (kTilePitchMm: a shader
@@ -19,7 +19,7 @@
 //  hops of its unicast and broadcast mix: 0.24-0.60 pJ per bit-hop at 45 nm / 1.1 V, 0.11-0.29
 //  scaled to 32 nm / 0.9 V (C x 32/45, V^2 x 0.67). Our 0.24 pJ per bit-hop (router + link)
 //  lies inside.
-//  A packet of F flits over h hops: F x (h links + (h + 1) routers) flit traversals.
+//  A packet of B bits over h hops: B x (h links + (h + 1) routers) bit traversals.
 //  Router leakage: each router's input buffers (5 ports x kBufferFlits flits, our assumption) at
 //  the model's SRAM leakage per KiB (energy.h: a stated assumption too).
 //
@@ -47,7 +47,7 @@ inline constexpr uint32_t kRouterPorts = 5;
 inline constexpr uint32_t kBufferFlits = 4;
 
 // Dynamic network energy of everything `counters` recorded, in pJ.
-double network_energy_pj(const MeshCounters& counters, uint32_t flit_bytes);
+double network_energy_pj(const MeshCounters& counters);
 
 // Leakage power of `routers` routers' input buffers, in mW.
 double router_leakage_mw(uint32_t routers, uint32_t flit_bytes, TechVariant tech);

@@ -32,7 +32,7 @@ struct DtmNucaConfig {
   uint32_t hysteresis_pct = 25;
   bool count_hits = true;
   uint32_t mesh_cols = 0;  // 0 = automatic (mesh2d.h)
-  uint32_t flit_bytes = 16;
+  uint32_t flit_bytes = 64;
   uint32_t table_latency = 1;
   uint32_t directory_latency = 2;
 

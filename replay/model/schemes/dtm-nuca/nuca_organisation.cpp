@@ -61,7 +61,7 @@ NucaOrganisation::NucaOrganisation(const DtmNucaConfig& config, const MemoryHier
     }
   }
   path_ = std::make_unique<RemoteAccessPath>(
-      *mesh_, PathConfig{lookup_latency, 1, data_flits(line_bytes_, config.flit_bytes)}, lookup_endpoint);
+      *mesh_, PathConfig{lookup_latency, line_bytes_, config.flit_bytes}, lookup_endpoint);
   frame_begin_ = totals();
 }
 
@@ -289,7 +289,7 @@ void NucaOrganisation::append_energy(const EnergyParams& p, uint64_t cycles, std
 
   StructureEnergy network{"network", true};
   network.reads = mesh_->counters().flits;
-  network.dynamic_nj = network_energy_pj(mesh_->counters(), config_.flit_bytes) * 1e-3;
+  network.dynamic_nj = network_energy_pj(mesh_->counters()) * 1e-3;
   network.leakage_nj = leak(router_leakage_mw(mesh_->routers(), config_.flit_bytes, p.tech));
   out.push_back(network);
 

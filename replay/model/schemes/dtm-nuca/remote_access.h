@@ -60,13 +60,14 @@ struct Decision {
 // server_hit: the server's L1 holds the block.
 Decision decide(uint32_t requester, bool local_hit, bool requester_owns, uint32_t server, bool server_hit);
 
-// Flits of a line transfer: one head flit plus the line in flits.
-uint32_t data_flits(uint32_t line_bytes, uint32_t flit_bytes);
+// Flits of a packet carrying `payload_bits` after its header: one head flit plus the payload in
+// flits of `flit_bytes` (a 64 B line: 2 with 64 B flits, 5 with 16 B flits).
+uint32_t packet_flits(uint32_t payload_bits, uint32_t flit_bytes);
 
 struct PathConfig {
   uint32_t lookup_latency = 1;  // nuca.table_latency (Affinity Table) or nuca.directory_latency
-  uint32_t request_flits = 1;   // a request, a table answer or a notification: one head flit
-  uint32_t data_flits = 5;      // a 64 B line: head + 64 / flit_bytes (5 with 16 B flits, as Garnet's)
+  uint32_t line_bytes = 64;     // a line's payload
+  uint32_t flit_bytes = 64;     // nuca.flit_bytes
 };
 
 // The legs of one request through the mesh (points 3-5 above). The lookup node (the centralized
@@ -104,6 +105,7 @@ class RemoteAccessPath {
   Mesh2D& mesh_;
   PathConfig config_;
   uint32_t lookup_endpoint_;
+  uint32_t data_flits_;
   uint64_t lookups_ = 0;
 };
 

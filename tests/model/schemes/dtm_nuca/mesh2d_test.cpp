@@ -9,6 +9,8 @@
 namespace tessera::model::dtm_nuca {
 namespace {
 
+constexpr uint32_t kLine = kHeaderBits + 512;  // a header and a 64 B line
+
 TEST(MeshShape, LayoutRule) {
   const auto shape = [](uint32_t n, uint32_t cols = 0) {
     const MeshShape s = MeshShape::for_nodes(n, cols);
@@ -46,34 +48,35 @@ TEST(Mesh2D, XYHopsAndPathsOn4x8) {
 
 TEST(Mesh2D, ZeroLoadLatency) {
   Mesh2D mesh(MeshShape::for_nodes(32), 1);
-  EXPECT_EQ(mesh.send(0, 31, 1, 100), 110u);  // 10 hops x 1 cycle
+  EXPECT_EQ(mesh.send(0, 31, 1, kHeaderBits, 100), 110u);  // 10 hops x 1 cycle
   Mesh2D slow(MeshShape::for_nodes(32), 3);
-  EXPECT_EQ(slow.send(0, 31, 5, 0), 34u);  // 10 x 3 + the 4 flits behind the head
-  EXPECT_EQ(mesh.send(7, 7, 5, 50), 50u);  // to itself: no network
+  EXPECT_EQ(slow.send(0, 31, 5, kLine, 0), 34u);  // 10 x 3 + the 4 flits behind the head
+  EXPECT_EQ(mesh.send(7, 7, 5, kLine, 50), 50u);  // to itself: no network
   EXPECT_EQ(mesh.counters().packets, 1u);
 }
 
 TEST(Mesh2D, ContentionSerialises) {
   Mesh2D mesh(MeshShape::for_nodes(32), 1);
   // A: 5 flits 0 -> 3 at cycle 0 holds links 0>1 [0,5), 1>2 [1,6), 2>3 [2,7): delivered 3 + 4 = 7.
-  EXPECT_EQ(mesh.send(0, 3, 5, 0), 7u);
+  EXPECT_EQ(mesh.send(0, 3, 5, kLine, 0), 7u);
   // B: 5 flits 1 -> 3 at cycle 0 waits for link 1>2 until 6, then 2>3 until 7, ejection at 8:
   // delivered 12 instead of 6 without contention.
-  EXPECT_EQ(mesh.send(1, 3, 5, 0), 12u);
+  EXPECT_EQ(mesh.send(1, 3, 5, kLine, 0), 12u);
   // C: 1 flit 0 -> 1 at cycle 0 waits for 0's injection port and link 0>1, both free at 5.
-  EXPECT_EQ(mesh.send(0, 1, 1, 0), 6u);
+  EXPECT_EQ(mesh.send(0, 1, 1, kHeaderBits, 0), 6u);
   // D: the opposite direction 3 -> 0 uses other links: no contention.
-  EXPECT_EQ(mesh.send(3, 0, 5, 0), 7u);
+  EXPECT_EQ(mesh.send(3, 0, 5, kLine, 0), 7u);
   const MeshCounters& c = mesh.counters();
   EXPECT_EQ(c.packets, 4u);
   EXPECT_EQ(c.flits, 16u);
   EXPECT_EQ(c.hops, 3u + 2u + 1u + 3u);
   EXPECT_EQ(c.flit_hops, 15u + 10u + 1u + 15u);
-  EXPECT_EQ(c.router_traversals, 20u + 15u + 2u + 20u);
+  EXPECT_EQ(c.bit_hops, kLine * 3 + kLine * 2 + kHeaderBits * 1 + kLine * 3);
+  EXPECT_EQ(c.router_bits, kLine * 4 + kLine * 3 + kHeaderBits * 2 + kLine * 4);
   EXPECT_EQ(c.contention_cycles, 0u + 6u + 5u + 0u);
   EXPECT_DOUBLE_EQ(c.mean_hops(), 9.0 / 4.0);
   mesh.reset();
-  EXPECT_EQ(mesh.send(1, 3, 5, 0), 6u);
+  EXPECT_EQ(mesh.send(1, 3, 5, kLine, 0), 6u);
   EXPECT_EQ(mesh.counters().packets, 1u);
 }
 
@@ -82,13 +85,13 @@ TEST(Mesh2D, TableEndpointHasItsOwnPorts) {
   const uint32_t table = mesh.add_endpoint(mesh.centre());
   EXPECT_EQ(table, 32u);
   EXPECT_EQ(mesh.router_of(table), 11u);
-  EXPECT_EQ(mesh.send(0, table, 1, 0), 4u);  // (0,0) -> (1,3): 4 hops
+  EXPECT_EQ(mesh.send(0, table, 1, kHeaderBits, 0), 4u);  // (0,0) -> (1,3): 4 hops
   // Two requests reaching the table at the same cycle serialise on its ejection port.
-  EXPECT_EQ(mesh.send(10, table, 1, 3), 4u + 1u);
+  EXPECT_EQ(mesh.send(10, table, 1, kHeaderBits, 3), 4u + 1u);
   // The processor at the table's router reaches it without a hop but through its own ports.
-  EXPECT_EQ(mesh.send(11, table, 1, 6), 6u);
-  EXPECT_EQ(mesh.send(table, 11, 1, 6), 6u);
-  EXPECT_THROW(mesh.send(0, 33, 1, 0), std::out_of_range);
+  EXPECT_EQ(mesh.send(11, table, 1, kHeaderBits, 6), 6u);
+  EXPECT_EQ(mesh.send(table, 11, 1, kHeaderBits, 6), 6u);
+  EXPECT_THROW(mesh.send(0, 33, 1, kHeaderBits, 0), std::out_of_range);
 }
 
 }  // namespace

@@ -29,7 +29,7 @@ TEST(DtmNucaConfig, ParamsHaveTableIDefaults) {
   EXPECT_EQ(c.hysteresis_pct, 25u);
   EXPECT_TRUE(c.count_hits);
   EXPECT_EQ(c.mesh_cols, 0u);
-  EXPECT_EQ(c.flit_bytes, 16u);
+  EXPECT_EQ(c.flit_bytes, 64u);
   EXPECT_EQ(c.table_latency, 1u);
   EXPECT_EQ(c.directory_latency, 2u);
   const MeshShape shape = c.mesh_shape(32);
@@ -57,13 +57,12 @@ TEST(DtmNucaConfig, ParamsAreValidated) {
   EXPECT_THROW(DtmNucaConfig::from_params(set).mesh_shape(32), std::invalid_argument);
 }
 
-TEST(NetworkEnergy, PerFlitTraversal) {
+TEST(NetworkEnergy, PerBitTraversal) {
   MeshCounters mesh;
-  mesh.flit_hops = 11;          // 5 flits x 2 hops + 1 flit x 1 hop
-  mesh.router_traversals = 17;  // 5 x 3 + 1 x 2
-  // 128 bits x (11 link traversals x 0.12 + 17 router traversals x 0.12) pJ = 430.08 pJ.
-  EXPECT_NEAR(network_energy_pj(mesh, 16), 430.08, 1e-9);
-  EXPECT_NEAR(network_energy_pj(mesh, 32), 860.16, 1e-9);
+  mesh.bit_hops = 576 * 2 + 64 * 1;          // a line (header + 64 B) over 2 hops, a request over 1
+  mesh.router_bits = 576 * 3 + 64 * 2;       // through 3 and 2 routers
+  // (1216 link + 1856 router bit traversals) x 0.12 pJ = 368.64 pJ, whatever the flit width.
+  EXPECT_NEAR(network_energy_pj(mesh), 368.64, 1e-9);
   // 32 routers x 5 ports x 4 flits x 16 B = 10 KiB of buffers at 0.05 mW/KiB (32 nm lop).
   EXPECT_NEAR(router_leakage_mw(32, 16, TechVariant::Nm32Lop), 0.5, 1e-12);
 }

@@ -158,12 +158,13 @@ TEST(NucaOrganisation, JustExchangedOwnerDoesNotRefreshLru) {
   }
 }
 
-// A remote hit on an idle mesh (mobile32: 4 x 8 mesh, 2-cycle L1s, 16 B flits, 5-flit lines),
-// with 3 cycles per hop. Core 31 (row 3, column 7) reads a line core 0 (row 0, column 0) owns:
+// A remote hit on an idle mesh (mobile32: 4 x 8 mesh, 2-cycle L1s, 64 B flits: a line is a head
+// flit and one more), with 3 cycles per hop. Core 31 (row 3, column 7) reads a line core 0 (row 0,
+// column 0) owns:
 //  - distributed tables: probe 2, request 31 -> 0 over 10 hops (30), owner's L1 2, line 0 -> 31
-//    over 10 hops (30) plus its 4 trailing flits: 68;
+//    over 10 hops (30) plus its trailing flit: 65;
 //  - centralized table at router 11 (row 1, column 3): probe 2, 31 -> table 6 hops (18), table 1,
-//    table -> 0 4 hops (12), owner's L1 2, line 0 -> 31 (30 + 4): 69.
+//    table -> 0 4 hops (12), owner's L1 2, line 0 -> 31 (30 + 1): 66.
 TEST(NucaOrganisation, RemoteHitLatencyOnAnIdleMesh) {
   {
     // An epoch of 2 accesses: core 0's two reads end it, its claim reaches every table.
@@ -173,14 +174,14 @@ TEST(NucaOrganisation, RemoteHitLatencyOnAnIdleMesh) {
     EXPECT_EQ(rig.org->distributed_tables()->epochs(), 1u);
     const MemResponse r = rig.read(31, 5, 100000);
     EXPECT_EQ(r.served_by, ServedBy::Remote);
-    EXPECT_EQ(r.latency, 2u + 10 * 3 + 2 + 10 * 3 + 4);
+    EXPECT_EQ(r.latency, 2u + 10 * 3 + 2 + 10 * 3 + 1);
   }
   {
     Rig rig("mobile32+dtm-nuca+nuca.hop_latency=3");
     rig.read(0, 5, 0);  // core 0 acquires the bucket and fills the line
     const MemResponse r = rig.read(31, 5, 100000);
     EXPECT_EQ(r.served_by, ServedBy::Remote);
-    EXPECT_EQ(r.latency, 2u + 6 * 3 + 1 + 4 * 3 + 2 + 10 * 3 + 4);
+    EXPECT_EQ(r.latency, 2u + 6 * 3 + 1 + 4 * 3 + 2 + 10 * 3 + 1);
   }
 }
 

@@ -39,10 +39,11 @@ uint64_t own(RemoteAccessPath& path, uint32_t requester, uint64_t probed) {
 
 TEST(RemoteAccessPath, CentralTableLatencies) {
   // 2 x 2 mesh (0 1 / 2 3), 1 cycle per hop, the table at the router of node 0 (the centre of a
-  // 2 x 2 mesh), table 1 cycle, 1-flit requests, 5-flit data; requests issued at 10, probed at 12.
+  // 2 x 2 mesh), table 1 cycle, 1-flit requests, 16 B flits: 5-flit lines; requests issued at 10,
+  // probed at 12.
   Mesh2D mesh(MeshShape::for_nodes(4), 1);
   const uint32_t table = mesh.add_endpoint(mesh.centre());
-  RemoteAccessPath path(mesh, PathConfig{1, 1, 5}, table);
+  RemoteAccessPath path(mesh, PathConfig{1, 64, 16}, table);
 
   // A, remote hit, core 3 -> owner 1: 3 -> table 2 hops (14); table 14..15; forwarded table -> 1
   // one hop (16); owner's L1 until 18; 5 flits 1 -> 3 one hop: 23.
@@ -65,36 +66,38 @@ TEST(RemoteAccessPath, TwoSimultaneousRequestsSerialiseAtTheTable) {
   // ejection port (102) and is answered at 103.
   Mesh2D mesh(MeshShape::for_nodes(32), 1);
   const uint32_t table = mesh.add_endpoint(mesh.centre());
-  RemoteAccessPath path(mesh, PathConfig{1, 1, 5}, table);
+  RemoteAccessPath path(mesh, PathConfig{1, 64, 16}, table);
   EXPECT_EQ(path.lookup(10, 100), 102u);
   EXPECT_EQ(path.lookup(12, 100), 103u);
   // With a 3-cycle table, each answer is 3 cycles after the table took the request.
   Mesh2D mesh3(MeshShape::for_nodes(32), 1);
-  RemoteAccessPath slow(mesh3, PathConfig{3, 1, 5}, mesh3.add_endpoint(mesh3.centre()));
+  RemoteAccessPath slow(mesh3, PathConfig{3, 64, 16}, mesh3.add_endpoint(mesh3.centre()));
   EXPECT_EQ(slow.lookup(10, 100), 104u);
   EXPECT_EQ(slow.lookup(12, 100), 105u);
 }
 
 TEST(RemoteAccessPath, DistributedTableLatencies) {
   Mesh2D mesh(MeshShape::for_nodes(4), 1);
-  RemoteAccessPath path(mesh, PathConfig{1, 1, 5}, kNoOwner);
+  RemoteAccessPath path(mesh, PathConfig{1, 64, 16}, kNoOwner);
   // The own table is read with the L1 tags: remote miss 0 -> owner 3 probed at 2: request two
   // hops (4), owner probe (6), L2 (24), 5 flits back two hops: 24 + 2 + 4 = 30.
   EXPECT_EQ(remote(path, 0, 3, true, 2), 30u);
   EXPECT_EQ(own(path, 1, 2), 20u);
   EXPECT_EQ(path.lookups(), 0u);
-  EXPECT_EQ(data_flits(64, 16), 5u);
-  EXPECT_EQ(data_flits(64, 32), 3u);
-  EXPECT_EQ(data_flits(64, 24), 4u);
+  EXPECT_EQ(packet_flits(512, 16), 5u);
+  EXPECT_EQ(packet_flits(512, 32), 3u);
+  EXPECT_EQ(packet_flits(512, 24), 4u);
+  EXPECT_EQ(packet_flits(512, 64), 2u);
+  EXPECT_EQ(packet_flits(0, 64), 1u);
 }
 
 TEST(RemoteAccessPath, NotificationsLeaveTheTable) {
   Mesh2D mesh(MeshShape::for_nodes(4), 1);
-  RemoteAccessPath path(mesh, PathConfig{1, 1, 5}, mesh.add_endpoint(mesh.centre()));
+  RemoteAccessPath path(mesh, PathConfig{1, 64, 16}, mesh.add_endpoint(mesh.centre()));
   path.notify(3, 0);
   EXPECT_EQ(mesh.counters().packets, 1u);
   EXPECT_EQ(mesh.counters().hops, 2u);
-  RemoteAccessPath own_tables(mesh, PathConfig{1, 1, 5}, kNoOwner);
+  RemoteAccessPath own_tables(mesh, PathConfig{1, 64, 16}, kNoOwner);
   own_tables.notify(3, 0);  // no table node: nothing to send
   EXPECT_EQ(mesh.counters().packets, 1u);
 }
