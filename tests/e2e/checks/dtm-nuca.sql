@@ -23,7 +23,7 @@ SELECT (SELECT count(*) FROM n
            OR l2_parts != misses
            OR late != 0
            OR (flits > 0 AND NOT network_nj > 0)
-           OR (config LIKE '%+d-nuca%' AND replication != 1))
+           OR (config LIKE '%+d-nuca%' AND accesses > 0 AND replication != 1))
      + (SELECT 4 - count(DISTINCT config) FROM frame_metrics
         WHERE config IN ('mobile32+dtm-nuca', 'mobile32+dtm-nuca-dist', 'mobile32+d-nuca', 'mobile4+dtexl+dtm-nuca'))
        AS violations
