@@ -162,6 +162,18 @@ const std::map<std::string, Alternative>& alternatives() {
       // Schemes (tried with their first variant).
       {"dtexl.grouping", {"CG-xrect"}},
       {"dtexl.assignment", {"const"}},
+      {"nuca.organisation", {"d-nuca"}},
+      {"nuca.buckets", {"4"}},
+      {"nuca.counter_bits", {"2"}},
+      {"nuca.page_blocks", {"1"}},
+      {"nuca.hop_latency", {"3"}},
+      {"nuca.epoch_accesses", {"100"}},
+      {"nuca.hysteresis", {"0"}},
+      {"nuca.count_hits", {"false"}},
+      {"nuca.mesh_cols", {"4"}},
+      {"nuca.flit_bytes", {"32"}},
+      {"nuca.table_latency", {"3"}},
+      {"nuca.directory_latency", {"4", {"nuca.organisation=d-nuca"}}},
   };
   return table;
 }

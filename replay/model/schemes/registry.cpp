@@ -4,7 +4,11 @@
 namespace tessera::model {
 
 void register_dtexl(SchemeRegistry& registry);
+void register_dtm_nuca(SchemeRegistry& registry);
 
-void register_schemes(SchemeRegistry& registry) { register_dtexl(registry); }
+void register_schemes(SchemeRegistry& registry) {
+  register_dtexl(registry);
+  register_dtm_nuca(registry);
+}
 
 }  // namespace tessera::model
