@@ -35,6 +35,7 @@
 #include "tessera/model/params.h"
 #include "tessera/render/renderer.h"
 #include "tessera/stream/access_stream.h"
+#include "tessera/stream/workload_profile.h"
 
 namespace tessera::cli {
 namespace {
@@ -81,6 +82,7 @@ struct FrameOutcome {
   frontend::SkipCounts skips;
   uint64_t stream_bytes = 0;
   double render_seconds = 0;
+  stream::WorkloadProfile workload;  // workload.* metrics, from the frame's access stream
 };
 
 // All frames when --frames is not given.
@@ -219,6 +221,7 @@ std::vector<std::pair<std::string, double>> replay_metrics(const FrameOutcome& f
   // Identical images have infinite PSNR; SQLite REAL cannot hold infinity portably, so an exact
   // match is stored as 999 dB (and printed as "exact").
   if (f.psnr_db) m.emplace_back("replay.psnr_db", std::isinf(*f.psnr_db) ? 999.0 : *f.psnr_db);
+  for (auto& metric : stream::workload_metrics(f.workload)) m.push_back(std::move(metric));
   return m;
 }
 
@@ -414,6 +417,13 @@ int run_replay(const ReplayOptions& opt) {
           if (selected) compare_presented(opt, *s.replay, *result.presented, &f);
         } else {
           f.compare_note = "the capture holds no presented image for this frame";
+        }
+        // The workload is what was drawn, the same for every tile size: profile one stream.
+        if (selected && !stream::profile_frame(stream, &f.workload, &error)) {
+          progress.finish();
+          std::fprintf(stderr, "tessera replay: %s: frame %u: access stream %s\n", opt.file.c_str(), f.present,
+                       error.c_str());
+          return 1;
         }
       }
       if (!selected || s.configs.empty()) continue;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Replay speed (issue 4, point 8): software replay time per frame of each workload next to
+# Replay speed: software replay time per frame of each workload next to
 # lavapipe's own frame time for the same application and resolution, on this machine.
 #   lavapipe frame time: glmark2 from its reported FPS; vkcube and vkscene from the wall time of
 #   a long run minus a short one, divided by the extra presents (start-up cancels out).

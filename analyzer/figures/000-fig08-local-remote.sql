@@ -1,6 +1,7 @@
--- Paper 000 (DTM-NUCA) Fig. 8: texture accesses broken down into local hits, remote hits and
--- remote accesses that hit or miss in L2, as shares of all L1 texture accesses, per NUCA
--- organisation on mobile32.
+-- Paper 000 (DTM-NUCA) Fig. 8: texture accesses broken down into local and remote accesses, each
+-- served by an L1 (hits) or by L2 (L2 hits and misses), as shares of all L1 texture accesses, per
+-- NUCA organisation on mobile32. Local L2 accesses are the misses of a core that owns the block
+-- (D-NUCA: that nobody holds); remote ones, the misses of the owner's L1 on another core's behalf.
 -- Columns: capture ('mean' = arithmetic mean over captures), series, part, x, value.
 WITH
 series(ord, series, config) AS (VALUES
@@ -9,9 +10,11 @@ series(ord, series, config) AS (VALUES
   (2, 'D-NUCA', 'mobile32+d-nuca')),
 parts(pord, part, metric) AS (VALUES
   (0, 'local hits', 'l1tex.local_hits'),
-  (1, 'remote hits', 'l1tex.remote_hits'),
-  (2, 'remote, L2 hits', 'l1tex.remote_l2_hits'),
-  (3, 'remote, L2 misses', 'l1tex.remote_l2_misses')),
+  (1, 'local, L2 hits', 'l1tex.local_l2_hits'),
+  (2, 'local, L2 misses', 'l1tex.local_l2_misses'),
+  (3, 'remote hits', 'l1tex.remote_hits'),
+  (4, 'remote, L2 hits', 'l1tex.remote_l2_hits'),
+  (5, 'remote, L2 misses', 'l1tex.remote_l2_misses')),
 -- Frames measured: a run's first frame starts with cold caches (sim.warm = 0) and is left out
 -- when the run has warm frames.
 cold(capture, frame, config) AS (

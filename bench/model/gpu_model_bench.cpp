@@ -1,4 +1,4 @@
-// The full timing model (gpu_model.h) on a realistic synthetic frame stream, issue 5 point 10:
+// The full timing model (gpu_model.h) on a realistic synthetic frame stream:
 // texture accesses simulated per second, per preset, and the time of running both presets.
 //
 // The frame imitates what the functional renderer records for a textured scene: 1280x704 pixels

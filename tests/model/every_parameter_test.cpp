@@ -1,9 +1,9 @@
-// Every parameter the model registers does something: set alone to a second valid value, on a
-// constructed two-frame run that exercises every unit, it changes some output (a frame, tile or
-// core metric), or the model refuses the run with a line naming why (a stream shaded with other
-// tiles, a footprint larger than main memory). A parameter added without an entry here fails the
-// test, and so does one that stops having an effect. The same for every scheme's parameters, on
-// a configuration with the scheme (one table per scheme).
+// Every parameter the model and every scheme register (what `tessera schemes` lists) does
+// something: set alone to a second valid value, on a constructed two-frame run that exercises
+// every unit, it changes some output (a frame, tile or core metric), or the model refuses the run
+// with a line naming why (a stream shaded with other tiles, a footprint larger than main memory).
+// A scheme's parameters are tried on its paper's preset with its first variant. A parameter added
+// without an entry here fails the test, and so does one that stops having an effect.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "frame_builder.h"
-#include "tessera/model/configuration.h"
 #include "tessera/model/gpu_model.h"
+#include "tessera/model/configuration.h"
 #include "tessera/model/params.h"
 
 namespace tessera::model {
@@ -24,12 +24,9 @@ using namespace testing;
 
 // The base: mobile4 with small caches (so every level misses, evicts and writes back), two
 // texture lines per cycle (so L1 banks can conflict) and two vertex processors.
-const std::vector<std::string> kBase = {"l1tex.size=1KiB", "vertex.size=1KiB",      "tile.size=1KiB",
-                                        "l2.size=16KiB",   "tex.lines_per_cycle=2", "gpu.vertex_processors=2"};
 ParamSet base() {
-  ParamSet p = make_preset("mobile4");
-  for (const std::string& o : kBase) p.apply(o);
-  return p;
+  return mobile4({"l1tex.size=1KiB", "vertex.size=1KiB", "tile.size=1KiB", "l2.size=16KiB", "tex.lines_per_cycle=2",
+                  "gpu.vertex_processors=2"});
 }
 
 // A frame that uses every unit: vertex batches of 8 vertices reusing a pool of vertices, PB
@@ -61,24 +58,21 @@ std::vector<uint8_t> rich_frame() {
 }
 
 // Everything a run of two frames reports, or its error.
-std::string outputs(const std::vector<uint8_t>& bytes, const ParamSet& p, const Configuration* scheme = nullptr) {
+std::string outputs(const std::vector<uint8_t>& bytes, const ParamSet& p, const Configuration* schemes = nullptr) {
   std::ostringstream out;
   try {
-    std::unique_ptr<GpuModel> model;
-    if (scheme) {
-      Configuration c = *scheme;
-      c.params = p;
-      model = c.make_model();
-    } else {
-      model = std::make_unique<GpuModel>(p);
-    }
+    Configuration c;
+    if (schemes) c = *schemes;
+    c.params = p;
+    auto owned = c.make_model();
+    GpuModel& model = *owned;
     for (int frame = 0; frame < 2; ++frame) {
       std::string error;
       FrameResults r;
-      if (!model->run(bytes, r, &error)) return "error: " + error;
+      if (!model.run(bytes, r, &error)) return "error: " + error;
       for (const auto& [name, value] : r.frame_metrics) out << name << '=' << value << '\n';
       for (const TileMetric& t : r.tile_metrics) out << t.pass << ',' << t.tile_x << ',' << t.tile_y << ',' << t.metric << '=' << t.value << '\n';
-      for (const CoreMetric& c : r.core_metrics) out << c.core << ',' << c.metric << '=' << c.value << '\n';
+      for (const CoreMetric& k : r.core_metrics) out << k.core << ',' << k.metric << '=' << k.value << '\n';
     }
   } catch (const ParamError& e) {
     return std::string("refused: ") + e.what();
@@ -165,97 +159,81 @@ const std::map<std::string, Alternative>& alternatives() {
       {"energy.dram_background_mw", {"40"}},
       {"sim.cold_caches", {"true"}},
       {"stats.replication", {"false"}},
+      // Schemes (tried with their first variant).
+      {"dtexl.grouping", {"CG-xrect"}},
+      {"dtexl.assignment", {"const"}},
+      {"nuca.organisation", {"d-nuca"}},
+      {"nuca.buckets", {"4"}},
+      {"nuca.counter_bits", {"2"}},
+      {"nuca.page_blocks", {"1"}},
+      {"nuca.hop_latency", {"3"}},
+      {"nuca.epoch_accesses", {"100"}},
+      {"nuca.hysteresis", {"0"}},
+      {"nuca.count_hits", {"false"}},
+      {"nuca.mesh_cols", {"4"}},
+      {"nuca.flit_bytes", {"32"}},
+      {"nuca.table_latency", {"3"}},
+      {"nuca.directory_latency", {"4", {"nuca.organisation=d-nuca"}}},
+      {"tcor.plc_size", {"512"}},
+      {"tcor.opt_bits", {"2"}},
+      {"tcor.pb_layout", {"baseline"}},
   };
   return table;
 }
 
+void expect_changes(const std::vector<uint8_t>& bytes, const ParamSet& base_set, const ParamSpec& spec,
+                    const Configuration* schemes) {
+  SCOPED_TRACE(spec.name);
+  const auto it = alternatives().find(spec.name);
+  ASSERT_NE(it, alternatives().end()) << "no second value for parameter " << spec.name << ": add one";
+  const Alternative& alt = it->second;
+  ParamSet a = base_set, b = base_set;
+  for (const std::string& s : alt.also) {
+    a.apply(s);
+    b.apply(s);
+  }
+  ASSERT_NE(a.text(spec.name), alt.value) << "the second value equals the base value";
+  b.set(spec.name, alt.value);
+  const std::string before = outputs(bytes, a, schemes);
+  const std::string after = outputs(bytes, b, schemes);
+  ASSERT_EQ(before.rfind("error", 0), std::string::npos) << before.substr(0, 200);
+  if (alt.refused) {
+    EXPECT_TRUE(after.rfind("error", 0) == 0 || after.rfind("refused", 0) == 0) << spec.name << " was not refused";
+  } else {
+    EXPECT_EQ(after.rfind("error", 0), std::string::npos) << after.substr(0, 200);
+    EXPECT_EQ(after.rfind("refused", 0), std::string::npos) << after.substr(0, 200);
+    EXPECT_NE(before, after) << spec.name << "=" << alt.value << " changed no output";
+  }
+}
+
 TEST(EveryParameter, ChangesSomeOutputOrIsRefused) {
   const auto bytes = rich_frame();
-  const std::string reference = outputs(bytes, base());
-  ASSERT_EQ(reference.rfind("error", 0), std::string::npos) << reference;
-  for (const ParamSpec& spec : ParamRegistry::model().all()) {
-    SCOPED_TRACE(spec.name);
-    const auto it = alternatives().find(spec.name);
-    ASSERT_NE(it, alternatives().end()) << "no second value for parameter " << spec.name << ": add one";
-    const Alternative& alt = it->second;
-    ParamSet a = base(), b = base();
-    for (const std::string& s : alt.also) {
-      a.apply(s);
-      b.apply(s);
+  for (const ParamSpec& spec : ParamRegistry::model().all()) expect_changes(bytes, base(), spec, nullptr);
+}
+
+TEST(EveryParameter, EverySchemesParametersChangeSomeOutput) {
+  const auto bytes = rich_frame();
+  for (const SchemeInfo& s : SchemeRegistry::global().schemes()) {
+    ASSERT_FALSE(s.variants.empty()) << s.name;
+    Configuration c = parse_configuration(s.preset + "+" + s.variants.front().name);
+    // The same small caches as the model's base, on the scheme's configuration.
+    for (const char* o : {"l1tex.size=1KiB", "vertex.size=1KiB", "tile.size=1KiB", "l2.size=16KiB", "tex.lines_per_cycle=2"}) {
+      c.params.apply(o);
     }
-    ASSERT_NE(a.text(spec.name), alt.value) << "the second value equals the base value";
-    b.set(spec.name, alt.value);
-    const std::string before = alt.also.empty() ? reference : outputs(bytes, a);
-    const std::string after = outputs(bytes, b);
-    if (alt.refused) {
-      EXPECT_TRUE(after.rfind("error", 0) == 0 || after.rfind("refused", 0) == 0) << spec.name << " was not refused";
-    } else {
-      EXPECT_EQ(after.rfind("error", 0), std::string::npos) << after.substr(0, 200);
-      EXPECT_EQ(after.rfind("refused", 0), std::string::npos) << after.substr(0, 200);
-      EXPECT_NE(before, after) << spec.name << "=" << alt.value << " changed no output";
+    // TCOR's split tile cache needs room for a Primitive List Cache beside the Attribute Cache.
+    if (s.name == "tcor") {
+      for (const char* o : {"tile.size=2KiB", "tcor.plc_size=1KiB"}) c.params.apply(o);
     }
+    for (const ParamSpec& spec : s.params) expect_changes(bytes, c.params, spec, &c);
   }
 }
 
 // Every table entry names a registered parameter (so the table does not keep stale names).
 TEST(EveryParameter, TheTableHasNoStaleNames) {
-  for (const auto& [name, alt] : alternatives()) {
-    EXPECT_NE(ParamRegistry::model().find(name), nullptr) << name;
-  }
-}
-
-// A scheme's table: the variant its parameters are tried on, what that configuration needs on
-// top of base() to run the rich frame, and a second value of each of its parameters.
-struct SchemeTable {
-  std::string variant;
-  std::vector<std::string> base;
-  std::map<std::string, Alternative> alternatives;
-};
-
-const std::map<std::string, SchemeTable>& scheme_tables() {
-  static const std::map<std::string, SchemeTable> table = {
-      {"dtexl", {"dtexl", {}, {{"dtexl.grouping", {"CG-xrect"}}, {"dtexl.assignment", {"const"}}}}},
-      // The split tile cache needs room for a Primitive List Cache beside the Attribute Cache.
-      {"tcor",
-       {"tcor",
-        {"tile.size=2KiB", "tcor.plc_size=1KiB"},
-        {{"tcor.plc_size", {"512"}}, {"tcor.opt_bits", {"2"}}, {"tcor.pb_layout", {"baseline"}}}}},
-  };
-  return table;
-}
-
-TEST(EveryParameter, EverySchemesParametersChangeSomeOutputOrAreRefused) {
-  const auto bytes = rich_frame();
-  for (const SchemeInfo& scheme : SchemeRegistry::global().schemes()) {
-    SCOPED_TRACE(scheme.name);
-    const auto table = scheme_tables().find(scheme.name);
-    ASSERT_NE(table, scheme_tables().end()) << "no table for scheme " << scheme.name << ": add one";
-    // The scheme's variant on base(): the overrides after the variant's own settings.
-    std::string config = "mobile4+" + table->second.variant;
-    for (const std::string& o : kBase) config += "+" + o;
-    for (const std::string& o : table->second.base) config += "+" + o;
-    const Configuration c = parse_configuration(config);
-    const ParamSet& with_base = c.params;
-    const std::string reference = outputs(bytes, with_base, &c);
-    ASSERT_EQ(reference.rfind("error", 0), std::string::npos) << reference.substr(0, 200);
-    ASSERT_EQ(reference.rfind("refused", 0), std::string::npos) << reference.substr(0, 200);
-    for (const ParamSpec& spec : scheme.params) {
-      SCOPED_TRACE(spec.name);
-      const auto it = table->second.alternatives.find(spec.name);
-      ASSERT_NE(it, table->second.alternatives.end()) << "no second value for parameter " << spec.name << ": add one";
-      ParamSet b = with_base;
-      ASSERT_NE(b.text(spec.name), it->second.value) << "the second value equals the base value";
-      b.set(spec.name, it->second.value);
-      const std::string after = outputs(bytes, b, &c);
-      if (it->second.refused) {
-        EXPECT_TRUE(after.rfind("error", 0) == 0 || after.rfind("refused", 0) == 0) << spec.name << " was not refused";
-      } else {
-        EXPECT_EQ(after.rfind("error", 0), std::string::npos) << after.substr(0, 200);
-        EXPECT_EQ(after.rfind("refused", 0), std::string::npos) << after.substr(0, 200);
-        EXPECT_NE(reference, after) << spec.name << "=" << it->second.value << " changed no output";
-      }
-    }
-  }
+  std::vector<const SchemeInfo*> all;
+  for (const SchemeInfo& s : SchemeRegistry::global().schemes()) all.push_back(&s);
+  const ParamRegistry& registry = registry_for(all);
+  for (const auto& [name, alt] : alternatives()) EXPECT_NE(registry.find(name), nullptr) << name;
 }
 
 }  // namespace

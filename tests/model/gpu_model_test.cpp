@@ -1,4 +1,4 @@
-// Timing model on constructed streams whose answer is known (issue #5 points 3, 4, 6, 10).
+// Timing model on constructed streams whose answer is known.
 #include <gtest/gtest.h>
 
 #include <cmath>

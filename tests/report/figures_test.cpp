@@ -142,6 +142,24 @@ TEST(FigureSql, LocalAndRemoteSharesOfTextureAccesses) {
   EXPECT_NEAR(*headline_value(rows, headline("000-fig08-local-remote", "local hits, DTM-NUCA ")), 70.0, 1e-9);
 }
 
+// The misses of a core that owns its block read L2 too: their own parts, so the stack sums to 1.
+TEST(FigureSql, LocalL2AccessesStackWithTheRest) {
+  TempPath path("r.db");
+  FixtureDb f(path.str());
+  f.run("a.tcap", "mobile32+dtm-nuca-dist",
+        {{1, {{"l1tex.accesses", 100}, {"l1tex.local_hits", 50}, {"l1tex.local_l2_hits", 8}, {"l1tex.local_l2_misses", 2},
+              {"l1tex.remote_hits", 30}, {"l1tex.remote_l2_hits", 7}, {"l1tex.remote_l2_misses", 3}}}});
+  const auto rows = figure_rows(f.db(), "000-fig08-local-remote");
+  EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "DTM-NUCA-Dist", "local, L2 hits"), 0.08);
+  EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "DTM-NUCA-Dist", "local, L2 misses"), 0.02);
+  double sum = 0;
+  for (const char* part : {"local hits", "local, L2 hits", "local, L2 misses", "remote hits", "remote, L2 hits",
+                           "remote, L2 misses"}) {
+    sum += at(rows, "a.tcap", "DTM-NUCA-Dist", part);
+  }
+  EXPECT_DOUBLE_EQ(sum, 1.0);
+}
+
 TEST(FigureSql, EnergyStackSplitsMemoryFromTheRestAndSumsToTheTotal) {
   TempPath path("r.db");
   FixtureDb f(path.str());

@@ -21,9 +21,20 @@ Dram::Dram(const DramConfig& config) : config_(config) {
   }
   if (config.size_bytes < kDramPageBytes) throw std::invalid_argument("dram: size is smaller than one 4 KiB page");
   transfer_cycles_ = config.line_bytes / config.bytes_per_cycle;
+  line_ = divisor(config.line_bytes);
+  channels_ = divisor(config.channels);
+  row_ = divisor(config.row_bytes);
+  banks_ = divisor(config.banks);
   page_capacity_ = config.size_bytes / kDramPageBytes;
   bus_free_.assign(config.channels, 0.0);
   open_row_.assign(static_cast<size_t>(config.channels) * config.banks, 0);
+}
+
+Dram::Divisor Dram::divisor(uint64_t d) {
+  Divisor r;
+  r.d = d;
+  r.shift = std::has_single_bit(d) ? std::countr_zero(d) : -1;
+  return r;
 }
 
 uint64_t Dram::physical(uint64_t addr) {
@@ -44,12 +55,12 @@ uint64_t Dram::physical(uint64_t addr) {
 }
 
 uint64_t Dram::access(uint64_t addr, bool write, uint64_t now, DramSource source) {
-  const uint64_t line = physical(addr) / config_.line_bytes;
-  const uint32_t channel = static_cast<uint32_t>(line % config_.channels);
-  const uint64_t channel_addr = (line / config_.channels) * config_.line_bytes;
-  const uint64_t row_global = channel_addr / config_.row_bytes;
-  const uint32_t bank = static_cast<uint32_t>(row_global % config_.banks);
-  const uint64_t row = row_global / config_.banks;
+  const uint64_t line = line_.div(physical(addr));
+  const uint32_t channel = static_cast<uint32_t>(channels_.mod(line));
+  const uint64_t channel_addr = channels_.div(line) * config_.line_bytes;
+  const uint64_t row_global = row_.div(channel_addr);
+  const uint32_t bank = static_cast<uint32_t>(banks_.mod(row_global));
+  const uint64_t row = banks_.div(row_global);
 
   uint64_t& open = open_row_[static_cast<size_t>(channel) * config_.banks + bank];
   const bool row_hit = open == row + 1;

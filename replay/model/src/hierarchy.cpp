@@ -252,8 +252,14 @@ uint64_t MemoryHierarchy::flush_color_line(uint64_t addr, uint64_t now) {
 }
 
 void MemoryHierarchy::record_replication(uint64_t addr) {
-  uint32_t holders = 0;
-  for (const AnyCache& c : l1tex_) holders += c.contains(addr) ? 1 : 0;
+  // All L1s share one geometry and policy: locate the set once, then scan it in each cache.
+  const uint32_t holders = l1tex_[0].visit([&](const auto& first) {
+    using Cache = std::remove_cvref_t<decltype(first)>;
+    const LineLocation loc = first.locate(addr);
+    uint32_t n = 0;
+    for (const AnyCache& c : l1tex_) n += c.as<Cache>()->holds(loc) ? 1 : 0;
+    return n;
+  });
   ++replication_[holders];
 }
 

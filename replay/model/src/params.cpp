@@ -149,7 +149,7 @@ void add_cache(ParamRegistry& r, const CacheParams& c) {
     r.add(int_param(p + ".banks", "1", c.what + " banks (line-interleaved, one access per bank per cycle)", 1, 1024));
   }
   r.add(int_param(p + ".mshrs", c.mshrs, c.what + " outstanding misses (MSHRs); a miss finding none free waits; 0 = unbounded",
-                  0, 1 << 20));
+                  0, 4096));
   r.add(string_param(p + ".policy", "lru", c.what + " replacement policy", policies));
   if (c.written) {
     r.add(bool_param(p + ".write_back", "true", c.what + ": write-back (true) or write-through (false)"));

@@ -244,7 +244,7 @@ void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::
       skipped.add("pass: the tile order is not a permutation of the tiles; nothing rendered");
     primitive_base += static_cast<uint32_t>(pb.primitives().size());
     // Image instructions the texture unit could not serve returned zeros: count them, so no
-    // sample is dropped silently (issue 4). One entry per lane-request, by stage and cause.
+    // sample is dropped silently. One entry per lane-request, by stage and cause.
     for (const auto& ds : draws) {
       for (const auto& [bind, stage] : {std::pair{ds->vs_bind.get(), "vertex"}, std::pair{ds->fs_bind.get(), "fragment"}}) {
         if (bind == nullptr) continue;

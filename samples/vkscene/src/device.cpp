@@ -81,7 +81,7 @@ VKAPI_ATTR VkBool32 VKAPI_CALL Device::onMessage(
 }
 
 void Device::createInstance(bool windowed, bool validate) {
-    // Vulkan 1.1 is the floor (issue 3): vkEnumerateInstanceVersion exists only from 1.1, so a
+    // Vulkan 1.1 is the floor: vkEnumerateInstanceVersion exists only from 1.1, so a
     // 1.0 loader has no such entry point.
     auto enumerateVersion = reinterpret_cast<PFN_vkEnumerateInstanceVersion>(
         vkGetInstanceProcAddr(VK_NULL_HANDLE, "vkEnumerateInstanceVersion"));

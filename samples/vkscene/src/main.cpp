@@ -1,4 +1,4 @@
-// vkscene: Tessera's Vulkan sample application (issue 3, point 6). Renders a fixed number of
+// vkscene: Tessera's Vulkan sample application. Renders a fixed number of
 // frames of a deterministic scene (scene.h) in a window through a swapchain, or headless into
 // offscreen images, then prints one summary line with the frame rate.
 //

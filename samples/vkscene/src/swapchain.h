@@ -1,5 +1,5 @@
 // The presentation engine's images. vkscene renders straight into them, the way games do, so a
-// capture layer sees the ordinary swapchain usage (issue 3: the presented image is read back).
+// capture layer sees the ordinary swapchain usage (the presented image is read back).
 #pragma once
 
 #include "device.h"

@@ -176,7 +176,7 @@ struct RenderPassInstance {
 };
 
 // Counts of what the front end could not replay, by reason ("draw: indirect buffer not
-// captured", "command: vkCmdDispatch"), so no work is dropped silently (issue 4).
+// captured", "command: vkCmdDispatch"), so no work is dropped silently.
 struct SkipCounts {
   std::vector<std::pair<std::string, uint64_t>> reasons;
   void add(const std::string& reason, uint64_t n = 1);

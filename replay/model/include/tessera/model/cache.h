@@ -104,40 +104,36 @@ struct LineLocation {
 };
 
 // Outstanding misses of one cache (Kroft's miss status holding registers): each entry holds the
-// cycle its fill arrives. A miss that finds every entry busy waits for the earliest to retire.
-// Requests reach a cache in roughly increasing time; an entry retires when a later request
-// arrives after its fill (so a request slightly out of time order may see one entry fewer busy).
+// cycle its fill arrives (0 while never used). A miss may go below at once when some entry's fill
+// has arrived by then; with every entry busy it waits for the earliest to retire. Either way it
+// takes the entry that retired first, so both questions are about the earliest entry.
 class MshrFile {
  public:
-  explicit MshrFile(uint32_t entries) : capacity_(entries) {}
+  explicit MshrFile(uint32_t entries) : ready_(entries, 0) {}
   // The cycle a miss arriving at `now` can be sent below (now, or when an entry frees).
   uint64_t reserve(uint64_t now) {
-    if (capacity_ == 0) return now;
-    for (size_t i = 0; i < ready_.size();) {
-      if (ready_[i] <= now) {
-        ready_[i] = ready_.back();
-        ready_.pop_back();
-      } else {
-        ++i;
-      }
+    if (ready_.empty()) return now;
+    // A branch-free scan: register files are small (tens of entries) and which entry retires
+    // first is unpredictable.
+    uint64_t first = ready_[0];
+    size_t earliest = 0;
+    for (size_t i = 1; i < ready_.size(); ++i) {
+      const uint64_t r = ready_[i];
+      const bool earlier = r < first;
+      first = earlier ? r : first;
+      earliest = earlier ? i : earliest;
     }
-    if (ready_.size() < capacity_) return now;
-    const auto first = std::min_element(ready_.begin(), ready_.end());
-    const uint64_t start = *first;
-    *first = ready_.back();
-    ready_.pop_back();
-    return start;
+    earliest_ = earliest;
+    return std::max(now, first);
   }
-  // The miss reserved above is in flight until `ready`.
+  // The miss reserved last is in flight until `ready`.
   void commit(uint64_t ready) {
-    if (capacity_ != 0) ready_.push_back(ready);
+    if (!ready_.empty()) ready_[earliest_] = ready;
   }
-  void clear() { ready_.clear(); }
-  uint32_t capacity() const { return capacity_; }
 
  private:
-  uint32_t capacity_;
-  std::vector<uint64_t> ready_;
+  std::vector<uint64_t> ready_;  // per entry; empty = unbounded
+  size_t earliest_ = 0;          // the entry reserve() chose
 };
 
 template <ReplacementPolicy Policy>
@@ -156,6 +152,7 @@ class SetAssocCache {
         dirty_(static_cast<size_t>(sets_) * ways_, 0),
         bank_free_(config.banks, 0),
         mshrs_(config.mshrs),
+        shared_(config.requesters > 1),
         indexed_(ways_ > kScanWays) {
     counters_.per_requester.resize(config.requesters);
     if (indexed_) {
@@ -176,23 +173,20 @@ class SetAssocCache {
     const uint64_t line = addr >> line_shift_;
     const uint32_t set = static_cast<uint32_t>(line) & set_mask_;
     if (requester >= config_.requesters) throw_bad_requester(requester);
-    RequesterCounters& rc = counters_.per_requester[requester];
-    ++counters_.accesses;
-    ++rc.accesses;
-    if (write) ++counters_.writes; else ++counters_.reads;
+    // Only a cache shared by several requesters counts per requester as it goes; a private one's
+    // single entry is its totals (counters()). Accesses and reads are derived there too.
+    RequesterCounters* rc = shared_ ? &counters_.per_requester[requester] : nullptr;
+    if (rc) ++rc->accesses;
+    if (write) ++counters_.writes;
 
     const size_t base = static_cast<size_t>(set) * ways_;
     const uint64_t tag = line + 1;
     const uint32_t w = find_way(base, tag);
     if (w != kBypass) {
       CacheOutcome out;
-      ++counters_.hits;
-      ++rc.hits;
       out.hit = true;
       out.slot = base + w;
-      out.ready = ready_[base + w];
-      if (out.ready > now) ++counters_.mshr_merges;
-      if (info.update_replacement) policy_.touch(set, w, info);
+      out.ready = hit(set, base, w, rc, info, now);
       if (write) {
         if (config_.write_back) {
           dirty_[base + w] = 1;
@@ -205,6 +199,28 @@ class SetAssocCache {
     }
 
     return miss(set, base, tag, write, rc, info);
+  }
+
+  // The hit path alone, for the common case of a read hit: true (and the line's ready cycle) when
+  // `addr` is present, with every effect access() has on a hit; false, with no effect at all,
+  // when access() must handle it (a miss, or a write to a write-through cache).
+  bool try_hit(uint64_t addr, bool write, uint32_t requester, const AccessInfo& info, uint64_t now, uint64_t* ready) {
+    if (write && !config_.write_back) return false;
+    const uint64_t line = addr >> line_shift_;
+    const uint64_t tag = line + 1;
+    const uint32_t set = static_cast<uint32_t>(line) & set_mask_;
+    const size_t base = static_cast<size_t>(set) * ways_;
+    const uint32_t w = find_way(base, tag);
+    if (w == kBypass) return false;
+    if (requester >= config_.requesters) throw_bad_requester(requester);
+    RequesterCounters* rc = shared_ ? &counters_.per_requester[requester] : nullptr;
+    if (rc) ++rc->accesses;
+    *ready = hit(set, base, w, rc, info, now);
+    if (write) {
+      ++counters_.writes;
+      dirty_[base + w] = 1;
+    }
+    return true;
   }
 
   // Insert a line without a demand access (prefetch into L1, paper 002). No-op on a present line.
@@ -303,7 +319,14 @@ class SetAssocCache {
   }
 
   const CacheConfig& config() const { return config_; }
-  const CacheCounters& counters() const { return counters_; }
+  // The counters, with what is derived on reading: accesses and reads, and for a cache with one
+  // requester its per-requester entry.
+  const CacheCounters& counters() const {
+    counters_.accesses = counters_.hits + counters_.misses;
+    counters_.reads = counters_.accesses - counters_.writes;
+    if (!shared_) counters_.per_requester[0] = {counters_.accesses, counters_.hits, counters_.misses};
+    return counters_;
+  }
   uint32_t sets() const { return sets_; }
   uint32_t ways() const { return ways_; }
   const Policy& policy() const { return policy_; }
@@ -317,12 +340,22 @@ class SetAssocCache {
     return config;
   }
 
+  // What a demand hit on way w does in every case; returns the cycle the line's data is present.
+  uint64_t hit(uint32_t set, size_t base, uint32_t w, RequesterCounters* rc, const AccessInfo& info, uint64_t now) {
+    ++counters_.hits;
+    if (rc) ++rc->hits;
+    const uint64_t ready = ready_[base + w];
+    counters_.mshr_merges += ready > now;  // no branch: whether a fill is in flight is unpredictable
+    if (info.update_replacement) policy_.touch(set, w, info);
+    return ready;
+  }
+
   // The miss path, out of line so the hit path above stays small enough to inline.
-  TESSERA_NOINLINE CacheOutcome miss(uint32_t set, size_t base, uint64_t tag, bool write, RequesterCounters& rc,
+  TESSERA_NOINLINE CacheOutcome miss(uint32_t set, size_t base, uint64_t tag, bool write, RequesterCounters* rc,
                                      const AccessInfo& info) {
     CacheOutcome out;
     ++counters_.misses;
-    ++rc.misses;
+    if (rc) ++rc->misses;
     if (write) ++counters_.write_misses; else ++counters_.read_misses;
     if (write && !config_.write_allocate) {
       out.forward_write = true;
@@ -394,9 +427,11 @@ class SetAssocCache {
   }
   template <uint32_t N>
   static uint32_t scan(const uint64_t* t, uint64_t tag) {
-    uint32_t found = kBypass;
-    for (uint32_t w = 0; w < N; ++w) found = t[w] == tag ? w : found;
-    return found;
+    // A bit per matching way, then the highest one (a tag matches at most once; of several
+    // invalid ways the last is taken): compares and a select, no branch per way.
+    uint32_t match = 0;
+    for (uint32_t w = 0; w < N; ++w) match |= static_cast<uint32_t>(t[w] == tag) << w;
+    return match != 0 ? static_cast<uint32_t>(std::bit_width(match)) - 1 : kBypass;
   }
 
   // An invalid way of the set (the last one, as the scan finds it), or kBypass when the set is full.
@@ -460,7 +495,8 @@ class SetAssocCache {
   std::vector<uint8_t> dirty_;   // sets x ways
   std::vector<uint64_t> bank_free_;
   MshrFile mshrs_;
-  CacheCounters counters_;
+  bool shared_;                    // several requesters: per-requester counters kept as it goes
+  mutable CacheCounters counters_;  // accesses, reads and a private cache's requester derived on reading
   // Beyond kScanWays ways a tag is found through an index and a free way from a list per set
   // (fully associative caches of any size); below, scanning the set is cheaper.
   static constexpr uint32_t kScanWays = 32;

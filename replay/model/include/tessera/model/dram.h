@@ -77,7 +77,17 @@ class Dram {
  private:
   uint64_t physical(uint64_t addr);
 
+  // x / d by a shift when d is a power of two (the usual geometry), else by a division.
+  struct Divisor {
+    uint64_t d = 1;
+    int shift = 0;  // -1: not a power of two
+    uint64_t div(uint64_t x) const { return shift >= 0 ? x >> shift : x / d; }
+    uint64_t mod(uint64_t x) const { return shift >= 0 ? x & (d - 1) : x % d; }
+  };
+  static Divisor divisor(uint64_t d);
+
   DramConfig config_;
+  Divisor line_, channels_, row_, banks_;
   double transfer_cycles_;
   uint64_t page_capacity_;
   std::vector<double> bus_free_;        // per channel

@@ -215,32 +215,50 @@ class MemoryHierarchy {
     if (core >= config_.shader_cores) throw_no_such_core(core);
     return core;
   }
-  // The L1 hit is handled inline (the common case, about 9 in 10 texture requests); misses go
-  // out of line. Cache is the concrete SetAssocCache<P> of every L1 (they share the policy).
+  // A read or write-back hit is handled inline (the common case, about 9 in 10 texture requests)
+  // and does nothing else; everything that is not (misses, write-throughs, replication
+  // statistics) goes out of line so the hit path needs few registers. Cache is the concrete
+  // SetAssocCache<P> of every L1 (they share the policy).
   template <class Cache>
   MemResponse serve_private_l1(Cache& l1, const MemRequest& request, uint64_t now) {
-    const AccessInfo info{request.next_use, request.priority_class, request.full_line};
     const uint64_t start = l1tex_banked_ ? l1.reserve_bank(request.addr, now) : now;
+    uint64_t ready = 0;
+    if (!config_.track_replication &&
+        l1.try_hit(request.addr, request.write, 0, AccessInfo{request.next_use, request.priority_class, request.full_line},
+                   start, &ready)) {
+      const uint64_t t = start + config_.l1tex.hit_latency;
+      return {static_cast<uint32_t>(std::max(t, ready) - now), ServedBy::L1, static_cast<uint32_t>(start - now)};
+    }
+    return serve_private_l1_access(l1, request, start, now);
+  }
+  template <class Cache>
+  TESSERA_NOINLINE MemResponse serve_private_l1_access(Cache& l1, const MemRequest& request, uint64_t start,
+                                                       uint64_t now) {
+    const AccessInfo info{request.next_use, request.priority_class, request.full_line};
     const CacheOutcome o = l1.access(request.addr, request.write, 0, info, start);
+    if (config_.track_replication) record_replication(l1, o, request.addr);
     const uint64_t t = start + config_.l1tex.hit_latency;
-    MemResponse r{static_cast<uint32_t>(std::max(t, o.ready) - now), ServedBy::L1,
-                  static_cast<uint32_t>(start - now)};
-    if (!o.hit || o.forward_write) r = l1tex_miss(o, request, t, now);
-    if (config_.track_replication && holders_) {
-      const uint64_t line = request.addr >> l1_line_shift_;
+    if (!o.hit || o.forward_write) return l1tex_miss(o, request, t, now);
+    return {static_cast<uint32_t>(std::max(t, o.ready) - now), ServedBy::L1, static_cast<uint32_t>(start - now)};
+  }
+  // The replication degree of the block just served (paper 000 Fig. 1), from the holder counts
+  // kept on every fill and eviction, or by probing every L1 once an organisation may bypass them.
+  template <class Cache>
+  void record_replication(Cache& l1, const CacheOutcome& o, uint64_t addr) {
+    if (holders_) {
+      const uint64_t line = addr >> l1_line_shift_;
       if (o.evicted) holders_->decrement(o.evicted_addr >> l1_line_shift_);
       ++replication_[o.filled ? holders_->increment(line) : holders_->get(line)];
-    } else if (config_.track_replication) {
-      // All L1s share one geometry: locate the set once, then scan it in each cache.
-      const LineLocation loc = l1.locate(request.addr);
-      uint32_t holders = 0;
-      for (AnyCache& c : l1tex_) holders += c.as<Cache>()->holds(loc) ? 1 : 0;
-      ++replication_[holders];
+      return;
     }
-    return r;
+    // All L1s share one geometry: locate the set once, then scan it in each cache.
+    const LineLocation loc = l1.locate(addr);
+    uint32_t holders = 0;
+    for (AnyCache& c : l1tex_) holders += c.as<Cache>()->holds(loc) ? 1 : 0;
+    ++replication_[holders];
   }
   [[noreturn]] void throw_no_such_core(uint32_t core) const;
-  // The L1 miss path, out of line (the hit path above stays small enough to inline).
+  // The L1 miss path below the tag lookup.
   MemResponse l1tex_miss(const CacheOutcome& o, const MemRequest& request, uint64_t t, uint64_t now);
   // The part of a first-level access below a miss (or a write passed through) that reached the
   // structure's tag lookup at cycle t: write-backs, the MSHR, the fill from L2 and the line's

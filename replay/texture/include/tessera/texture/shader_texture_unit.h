@@ -25,7 +25,7 @@ class ShaderTextureUnit final : public shader::TextureSampler {
 
   void execute(const shader::ImageRequest& request, uint32_t* const out[4]) override;
 
-  // Counters: no stage silently drops work (issue 4). Requests on unbound resources or on
+  // Counters: no stage silently drops work. Requests on unbound resources or on
   // unsupported dimensionalities (3D, cube) return zeros and are counted here.
   // Lanes that sampled, gathered or fetched (each handed to the footprint sink); queries excluded.
   uint64_t lanes_sampled() const { return lanes_sampled_; }

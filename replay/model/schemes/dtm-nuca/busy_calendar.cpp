@@ -1,0 +1,81 @@
+#include "dtm-nuca/busy_calendar.h"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+
+namespace tessera::model::dtm_nuca {
+
+namespace {
+constexpr uint64_t kWords = BusyCalendar::kWindow / 64;
+}
+
+bool BusyCalendar::busy(uint64_t cycle) const {
+  if (cycle < base_ || cycle >= base_ + kWindow) return false;
+  const uint64_t i = cycle % kWindow;
+  return ((bits_[i / 64] >> (i % 64)) & 1) != 0;
+}
+
+void BusyCalendar::clear() {
+  std::fill(bits_.begin(), bits_.end(), 0);
+  base_ = 0;
+}
+
+uint64_t BusyCalendar::first_free(uint64_t c) const {
+  while (c < base_ + kWindow) {
+    const uint64_t i = c % kWindow;
+    const uint64_t free_bits = ~bits_[i / 64] >> (i % 64);  // the word's cycles from c on
+    if (free_bits != 0) return c + static_cast<uint64_t>(std::countr_zero(free_bits));
+    c += 64 - i % 64;
+  }
+  return c;
+}
+
+uint64_t BusyCalendar::first_busy(uint64_t c, uint64_t end) const {
+  while (c < end && c < base_ + kWindow) {
+    const uint64_t i = c % kWindow;
+    const uint64_t busy_bits = bits_[i / 64] >> (i % 64);
+    if (busy_bits != 0) return std::min(end, c + static_cast<uint64_t>(std::countr_zero(busy_bits)));
+    c += 64 - i % 64;
+  }
+  return end;
+}
+
+void BusyCalendar::fill(uint64_t start, uint64_t end, bool value) {
+  for (uint64_t c = start; c < end;) {
+    const uint64_t i = c % kWindow;
+    const uint64_t n = std::min<uint64_t>(end - c, 64 - i % 64);
+    const uint64_t mask = (n == 64 ? ~uint64_t{0} : ((uint64_t{1} << n) - 1)) << (i % 64);
+    uint64_t& word = bits_[i / 64];
+    word = value ? word | mask : word & ~mask;
+    c += n;
+  }
+}
+
+void BusyCalendar::advance(uint64_t last) {
+  if (last < base_ + kWindow) return;
+  const uint64_t next = last - kWindow + 1;
+  if (next - base_ >= kWindow) {
+    std::fill(bits_.begin(), bits_.end(), 0);
+  } else {
+    fill(base_, next, false);  // the cycles that wrap around to hold the new ones
+  }
+  base_ = next;
+}
+
+uint64_t BusyCalendar::reserve(uint64_t t, uint64_t length) {
+  if (length == 0) return t;
+  if (length > kWindow) throw std::invalid_argument("BusyCalendar: a booking longer than the window");
+  uint64_t start = std::max(t, base_);
+  while (true) {
+    start = first_free(start);
+    const uint64_t blocked = first_busy(start, start + length);
+    if (blocked == start + length) break;
+    start = blocked + 1;
+  }
+  advance(start + length - 1);
+  fill(start, start + length, true);
+  return start;
+}
+
+}  // namespace tessera::model::dtm_nuca

@@ -1,0 +1,49 @@
+// When one shared resource (a mesh link, an injection or ejection port) is busy, cycle by cycle.
+// A request for `length` cycles from cycle t takes the earliest free gap at or after t.
+//
+// Why a calendar rather than a "free at" cycle: a texture request is timed whole when it is
+// issued (request, lookup, forward, data return), so it books resources up to hundreds of cycles
+// ahead; and the timing model's cores do not issue in one global time order (a core whose misses
+// wait for a free MSHR sends its next request at that later cycle, thousands of cycles ahead of
+// the others when the network is saturated). A later call may therefore ask for an earlier cycle
+// and must still find the resource free before the bookings already made, as in the hardware.
+//
+// A bit per cycle in a ring of kWindow cycles: the window ends at the latest cycle booked, so
+// every booking within kWindow cycles of it is remembered (a gap scan walks 64 cycles per word).
+// A call for a cycle that already left the window starts at the window's first cycle (Mesh2D
+// counts such late packets); the timing model keeps its cores well within kWindow of each other.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace tessera::model::dtm_nuca {
+
+class BusyCalendar {
+ public:
+  static constexpr uint64_t kWindow = uint64_t{1} << 16;
+
+  BusyCalendar() : bits_(kWindow / 64, 0) {}
+
+  // Books the earliest [start, start + length) with start >= t that overlaps no booking; returns
+  // start. length 0 books nothing and returns t. length must not exceed kWindow.
+  uint64_t reserve(uint64_t t, uint64_t length);
+  bool busy(uint64_t cycle) const;
+  // The first cycle the calendar remembers: a call for an earlier one starts there.
+  uint64_t window_start() const { return base_; }
+  void clear();
+
+ private:
+  // The first free cycle at or after c (cycles past the window are free).
+  uint64_t first_free(uint64_t c) const;
+  // The first busy cycle in [c, end), or end.
+  uint64_t first_busy(uint64_t c, uint64_t end) const;
+  void fill(uint64_t start, uint64_t end, bool value);
+  // Moves the window so that it holds cycle `last`, forgetting the cycles it leaves behind.
+  void advance(uint64_t last);
+
+  std::vector<uint64_t> bits_;  // bit (c % kWindow): cycle c is busy, for c in [base_, base_ + kWindow)
+  uint64_t base_ = 0;
+};
+
+}  // namespace tessera::model::dtm_nuca

@@ -1,0 +1,122 @@
+#include "dtm-nuca/distributed_affinity_tables.h"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+#include <string>
+
+namespace tessera::model::dtm_nuca {
+
+DistributedAffinityTables::DistributedAffinityTables(const DistributedTablesConfig& config, Mesh2D& mesh)
+    : config_(config),
+      mesh_(mesh),
+      map_(config.page_blocks, config.buckets),
+      counter_max_(static_cast<uint16_t>(config.counter_bits >= 1 && config.counter_bits <= 16
+                                             ? (1u << config.counter_bits) - 1 : 0)),
+      packet_flits_(0),
+      counts_(static_cast<size_t>(config.nodes) * config.buckets, 0),
+      view_(static_cast<size_t>(config.nodes) * config.buckets, 0),
+      best_(static_cast<size_t>(config.nodes) * config.buckets),
+      sent_(static_cast<size_t>(config.nodes) * config.buckets, 0),
+      inbox_(config.nodes),
+      next_packet_(config.nodes, 0),
+      agreed_(config.buckets, kNoOwner) {
+  if (config.nodes == 0) throw std::invalid_argument("DTM-NUCA-Dist: no nodes");
+  if (counter_max_ == 0) {
+    throw std::invalid_argument("DTM-NUCA-Dist: counter_bits " + std::to_string(config.counter_bits) + " is outside 1..16");
+  }
+  if (config.epoch_accesses == 0) throw std::invalid_argument("DTM-NUCA-Dist: an epoch needs at least one access");
+  if (config.flit_bytes == 0) throw std::invalid_argument("DTM-NUCA-Dist: flits need at least one byte");
+  if (mesh.endpoints() < config.nodes) {
+    throw std::invalid_argument("DTM-NUCA-Dist: " + std::to_string(config.nodes) + " nodes on a mesh of " +
+                                std::to_string(mesh.endpoints()) + " endpoints");
+  }
+  // Initially every node owns every bucket (section IV-B).
+  for (uint32_t n = 0; n < config.nodes; ++n) {
+    std::fill_n(view_.begin() + static_cast<std::ptrdiff_t>(index(n, 0)), config.buckets, n);
+  }
+  const uint64_t payload_bits = uint64_t{config.buckets} * (1 + config.counter_bits);
+  const uint64_t flit_bits = uint64_t{config.flit_bytes} * 8;
+  packet_flits_ = static_cast<uint32_t>(1 + (payload_bits + flit_bits - 1) / flit_bits);
+  packet_bits_ = static_cast<uint32_t>(kHeaderBits + payload_bits);
+}
+
+uint64_t DistributedAffinityTables::storage_bits_per_node() const {
+  const uint64_t owner_bits = config_.nodes > 1 ? std::bit_width(config_.nodes - 1) : 1;
+  return uint64_t{config_.buckets} * (uint64_t{config_.nodes} * config_.counter_bits + owner_bits);
+}
+
+uint32_t DistributedAffinityTables::owner(uint32_t node, uint64_t block, uint64_t now) {
+  if (node >= config_.nodes) throw std::out_of_range("DTM-NUCA-Dist: node " + std::to_string(node));
+  deliver(node, now);
+  return view_[index(node, map_.bucket(block))];
+}
+
+void DistributedAffinityTables::count(uint32_t node, uint64_t block) {
+  if (node >= config_.nodes) throw std::out_of_range("DTM-NUCA-Dist: node " + std::to_string(node));
+  uint16_t& c = counts_[index(node, map_.bucket(block))];
+  if (++c >= counter_max_) c = std::max<uint16_t>(1, static_cast<uint16_t>(c >> 1));  // III-B: halve on saturation
+}
+
+bool DistributedAffinityTables::count_access(uint64_t now) {
+  if (++accesses_ % config_.epoch_accesses != 0) return false;
+  end_epoch(now);
+  return true;
+}
+
+void DistributedAffinityTables::end_epoch(uint64_t now) {
+  ++round_;
+  // Packets of the previous round delivered by now apply; those still in flight are superseded
+  // by this round's claims.
+  for (uint32_t n = 0; n < config_.nodes; ++n) {
+    deliver(n, now);
+    dropped_ += inbox_[n].size() - next_packet_[n];
+    inbox_[n].clear();
+    next_packet_[n] = 0;
+  }
+  sent_ = counts_;
+  std::fill(counts_.begin(), counts_.end(), uint16_t{0});
+  std::fill(best_.begin(), best_.end(), Claim{});
+
+  // The agreed owner of this round: the best claim over every node.
+  for (uint32_t b = 0; b < config_.buckets; ++b) {
+    Claim top;
+    for (uint32_t n = 0; n < config_.nodes; ++n) {
+      if (better(sent_[index(n, b)], n, top)) top = Claim{sent_[index(n, b)], n};
+    }
+    if (top.count == 0) continue;
+    if (agreed_[b] != kNoOwner && agreed_[b] != top.node) ++ownership_changes_;
+    agreed_[b] = top.node;
+  }
+
+  for (uint32_t src = 0; src < config_.nodes; ++src) {
+    apply(src, src);  // a node knows its own claims at once
+    for (uint32_t dst = 0; dst < config_.nodes; ++dst) {
+      if (dst == src) continue;
+      inbox_[dst].push_back(Packet{mesh_.send(src, dst, packet_flits_, packet_bits_, now), src});
+    }
+  }
+  for (auto& inbox : inbox_) {
+    std::stable_sort(inbox.begin(), inbox.end(), [](const Packet& a, const Packet& b) { return a.arrival < b.arrival; });
+  }
+}
+
+void DistributedAffinityTables::deliver(uint32_t node, uint64_t now) {
+  std::vector<Packet>& inbox = inbox_[node];
+  size_t& next = next_packet_[node];
+  while (next < inbox.size() && inbox[next].arrival <= now) apply(node, inbox[next++].src);
+}
+
+void DistributedAffinityTables::apply(uint32_t node, uint32_t src) {
+  for (uint32_t b = 0; b < config_.buckets; ++b) {
+    const uint16_t count = sent_[index(src, b)];
+    if (count == 0) continue;  // no claim on this bucket
+    ++claims_applied_;
+    Claim& best = best_[index(node, b)];
+    if (!better(count, src, best)) continue;
+    best = Claim{count, src};
+    view_[index(node, b)] = src;
+  }
+}
+
+}  // namespace tessera::model::dtm_nuca

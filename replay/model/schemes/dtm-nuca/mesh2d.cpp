@@ -1,0 +1,102 @@
+#include "dtm-nuca/mesh2d.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace tessera::model::dtm_nuca {
+
+MeshShape MeshShape::for_nodes(uint32_t nodes, uint32_t cols) {
+  if (nodes == 0) throw std::invalid_argument("DTM-NUCA mesh: no nodes");
+  if (cols != 0) {
+    if (nodes % cols != 0) {
+      throw std::invalid_argument("DTM-NUCA mesh: nuca.mesh_cols " + std::to_string(cols) + " does not divide " +
+                                  std::to_string(nodes) + " nodes");
+    }
+    return MeshShape{nodes / cols, cols};
+  }
+  uint32_t c = 1;
+  while (uint64_t{c} * c < nodes) ++c;  // ceil(sqrt(nodes))
+  while (nodes % c != 0) ++c;
+  return MeshShape{nodes / c, c};
+}
+
+Mesh2D::Mesh2D(MeshShape shape, uint32_t hop_latency) : rows_(shape.rows), cols_(shape.cols), hop_latency_(hop_latency) {
+  if (rows_ == 0 || cols_ == 0) throw std::invalid_argument("DTM-NUCA mesh: zero rows or columns");
+  for (uint32_t r = 0; r < routers(); ++r) endpoint_router_.push_back(r);
+  reset();
+}
+
+uint32_t Mesh2D::add_endpoint(uint32_t router) {
+  if (router >= routers()) throw std::out_of_range("DTM-NUCA mesh: router " + std::to_string(router) + " of " + std::to_string(routers()));
+  endpoint_router_.push_back(router);
+  inject_.emplace_back();
+  eject_.emplace_back();
+  return endpoints() - 1;
+}
+
+void Mesh2D::reset() {
+  links_.assign(static_cast<size_t>(routers()) * 4, BusyCalendar{});
+  inject_.assign(endpoint_router_.size(), BusyCalendar{});
+  eject_.assign(endpoint_router_.size(), BusyCalendar{});
+  counters_ = MeshCounters{};
+}
+
+uint32_t Mesh2D::hops(uint32_t from_router, uint32_t to_router) const {
+  const auto dist = [](uint32_t a, uint32_t b) { return a > b ? a - b : b - a; };
+  return dist(col(from_router), col(to_router)) + dist(row(from_router), row(to_router));
+}
+
+// One X-Y step: along the row until the column matches, then along the column.
+uint32_t Mesh2D::step(uint32_t router, uint32_t to_router, Direction* dir) const {
+  if (col(router) < col(to_router)) { *dir = kEast; return router + 1; }
+  if (col(router) > col(to_router)) { *dir = kWest; return router - 1; }
+  if (row(router) < row(to_router)) { *dir = kSouth; return router + cols_; }
+  *dir = kNorth;
+  return router - cols_;
+}
+
+std::vector<uint32_t> Mesh2D::route(uint32_t from_router, uint32_t to_router) const {
+  std::vector<uint32_t> path{from_router};
+  Direction dir;
+  for (uint32_t r = from_router; r != to_router;) {
+    r = step(r, to_router, &dir);
+    path.push_back(r);
+  }
+  return path;
+}
+
+uint64_t Mesh2D::send(uint32_t src, uint32_t dst, uint32_t flits, uint32_t bits, uint64_t now) {
+  if (src >= endpoints() || dst >= endpoints()) {
+    throw std::out_of_range("DTM-NUCA mesh: endpoint " + std::to_string(std::max(src, dst)) + " of " +
+                            std::to_string(endpoints()));
+  }
+  if (src == dst || flits == 0) return now;
+  bool late = false;
+  const auto book = [&](BusyCalendar& c, uint64_t at) {
+    late |= at < c.window_start();
+    return c.reserve(at, flits);
+  };
+  uint64_t t = book(inject_[src], now);
+  const uint32_t to = endpoint_router_[dst];
+  uint32_t h = 0;
+  Direction dir;
+  for (uint32_t r = endpoint_router_[src]; r != to; ++h) {
+    const uint32_t next = step(r, to, &dir);
+    t = book(links_[static_cast<size_t>(r) * 4 + dir], t) + hop_latency_;
+    r = next;
+  }
+  const uint64_t delivered = book(eject_[dst], t) + flits - 1;
+  counters_.late += late ? 1 : 0;
+
+  ++counters_.packets;
+  counters_.flits += flits;
+  counters_.hops += h;
+  counters_.flit_hops += uint64_t{flits} * h;
+  counters_.bit_hops += uint64_t{bits} * h;
+  counters_.router_bits += uint64_t{bits} * (h + 1);
+  counters_.contention_cycles += delivered - (now + uint64_t{h} * hop_latency_ + flits - 1);
+  return delivered;
+}
+
+}  // namespace tessera::model::dtm_nuca

@@ -1,0 +1,88 @@
+#include "dtm-nuca/nuca_config.h"
+
+namespace tessera::model::dtm_nuca {
+
+namespace {
+
+ParamSpec int_param(std::string name, std::string def, std::string desc, double min, double max) {
+  return ParamSpec{std::move(name), ParamType::Int, std::move(def), std::move(desc), min, max, {}};
+}
+
+}  // namespace
+
+const char* organisation_name(Organisation organisation) {
+  switch (organisation) {
+    case Organisation::DtmNuca: return "dtm-nuca";
+    case Organisation::DtmNucaDist: return "dtm-nuca-dist";
+    case Organisation::DNuca: return "d-nuca";
+  }
+  return "?";
+}
+
+std::vector<std::string> organisation_names() {
+  return {organisation_name(Organisation::DtmNuca), organisation_name(Organisation::DtmNucaDist),
+          organisation_name(Organisation::DNuca)};
+}
+
+std::vector<ParamSpec> params() {
+  return {
+      ParamSpec{"nuca.organisation", ParamType::String, "dtm-nuca",
+                "NUCA of the L1 texture caches: centralized or distributed Affinity Table, or the D-NUCA bound (paper 000 "
+                "sections IV-A, IV-B, VI; the variants set it)",
+                0, 0, organisation_names()},
+      int_param("nuca.buckets", "32", "buckets in the Affinity Table (paper 000 Table I)", 1, 65536),
+      int_param("nuca.counter_bits", "4", "bits of each affinity saturating counter (Table I)", 1, 16),
+      int_param("nuca.page_blocks", "8", "consecutive blocks per page; pages map to buckets modulo nuca.buckets (Table I)", 1,
+                1 << 20),
+      int_param("nuca.hop_latency", "1", "cycles per hop on the 2D mesh between texture caches (Table I)", 0, 1000),
+      int_param("nuca.epoch_accesses", "20000",
+                "texture accesses per epoch; at its end counters reset and ownership is recomputed (Table I)", 1, 1e12),
+      int_param("nuca.hysteresis", "25",
+                "percent by which a saturating counter must exceed the owner's to take its bucket (our choice: the paper "
+                "gives none)",
+                0, 1000),
+      ParamSpec{"nuca.count_hits", ParamType::Bool, "true",
+                "every texture access increments its processor's affinity counter (III-B); false: only the local misses "
+                "that ask for an owner (III-A)",
+                0, 0, {}},
+      int_param("nuca.mesh_cols", "0", "mesh columns; 0 = most square rows x cols with rows <= cols (must divide the cores)", 0,
+                1 << 16),
+      int_param("nuca.flit_bytes", "64",
+                "bytes per mesh flit (link width, one flit per cycle); a packet is a head flit plus its payload in flits", 1,
+                1024),
+      int_param("nuca.table_latency", "1",
+                "cycles from the centralized Affinity Table taking a request to its answer (it takes one per cycle)", 1, 1000),
+      int_param("nuca.directory_latency", "2",
+                "cycles from the d-nuca directory taking a lookup to its answer (it takes one per cycle)", 1, 1000),
+  };
+}
+
+DtmNucaConfig DtmNucaConfig::from_params(const ParamSet& p) {
+  DtmNucaConfig c;
+  const std::string& organisation = p.get_string("nuca.organisation");
+  for (Organisation o : {Organisation::DtmNuca, Organisation::DtmNucaDist, Organisation::DNuca}) {
+    if (organisation == organisation_name(o)) c.organisation = o;
+  }
+  c.buckets = p.get_u32("nuca.buckets");
+  c.counter_bits = p.get_u32("nuca.counter_bits");
+  c.page_blocks = p.get_u32("nuca.page_blocks");
+  c.hop_latency = p.get_u32("nuca.hop_latency");
+  c.epoch_accesses = static_cast<uint64_t>(p.get_int("nuca.epoch_accesses"));
+  c.hysteresis_pct = p.get_u32("nuca.hysteresis");
+  c.count_hits = p.get_bool("nuca.count_hits");
+  c.mesh_cols = p.get_u32("nuca.mesh_cols");
+  c.flit_bytes = p.get_u32("nuca.flit_bytes");
+  c.table_latency = p.get_u32("nuca.table_latency");
+  c.directory_latency = p.get_u32("nuca.directory_latency");
+  return c;
+}
+
+AffinityTableConfig DtmNucaConfig::table(uint32_t processors) const {
+  return AffinityTableConfig{processors, buckets, counter_bits, page_blocks, hysteresis_pct, epoch_accesses};
+}
+
+DistributedTablesConfig DtmNucaConfig::distributed_tables(uint32_t processors) const {
+  return DistributedTablesConfig{processors, buckets, counter_bits, page_blocks, epoch_accesses, flit_bytes};
+}
+
+}  // namespace tessera::model::dtm_nuca

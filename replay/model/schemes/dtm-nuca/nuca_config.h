@@ -1,0 +1,47 @@
+// The nuca.* parameters of the DTM-NUCA scheme folder (paper 000; names are contracts) and the
+// configuration they make. The three variants share the folder and differ in nuca.organisation:
+// dtm-nuca (centralized Affinity Table), dtm-nuca-dist (distributed tables), d-nuca (the
+// single-sharer directory bound of section VI).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dtm-nuca/affinity_table.h"
+#include "dtm-nuca/distributed_affinity_tables.h"
+#include "dtm-nuca/mesh2d.h"
+#include "tessera/model/params.h"
+
+namespace tessera::model::dtm_nuca {
+
+enum class Organisation : uint8_t { DtmNuca, DtmNucaDist, DNuca };
+const char* organisation_name(Organisation organisation);
+std::vector<std::string> organisation_names();
+
+// The nuca.* parameters (name, type, default, one-line description, range), ready to register.
+std::vector<ParamSpec> params();
+
+struct DtmNucaConfig {
+  Organisation organisation = Organisation::DtmNuca;
+  uint32_t buckets = 32;
+  uint32_t counter_bits = 4;
+  uint32_t page_blocks = 8;
+  uint32_t hop_latency = 1;
+  uint64_t epoch_accesses = 20000;
+  uint32_t hysteresis_pct = 25;
+  bool count_hits = true;
+  uint32_t mesh_cols = 0;  // 0 = automatic (mesh2d.h)
+  uint32_t flit_bytes = 64;
+  uint32_t table_latency = 1;
+  uint32_t directory_latency = 2;
+
+  // Reads the nuca.* parameters (the set's registry must hold params()).
+  static DtmNucaConfig from_params(const ParamSet& params);
+
+  MeshShape mesh_shape(uint32_t processors) const { return MeshShape::for_nodes(processors, mesh_cols); }
+  AffinityTableConfig table(uint32_t processors) const;
+  DistributedTablesConfig distributed_tables(uint32_t processors) const;
+};
+
+}  // namespace tessera::model::dtm_nuca

@@ -1,0 +1,51 @@
+// Bookings of a shared resource: earliest free gap, a later call for an earlier cycle, the window.
+#include <gtest/gtest.h>
+
+#include "dtm-nuca/busy_calendar.h"
+
+namespace tessera::model::dtm_nuca {
+namespace {
+
+TEST(BusyCalendar, EarliestGap) {
+  BusyCalendar c;
+  EXPECT_EQ(c.reserve(10, 5), 10u);  // [10,15)
+  EXPECT_EQ(c.reserve(12, 2), 15u);  // busy until 15: [15,17)
+  EXPECT_EQ(c.reserve(0, 10), 0u);   // the gap before fits exactly: [0,10)
+  EXPECT_EQ(c.reserve(20, 3), 20u);  // [20,23)
+  EXPECT_EQ(c.reserve(16, 4), 23u);  // [17,20) is too short for 4
+  EXPECT_EQ(c.reserve(16, 3), 17u);  // but fits 3: [0,27) is busy now
+  for (uint64_t t = 0; t < 27; ++t) EXPECT_TRUE(c.busy(t)) << t;
+  EXPECT_FALSE(c.busy(27));
+  EXPECT_EQ(c.reserve(5, 0), 5u);    // nothing to book
+  EXPECT_EQ(c.reserve(0, 1), 27u);
+}
+
+TEST(BusyCalendar, GapsAcrossWordsAndTheRingEdge) {
+  BusyCalendar c;
+  // A booking that straddles a 64-cycle word and the end of the ring.
+  const uint64_t edge = BusyCalendar::kWindow;
+  EXPECT_EQ(c.reserve(edge - 3, 7), edge - 3);  // [edge-3, edge+4): the window moves to hold it
+  EXPECT_EQ(c.window_start(), 4u);               // the window ends at edge + 3
+  EXPECT_EQ(c.reserve(edge - 5, 3), edge + 4);   // only 2 free before the booking
+  EXPECT_EQ(c.reserve(edge - 5, 2), edge - 5);
+  EXPECT_EQ(c.reserve(60, 10), 60u);             // across the word at 64
+  EXPECT_EQ(c.reserve(58, 3), 70u);              // [58,60) too short
+}
+
+TEST(BusyCalendar, WindowForgetsTheOldestCycles) {
+  BusyCalendar c;
+  c.reserve(0, 10);
+  c.reserve(100, 10);
+  EXPECT_TRUE(c.busy(5));
+  // A booking kWindow cycles after the first one moves the window past it.
+  const uint64_t far = 10 + BusyCalendar::kWindow;
+  EXPECT_EQ(c.reserve(far, 1), far);
+  EXPECT_EQ(c.window_start(), 11u);
+  EXPECT_FALSE(c.busy(5));
+  EXPECT_TRUE(c.busy(100));
+  // A call for a cycle before the window starts at the window (the mesh counts it as late).
+  EXPECT_EQ(c.reserve(3, 2), 11u);
+}
+
+}  // namespace
+}  // namespace tessera::model::dtm_nuca

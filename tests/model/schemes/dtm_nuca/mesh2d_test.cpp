@@ -1,0 +1,98 @@
+// The 2D mesh of paper 000 section IV-A: layout rule, X-Y hop counts and paths on the 4 x 8 mesh
+// of 32 fragment processors, and contention with exact delivery cycles.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "dtm-nuca/mesh2d.h"
+
+namespace tessera::model::dtm_nuca {
+namespace {
+
+constexpr uint32_t kLine = kHeaderBits + 512;  // a header and a 64 B line
+
+TEST(MeshShape, LayoutRule) {
+  const auto shape = [](uint32_t n, uint32_t cols = 0) {
+    const MeshShape s = MeshShape::for_nodes(n, cols);
+    return std::vector<uint32_t>{s.rows, s.cols};
+  };
+  EXPECT_EQ(shape(32), (std::vector<uint32_t>{4, 8}));
+  EXPECT_EQ(shape(16), (std::vector<uint32_t>{4, 4}));
+  EXPECT_EQ(shape(8), (std::vector<uint32_t>{2, 4}));
+  EXPECT_EQ(shape(4), (std::vector<uint32_t>{2, 2}));
+  EXPECT_EQ(shape(9), (std::vector<uint32_t>{3, 3}));
+  EXPECT_EQ(shape(12), (std::vector<uint32_t>{3, 4}));
+  EXPECT_EQ(shape(7), (std::vector<uint32_t>{1, 7}));
+  EXPECT_EQ(shape(1), (std::vector<uint32_t>{1, 1}));
+  EXPECT_EQ(shape(32, 4), (std::vector<uint32_t>{8, 4}));
+  EXPECT_THROW(MeshShape::for_nodes(32, 5), std::invalid_argument);
+  EXPECT_THROW(MeshShape::for_nodes(0), std::invalid_argument);
+}
+
+TEST(Mesh2D, XYHopsAndPathsOn4x8) {
+  const Mesh2D mesh(MeshShape::for_nodes(32), 1);
+  EXPECT_EQ(mesh.routers(), 32u);
+  EXPECT_EQ(mesh.hops(0, 31), 10u);
+  EXPECT_EQ(mesh.route(0, 31), (std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 6, 7, 15, 23, 31}));
+  // X first, then Y: from the bottom-right corner west along row 3, then north along column 0.
+  EXPECT_EQ(mesh.route(31, 0), (std::vector<uint32_t>{31, 30, 29, 28, 27, 26, 25, 24, 16, 8, 0}));
+  // (1,1) -> (2,6): five hops east, one south.
+  EXPECT_EQ(mesh.hops(9, 22), 6u);
+  EXPECT_EQ(mesh.route(9, 22), (std::vector<uint32_t>{9, 10, 11, 12, 13, 14, 22}));
+  EXPECT_EQ(mesh.route(5, 5), (std::vector<uint32_t>{5}));
+  EXPECT_EQ(mesh.hops(5, 5), 0u);
+  // Rows 0..3, columns 0..7: the router nearest the centre is (1,3).
+  EXPECT_EQ(mesh.centre(), 11u);
+  EXPECT_EQ(Mesh2D(MeshShape::for_nodes(9), 1).centre(), 4u);  // Fig. 5(a): the centre of 3 x 3
+}
+
+TEST(Mesh2D, ZeroLoadLatency) {
+  Mesh2D mesh(MeshShape::for_nodes(32), 1);
+  EXPECT_EQ(mesh.send(0, 31, 1, kHeaderBits, 100), 110u);  // 10 hops x 1 cycle
+  Mesh2D slow(MeshShape::for_nodes(32), 3);
+  EXPECT_EQ(slow.send(0, 31, 5, kLine, 0), 34u);  // 10 x 3 + the 4 flits behind the head
+  EXPECT_EQ(mesh.send(7, 7, 5, kLine, 50), 50u);  // to itself: no network
+  EXPECT_EQ(mesh.counters().packets, 1u);
+}
+
+TEST(Mesh2D, ContentionSerialises) {
+  Mesh2D mesh(MeshShape::for_nodes(32), 1);
+  // A: 5 flits 0 -> 3 at cycle 0 holds links 0>1 [0,5), 1>2 [1,6), 2>3 [2,7): delivered 3 + 4 = 7.
+  EXPECT_EQ(mesh.send(0, 3, 5, kLine, 0), 7u);
+  // B: 5 flits 1 -> 3 at cycle 0 waits for link 1>2 until 6, then 2>3 until 7, ejection at 8:
+  // delivered 12 instead of 6 without contention.
+  EXPECT_EQ(mesh.send(1, 3, 5, kLine, 0), 12u);
+  // C: 1 flit 0 -> 1 at cycle 0 waits for 0's injection port and link 0>1, both free at 5.
+  EXPECT_EQ(mesh.send(0, 1, 1, kHeaderBits, 0), 6u);
+  // D: the opposite direction 3 -> 0 uses other links: no contention.
+  EXPECT_EQ(mesh.send(3, 0, 5, kLine, 0), 7u);
+  const MeshCounters& c = mesh.counters();
+  EXPECT_EQ(c.packets, 4u);
+  EXPECT_EQ(c.flits, 16u);
+  EXPECT_EQ(c.hops, 3u + 2u + 1u + 3u);
+  EXPECT_EQ(c.flit_hops, 15u + 10u + 1u + 15u);
+  EXPECT_EQ(c.bit_hops, kLine * 3 + kLine * 2 + kHeaderBits * 1 + kLine * 3);
+  EXPECT_EQ(c.router_bits, kLine * 4 + kLine * 3 + kHeaderBits * 2 + kLine * 4);
+  EXPECT_EQ(c.contention_cycles, 0u + 6u + 5u + 0u);
+  EXPECT_DOUBLE_EQ(c.mean_hops(), 9.0 / 4.0);
+  mesh.reset();
+  EXPECT_EQ(mesh.send(1, 3, 5, kLine, 0), 6u);
+  EXPECT_EQ(mesh.counters().packets, 1u);
+}
+
+TEST(Mesh2D, TableEndpointHasItsOwnPorts) {
+  Mesh2D mesh(MeshShape::for_nodes(32), 1);
+  const uint32_t table = mesh.add_endpoint(mesh.centre());
+  EXPECT_EQ(table, 32u);
+  EXPECT_EQ(mesh.router_of(table), 11u);
+  EXPECT_EQ(mesh.send(0, table, 1, kHeaderBits, 0), 4u);  // (0,0) -> (1,3): 4 hops
+  // Two requests reaching the table at the same cycle serialise on its ejection port.
+  EXPECT_EQ(mesh.send(10, table, 1, kHeaderBits, 3), 4u + 1u);
+  // The processor at the table's router reaches it without a hop but through its own ports.
+  EXPECT_EQ(mesh.send(11, table, 1, kHeaderBits, 6), 6u);
+  EXPECT_EQ(mesh.send(table, 11, 1, kHeaderBits, 6), 6u);
+  EXPECT_THROW(mesh.send(0, 33, 1, kHeaderBits, 0), std::out_of_range);
+}
+
+}  // namespace
+}  // namespace tessera::model::dtm_nuca

@@ -1,0 +1,79 @@
+// The DTM-NUCA scheme's parameters (contract names, defaults of paper 000 Table I), the
+// configuration they make, and the energy of the structures it adds.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "dtm-nuca/network_energy.h"
+#include "dtm-nuca/nuca_config.h"
+
+namespace tessera::model::dtm_nuca {
+namespace {
+
+ParamRegistry registry() {
+  ParamRegistry r;
+  for (ParamSpec& s : params()) r.add(std::move(s));
+  return r;
+}
+
+TEST(DtmNucaConfig, ParamsHaveTableIDefaults) {
+  const ParamRegistry r = registry();
+  const ParamSet set(r);
+  const DtmNucaConfig c = DtmNucaConfig::from_params(set);
+  EXPECT_EQ(c.organisation, Organisation::DtmNuca);
+  EXPECT_EQ(c.buckets, 32u);
+  EXPECT_EQ(c.counter_bits, 4u);
+  EXPECT_EQ(c.page_blocks, 8u);
+  EXPECT_EQ(c.hop_latency, 1u);
+  EXPECT_EQ(c.epoch_accesses, 20000u);
+  EXPECT_EQ(c.hysteresis_pct, 25u);
+  EXPECT_TRUE(c.count_hits);
+  EXPECT_EQ(c.mesh_cols, 0u);
+  EXPECT_EQ(c.flit_bytes, 64u);
+  EXPECT_EQ(c.table_latency, 1u);
+  EXPECT_EQ(c.directory_latency, 2u);
+  const MeshShape shape = c.mesh_shape(32);
+  EXPECT_EQ(shape.rows, 4u);
+  EXPECT_EQ(shape.cols, 8u);
+  EXPECT_EQ(AffinityTable(c.table(32)).storage_bits(), 4256u);  // paper 000 III-A: 0.51 KiB
+}
+
+TEST(DtmNucaConfig, ParamsAreValidated) {
+  const ParamRegistry r = registry();
+  ParamSet set(r);
+  set.set("nuca.organisation", "d-nuca");
+  set.set("nuca.buckets", "64");
+  set.set("nuca.hysteresis", "50");
+  set.set("nuca.mesh_cols", "4");
+  const DtmNucaConfig c = DtmNucaConfig::from_params(set);
+  EXPECT_EQ(c.organisation, Organisation::DNuca);
+  EXPECT_EQ(c.buckets, 64u);
+  EXPECT_EQ(c.hysteresis_pct, 50u);
+  EXPECT_EQ(c.mesh_shape(32).rows, 8u);
+  EXPECT_THROW(set.set("nuca.organisation", "s-nuca"), ParamError);
+  EXPECT_THROW(set.set("nuca.counter_bits", "17"), ParamError);
+  EXPECT_THROW(set.set("nuca.flit_bytes", "0"), ParamError);
+  set.set("nuca.mesh_cols", "5");
+  EXPECT_THROW(DtmNucaConfig::from_params(set).mesh_shape(32), std::invalid_argument);
+}
+
+TEST(NetworkEnergy, PerBitTraversal) {
+  MeshCounters mesh;
+  mesh.bit_hops = 576 * 2 + 64 * 1;          // a line (header + 64 B) over 2 hops, a request over 1
+  mesh.router_bits = 576 * 3 + 64 * 2;       // through 3 and 2 routers
+  // (1216 link + 1856 router bit traversals) x 0.12 pJ = 368.64 pJ, whatever the flit width.
+  EXPECT_NEAR(network_energy_pj(mesh), 368.64, 1e-9);
+  // 32 routers x 5 ports x 4 flits x 16 B = 10 KiB of buffers at 0.05 mW/KiB (32 nm lop).
+  EXPECT_NEAR(router_leakage_mw(32, 16, TechVariant::Nm32Lop), 0.5, 1e-12);
+}
+
+TEST(TableEnergy, SmallRamOfTheTableSize) {
+  // A 1 KiB table at 32 nm lop is DESIGN.md's RAM itself: an update is 0.82 + 1.14 pJ.
+  EXPECT_NEAR(table_energy_pj(1000, 0, 8192, TechVariant::Nm32Lop), 1960.0, 1e-9);
+  EXPECT_NEAR(table_energy_pj(0, 10, 8192, TechVariant::Nm32Lop), 8.2, 1e-9);
+  // The 4256-bit Affinity Table: the square root of its size against 1 KiB.
+  EXPECT_NEAR(table_energy_pj(1, 0, 4256, TechVariant::Nm32Lop), 1.96 * std::sqrt(4256.0 / 8192.0), 1e-9);
+}
+
+}  // namespace
+}  // namespace tessera::model::dtm_nuca
