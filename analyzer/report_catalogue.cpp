@@ -147,7 +147,8 @@ std::vector<Paper> make_papers() {
   p.back().figures = {
       {"003-mrc", "Figs. 11-13: tile cache miss ratio against its size, per replacement policy", Chart::kLines,
        "miss ratio", "tile cache (KiB)", std::nullopt, true,
-       "runs of mobile4-64k with --set tile.size=N and tile.policy=lru|opt|mru|drrip (tile.ways=N)", {}},
+       "runs of mobile4-64k with --set tile.size=N and tile.policy=lru|opt|mru|drrip (tile.ways=N, 0: fully associative)",
+       {}},
       {"003-fig14-pb-l2", "Figs. 14-15: Parameter Buffer accesses to L2, normalised to the baseline",
        Chart::kBars, "PB L2 accesses / baseline", "", 1.0, false, tcor_runs,
        {at("TCOR", -33.5, Show::kChange, "PB accesses to L2, 64 KiB tile cache (Fig. 14, sec. V-B1)"),

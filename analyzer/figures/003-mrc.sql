@@ -1,6 +1,7 @@
 -- Paper 003 (TCOR) Figs. 11-13: miss ratio of the tile cache (Parameter Buffer accesses) against
 -- its size, per replacement policy and associativity (tile.size, tile.policy and tile.ways
--- overrides of mobile4-64k), with the lower bound LB of section V-A (tcor.lower_bound misses).
+-- overrides of mobile4-64k; tile.ways=0 is fully associative, Figs. 1 and 11), with the lower
+-- bound LB of section V-A (tcor.lower_bound misses).
 -- All captures and measured frames pooled: capture = 'suite'. x = tile cache size in KiB.
 -- Columns: capture, series, part, x, value.
 WITH
@@ -25,7 +26,7 @@ runs(config, policy, ways, x) AS (
   WHERE c.key = 'tile.size'
     AND (c.config = 'mobile4-64k' OR c.config LIKE 'mobile4-64k+tile.%')),
 pooled(series, ord, x, misses, accesses) AS (
-  SELECT upper(r.policy) || ', ' || r.ways || '-way', 1, r.x,
+  SELECT upper(r.policy) || ', ' || CASE r.ways WHEN 0 THEN 'fully associative' ELSE r.ways || '-way' END, 1, r.x,
          sum(mi.value), sum(ac.value)
   FROM runs r
   JOIN m ac ON ac.config = r.config AND ac.metric = 'tile.accesses'

@@ -8,12 +8,15 @@
 // so neighbouring quads share blocks and neighbouring cores replicate them (paper 000 Fig. 1).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
 
 #include "tessera/model/hierarchy.h"
+#include "tessera/model/next_use.h"
 #include "tessera/model/replacement/lru/lru.h"
+#include "tessera/model/replacement/opt/opt.h"
 
 namespace tessera::model {
 namespace {
@@ -121,9 +124,96 @@ void BM_L1LruOnly(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * s.size()));
 }
 
+// A Parameter Buffer stream of a 1280x720 frame (40 x 23 tiles of 32x32): 20,000 primitives of
+// 3 attribute lines in meshes (each a step from the previous one, 1..3 x 1..3 tiles), their PMD
+// appends to baseline-layout lists, then per tile in scanline order its list lines and its
+// primitives' attributes; with the OPT Numbers of paper 003 (next_use.h).
+struct PbStream {
+  std::vector<uint64_t> addrs;
+  std::vector<uint8_t> writes;
+  std::vector<uint64_t> next_use;
+};
+
+const PbStream& pb_stream() {
+  static const PbStream s = [] {
+    constexpr uint32_t kTilesX = 40, kTilesY = 23, kPrims = 20000, kAttrs = 3;
+    std::mt19937 rng(11);
+    std::vector<std::vector<uint32_t>> lists(kTilesX * kTilesY);
+    std::vector<TileCacheAccess> seq;
+    int x = 0, y = 0;
+    for (uint32_t p = 0; p < kPrims; ++p) {
+      if (p % 64 == 0) {
+        x = static_cast<int>(rng() % kTilesX);
+        y = static_cast<int>(rng() % kTilesY);
+      }
+      x = std::clamp<int>(x + static_cast<int>(rng() % 3) - 1, 0, kTilesX - 1);
+      y = std::clamp<int>(y + static_cast<int>(rng() % 3) - 1, 0, kTilesY - 1);
+      const int w = 1 + static_cast<int>(rng() % 3), h = 1 + static_cast<int>(rng() % 3);
+      for (int ty = y; ty < std::min<int>(y + h, kTilesY); ++ty)
+        for (int tx = x; tx < std::min<int>(x + w, kTilesX); ++tx) {
+          const uint32_t t = static_cast<uint32_t>(ty) * kTilesX + static_cast<uint32_t>(tx);
+          seq.push_back({0x4000'0000ull + t * 4096ull + (lists[t].size() * 4 / 64) * 64, kBinning});
+          lists[t].push_back(p);
+        }
+      for (uint32_t a = 0; a < kAttrs; ++a) seq.push_back({0x5000'0000ull + (uint64_t{p} * kAttrs + a) * 64, kBinning});
+    }
+    const size_t writes = seq.size();
+    for (uint32_t t = 0; t < lists.size(); ++t) {
+      for (uint32_t i = 0; i < lists[t].size(); ++i) {
+        if (i % 16 == 0) seq.push_back({0x4000'0000ull + t * 4096ull + i * 4, t});
+        for (uint32_t a = 0; a < kAttrs; ++a) seq.push_back({0x5000'0000ull + (uint64_t{lists[t][i]} * kAttrs + a) * 64, t});
+      }
+    }
+    PbStream out;
+    out.next_use = tile_opt_numbers(seq);
+    for (size_t i = 0; i < seq.size(); ++i) {
+      out.addrs.push_back(seq[i].line);
+      out.writes.push_back(i < writes ? 1 : 0);
+    }
+    return out;
+  }();
+  return s;
+}
+
+// The unified tile cache of the sensitivity study (paper 003 Figs. 1 and 11): 64 KiB and 256 KiB,
+// 4-way or fully associative (1024 / 4096 ways), LRU or OPT. Args: KiB, ways (0 = fully
+// associative), OPT.
+void BM_TileCache(benchmark::State& state) {
+  const PbStream& s = pb_stream();
+  CacheConfig c;
+  c.size_bytes = static_cast<uint64_t>(state.range(0)) * 1024;
+  c.ways = state.range(1) ? static_cast<uint32_t>(state.range(1)) : static_cast<uint32_t>(c.size_bytes / 64);
+  uint64_t misses = 0;
+  auto run = [&](auto& cache) {
+    for (size_t i = 0; i < s.addrs.size(); ++i) {
+      AccessInfo info;
+      info.next_use = s.next_use[i];
+      info.full_line = s.writes[i] != 0;
+      misses += !cache.access(s.addrs[i], s.writes[i] != 0, 0, info).hit;
+    }
+  };
+  for (auto _ : state) {
+    if (state.range(2)) {
+      SetAssocCache<OptPolicy> cache(c);
+      run(cache);
+    } else {
+      SetAssocCache<LruPolicy> cache(c);
+      run(cache);
+    }
+  }
+  benchmark::DoNotOptimize(misses);
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * s.addrs.size()));
+  state.counters["stream"] = static_cast<double>(s.addrs.size());
+  state.counters["miss_ratio"] = static_cast<double>(misses) / static_cast<double>(state.iterations() * s.addrs.size());
+}
+
 BENCHMARK(BM_BaselineHierarchy)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BaselineHierarchyWithReplication)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_L1LruOnly)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TileCache)
+    ->ArgsProduct({{64, 256}, {4, 0}, {0, 1}})
+    ->ArgNames({"KiB", "ways", "opt"})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace tessera::model

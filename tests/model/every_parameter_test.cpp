@@ -174,6 +174,9 @@ const std::map<std::string, Alternative>& alternatives() {
       {"nuca.flit_bytes", {"32"}},
       {"nuca.table_latency", {"3"}},
       {"nuca.directory_latency", {"4", {"nuca.organisation=d-nuca"}}},
+      {"tcor.plc_size", {"512"}},
+      {"tcor.opt_bits", {"2"}},
+      {"tcor.pb_layout", {"baseline"}},
   };
   return table;
 }
@@ -216,6 +219,10 @@ TEST(EveryParameter, EverySchemesParametersChangeSomeOutput) {
     // The same small caches as the model's base, on the scheme's configuration.
     for (const char* o : {"l1tex.size=1KiB", "vertex.size=1KiB", "tile.size=1KiB", "l2.size=16KiB", "tex.lines_per_cycle=2"}) {
       c.params.apply(o);
+    }
+    // TCOR's split tile cache needs room for a Primitive List Cache beside the Attribute Cache.
+    if (s.name == "tcor") {
+      for (const char* o : {"tile.size=2KiB", "tcor.plc_size=1KiB"}) c.params.apply(o);
     }
     for (const ParamSpec& spec : s.params) expect_changes(bytes, c.params, spec, &c);
   }

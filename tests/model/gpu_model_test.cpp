@@ -603,7 +603,7 @@ TEST(GpuModelHooks, L2ClassifierSeesEveryFirstLevelRequest) {
 
 TEST(GpuModelHooks, TileNextUseDrivesOptInTheTileCache) {
   // One 4-way set. Binning writes lines a b c d (an empty set fills from its last way, so d lands
-  // in way 0); tile 0 reads e then d. OPT (exact next use) evicts a line never read again for e
+  // in way 0); tile 0 reads e then d. OPT (OPT Numbers, next_use.h) evicts a line never read again for e
   // and hits on d; with no future known every line ties and way 0 (d) goes.
   StreamWriter w;
   w.frame_begin(1, 32, 32);

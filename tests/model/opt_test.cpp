@@ -1,5 +1,5 @@
 // OPT (Belady) replacement checked against an exhaustive search of the minimum number of misses
-// on random small traces, with and without bypass.
+// on random small traces, with and without bypass; paper 003's OPT Numbers (next_use.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include "tessera/model/cache.h"
 #include "tessera/model/next_use.h"
 #include "tessera/model/replacement/lru/lru.h"
+#include "tessera/model/replacement/mru/mru.h"
 #include "tessera/model/replacement/opt/opt.h"
 
 namespace tessera::model {
@@ -26,11 +27,99 @@ TEST(OptHelper, FarthestNextUseAndBypass) {
   EXPECT_EQ(opt::victim(live, 20, false), 1u);
 }
 
-TEST(NextUse, Positions) {
-  const std::vector<uint64_t> addrs{0, 64, 10, 128, 70, 0};
-  const std::vector<uint64_t> next = next_use_positions(addrs, 64);
-  const std::vector<uint64_t> expect{2, 4, 5, kNoNextUse, kNoNextUse, kNoNextUse};
-  EXPECT_EQ(next, expect);
+// Belady's exact next use: result[i] = the next position with the same line as access i.
+std::vector<uint64_t> next_use_positions(const std::vector<uint64_t>& addrs, uint32_t line_bytes) {
+  std::vector<uint64_t> next(addrs.size(), kNoNextUse);
+  std::map<uint64_t, uint64_t> seen;
+  for (size_t i = addrs.size(); i-- > 0;) {
+    const uint64_t line = addrs[i] / line_bytes;
+    if (auto it = seen.find(line); it != seen.end()) next[i] = it->second;
+    seen[line] = i;
+  }
+  return next;
+}
+
+// Paper 003 section III-A: an attribute write carries the first tile that reads its line; a read
+// in tile k the next tile after k that reads it; a line nothing uses again carries "never". A PMD
+// line appended again during binning carries that append's binning position, sooner than any tile.
+TEST(TileOptNumbers, NextReadingTileOfEachAccess) {
+  // Binning writes lines 1, 2, 1 (a PMD appended twice), 3; tiles 0..3 read 1 | 2, 1 | 3 | 1.
+  const std::vector<TileCacheAccess> seq = {{1, kBinning}, {2, kBinning}, {1, kBinning}, {3, kBinning}, {1, 0},
+                                            {2, 1},        {1, 1},        {3, 2},        {1, 3}};
+  const uint64_t t = kFirstTile;
+  const std::vector<uint64_t> expect = {2, t + 1, t + 0, t + 2, t + 1, kNoNextUse, t + 3, kNoNextUse, kNoNextUse};
+  EXPECT_EQ(tile_opt_numbers(seq), expect);
+  // The paper's OPT Numbers: tile positions (a next use during binning is before tile 0).
+  EXPECT_EQ(next_tile(t + 3), 3u);
+  EXPECT_EQ(next_tile(2), 0u);
+  EXPECT_EQ(next_tile(kNoNextUse), kNoNextUse);
+  // A line read twice in one tile (two primitives in one wide line) carries that tile itself.
+  const std::vector<TileCacheAccess> twice = {{5, kBinning}, {5, 4}, {5, 4}, {5, 9}};
+  EXPECT_EQ(tile_opt_numbers(twice), (std::vector<uint64_t>{t + 4, t + 4, t + 9, kNoNextUse}));
+  EXPECT_TRUE(tile_opt_numbers({}).empty());
+}
+
+// Wide sets find their victim through a tournament tree (way_tree.h): the same way the scans of
+// the per-set helpers choose, ties to the lower way, for OPT, LRU and MRU.
+TEST(WayTree, WideSetsPickTheScansVictim) {
+  constexpr uint32_t kSets = 2, kWays = 70;
+  PolicyOptions bypass;
+  bypass.allow_bypass = true;
+  OptPolicy opt(kSets, kWays, bypass);
+  LruPolicy lru(kSets, kWays, {});
+  MruPolicy mru(kSets, kWays, {});
+  std::vector<uint64_t> next(kSets * kWays, kNoNextUse), stamps(kSets * kWays, 0);
+  uint64_t clock = 0;
+  std::mt19937 rng(5);
+  for (int i = 0; i < 20000; ++i) {
+    const uint32_t set = rng() % kSets, way = rng() % kWays;
+    AccessInfo info;
+    info.next_use = rng() % 50;  // many ties
+    info.write = rng() % 2;
+    const uint32_t op = rng() % 3;
+    if (op == 2) {
+      opt.invalidate(set, way);
+      lru.invalidate(set, way);
+      mru.invalidate(set, way);
+    } else if (op == 1) {
+      opt.touch(set, way, info);
+      lru.touch(set, way, info);
+      mru.touch(set, way, info);
+    } else {
+      opt.reset(set, way, info);
+      lru.reset(set, way, info);
+      mru.reset(set, way, info);
+    }
+    next[set * kWays + way] = op == 2 ? kNoNextUse : info.next_use;
+    stamps[set * kWays + way] = op == 2 ? 0 : ++clock;
+    const std::span<const uint64_t> n(&next[set * kWays], kWays), st(&stamps[set * kWays], kWays);
+    ASSERT_EQ(opt.victim(set, info), opt::victim(n, info.next_use, info.write)) << "step " << i;
+    ASSERT_EQ(lru.victim(set, info), lru::victim(st)) << "step " << i;
+    ASSERT_EQ(mru.victim(set, info), mru::victim(st)) << "step " << i;
+  }
+}
+
+// Section III-C3: a read miss is never bypassed, even when its line is used later than every
+// resident one; a write in the same position bypasses (III-C4).
+TEST(OptPolicy, OnlyWritesBypass) {
+  CacheConfig c;
+  c.size_bytes = 2 * 64;
+  c.ways = 2;
+  c.allow_bypass = true;
+  SetAssocCache<OptPolicy> cache(c);
+  AccessInfo soon, late;
+  soon.next_use = 1;
+  late.next_use = 9;
+  late.full_line = true;
+  cache.access(0, false, 0, soon);
+  cache.access(64, false, 0, soon);
+  const CacheOutcome w = cache.access(128, true, 0, late);
+  EXPECT_FALSE(w.filled);
+  EXPECT_TRUE(w.forward_write);
+  const CacheOutcome r = cache.access(192, false, 0, late);
+  EXPECT_TRUE(r.filled);
+  EXPECT_TRUE(r.fetch);
+  EXPECT_EQ(cache.counters().bypasses, 1u);
 }
 
 // Exhaustive minimum misses over every replacement choice (and, with bypass, the choice not to
@@ -89,7 +178,9 @@ uint64_t simulate(const std::vector<uint64_t>& lines, uint32_t sets, uint32_t wa
   for (size_t i = 0; i < addrs.size(); ++i) {
     AccessInfo info;
     info.next_use = next[i];
-    cache.access(addrs[i], false, 0, info);
+    // Only writes may bypass (a read miss always allocates): with bypass, whole-line writes.
+    info.full_line = bypass;
+    cache.access(addrs[i], bypass, 0, info);
   }
   EXPECT_EQ(cache.counters().hits + cache.counters().misses, lines.size());
   return cache.counters().misses;

@@ -152,7 +152,7 @@ TEST(Params, Errors) {
   EXPECT_EQ(errorOf([&] { p.apply("l1tex.size=big"); }), "parameter 'l1tex.size': 'big' is not an integer");
   EXPECT_EQ(errorOf([&] { p.apply("l1tex.size=16QiB"); }),
             "parameter 'l1tex.size': '16QiB' has an unknown suffix (use KiB, MiB or GiB)");
-  EXPECT_EQ(errorOf([&] { p.apply("l1tex.ways=0"); }), "parameter 'l1tex.ways': 0 is outside [1, 1024]");
+  EXPECT_EQ(errorOf([&] { p.apply("l1tex.ways=-1"); }), "parameter 'l1tex.ways': -1 is outside [0, 16777216]");
   EXPECT_EQ(errorOf([&] { p.apply("l2.write_back=maybe"); }),
             "parameter 'l2.write_back': 'maybe' is not a boolean (true/false)");
   EXPECT_EQ(errorOf([&] { p.apply("l1tex.policy=fifo"); }),
@@ -167,6 +167,9 @@ TEST(Params, Errors) {
   p.apply("l1tex.size=3KiB");
   EXPECT_EQ(errorOf([&] { HierarchyConfig::from_params(p); }),
             "parameters l1tex.*: cache 'l1tex': number of sets (12) must be a power of two");
+  // Zero ways: fully associative, any size of whole lines.
+  p.apply("l1tex.ways=0");
+  EXPECT_EQ(HierarchyConfig::from_params(p).l1tex.ways, 48u);
   ParamSet q;
   q.apply("dram.latency_min=120");
   EXPECT_EQ(errorOf([&] { HierarchyConfig::from_params(q); }), "dram.latency_min (120) exceeds dram.latency_max (100)");

@@ -12,6 +12,7 @@ std::string_view hook_name(HookKind kind) {
     case HookKind::TileOrder: return "tile order";
     case HookKind::QuadScheduler: return "quad scheduler";
     case HookKind::TextureOrganisation: return "texture organisation";
+    case HookKind::TileOrganisation: return "tile-cache organisation";
     case HookKind::Prefetcher: return "texture prefetcher";
     case HookKind::FrontBuffer: return "buffer in front of L1";
     case HookKind::L2Priority: return "L2 priority classes";
@@ -250,7 +251,7 @@ std::vector<std::string> scheme_specs(const std::vector<std::string>& names, con
       const bool registered = std::all_of(tokens.begin() + 1, tokens.end(), [&](const std::string& t) {
         return t.find('=') != std::string::npos || registry.scheme_of_variant(t) != nullptr;
       });
-      if (registered) add(parse_configuration(combination, registry).spec);
+      if (registered) add(parse_configuration(combination, registry).name);
     }
   }
   return specs;

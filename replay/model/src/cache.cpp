@@ -53,7 +53,7 @@ CacheCounters& CacheCounters::operator+=(const CacheCounters& o) {
 }
 
 std::vector<std::string_view> replacement_policy_names() {
-  return {LruPolicy::kName, OptPolicy::kName, MruPolicy::kName, DrripPolicy::kName};
+  return {LruPolicy::kName, OptPolicy::kName, MruPolicy::kName, DrripPolicy::kName, DeadLinePolicy::kName};
 }
 
 CachePolicyVariant AnyCache::make(const CacheConfig& config) {
@@ -61,6 +61,7 @@ CachePolicyVariant AnyCache::make(const CacheConfig& config) {
   if (config.policy == OptPolicy::kName) return CachePolicyVariant(std::in_place_index<1>, config);
   if (config.policy == MruPolicy::kName) return CachePolicyVariant(std::in_place_index<2>, config);
   if (config.policy == DrripPolicy::kName) return CachePolicyVariant(std::in_place_index<3>, config);
+  if (config.policy == DeadLinePolicy::kName) return CachePolicyVariant(std::in_place_index<4>, config);
   std::string known;
   for (auto n : replacement_policy_names()) known += (known.empty() ? "" : ", ") + std::string(n);
   throw std::invalid_argument("cache '" + config.name + "': unknown replacement policy '" + config.policy +

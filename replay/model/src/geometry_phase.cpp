@@ -92,12 +92,15 @@ uint64_t GeometryPhase::run(std::span<const uint8_t> bytes, const PassIndex& pas
         if (!fetches_.empty()) shade(0, 0);
         // The Polygon List Builder appends once the draw's vertices are shaded; one line per cycle.
         uint64_t issue = std::max(plb_free, draw_done_);
-        for_each_line(e.address, e.u[0], p_.cfg.line_bytes, [&](uint64_t l, bool full) {
+        for_each_line(e.address, e.u[0], p_.cfg.line_bytes, [&](uint64_t l, bool) {
           MemRequest r;
           r.addr = l;
           r.stream = Stream::Tile;
           r.write = true;
-          r.full_line = full;
+          // Write-combining (paper 003 section III-C1): the Polygon List Builder fills fresh
+          // Parameter Buffer lines -- PMDs appended, attributes written whole -- so a write miss
+          // never reads the line's old contents (partial lines merge by byte enables below).
+          r.full_line = true;
           r.next_use = p_.next_tile_use();
           r.priority_class = p_.priority(Stream::Tile, l, true);
           r.primitive = e.u[1];

@@ -49,7 +49,7 @@ struct GpuModel::Impl {
   HierarchyConfig hcfg;
   EnergyParams eparams;
   FgXshift2Scheduler default_scheduler;
-  ExactTileNextUse default_next_use;
+  OptNumberTileNextUse default_next_use;
   CurveTileOrder default_order;
   QuadScheduler* scheduler;
   TileOrder* order_hook;
@@ -63,8 +63,11 @@ struct GpuModel::Impl {
   // The frame.
   const FrameIndex* index = nullptr;
   std::vector<std::vector<std::vector<uint32_t>>> orders;  // per pass, per phase: tile positions
-  std::vector<uint64_t> tile_next_use, tile_sequence;
+  std::vector<uint64_t> tile_next_use, phase_next_use;
+  std::vector<TileCacheAccess> tile_sequence;
+  std::vector<uint64_t> written_lines;  // scratch of tile_lower_bound
   size_t tile_access = 0;
+  bool numbered = false;  // the tile cache's requests carry OPT Numbers
   RasterPipeline pipeline;
   GeometryPhase geometry;
   double imbalance_sum = 0, quad_deviation_sum = 0;
@@ -115,43 +118,83 @@ struct GpuModel::Impl {
   }
 
   // The tile cache sees, per subpass, the Parameter Buffer writes in stream order then the reads
-  // in tile order: the next-use numbers of an OPT tile cache follow that sequence.
+  // in tile order: each access's OPT Number (next_use.h) is the next tile that reads its line.
   void number_tile_uses() {
-    tile_sequence.clear();
+    tile_next_use.clear();
     for (size_t p = 0; p < index->passes.size(); ++p) {
       const PassIndex& pass = index->passes[p];
       for (size_t f = 0; f < pass.phases.size(); ++f) {
         const PhaseIndex& phase = pass.phases[f];
-        auto add = [&](const ByteRange& r) {
-          for_each_line(r.address, r.bytes, cfg.line_bytes, [&](uint64_t line, bool) { tile_sequence.push_back(line); });
+        tile_sequence.clear();
+        auto add = [&](const ByteRange& r, uint32_t tile) {
+          for_each_line(r.address, r.bytes, cfg.line_bytes,
+                        [&](uint64_t line, bool) { tile_sequence.push_back(TileCacheAccess{line, tile}); });
         };
-        for (uint32_t w = phase.pb_write_begin; w < phase.pb_write_end; ++w) add(index->pb_writes[w]);
-        for (uint32_t i : orders[p][f]) {
-          const TileIndex& t = phase.tiles[i];
+        for (uint32_t w = phase.pb_write_begin; w < phase.pb_write_end; ++w) add(index->pb_writes[w], kBinning);
+        for (uint32_t k = 0; k < orders[p][f].size(); ++k) {
+          const TileIndex& t = phase.tiles[orders[p][f][k]];
           for (uint32_t g = t.group_begin; g < t.group_end; ++g) {
-            for (uint32_t r = index->groups[g].read_begin; r < index->groups[g].read_end; ++r) add(index->pb_reads[r]);
+            for (uint32_t r = index->groups[g].read_begin; r < index->groups[g].read_end; ++r) add(index->pb_reads[r], k);
           }
         }
+        next_use_hook->compute(tile_sequence, phase_next_use);
+        if (phase_next_use.size() != tile_sequence.size()) throw ModelError("tile next-use hook returned a wrong count");
+        tile_next_use.insert(tile_next_use.end(), phase_next_use.begin(), phase_next_use.end());
       }
     }
-    next_use_hook->compute(tile_sequence, cfg.line_bytes, tile_next_use);
-    if (tile_next_use.size() != tile_sequence.size()) throw ModelError("tile next-use hook returned a wrong count");
     tile_access = 0;
   }
 
+  // Paper 003 section V-A's lower bound on the unified tile cache's misses in one subpass, in its
+  // lines: each line the Polygon List Builder writes misses on its first write (unless still held
+  // from before the subpass: warm caches keep lines of the same addresses), and when binning ends
+  // the cache holds at most its capacity, so the rest miss on their first read (every written
+  // line is read: a primitive is binned only into tiles that read it).
+  uint64_t tile_lower_bound(const PhaseIndex& phase) {
+    const AnyCache& tc = h->tile_cache();
+    const uint32_t line_bytes = tc.config().line_bytes;
+    written_lines.clear();
+    for (uint32_t w = phase.pb_write_begin; w < phase.pb_write_end; ++w) {
+      const ByteRange& r = index->pb_writes[w];
+      for_each_line(r.address, r.bytes, line_bytes, [&](uint64_t line, bool) { written_lines.push_back(line); });
+    }
+    std::sort(written_lines.begin(), written_lines.end());
+    written_lines.erase(std::unique(written_lines.begin(), written_lines.end()), written_lines.end());
+    uint64_t held = 0;
+    for (uint64_t line : written_lines) held += tc.contains(line) ? 1 : 0;
+    const uint64_t lines = written_lines.size(), capacity = tc.config().size_bytes / line_bytes;
+    return lines - held + (capacity < lines ? lines - capacity : 0);
+  }
+
   // The subpass's binning in the fetcher's terms: per tile in processing order, the primitives
-  // whose attributes it reads.
-  BinnedPhase binning(const PassIndex& pass, const PhaseIndex& phase, std::span<const uint32_t> ord) const {
+  // whose attributes it reads, and each primitive's attribute lines.
+  BinnedPhase binning(const PassInfo& info, const PhaseIndex& phase, std::span<const uint32_t> ord) const {
     BinnedPhase b;
-    b.pass = pass.info;
+    b.pass = info;
     for (uint32_t i : ord) {
       const TileIndex& t = phase.tiles[i];
       b.tiles.push_back(t.ref);
       std::vector<uint32_t>& prims = b.primitives.emplace_back();
       for (uint32_t g = t.group_begin; g < t.group_end; ++g) {
-        if (index->groups[g].primitive != kListGroup) prims.push_back(index->groups[g].primitive);
+        const PbGroup& group = index->groups[g];
+        if (group.primitive == kListGroup) continue;
+        prims.push_back(group.primitive);
+        PrimitiveAttributes a{group.primitive, 0, 0};
+        for (uint32_t r = group.read_begin; r < group.read_end; ++r) {
+          for_each_line(index->pb_reads[r].address, index->pb_reads[r].bytes, cfg.line_bytes, [&](uint64_t line, bool) {
+            if (a.lines++ == 0) a.first_line = line;
+          });
+        }
+        b.attributes.push_back(a);
       }
     }
+    std::sort(b.attributes.begin(), b.attributes.end(),
+              [](const PrimitiveAttributes& x, const PrimitiveAttributes& y) { return x.primitive < y.primitive; });
+    b.attributes.erase(std::unique(b.attributes.begin(), b.attributes.end(),
+                                   [](const PrimitiveAttributes& x, const PrimitiveAttributes& y) {
+                                     return x.primitive == y.primitive;
+                                   }),
+                       b.attributes.end());
     return b;
   }
 
@@ -212,7 +255,8 @@ struct GpuModel::Impl {
     const std::span<const uint8_t> frame = frame_index.bytes;
     check_tile_size();
     order_tiles();
-    if (cfg.tile_opt) number_tile_uses();
+    numbered = cfg.tile_opt || static_cast<bool>(hooks.tile_organisation);
+    if (numbered) number_tile_uses();
 
     if (!h || cfg.cold_caches) {
       h = std::make_unique<MemoryHierarchy>(hcfg);
@@ -227,7 +271,7 @@ struct GpuModel::Impl {
     if (hooks.front_buffer) hooks.front_buffer->reset(cfg.cores);
     scheduler->frame_begin();
     for (const auto& o : hooks.observers) o->frame_begin(*h);
-    pipeline.begin_frame(h.get(), &r, &r.activity, index, frame, &tile_next_use, &tile_access);
+    pipeline.begin_frame(h.get(), &r, &r.activity, index, frame, numbered ? &tile_next_use : nullptr, &tile_access);
     geometry.begin_frame();
 
     uint64_t t = clock;
@@ -236,8 +280,10 @@ struct GpuModel::Impl {
       for (size_t f = 0; f < pass.phases.size(); ++f) {
         const PhaseIndex& phase = pass.phases[f];
         if (hooks.tile_organisation) {
-          const BinnedPhase binned = binning(pass, phase, orders[p][f]);
+          const BinnedPhase binned = binning(pass.info, phase, orders[p][f]);
           for (const auto& o : hooks.observers) o->phase_begin(*h, binned);
+        } else {
+          r.tile_lower_bound += tile_lower_bound(phase);
         }
         const uint64_t g = geometry.run(frame, pass, phase, t);
         r.geometry_cycles += g - t;
@@ -247,6 +293,10 @@ struct GpuModel::Impl {
         t = e;
       }
       ++r.passes;
+    }
+    if (numbered && tile_access != tile_next_use.size()) {
+      throw ModelError("tile cache OPT Numbers out of step with the stream: " + std::to_string(tile_access) + " of " +
+                       std::to_string(tile_next_use.size()) + " used");
     }
     r.cycles = t - clock;
     clock = t;
@@ -262,6 +312,8 @@ struct GpuModel::Impl {
                 stage("tile_fetch", pipeline.fetcher.meter), stage("raster", pipeline.rasterizer.meter),
                 stage("earlyz", pipeline.earlyz.meter),      stage("fragment", pipeline.core.meter),
                 stage("blend", pipeline.blend.meter),        stage("flush", pipeline.blend.flush_meter)};
+    r.tile_fetcher_primitives = pipeline.fetcher.primitives;
+    r.tile_fetcher_active_cycles = pipeline.fetcher.active_cycles;
     r.cores_imbalance = imbalance_tiles ? imbalance_sum / static_cast<double>(imbalance_tiles) : 0;
     r.cores_quad_deviation = quad_tiles ? quad_deviation_sum / static_cast<double>(quad_tiles) : 0;
     const auto& hist = h->replication_histogram();
@@ -296,7 +348,8 @@ struct GpuModel::Impl {
       r.core_metrics.push_back(CoreMetric{c, "l1tex.hits", u(k.hits)});
     }
     emit_frame_metrics(r, MetricSources{*h, cfg, static_cast<bool>(hooks.texture_organisation),
-                                        static_cast<bool>(hooks.front_buffer), pipeline.sim_events});
+                                        static_cast<bool>(hooks.tile_organisation), static_cast<bool>(hooks.front_buffer),
+                                        pipeline.sim_events});
     for (const auto& o : hooks.observers) o->frame_end(*h, r);
   }
 };

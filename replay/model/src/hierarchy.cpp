@@ -16,6 +16,8 @@ CacheConfig cache_from_params(const ParamSet& p, const std::string& prefix, uint
   c.size_bytes = static_cast<uint64_t>(p.get_int(prefix + ".size"));
   c.ways = p.get_u32(prefix + ".ways");
   c.line_bytes = p.get_u32(prefix + ".line");
+  // Fully associative: one set holding every line (paper 003 Figs. 1 and 11).
+  if (c.ways == 0) c.ways = static_cast<uint32_t>(std::min<uint64_t>(c.size_bytes / c.line_bytes, UINT32_MAX));
   c.hit_latency = p.get_u32(prefix + ".latency");
   // Parameters a cache does not register (params.cpp: read-only caches have no write policy,
   // single-ported ones no banks) keep the CacheConfig defaults.
@@ -90,6 +92,8 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config) : config_(config
   config_.l2.requesters = l2.requesters;
   replication_.assign(config.shader_cores + 1, 0);
   dram_fetches_.assign(l2_requesters(), 0);
+  dram_writes_.assign(l2_requesters(), 0);
+  l2_writer_.assign(config.l2.size_bytes / config.l2.line_bytes, kNoWriter);
   l1_line_shift_ = static_cast<uint32_t>(std::countr_zero(config.l1tex.line_bytes));
   if (config.track_replication) {
     holders_ = std::make_unique<LineHolders>(static_cast<size_t>(config.shader_cores) *
@@ -117,44 +121,7 @@ void MemoryHierarchy::begin_frame() {
   dram_.clear_counters();
   std::fill(replication_.begin(), replication_.end(), 0);
   std::fill(dram_fetches_.begin(), dram_fetches_.end(), 0);
-}
-
-LineHolders::LineHolders(size_t max_lines) {
-  size_t n = 16;
-  while (n < 2 * max_lines) n *= 2;  // load factor at most 1/2
-  keys_.assign(n, 0);
-  counts_.assign(n, 0);
-  mask_ = n - 1;
-  shift_ = static_cast<uint32_t>(64 - std::countr_zero(n));
-}
-
-uint32_t LineHolders::increment(uint64_t line) {
-  size_t i = slot(line);
-  while (keys_[i] != 0 && keys_[i] != line + 1) i = (i + 1) & mask_;
-  keys_[i] = line + 1;
-  return ++counts_[i];
-}
-
-void LineHolders::decrement(uint64_t line) {
-  size_t i = slot(line);
-  while (keys_[i] != line + 1) {
-    if (keys_[i] == 0) return;  // not tracked (cannot happen while every fill is counted)
-    i = (i + 1) & mask_;
-  }
-  if (--counts_[i] != 0) return;
-  // Backward-shift deletion: move later entries of the probe run into the hole.
-  size_t hole = i;
-  for (size_t j = (i + 1) & mask_; keys_[j] != 0; j = (j + 1) & mask_) {
-    const size_t home = slot(keys_[j] - 1);
-    // Entry j may fill the hole when its home is not cyclically in (hole, j].
-    const bool stays = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
-    if (stays) continue;
-    keys_[hole] = keys_[j];
-    counts_[hole] = counts_[j];
-    hole = j;
-  }
-  keys_[hole] = 0;
-  counts_[hole] = 0;
+  std::fill(dram_writes_.begin(), dram_writes_.end(), 0);
 }
 
 MemResponse MemoryHierarchy::access_below_l1(uint32_t l2_requester, uint64_t addr, bool write, const AccessInfo& info,
@@ -165,9 +132,21 @@ MemResponse MemoryHierarchy::access_below_l1(uint32_t l2_requester, uint64_t add
   const CacheOutcome o = l2.access(addr, write, l2_requester, info, start);
   const uint64_t t = start + config_.l2.hit_latency;
   const uint32_t accept = static_cast<uint32_t>(start - now);
-  // Write-backs and write-throughs are posted: they take DRAM bandwidth but nobody waits.
-  if (o.writeback) dram_.access(o.writeback_addr, true, t, DramSource::L2Write);
-  if (o.forward_write) dram_.access(addr, true, t, DramSource::L2Write);
+  // Write-backs and write-throughs are posted: they take DRAM bandwidth but nobody waits. A
+  // write-back is the traffic of whoever last wrote the victim (the slot still names it).
+  if (o.writeback) {
+    dram_.access(o.writeback_addr, true, t, DramSource::L2Write);
+    if (l2_writer_[o.slot] != kNoWriter) ++dram_writes_[l2_writer_[o.slot]];
+  }
+  if (o.forward_write) {
+    dram_.access(addr, true, t, DramSource::L2Write);
+    ++dram_writes_[l2_requester];
+  }
+  if (o.filled) {
+    l2_writer_[o.slot] = write ? static_cast<uint16_t>(l2_requester) : kNoWriter;
+  } else if (o.hit && write) {
+    l2_writer_[o.slot] = static_cast<uint16_t>(l2_requester);
+  }
   if (o.fetch) {
     ++dram_fetches_[l2_requester];
     const uint64_t issue = l2.reserve_mshr(t);

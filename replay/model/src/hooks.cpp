@@ -2,8 +2,6 @@
 
 #include <numeric>
 
-#include "tessera/model/next_use.h"
-
 namespace tessera::model {
 
 void CurveTileOrder::order(const PassInfo& pass, std::span<const TileRef> tiles, std::vector<uint32_t>& order) {
@@ -65,12 +63,12 @@ bool LastLineBuffer::access(uint32_t core, uint64_t line_addr) {
 
 uint8_t ParameterBufferClassifier::classify(Stream stream, uint64_t, bool) { return stream == Stream::Tile ? 1 : 0; }
 
-void ExactTileNextUse::compute(std::span<const uint64_t> addrs, uint32_t line_bytes, std::vector<uint64_t>& next_use) {
-  next_use = next_use_positions(addrs, line_bytes);
+void OptNumberTileNextUse::compute(std::span<const TileCacheAccess> accesses, std::vector<uint64_t>& next_use) {
+  next_use = tile_opt_numbers(accesses);
 }
 
-void UnknownTileNextUse::compute(std::span<const uint64_t> addrs, uint32_t, std::vector<uint64_t>& next_use) {
-  next_use.assign(addrs.size(), kNoNextUse);
+void UnknownTileNextUse::compute(std::span<const TileCacheAccess> accesses, std::vector<uint64_t>& next_use) {
+  next_use.assign(accesses.size(), kNoNextUse);
 }
 
 }  // namespace tessera::model

@@ -31,6 +31,8 @@ constexpr Counter<CacheCounters> kCacheCounters[] = {
     {"accesses", &CacheCounters::accesses},
     {"hits", &CacheCounters::hits},
     {"misses", &CacheCounters::misses},
+    {"read_misses", &CacheCounters::read_misses},
+    {"write_misses", &CacheCounters::write_misses},
     {"evictions", &CacheCounters::evictions},
     {"writebacks", &CacheCounters::writebacks},
     {"fetches", &CacheCounters::fetches},
@@ -91,7 +93,14 @@ void emit_frame_metrics(FrameResults& r, const MetricSources& src) {
   if (!src.texture_organisation) put("l1tex.local_hits", d(l1.hits));
   if (src.front_buffer) put("tfm.hits", d(r.front_buffer_hits));
   cache("vertex", h.vertex_totals());
-  cache("tile", h.tile_cache().counters());
+  if (!src.tile_organisation) {
+    // A tile-cache organisation (TCOR) replaces the unified tile cache and reports its own.
+    const CacheCounters& tc = h.tile_cache().counters();
+    cache("tile", tc);
+    // Only OPT bypasses, and only writes (paper 003 section III-C4).
+    put("tile.write_bypasses", d(tc.bypasses));
+    put("tcor.lower_bound", d(r.tile_lower_bound));
+  }
   const CacheCounters& l2 = h.l2().counters();
   cache("l2", l2);
   uint64_t l2_tex = 0, l2_vx = 0;
@@ -99,8 +108,16 @@ void emit_frame_metrics(FrameResults& r, const MetricSources& src) {
   for (uint32_t v = 0; v < src.config.vertex_processors; ++v) l2_vx += l2.per_requester[h.l2_requester_vertex(v)].accesses;
   put("l2.texture_accesses", d(l2_tex));
   put("l2.vertex_accesses", d(l2_vx));
-  put("pb.l2_accesses", d(l2.per_requester[h.l2_requester_tile()].accesses));
-  put("pb.dram_accesses", d(h.dram_fetches_for(h.l2_requester_tile())));
+  // Parameter Buffer traffic (paper 003 Figs. 14-17): what the tile cache (or its organisation)
+  // sent to L2, and the lines L2 read from and wrote to DRAM for it.
+  const uint32_t pb = h.l2_requester_tile();
+  put("pb.l2_accesses", d(l2.per_requester[pb].accesses));
+  put("pb.dram_accesses", d(h.dram_fetches_for(pb) + h.dram_writes_for(pb)));
+  put("pb.writebacks", d(h.dram_writes_for(pb)));
+  put("tile_fetcher.primitives", d(r.tile_fetcher_primitives));
+  put("tile_fetcher.active_cycles", d(r.tile_fetcher_active_cycles));
+  put("tile_fetcher.prims_per_cycle",
+      r.tile_fetcher_active_cycles ? d(r.tile_fetcher_primitives) / d(r.tile_fetcher_active_cycles) : 0);
 
   const DramCounters& dc = h.dram().counters();
   put("dram.accesses", d(dc.accesses()));

@@ -18,6 +18,7 @@ struct MetricSources {
   const MemoryHierarchy& hierarchy;
   const ModelConfig& config;
   bool texture_organisation = false;  // it reports its own local/remote split
+  bool tile_organisation = false;     // it reports its own tile.* counters and lower bound
   bool front_buffer = false;
   const uint64_t* sim_events = nullptr;  // kUnitKinds entries
 };

@@ -1,26 +1,26 @@
 #include "tessera/model/next_use.h"
 
-#include <stdexcept>
 #include <unordered_map>
 
 #include "tessera/model/access.h"
 
 namespace tessera::model {
 
-std::vector<uint64_t> next_use_positions(std::span<const uint64_t> addrs, uint32_t line_bytes) {
-  if (line_bytes == 0) throw std::invalid_argument("next_use_positions: line size 0");
-  std::vector<uint64_t> next(addrs.size(), kNoNextUse);
-  std::unordered_map<uint64_t, uint64_t> seen;
-  seen.reserve(addrs.size() / 4 + 16);
-  for (size_t i = addrs.size(); i-- > 0;) {
-    const uint64_t line = addrs[i] / line_bytes;
-    auto [it, inserted] = seen.try_emplace(line, i);
+std::vector<uint64_t> tile_opt_numbers(std::span<const TileCacheAccess> accesses) {
+  std::vector<uint64_t> numbers(accesses.size(), kNoNextUse);
+  // Backwards: next[line] = the number of the line's first use after the current access.
+  std::unordered_map<uint64_t, uint64_t> next;
+  next.reserve(accesses.size() / 2 + 16);
+  for (size_t i = accesses.size(); i-- > 0;) {
+    const TileCacheAccess& a = accesses[i];
+    const uint64_t mine = a.tile == kBinning ? i : kFirstTile + a.tile;
+    auto [it, inserted] = next.try_emplace(a.line, mine);
     if (!inserted) {
-      next[i] = it->second;
-      it->second = i;
+      numbers[i] = it->second;
+      it->second = mine;
     }
   }
-  return next;
+  return numbers;
 }
 
 }  // namespace tessera::model

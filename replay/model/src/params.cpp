@@ -124,22 +124,25 @@ ParamSpec string_param(std::string name, std::string def, std::string desc, std:
 
 // One cache's parameters. Only what the cache can use is registered: a read-only cache (texture,
 // vertex) has no write policy, a cache served one request per cycle by construction (vertex,
-// tile) no banks, and only the tile cache receives next-use numbers for OPT (paper 003).
+// tile) no banks, only the tile cache receives next-use numbers for OPT (paper 003), and only
+// the L2 receives Parameter Buffer classes and last tiles for the dead-line policy (III-D).
 struct CacheParams {
   std::string prefix, what, size, ways, latency, mshrs;
-  bool written = false;  // receives writes: write_back, write_allocate
-  bool banked = false;   // several requests per cycle can reach it: banks
-  bool next_use = false; // its requests carry OPT numbers: policy opt and bypass
+  bool written = false;     // receives writes: write_back, write_allocate
+  bool banked = false;      // several requests per cycle can reach it: banks
+  bool next_use = false;    // its requests carry OPT numbers: policy opt and bypass
+  bool dead_lines = false;  // its requests carry PB classes and last tiles: policy dead-line
 };
 
 void add_cache(ParamRegistry& r, const CacheParams& c) {
   std::vector<std::string> policies;
   for (auto n : replacement_policy_names()) {
-    if (n != OptPolicy::kName || c.next_use) policies.emplace_back(n);
+    if ((n != OptPolicy::kName || c.next_use) && (n != DeadLinePolicy::kName || c.dead_lines)) policies.emplace_back(n);
   }
   const std::string& p = c.prefix;
   r.add(int_param(p + ".size", c.size, c.what + " capacity in bytes (KiB/MiB suffixes accepted)", 64, 1e12));
-  r.add(int_param(p + ".ways", c.ways, c.what + " associativity", 1, 1024));
+  r.add(int_param(p + ".ways", c.ways, c.what + " associativity; 0 = fully associative (one set of size / line ways)", 0,
+                  1 << 24));
   r.add(int_param(p + ".line", "64", c.what + " line size in bytes", 4, 4096));
   r.add(int_param(p + ".latency", c.latency, c.what + " hit latency in GPU cycles", 0, 10000));
   if (c.banked) {
@@ -187,10 +190,10 @@ ParamRegistry build_model_registry() {
   r.add(int_param("queue.fragment", "64", "fragment queue entries per core: quads between the rasterizer and early-Z", 1, 1 << 20));
   r.add(int_param("queue.color", "64", "color queue entries per core: shaded quads waiting for blending", 1, 1 << 20));
   // Caches.
-  add_cache(r, {"l1tex", "L1 texture cache (one per shader core)", "16KiB", "4", "1", "16", false, true, false});
-  add_cache(r, {"vertex", "vertex cache (one per vertex processor)", "8KiB", "4", "1", "8", false, false, false});
-  add_cache(r, {"tile", "tile cache (Parameter Buffer)", "64KiB", "4", "1", "8", true, false, true});
-  add_cache(r, {"l2", "shared L2 cache", "1MiB", "8", "12", "32", true, true, false});
+  add_cache(r, {"l1tex", "L1 texture cache (one per shader core)", "16KiB", "4", "1", "16", false, true, false, false});
+  add_cache(r, {"vertex", "vertex cache (one per vertex processor)", "8KiB", "4", "1", "8", false, false, false, false});
+  add_cache(r, {"tile", "tile cache (Parameter Buffer)", "64KiB", "4", "1", "8", true, false, true, false});
+  add_cache(r, {"l2", "shared L2 cache", "1MiB", "8", "12", "32", true, true, false, true});
   r.add(int_param("colorbuf.size", "1KiB", "on-chip color buffer bytes per shader core (its access energy and leakage)", 16, 1e9));
   r.add(int_param("colorbuf.latency", "1", "color buffer access latency in cycles (blending)", 0, 10000));
   r.add(int_param("depthbuf.size", "1KiB", "on-chip depth (Z) buffer bytes per shader core (its access energy and leakage)", 16, 1e9));

@@ -29,6 +29,7 @@ void RasterPipeline::begin_frame(MemoryHierarchy* hierarchy, FrameResults* resul
   tile_next_use = next_use;
   tile_access = next_use_position;
   for (auto& v : sim_events) v = 0;
+  fetcher.primitives = fetcher.active_cycles = 0;
   // Quad records keep their buffers from frame to frame.
   free_recs.clear();
   for (uint32_t i = static_cast<uint32_t>(recs.size()); i-- > 0;) free_recs.push_back(i);
@@ -50,7 +51,7 @@ uint32_t RasterPipeline::new_rec() {
 }
 
 uint64_t RasterPipeline::next_tile_use() {
-  if (!cfg.tile_opt) return kNoNextUse;
+  if (!tile_next_use) return kNoNextUse;
   if (*tile_access >= tile_next_use->size()) throw ModelError("tile cache next-use numbers out of step with the stream");
   return (*tile_next_use)[(*tile_access)++];
 }

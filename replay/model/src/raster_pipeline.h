@@ -104,7 +104,7 @@ class RasterPipeline {
   uint32_t new_rec();
   void free_rec(uint32_t slot) { free_recs.push_back(slot); }
   [[noreturn]] void fail(const std::string& what) const;
-  // The next number of the tile cache's next-use sequence (tile.policy=opt).
+  // The next number of the tile cache's OPT Number sequence (kNoNextUse when not computed).
   uint64_t next_tile_use();
   uint8_t priority(Stream s, uint64_t addr, bool write) {
     return hooks.l2_priority ? hooks.l2_priority->classify(s, addr, write) : 0;
@@ -123,7 +123,7 @@ class RasterPipeline {
   CoreActivity* activity = nullptr;
   const FrameIndex* index = nullptr;
   std::span<const uint8_t> bytes;
-  const std::vector<uint64_t>* tile_next_use = nullptr;
+  const std::vector<uint64_t>* tile_next_use = nullptr;  // null: no OPT Numbers this run
   size_t* tile_access = nullptr;
   uint64_t sim_events[kUnitKinds] = {};
   std::vector<QuadRec> recs;

@@ -5,6 +5,10 @@
 // It fetches a tile once the rasterizer has begun the tile before it, and never holds more than
 // queue.triangle primitives the rasterizer has not taken -- except the one the rasterizer is
 // waiting for, so a primitive larger than the queue cannot deadlock the pair.
+// With a tile-cache organisation (TCOR's split Tile Cache, paper 003 section III-C): a primitive
+// the organisation serves whole takes one request (the remaining lines' OPT Numbers are consumed
+// unsent); a refused request is retried once the rasterizer takes a primitive; and the
+// organisation hears of each primitive the rasterizer takes (its locks are released).
 #pragma once
 
 #include <cstdint>
@@ -33,6 +37,8 @@ class TileFetcher {
   void tile_started(uint32_t k, uint64_t t);
   // Primitives fetched and not taken by the rasterizer (in the triangle queue).
   uint32_t queued() const { return queued_; }
+  uint64_t primitives = 0;     // this frame: primitives put in the queue
+  uint64_t active_cycles = 0;  // this frame: cycles issuing requests or held by the memory hierarchy
 
   StageMeter meter;  // busy: lines issued; stall: a primitive to fetch but the queue full
 

@@ -1,7 +1,5 @@
 #include "tessera/pipeline/tile_fetch.h"
 
-#include <utility>
-
 namespace tessera::pipeline {
 
 std::vector<uint32_t> ScanlineOrder::order(uint32_t tiles_x, uint32_t tiles_y) const {
@@ -23,33 +21,6 @@ bool is_permutation_of_tiles(std::span<const uint32_t> tiles, uint32_t tile_coun
 }
 
 }  // namespace
-
-OptNumbers opt_numbers(const PolygonListBuilder& pb, std::span<const uint32_t> order) {
-  OptNumbers r;
-  const uint32_t tiles = pb.config().tile_count();
-  if (!is_permutation_of_tiles(order, tiles)) return r;
-  const size_t prims = pb.primitives().size();
-  r.first_tile.assign(prims, kNoNextTile);
-  r.last_tile.assign(prims, kNoNextTile);
-  r.next_tile.resize(tiles);
-  // Walk the order backwards: `upcoming[p]` is the next position (after the current one) whose
-  // tile lists primitive p.
-  std::vector<uint32_t> upcoming(prims, kNoNextTile);
-  for (size_t pos = order.size(); pos-- > 0;) {
-    const uint32_t tile = order[pos];
-    const std::vector<uint32_t>& list = pb.tile_list(tile);
-    std::vector<uint32_t>& next = r.next_tile[tile];
-    next.resize(list.size());
-    for (size_t i = 0; i < list.size(); ++i) {
-      const uint32_t p = list[i];
-      next[i] = upcoming[p];
-      if (r.last_tile[p] == kNoNextTile) r.last_tile[p] = static_cast<uint32_t>(pos);
-      upcoming[p] = static_cast<uint32_t>(pos);
-    }
-  }
-  r.first_tile = std::move(upcoming);
-  return r;
-}
 
 uint32_t fetch_tiles(const PolygonListBuilder& pb, const TileOrder& order, const TileVisitor& visit,
                      std::vector<PbAccess>& reads) {

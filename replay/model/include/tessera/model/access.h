@@ -29,6 +29,10 @@ struct AccessInfo {
   // Parameter Buffer lines: the position, in tile processing order, of the last tile that reads
   // the line (TCOR's dead-line-aware L2, paper 003 section III-D); kNoLastTile otherwise.
   uint32_t last_tile = kNoLastTile;
+  // Set by the cache from the access (callers need not): the access is a write. A policy that
+  // may decline to allocate does so only for writes (paper 003 section III-C3: read misses are
+  // never bypassed; III-C4: a write read later than every resident line goes to L2).
+  bool write = false;
 };
 
 }  // namespace tessera::model

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tessera/model/access.h"
+#include "tessera/model/line_table.h"
 #include "tessera/model/replacement/policy.h"
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -151,8 +152,18 @@ class SetAssocCache {
         dirty_(static_cast<size_t>(sets_) * ways_, 0),
         bank_free_(config.banks, 0),
         mshrs_(config.mshrs),
-        shared_(config.requesters > 1) {
+        shared_(config.requesters > 1),
+        indexed_(ways_ > kScanWays) {
     counters_.per_requester.resize(config.requesters);
+    if (indexed_) {
+      index_.reset(tags_.size());
+      free_.resize(sets_);
+      // Filled from the last way first, as the scan below does.
+      for (auto& f : free_) {
+        f.resize(ways_);
+        for (uint32_t w = 0; w < ways_; ++w) f[w] = w;
+      }
+    }
   }
 
   // One demand access by `requester` (index into per-requester counters) at cycle `now`. A hit
@@ -278,6 +289,10 @@ class SetAssocCache {
     const uint32_t way = find_way(base, line + 1);
     if (way == kBypass) return false;
     const bool was_dirty = dirty_[base + way] != 0;
+    if (indexed_) {
+      index_.erase(tags_[base + way]);
+      free_[set].push_back(way);
+    }
     tags_[base + way] = kInvalid;
     dirty_[base + way] = 0;
     ready_[base + way] = 0;
@@ -347,7 +362,9 @@ class SetAssocCache {
       ++counters_.write_throughs;
       return out;
     }
-    const uint32_t way = allocate(set, base, tag, info, out);
+    AccessInfo policy_info = info;
+    policy_info.write = write;
+    const uint32_t way = allocate(set, base, tag, policy_info, out);
     if (way == kBypass) {
       ++counters_.bypasses;
       if (write) {
@@ -392,9 +409,15 @@ class SetAssocCache {
       case 16: return scan<16>(t, tag);
       default: break;
     }
+    if (indexed_) return find_indexed(base, tag);
     uint32_t found = kBypass;
     for (uint32_t w = 0; w < ways_; ++w) found = t[w] == tag ? w : found;
     return found;
+  }
+  // Out of line, so find_way stays small enough to inline into the hit path.
+  TESSERA_NOINLINE uint32_t find_indexed(size_t base, uint64_t tag) const {
+    const uint32_t* slot = index_.find(tag);
+    return slot ? static_cast<uint32_t>(*slot - base) : kBypass;
   }
   template <uint32_t N>
   static bool any(const uint64_t* t, uint64_t tag) {
@@ -411,10 +434,20 @@ class SetAssocCache {
     return match != 0 ? static_cast<uint32_t>(std::bit_width(match)) - 1 : kBypass;
   }
 
+  // An invalid way of the set (the last one, as the scan finds it), or kBypass when the set is full.
+  uint32_t free_way(uint32_t set, size_t base) {
+    if (!indexed_) return find_way(base, kInvalid);
+    std::vector<uint32_t>& f = free_[set];
+    if (f.empty()) return kBypass;
+    const uint32_t way = f.back();
+    f.pop_back();
+    return way;
+  }
+
   // Choose a way for `tag` (an invalid one first, else the policy's victim), evicting and
   // reporting a dirty victim. Returns kBypass when the policy declines to allocate.
   uint32_t allocate(uint32_t set, size_t base, uint64_t tag, const AccessInfo& info, CacheOutcome& out) {
-    uint32_t way = find_way(base, kInvalid);
+    uint32_t way = free_way(set, base);
     if (way == kBypass) {
       way = policy_.victim(set, info);
       if (way == kBypass) return kBypass;
@@ -437,7 +470,9 @@ class SetAssocCache {
         }
       }
       policy_.invalidate(set, way);
+      if (indexed_) index_.erase(tags_[base + way]);
     }
+    if (indexed_) index_.at(tag) = static_cast<uint32_t>(base + way);
     tags_[base + way] = tag;
     dirty_[base + way] = 0;
     ready_[base + way] = 0;
@@ -462,6 +497,12 @@ class SetAssocCache {
   MshrFile mshrs_;
   bool shared_;                    // several requesters: per-requester counters kept as it goes
   mutable CacheCounters counters_;  // accesses, reads and a private cache's requester derived on reading
+  // Beyond kScanWays ways a tag is found through an index and a free way from a list per set
+  // (fully associative caches of any size); below, scanning the set is cheaper.
+  static constexpr uint32_t kScanWays = 32;
+  bool indexed_;
+  LineTable index_;  // tag -> tag-array index
+  std::vector<std::vector<uint32_t>> free_;  // per set: invalid ways
 };
 
 }  // namespace tessera::model

@@ -73,6 +73,14 @@ struct FrameResults {
   uint64_t raster_cycles = 0;
   uint64_t passes = 0, draws = 0, tiles = 0, quads = 0, shaded_quads = 0, fragments = 0;
   uint64_t texture_samples = 0, texture_lines = 0, front_buffer_hits = 0;
+  // Paper 003 section V-A's lower bound on the unified tile cache's misses (no tile organisation).
+  uint64_t tile_lower_bound = 0;
+  // The Tile Fetcher (paper 003 Figs. 23-24): primitives it put in its output queue, and the
+  // cycles it was active -- issuing requests (one per cycle) or held by the memory hierarchy
+  // (busy banks, full MSHR files). Waits for the Raster Pipeline (a full output queue, a line
+  // locked for the Rasterizer, the next tile not begun) are not counted: the Tiling Engine's own
+  // throughput, as with the paper's unlimited output queue.
+  uint64_t tile_fetcher_primitives = 0, tile_fetcher_active_cycles = 0;
   bool warm = false;             // caches carried over from the run's previous frame
   CoreActivity activity;         // what the non-memory structures did (energy.h)
   std::vector<StageStats> stages;

@@ -76,32 +76,36 @@ struct MemResponse {
   // Cycles from issue until the first structure took the request (a busy bank, a full MSHR
   // file): the requester cannot send its next request before then.
   uint32_t accept_delay = 0;
+  // Tile-cache organisations only (TileCacheOrganisation):
+  // the request's primitive was served whole -- its other attribute lines need no request of
+  // their own (TCOR's Attribute Cache works per primitive, paper 003 section III-C3);
+  bool primitive_served = false;
+  // the structure cannot take the request now (every line it could use is locked, section
+  // III-C5): nothing changed, and the requester retries once the Rasterizer has taken a primitive.
+  bool refused = false;
 };
 
 class MemoryHierarchy;
 
 // How many private L1 texture caches hold each line, kept up to date on every L1 fill and
 // eviction, so the replication degree of a serviced block (paper 000 Fig. 1) costs one lookup
-// instead of a probe of every L1 (32 of them in mobile32). Open addressing with linear probing
-// and backward-shift deletion; a line leaves the table when its last holder evicts it.
+// instead of a probe of every L1 (32 of them in mobile32); a line leaves the table when its last
+// holder evicts it.
 class LineHolders {
  public:
-  explicit LineHolders(size_t max_lines);
+  explicit LineHolders(size_t max_lines) : table_(max_lines) {}
   uint32_t get(uint64_t line) const {
-    for (size_t i = slot(line);; i = (i + 1) & mask_) {
-      if (keys_[i] == line + 1) return counts_[i];
-      if (keys_[i] == 0) return 0;
-    }
+    const uint32_t* n = table_.find(line);
+    return n ? *n : 0;
   }
-  uint32_t increment(uint64_t line);  // returns the new count
-  void decrement(uint64_t line);
+  uint32_t increment(uint64_t line) { return ++table_.at(line); }  // returns the new count
+  void decrement(uint64_t line) {
+    uint32_t* n = table_.find(line);
+    if (n && --*n == 0) table_.erase(line);  // absent: not tracked (cannot happen while every fill is counted)
+  }
 
  private:
-  size_t slot(uint64_t line) const { return static_cast<size_t>((line * 0x9E3779B97F4A7C15ull) >> shift_); }
-  std::vector<uint64_t> keys_;    // line + 1; 0 = empty
-  std::vector<uint32_t> counts_;
-  size_t mask_ = 0;
-  uint32_t shift_ = 0;
+  LineTable table_;
 };
 
 // A replacement for the baseline texture path above L2 (see the seams above).
@@ -118,6 +122,10 @@ class TileCacheOrganisation {
  public:
   virtual ~TileCacheOrganisation() = default;
   virtual MemResponse access(MemoryHierarchy& hierarchy, const MemRequest& request, uint64_t now) = 0;
+  // The Rasterizer took from the Tile Fetcher's queue a primitive the fetcher read at tile
+  // position `tile` (section III-C3, "Rasterizer Read": its attributes may be unlocked).
+  virtual void rasterizer_read(MemoryHierarchy& /*hierarchy*/, uint32_t /*primitive*/, uint32_t /*tile*/,
+                               uint64_t /*now*/) {}
 };
 
 class MemoryHierarchy {
@@ -193,6 +201,9 @@ class MemoryHierarchy {
   // Line reads L2 sent to DRAM on behalf of each L2 requester (l2_requester_*): attributes main
   // memory traffic to its source (Parameter Buffer DRAM accesses, TCOR paper 003 Fig. 13).
   uint64_t dram_fetches_for(uint32_t l2_requester) const { return dram_fetches_[l2_requester]; }
+  // Line writes L2 sent to DRAM for each requester: write-backs of lines it last wrote, and its
+  // writes passed through (dirty Parameter Buffer lines, TCOR paper 003 Figs. 16-17).
+  uint64_t dram_writes_for(uint32_t l2_requester) const { return dram_writes_[l2_requester]; }
 
  private:
   MemResponse access_texture(const MemRequest& request, uint64_t now) {
@@ -269,6 +280,11 @@ class MemoryHierarchy {
   std::unique_ptr<TileCacheOrganisation> tile_organisation_;
   std::vector<uint64_t> replication_;
   std::vector<uint64_t> dram_fetches_;
+  std::vector<uint64_t> dram_writes_;
+  // Per L2 line (tag-array slot): the requester that last wrote it, so its write-back is counted
+  // as that requester's DRAM traffic.
+  static constexpr uint16_t kNoWriter = 0xffff;
+  std::vector<uint16_t> l2_writer_;
   // Incremental holder counts while every L1 fill and eviction passes through this class (no
   // texture organisation installed: an organisation may touch the L1s directly).
   std::unique_ptr<LineHolders> holders_;

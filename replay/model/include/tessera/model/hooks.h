@@ -6,7 +6,7 @@
 //   L1 prefetch       none (paper 002 DAE prefetches from the queue)   TexturePrefetcher
 //   buffer before L1  none (paper 004 TFM texture buffer)              TextureFrontBuffer
 //   L2 classes        class 0 for every request (paper 003 III-E)      L2PriorityClassifier
-//   tile-cache OPT    exact next use of each line (paper 003 III-A)    TileNextUse
+//   tile-cache OPT    OPT Numbers of paper 003 III-A (next_use.h)       TileNextUse
 // The barrier mode (paper 001 sections II-C and III-E) is a parameter, gpu.barrier.
 #pragma once
 
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "tessera/model/hierarchy.h"
+#include "tessera/model/next_use.h"
 #include "tessera/pipeline/tile_order.h"
 
 namespace tessera::model {
@@ -154,29 +155,38 @@ class ParameterBufferClassifier final : public L2PriorityClassifier {
   uint8_t classify(Stream stream, uint64_t addr, bool write) override;
 };
 
-// Next-use numbers of the tile cache's accesses (Parameter Buffer writes in stream order, then
-// reads in tile order), used when tile.policy=opt.
+// Next-use numbers of the tile cache's accesses in one subpass (Parameter Buffer writes in stream
+// order, then reads in tile order), handed to the tile cache with each request when
+// tile.policy=opt and to a tile-cache organisation (TCOR).
 class TileNextUse {
  public:
   virtual ~TileNextUse() = default;
-  virtual void compute(std::span<const uint64_t> addrs, uint32_t line_bytes, std::vector<uint64_t>& next_use) = 0;
+  virtual void compute(std::span<const TileCacheAccess> accesses, std::vector<uint64_t>& next_use) = 0;
 };
 
-// Baseline: the exact next access to the same line (next_use.h), Belady's OPT.
-class ExactTileNextUse final : public TileNextUse {
+// Baseline: paper 003's OPT Numbers, the next tile that reads the line (next_use.h).
+class OptNumberTileNextUse final : public TileNextUse {
  public:
-  void compute(std::span<const uint64_t> addrs, uint32_t line_bytes, std::vector<uint64_t>& next_use) override;
+  void compute(std::span<const TileCacheAccess> accesses, std::vector<uint64_t>& next_use) override;
 };
 
 // Trivial alternative: no future known (every line "never used again").
 class UnknownTileNextUse final : public TileNextUse {
  public:
-  void compute(std::span<const uint64_t> addrs, uint32_t line_bytes, std::vector<uint64_t>& next_use) override;
+  void compute(std::span<const TileCacheAccess> accesses, std::vector<uint64_t>& next_use) override;
 };
 
 struct FrameResults;
 struct EnergyParams;
 struct StructureEnergy;
+
+// A primitive's PB-Attributes lines: contiguous, the first one's address is its Primitive ID
+// (paper 003 section II-B, Fig. 4).
+struct PrimitiveAttributes {
+  uint32_t primitive = 0;  // index in the pass, as the stream numbers it
+  uint64_t first_line = 0; // address of its first attribute line
+  uint32_t lines = 0;      // attribute lines (of the configuration's line size)
+};
 
 // One subpass's Parameter Buffer as the tile fetcher will read it (TCOR's OPT Numbers are known
 // at binning because the tile order is, paper 003 section III-A).
@@ -184,6 +194,7 @@ struct BinnedPhase {
   PassInfo pass;
   std::vector<TileRef> tiles;                    // in processing order
   std::vector<std::vector<uint32_t>> primitives; // per tile: the primitives whose attributes it reads
+  std::vector<PrimitiveAttributes> attributes;   // every primitive read, ascending by primitive
 };
 
 // Told when each frame of a run starts and ends (schemes keep per-frame state and add their own
@@ -214,7 +225,7 @@ struct Hooks {
   std::shared_ptr<TexturePrefetcher> prefetcher;       // null: none
   std::shared_ptr<TextureFrontBuffer> front_buffer;    // null: none
   std::shared_ptr<L2PriorityClassifier> l2_priority;   // null: class 0
-  std::shared_ptr<TileNextUse> tile_next_use;          // null: ExactTileNextUse (tile.policy=opt only)
+  std::shared_ptr<TileNextUse> tile_next_use;          // null: OptNumberTileNextUse (tile.policy=opt or a tile organisation)
   std::vector<std::shared_ptr<FrameObserver>> observers;  // frame begin / end, in order
 };
 

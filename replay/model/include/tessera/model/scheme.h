@@ -22,6 +22,7 @@ enum class HookKind {
   TileOrder,
   QuadScheduler,
   TextureOrganisation,
+  TileOrganisation,
   Prefetcher,
   FrontBuffer,
   L2Priority,

@@ -4,7 +4,6 @@
 // the Parameter Buffer reads that this takes.
 #pragma once
 
-#include <climits>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -37,20 +36,5 @@ using TileVisitor = std::function<void(uint32_t tile, std::span<const uint32_t> 
 // (returns 0, visits nothing) rather than silently skipping or repeating tiles.
 uint32_t fetch_tiles(const PolygonListBuilder& pb, const TileOrder& order, const TileVisitor& visit,
                      std::vector<PbAccess>& reads);
-
-// TCOR's future-use information (paper 003 section III-A and III-D), known at binning time
-// because the tile order is fixed beforehand. Tiles are identified by their position in the
-// processing order (for scanline order that is the tile ID the paper uses).
-inline constexpr uint32_t kNoNextTile = UINT32_MAX;
-struct OptNumbers {
-  // Per primitive: the first tile that reads it (the OPT Number of its PB-Attributes writes) and
-  // the last one (after which its attribute lines are dead).
-  std::vector<uint32_t> first_tile, last_tile;
-  // Same shape as the tile lists: for entry i of tile t's list, the next tile after t that reads
-  // the same primitive, or kNoNextTile (the OPT Number stored in that PMD).
-  std::vector<std::vector<uint32_t>> next_tile;
-};
-// Returns empty vectors when `order` is not a permutation of the tiles.
-OptNumbers opt_numbers(const PolygonListBuilder& pb, std::span<const uint32_t> order);
 
 }  // namespace tessera::pipeline

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tessera/model/cache.h"
+#include "tessera/model/replacement/dead_line/dead_line.h"
 #include "tessera/model/replacement/drrip/drrip.h"
 #include "tessera/model/replacement/lru/lru.h"
 #include "tessera/model/replacement/mru/mru.h"
@@ -17,7 +18,7 @@
 namespace tessera::model {
 
 using CachePolicyVariant = std::variant<SetAssocCache<LruPolicy>, SetAssocCache<OptPolicy>, SetAssocCache<MruPolicy>,
-                                        SetAssocCache<DrripPolicy>>;
+                                        SetAssocCache<DrripPolicy>, SetAssocCache<DeadLinePolicy>>;
 
 // Names accepted for CacheConfig::policy, in variant order.
 std::vector<std::string_view> replacement_policy_names();

@@ -27,9 +27,9 @@ namespace tessera::model {
 inline constexpr uint32_t kBypass = std::numeric_limits<uint32_t>::max();
 
 struct PolicyOptions {
-  // A policy that knows the future may decline to allocate an incoming line whose next use is
-  // not sooner than that of every resident line (TCOR paper 003 section III-C4: such writes
-  // bypass the Attribute Cache and go to L2).
+  // A policy that knows the future may decline to allocate an incoming written line whose next
+  // use is not sooner than that of every resident line (TCOR paper 003 section III-C4: such
+  // writes bypass the Attribute Cache and go to L2; read misses always allocate, III-C3).
   bool allow_bypass = false;
 };
 

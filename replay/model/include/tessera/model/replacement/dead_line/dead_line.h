@@ -10,17 +10,16 @@
 // instructions: always clean), then live PB lines (possibly dirty, and to be read again). A dead
 // line is dropped without a write-back even when dirty: nobody reads it again.
 //
-// The cache must be told two things the generic interface (replacement/policy.h) does not carry:
-//   - the line's class and last tile at each fill and hit (PbLineInfo below). AccessInfo has the
-//     class (priority_class) but no last tile; until it has one the policy takes PbLineInfo;
-//   - that a dirty victim is dead: SetAssocCache writes every dirty victim back; it should ask
-//     dead(set, way) before invalidating the victim and drop the write-back when it is true.
+// What the cache tells the policy at each fill and hit (AccessInfo): the line's class in
+// priority_class (0 not Parameter Buffer, 1 PB-Lists, 2 PB-Attributes: dead_line::PbClass) and
+// its last tile in last_tile. The cache asks writes_back(set, way, dirty) before it drops a victim
+// and counts a dead dirty one as a dead drop instead of a write-back. The Tile Fetcher's progress
+// reaches the policy through AnyCache::policy_as<DeadLinePolicy>() (tile_finished, pass_begin).
 // Last-tile ids that do not fit the field are stored as kNeverDead (never considered dead): a
 // line wrongly taken for dead would lose data, one wrongly kept live only costs capacity.
 #pragma once
 
 #include <cstdint>
-#include <limits>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -34,7 +33,7 @@ namespace dead_line {
 // The 2-bit class field (paper 003 section III-D1).
 enum class PbClass : uint8_t { None = 0, Lists = 1, Attributes = 2, Dead = 3 };
 
-inline constexpr uint32_t kNeverDead = std::numeric_limits<uint32_t>::max();
+inline constexpr uint32_t kNeverDead = kNoLastTile;
 
 struct LineState {
   PbClass cls = PbClass::None;
@@ -64,11 +63,22 @@ inline uint32_t victim(std::span<const LineState> set, uint32_t tiles_finished) 
 
 }  // namespace dead_line
 
-// What the L2 is told about a line at a fill or a hit. cls None: not Parameter Buffer data.
-struct PbLineInfo {
-  dead_line::PbClass cls = dead_line::PbClass::None;
-  uint32_t last_tile = dead_line::kNeverDead;
-};
+namespace dead_line {
+
+// The class an access carries (AccessInfo::priority_class); anything else is not PB data.
+inline PbClass class_of(const AccessInfo& info) {
+  return info.priority_class == 1 || info.priority_class == 2 ? static_cast<PbClass>(info.priority_class) : PbClass::None;
+}
+
+// What a Parameter Buffer line's access tells the L2 (the tile cache's requests and write-backs).
+inline AccessInfo pb_access(PbClass cls, uint32_t last_tile) {
+  AccessInfo info;
+  info.priority_class = static_cast<uint8_t>(cls);
+  info.last_tile = last_tile;
+  return info;
+}
+
+}  // namespace dead_line
 
 class DeadLinePolicy {
  public:
@@ -77,24 +87,25 @@ class DeadLinePolicy {
   DeadLinePolicy(uint32_t sets, uint32_t ways, const PolicyOptions& /*options*/ = {})
       : ways_(ways), lines_(static_cast<size_t>(sets) * ways) {}
 
-  void reset(uint32_t set, uint32_t way, const PbLineInfo& info) {
+  void reset(uint32_t set, uint32_t way, const AccessInfo& info) {
     dead_line::LineState& l = lines_[index(set, way)];
-    l.cls = info.cls;
-    l.last_tile = info.last_tile;
+    l.cls = dead_line::class_of(info);
+    l.last_tile = l.cls == dead_line::PbClass::None ? dead_line::kNeverDead : info.last_tile;
     l.stamp = ++clock_;
   }
   // A hit by a Parameter Buffer access re-tags the line (a new pass's Polygon List Builder writing
   // over a line of the previous pass); a hit without PB information keeps the tag.
-  void touch(uint32_t set, uint32_t way, const PbLineInfo& info) {
+  void touch(uint32_t set, uint32_t way, const AccessInfo& info) {
     dead_line::LineState& l = lines_[index(set, way)];
-    if (info.cls != dead_line::PbClass::None) {
-      l.cls = info.cls;
+    const dead_line::PbClass cls = dead_line::class_of(info);
+    if (cls != dead_line::PbClass::None) {
+      l.cls = cls;
       l.last_tile = info.last_tile;
     }
     l.stamp = ++clock_;
   }
   void invalidate(uint32_t set, uint32_t way) { lines_[index(set, way)] = {}; }
-  uint32_t victim(uint32_t set) const {
+  uint32_t victim(uint32_t set, const AccessInfo& /*info*/) const {
     return dead_line::victim(std::span<const dead_line::LineState>(&lines_[index(set, 0)], ways_), tiles_finished_);
   }
   // Whether the line is dead now.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tessera/model/replacement/policy.h"
+#include "tessera/model/replacement/way_tree.h"
 
 namespace tessera::model {
 
@@ -27,21 +28,32 @@ class LruPolicy {
   static constexpr std::string_view kName = "lru";
 
   LruPolicy(uint32_t sets, uint32_t ways, const PolicyOptions& /*options*/)
-      : ways_(ways), stamps_(static_cast<size_t>(sets) * ways, 0) {}
+      : ways_(ways), stamps_(static_cast<size_t>(sets) * ways, 0) {
+    if (ways > kTreeWays) tree_.reset(sets, ways);
+  }
 
-  void reset(uint32_t set, uint32_t way, const AccessInfo& /*info*/) { stamps_[index(set, way)] = ++clock_; }
-  void touch(uint32_t set, uint32_t way, const AccessInfo& /*info*/) { stamps_[index(set, way)] = ++clock_; }
-  void invalidate(uint32_t set, uint32_t way) { stamps_[index(set, way)] = 0; }
+  void reset(uint32_t set, uint32_t way, const AccessInfo& /*info*/) { stamp(set, way, ++clock_); }
+  void touch(uint32_t set, uint32_t way, const AccessInfo& /*info*/) { stamp(set, way, ++clock_); }
+  void invalidate(uint32_t set, uint32_t way) { stamp(set, way, 0); }
   uint32_t victim(uint32_t set, const AccessInfo& /*info*/) const {
+    if (tree_.active()) return tree_.best(set);
     return lru::victim(std::span<const uint64_t>(&stamps_[index(set, 0)], ways_));
   }
 
  private:
+  struct Older {
+    bool operator()(uint64_t a, uint64_t b) const { return a < b; }
+  };
   size_t index(uint32_t set, uint32_t way) const { return static_cast<size_t>(set) * ways_ + way; }
+  void stamp(uint32_t set, uint32_t way, uint64_t value) {
+    stamps_[index(set, way)] = value;
+    if (tree_.active()) tree_.update(set, way, &stamps_[index(set, 0)]);
+  }
 
   uint32_t ways_;
   uint64_t clock_ = 0;
   std::vector<uint64_t> stamps_;  // last-touch time per line, contiguous per set
+  WayTree<Older> tree_;           // wide sets only
 };
 
 }  // namespace tessera::model
