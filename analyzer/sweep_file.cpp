@@ -19,7 +19,7 @@ using nlohmann::json;
 constexpr std::string_view kExample = R"({
   "captures": ["vkcube.tcap", "glmark2-texture.tcap", "vkscene.tcap"],
   "frames": "3-4",
-  "configs": ["mobile4", "mobile32", "mobile4+dtexl"],
+  "configs": ["mobile4", "mobile4-64k"],
   "schemes": "dtexl",
   "set": {"l1tex.size": ["16KiB", "32KiB"], "l2.size": "2MiB"},
   "slurm": {"partition": "batch", "time": "00:30:00", "mem": "4G", "cpus-per-task": 1,

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -42,6 +43,7 @@ SweepRun::SweepRun(Plan plan, std::string state_dir, results::ResultsDb& out, bo
       quiet_(quiet),
       terminal_(!quiet && isatty(fileno(stderr))),
       merged_(plan_.jobs.size(), false),
+      given_up_(plan_.jobs.size(), false),
       start_(std::chrono::steady_clock::now()) {
   for (const Job& j : plan_.jobs) total_weight_ += j.weight;
 }
@@ -49,7 +51,7 @@ SweepRun::SweepRun(Plan plan, std::string state_dir, results::ResultsDb& out, bo
 std::vector<size_t> SweepRun::pending() const {
   std::vector<size_t> out;
   for (size_t i = 0; i < merged_.size(); ++i) {
-    if (!merged_[i]) out.push_back(i);
+    if (!merged_[i] && !given_up_[i]) out.push_back(i);
   }
   return out;
 }
@@ -123,6 +125,7 @@ void SweepRun::attempt_ended(size_t job, const JobOutcome& o, bool retry) {
 
 void SweepRun::give_up(size_t job, const std::string& why) {
   clear_progress();
+  given_up_[job] = true;
   failures_.push_back(describe(job) + ": " + why);
 }
 
@@ -149,7 +152,7 @@ void SweepRun::show_progress(size_t running, const std::string& note) {
 int SweepRun::summary(const std::string& next_step) {
   clear_progress();
   const size_t total = plan_.jobs.size() + plan_.complete_jobs;
-  const size_t left = pending().size();
+  const size_t left = static_cast<size_t>(std::count(merged_.begin(), merged_.end(), false));
   std::printf("sweep: %zu job%s: %zu run now, %zu finished earlier, %zu already in %s, %zu not done\n", total,
               total == 1 ? "" : "s", merged_now_, merged_earlier_, plan_.complete_jobs, out_.path().c_str(), left);
   if (peak_rss_kib_ > 0) {

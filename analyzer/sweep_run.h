@@ -22,14 +22,14 @@ class SweepRun {
   const std::string& out_path() const { return out_.path(); }
   JobFiles files(size_t job) const { return job_files(state_dir_, plan_.jobs[job]); }
   bool merged(size_t job) const { return merged_[job]; }
-  // Jobs not merged yet, in plan order.
+  // Jobs to run: not merged, not given up, in plan order.
   std::vector<size_t> pending() const;
 
   // Merges every job whose database an earlier run or a Slurm task left.
   void merge_finished();
   // An attempt ended: on success merges the job; prints a line either way (`retry`: it will run again).
   void attempt_ended(size_t job, const JobOutcome& outcome, bool retry);
-  // A job that will not run again this time, and why.
+  // A job that will not run again this time, and why (reported in the summary).
   void give_up(size_t job, const std::string& why);
 
   // Progress line on a terminal: jobs merged, `running`, elapsed time and ETA.
@@ -49,7 +49,7 @@ class SweepRun {
   results::ResultsDb& out_;
   bool quiet_;
   bool terminal_;
-  std::vector<bool> merged_;
+  std::vector<bool> merged_, given_up_;
   std::vector<std::string> failures_;
   std::chrono::steady_clock::time_point start_;
   uint64_t total_weight_ = 0, merged_weight_ = 0, run_weight_ = 0;  // run_weight_: merged after running now

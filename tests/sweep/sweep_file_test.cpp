@@ -26,7 +26,7 @@ TEST(SweepFile, TheExampleHasEveryKey) {
   EXPECT_EQ(f.dir, "/studies");
   EXPECT_EQ(f.captures, (std::vector<std::string>{"vkcube.tcap", "glmark2-texture.tcap", "vkscene.tcap"}));
   EXPECT_EQ(f.frames, (std::vector<std::string>{"3-4"}));
-  EXPECT_EQ(f.configs, (std::vector<std::string>{"mobile4", "mobile32", "mobile4+dtexl"}));
+  EXPECT_EQ(f.configs, (std::vector<std::string>{"mobile4", "mobile4-64k"}));
   EXPECT_EQ(f.schemes, "dtexl");
   ASSERT_EQ(f.set.size(), 2u);  // keys in name order
   EXPECT_EQ(f.set[0].first, "l1tex.size");

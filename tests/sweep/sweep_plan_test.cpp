@@ -67,6 +67,15 @@ TEST(SweepConfigs, NamesAndParametersAreReplays) {
   db->commit();
 }
 
+TEST(SweepConfigs, TheExampleRuns) {
+  // tessera sweep --example: each preset with every DTexL variant, times two L1 sizes.
+  const auto configs = sweep_configs(parse_sweep_file(example_sweep_file(), "example.json"));
+  const size_t variants = cli::run_specs({"mobile4"}, "dtexl").size();
+  EXPECT_EQ(configs.size(), 2 * variants * 2);
+  EXPECT_EQ(configs.front().name, "mobile4+l1tex.size=16KiB+l2.size=2MiB");
+  EXPECT_EQ(configs.back().name.rfind("mobile4-64k+dtexl", 0), 0u) << configs.back().name;
+}
+
 TEST(SweepConfigs, AGridKeyAppliesWhereTheParameterExists) {
   const auto configs = sweep_configs(file_with(
       R"({"captures": ["a.tcap"], "configs": ["mobile4", "mobile4+dtexl"],
