@@ -47,7 +47,7 @@ struct SweepOptions {
 // waits for nothing an interrupted run left running.
 int lock_state_dir(const std::string& state_dir, const std::string& db) {
   std::error_code ec;
-  std::filesystem::create_directories(state_dir, ec);
+  std::filesystem::create_directory(state_dir, ec);  // beside OUT, whose directory must exist
   if (ec) throw sweep::SweepError(state_dir + ": cannot create the sweep's state directory: " + ec.message());
   const std::string path = state_dir + "/lock";
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT, 0644);
@@ -88,7 +88,7 @@ int run_sweep(const SweepOptions& opt) {
   try {
     const sweep::SweepFile file = sweep::read_sweep_file(opt.file);
     // Everything the file names is checked before anything is written.
-    sweep::plan_sweep(file, {});
+    sweep::Plan plan = sweep::plan_sweep(file);
     const std::string state_dir = sweep::state_dir_for(opt.db);
     const int lock = lock_state_dir(state_dir, opt.db);
     (void)lock;  // held until exit
@@ -99,7 +99,7 @@ int run_sweep(const SweepOptions& opt) {
                               "or scancel " + active);
     }
     auto out = results::ResultsDb::open(opt.db);
-    sweep::Plan plan = sweep::plan_sweep(file, results::merged_runs(*out));
+    sweep::leave_out_merged(plan, results::merged_runs(*out));
     if (!opt.quiet) {
       const size_t jobs = plan.jobs.size() + plan.complete_jobs;
       std::printf("sweep %s: %zu capture%s x %zu frame range%s x %zu configuration%s = %zu job%s, %zu already in %s\n",

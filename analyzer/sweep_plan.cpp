@@ -106,7 +106,7 @@ std::vector<SweepConfig> sweep_configs(const SweepFile& file) {
   return out;
 }
 
-Plan plan_sweep(const SweepFile& file, const std::set<results::MergedRun>& merged) {
+Plan plan_sweep(const SweepFile& file) {
   Plan plan;
   plan.configs = sweep_configs(file);
   plan.captures = file.captures.size();
@@ -128,11 +128,10 @@ Plan plan_sweep(const SweepFile& file, const std::set<results::MergedRun>& merge
     for (const std::string& frames : ranges) {
       uint32_t first = 1, last = UINT32_MAX;
       if (!frames.empty()) cli::parse_frame_range(frames, &first, &last);
-      // Replay shades every frame up to the range's last (state carries forward) and simulates
-      // the frames in the range.
-      uint64_t shaded = 0, selected = 0;
+      Job job;
+      uint64_t selected = 0;
       for (const capture::FrameInfo& f : reader->frames()) {
-        if (f.present <= last) ++shaded;
+        if (f.present <= last) ++job.frames_shaded;
         if (f.present >= first && f.present <= last) ++selected;
       }
       if (selected == 0) {
@@ -140,28 +139,39 @@ Plan plan_sweep(const SweepFile& file, const std::set<results::MergedRun>& merge
                          std::to_string(reader->frames().front().present) + "-" +
                          std::to_string(reader->frames().back().present) + ", none in the range");
       }
-      Job job;
       job.dir = file.dir;
       job.capture = capture;
       job.fingerprint = fingerprint;
       job.frames = frames;
-      std::string identity = fingerprint + "\n" + frames_label(frames) + "\n";
-      for (const SweepConfig& c : plan.configs) {
-        if (merged.count({fingerprint, c.name, c.params_hash, frames_label(frames)})) continue;
-        job.configs.push_back(c.name);
-        identity += c.name + "\t" + c.params_hash + "\n";
-      }
-      if (job.configs.empty()) {
-        ++plan.complete_jobs;
-        continue;
-      }
-      job.key = file_stem(capture) + "-" + frames_label(frames) + "-" +
-                capture::hash128(capture::as_bytes_view(identity)).hex().substr(0, 16);
-      job.weight = shaded * (job.configs.size() + 1);
       plan.jobs.push_back(std::move(job));
     }
   }
+  leave_out_merged(plan, {});
   return plan;
+}
+
+void leave_out_merged(Plan& plan, const std::set<results::MergedRun>& merged) {
+  std::vector<Job> jobs;
+  for (Job& job : plan.jobs) {
+    const std::string frames = frames_label(job.frames);
+    job.configs.clear();
+    std::string identity = job.fingerprint + "\n" + frames + "\n";
+    for (const SweepConfig& c : plan.configs) {
+      if (merged.count({job.fingerprint, c.name, c.params_hash, frames})) continue;
+      job.configs.push_back(c.name);
+      identity += c.name + "\t" + c.params_hash + "\n";
+    }
+    if (job.configs.empty()) {
+      ++plan.complete_jobs;
+      continue;
+    }
+    // The key names what the job runs: the same work has the same files across reruns.
+    job.key = file_stem(job.capture) + "-" + frames + "-" +
+              capture::hash128(capture::as_bytes_view(identity)).hex().substr(0, 16);
+    job.weight = job.frames_shaded * (job.configs.size() + 1);
+    jobs.push_back(std::move(job));
+  }
+  plan.jobs = std::move(jobs);
 }
 
 }  // namespace tessera::sweep

@@ -27,6 +27,7 @@ struct Job {
   std::string fingerprint;  // of the capture's content
   std::string frames;       // --frames; empty: every frame
   std::vector<std::string> configs;  // --config specs, those not yet in the database
+  uint64_t frames_shaded = 0;  // every frame up to the range's last (state carries forward)
   std::string key;          // names the job's files: <capture stem>-<frames>-<16 hex digits>
   uint64_t weight = 0;      // for the ETA: frames shaded x (configurations + 1)
 };
@@ -49,7 +50,11 @@ std::vector<SweepConfig> sweep_configs(const SweepFile& file);
 
 // Opens every capture (throws SweepError naming the file and the capture when one cannot be
 // used, two are the same capture, or a frame range selects none of a capture's frames) and
-// plans the jobs, leaving out the configurations `merged` holds for them.
-Plan plan_sweep(const SweepFile& file, const std::set<results::MergedRun>& merged);
+// plans the jobs, each with every configuration.
+Plan plan_sweep(const SweepFile& file);
+
+// Leaves out of each job the configurations `merged` holds for it, and the jobs left with none;
+// names each remaining job by what it runs.
+void leave_out_merged(Plan& plan, const std::set<results::MergedRun>& merged);
 
 }  // namespace tessera::sweep

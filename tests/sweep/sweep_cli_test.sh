@@ -43,6 +43,11 @@ rc=0; "$tessera" sweep bad.json 2>err.txt || rc=$?
 [ $rc != 0 ] && [ "$(cat err.txt)" = "tessera sweep: bad.json: --db OUT is needed (the database the sweep merges into)" ] \
   && ok "no --db" || bad "no --db: $(cat err.txt)"
 
+echo '{"captures": ["a.tcap"]}' > one.json
+rc=0; "$tessera" sweep one.json --db nodir/out.db 2>err.txt || rc=$?
+[ $rc != 0 ] && [ "$(cat err.txt)" = "tessera sweep: $work/nodir/out.db.sweep: cannot create the sweep's state directory: No such file or directory" ] \
+  && [ ! -e nodir ] && ok "--db in a missing directory" || bad "--db in a missing directory: $(cat err.txt)"
+
 # The example names every key; its configurations and grid are valid (its captures are not here).
 "$tessera" sweep --example > example.json
 rc=0; "$tessera" sweep example.json --db ex.db 2>err.txt || rc=$?

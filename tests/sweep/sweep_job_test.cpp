@@ -35,7 +35,7 @@ class SweepJob : public ::testing::Test {
     ASSERT_EQ(synthetic::write_scene_file(dir_.sibling("a.tcap"), scene), "");
     const SweepFile f =
         parse_sweep_file(R"({"captures": ["a.tcap"], "frames": "2", "configs": ["mobile4", "mobile32"]})", dir_.str());
-    job_ = plan_sweep(f, {}).jobs.at(0);
+    job_ = plan_sweep(f).jobs.at(0);
     std::filesystem::create_directories(state_);
     files_ = job_files(state_, job_);
   }
