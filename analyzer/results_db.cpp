@@ -159,7 +159,6 @@ std::string params_hash(Params params) {
 }
 
 int64_t ResultsDb::put_config(const std::string& name, Params params) {
-  std::sort(params.begin(), params.end());
   const std::string hash = params_hash(params);
   auto* find = prepare("SELECT config_id FROM config WHERE name = ?1 AND params_hash = ?2");
   bind_text(find, 1, name);

@@ -141,7 +141,14 @@ std::string active_slurm_job(const std::string& state_dir) {
   std::ifstream in(submission_file(state_dir));
   std::string id;
   if (!(in >> id)) return "";
-  return queued_tasks(id) > 0 ? id : "";
+  try {
+    if (queued_tasks(id) > 0) return id;
+  } catch (const SweepError& e) {
+    throw SweepError(std::string(e.what()) + " (Slurm job " + id + " of this sweep may still run; if not, remove " +
+                     submission_file(state_dir) + ")");
+  }
+  std::filesystem::remove(submission_file(state_dir));  // done with: no squeue needed next time
+  return "";
 }
 
 int run_slurm(SweepRun& run, const SweepFile& file, const SlurmOptions& opt) {
@@ -202,7 +209,10 @@ int run_slurm(SweepRun& run, const SweepFile& file, const SlurmOptions& opt) {
       run.attempt_ended(j, o, retry);
       if (retry) again.push_back(i);
     }
-    if (again.empty()) break;
+    if (again.empty()) {
+      std::filesystem::remove(submission_file(run.state_dir()));
+      break;
+    }
     std::string list;
     for (size_t i : again) {
       if (!list.empty()) list += ',';

@@ -23,6 +23,9 @@ grep -q "^submitted Slurm job [0-9]*: 3 array tasks" slurm.txt && grep -q "3 run
 [ "$(cat slurm.db.sweep/slurm-*_*.out | grep -c ': 42 configurations in ')" = 3 ] \
   && ok "each task's log reports its job" || { bad "task logs"; cat slurm.db.sweep/slurm-*_*.out; }
 expect_equal "the Slurm sweep's database equals tessera replay's" slurm.db reference.db
+[ ! -e slurm.db.sweep/slurm-job ] && "$tessera" sweep sweep.json --db slurm.db > local.txt \
+  && grep -q "0 run now, 0 finished earlier, 3 already in slurm.db, 0 not done" local.txt \
+  && ok "the finished submission is forgotten: a local rerun runs nothing" || { bad "rerun after Slurm"; cat local.txt; }
 
 # A held array: nothing runs until it is released.
 cat > held.json <<'JSON'
