@@ -26,6 +26,7 @@
 #include "frame_range.h"
 #include "image_compare.h"
 #include "png_writer.h"
+#include "replay_configs.h"
 #include "results_db.h"
 #include "tessera/capture/reader.h"
 #include "tessera/capture/records.h"
@@ -100,19 +101,6 @@ std::string read_text_file(const std::string& path, std::string* error) {
     return {};
   }
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t comma = text.find(',', start);
-    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (!item.empty()) out.push_back(item);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
 }
 
 // Progress on stderr for long runs, rewritten in place; silent when stderr is not a terminal.
@@ -245,10 +233,7 @@ void write_database(const ReplayOptions& opt, const capture::CaptureReader& read
       row.frame_count = static_cast<int64_t>(reader.frames().size());
       row.file_bytes = static_cast<int64_t>(reader.summary().file_bytes);
       const int64_t capture_id = db->put_capture(row);
-      results::Params params;
-      const model::ParamSet& p = run.config.params;
-      for (const auto& spec : p.registry().all()) params.emplace_back(spec.name, p.text(spec.name));
-      const int64_t config_id = db->put_config(run.config.name, params);
+      const int64_t config_id = db->put_config(run.config.name, stored_params(run.config.params));
       const int64_t run_id = db->put_run(capture_id, config_id);
       db->replace_runs_named(capture_id, run.config.name, config_id);
       for (auto& [index, results] : run.frames) {
@@ -278,21 +263,6 @@ void write_database(const ReplayOptions& opt, const capture::CaptureReader& read
       throw;
     }
   }
-}
-
-// The specs this run simulates: --config specs, and with --schemes the schemes' variants (on
-// the presets --config names, else on each paper's preset).
-std::vector<std::string> run_specs(const ReplayOptions& opt) {
-  if (opt.schemes.empty()) {
-    return opt.configs.empty() ? std::vector<std::string>{"mobile4", "mobile32"} : opt.configs;
-  }
-  std::vector<std::string> presets, specs;
-  for (const std::string& c : opt.configs) {
-    if (c.find('+') == std::string::npos) presets.push_back(c);
-    else specs.push_back(c);
-  }
-  for (const std::string& s : model::scheme_specs(split_list(opt.schemes), presets)) specs.push_back(s);
-  return specs;
 }
 
 int run_replay(const ReplayOptions& opt) {
@@ -328,7 +298,7 @@ int run_replay(const ReplayOptions& opt) {
       }
     }
     try {
-      for (model::Configuration& c : model::build_configurations(run_specs(opt), config_text, opt.config_file, opt.overrides)) {
+      for (model::Configuration& c : model::build_configurations(run_specs(opt.configs, opt.schemes), config_text, opt.config_file, opt.overrides)) {
         std::unique_ptr<model::GpuModel> m = c.make_model();
         runs.push_back(ConfigRun{std::move(c), std::move(m), {}});
       }

@@ -15,5 +15,6 @@ void setup_schemes(CLI::App& app, int* exit_code);
 void setup_replay(CLI::App& app, int* exit_code);
 void setup_report(CLI::App& app, int* exit_code);
 void setup_compare(CLI::App& app, int* exit_code);
+void setup_sweep(CLI::App& app, int* exit_code);
 
 }  // namespace tessera::cli

@@ -151,11 +151,15 @@ int64_t ResultsDb::put_frame(int64_t capture_id, uint32_t present, uint32_t widt
   return step_returning_id(s, "put frame");
 }
 
-int64_t ResultsDb::put_config(const std::string& name, Params params) {
+std::string params_hash(Params params) {
   std::sort(params.begin(), params.end());
   std::string canonical;
   for (const auto& [k, v] : params) canonical += k + "=" + v + "\n";
-  const std::string hash = capture::hash128(capture::as_bytes_view(canonical)).hex();
+  return capture::hash128(capture::as_bytes_view(canonical)).hex();
+}
+
+int64_t ResultsDb::put_config(const std::string& name, Params params) {
+  const std::string hash = params_hash(params);
   auto* find = prepare("SELECT config_id FROM config WHERE name = ?1 AND params_hash = ?2");
   bind_text(find, 1, name);
   bind_text(find, 2, hash);

@@ -44,6 +44,9 @@ struct CaptureRow {
 
 using Params = std::vector<std::pair<std::string, std::string>>;  // key=value, any order
 
+// config.params_hash of a parameter set: XXH3-128 (hex) of its sorted "key=value\n" lines.
+std::string params_hash(Params params);
+
 class ResultsDb {
  public:
   enum class Mode { kReadWrite, kReadOnly };
