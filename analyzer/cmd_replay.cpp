@@ -181,6 +181,8 @@ std::vector<std::pair<std::string, double>> replay_metrics(const FrameOutcome& f
            {"replay.primitives_binned", r.primitives_binned},
            {"replay.texture_samples", r.texture_samples},
            {"replay.texture_lines", r.texture_lines},
+           {"replay.vertex_texture_samples", r.vertex_texture_samples},
+           {"replay.vertex_texture_lines", r.vertex_texture_lines},
            {"replay.pb_writes", r.pb_writes},
            {"replay.pb_reads", r.pb_reads},
            {"replay.vertex_fetches", r.vertex_fetches},

@@ -23,6 +23,8 @@ void RenderStats::add(const RenderStats& o) {
   vertices_shaded += o.vertices_shaded;
   vertex_instructions += o.vertex_instructions;
   vertex_fetches += o.vertex_fetches;
+  vertex_texture_samples += o.vertex_texture_samples;
+  vertex_texture_lines += o.vertex_texture_lines;
   primitives_binned += o.primitives_binned;
   tile_primitives += o.tile_primitives;
   quads += o.quads;

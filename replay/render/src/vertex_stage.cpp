@@ -38,6 +38,18 @@ pipeline::IndexType index_type(uint32_t type) {
 VertexStage::VertexStage() : batch_(std::make_unique<shader::LaneBatch>()) {}
 VertexStage::~VertexStage() = default;
 
+void VertexStage::record(uint32_t lane, const texture::Footprint& fp) {
+  Sample s;
+  s.lane = lane;
+  s.level = fp.level_count ? std::min(fp.levels[0], fp.level_count > 1 ? fp.levels[1] : fp.levels[0]) : 0;
+  s.footprint_case = static_cast<uint32_t>(fp.first_case);
+  s.probes = fp.probe_count;
+  s.first_line = static_cast<uint32_t>(lines_.size());
+  s.line_count = fp.line_count;
+  lines_.insert(lines_.end(), fp.lines, fp.lines + fp.line_count);
+  samples_.push_back(s);
+}
+
 bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWriter* out,
                       RenderStats& stats, VertexOutput& result, std::string& reason) {
   const frontend::Draw& draw = *ds.draw;
@@ -113,6 +125,8 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
   shader::LaneBatch& b = *batch_;
   const uint32_t instance_index = draw.first_instance + instance;
   const shader::Bindings bindings = ds.vs_bind->bindings();
+  // Vertex shader texture samples go to the stream ahead of their batch's VertexShade event.
+  ds.vs_bind->textures.set_footprint_sink([this](uint32_t lane, const texture::Footprint& fp) { record(lane, fp); });
   result.vertices.resize(shade_.size());
   std::string error;
   for (size_t first = 0; first < shade_.size(); first += shader::kMaxLanes) {
@@ -147,9 +161,18 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
         for (uint32_t c = 0; c < 4; ++c) b.inputs[f.slot + c][lane] = v[c];
       }
     }
+    samples_.clear();
+    lines_.clear();
     if (!ds.vs->executor->execute(b, bindings, error)) {
       reason = "draw: vertex shader: " + error;
       return false;
+    }
+    for (const Sample& sm : samples_) {
+      if (out)
+        out->vertex_texture(sm.lane, sm.level, sm.footprint_case, sm.probes,
+                            std::span<const uint64_t>(lines_.data() + sm.first_line, sm.line_count));
+      ++stats.vertex_texture_samples;
+      stats.vertex_texture_lines += sm.line_count;
     }
     uint64_t instructions = 0;
     for (uint32_t lane = 0; lane < n; ++lane) {

@@ -1,7 +1,8 @@
 // Vertex stage: index fetch (with primitive restart), vertex attribute fetch, vertex shading in
 // 64-lane batches with post-transform reuse by index, and primitive assembly of one instance of
-// a draw. Records VertexFetch (every index and attribute read, at Buffer::address + offset) and
-// VertexShade (per batch) events.
+// a draw. Records VertexFetch (every index and attribute read, at Buffer::address + offset), and
+// per batch the VertexTexture events of its invocations' texture samples followed by its
+// VertexShade event.
 #pragma once
 
 #include <memory>
@@ -39,7 +40,15 @@ class VertexStage {
            VertexOutput& result, std::string& reason);
 
  private:
+  // One vertex invocation's texture sample, kept until its batch's events are written.
+  struct Sample {
+    uint32_t lane, level, footprint_case, probes, first_line, line_count;
+  };
+  void record(uint32_t lane, const texture::Footprint& fp);
+
   std::unique_ptr<shader::LaneBatch> batch_;
+  std::vector<Sample> samples_;
+  std::vector<uint64_t> lines_;
   std::vector<uint32_t> indices_;   // index values of the draw (indexed draws)
   std::vector<uint32_t> shade_;     // vertex numbers to shade, in first-use order
   std::unordered_map<uint32_t, uint32_t> slot_of_;  // index value -> position in shade_

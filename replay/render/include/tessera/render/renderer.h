@@ -42,6 +42,8 @@ struct RenderStats {
   uint64_t vertices_shaded = 0;       // sum of VertexShade u[0]
   uint64_t vertex_instructions = 0;   // sum of VertexShade wide
   uint64_t vertex_fetches = 0;        // VertexFetch events (attributes and indices)
+  uint64_t vertex_texture_samples = 0;  // VertexTexture events (vertex lanes that sampled or fetched)
+  uint64_t vertex_texture_lines = 0;    // sum of VertexTexture line counts
   uint64_t primitives_binned = 0;     // distinct PbWrite u[1] (triangles stored in the PB)
   uint64_t tile_primitives = 0;       // Primitive events (a primitive once per tile it is listed in)
   uint64_t quads = 0;                 // Quad events
