@@ -1,6 +1,7 @@
 // Compute dispatches: the compute bind point's pipeline, descriptor sets and push descriptors
 // kept apart from the graphics ones, push constants, vkCmdDispatchIndirect read from captured
-// memory, handed to the renderer in execution order; what cannot be replayed is counted.
+// memory, vkCmdDispatchBase, handed to the renderer in execution order; what cannot be replayed
+// is counted.
 #include <gtest/gtest.h>
 
 #include "capture_builder.h"
@@ -57,6 +58,7 @@ TEST(FrontendDispatch, ComputeBindPointStateAndIndirectDispatches) {
   b.cmd(cap::CmdPushConstantsRecord{kComputeLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, {1, 2, 3, 4, 5, 6, 7, 8}});
   b.cmd(cap::CmdDispatchRecord{2, 3, 4, 0, 0});
   b.cmd(cap::CmdDispatchRecord{0, 0, 0, Scene::kBuffer, 512});
+  b.cmd(cap::CmdDispatchBaseRecord{1, 2, 3, 4, 5, 6});
   b.cmd(Scene::begin_pass());
   b.cmd(cap::CmdDrawRecord{3, 1, 0, 0});
   b.cmd(cap::CmdDispatchRecord{1, 1, 1, 0, 0});  // inside a render pass: invalid, counted
@@ -65,7 +67,7 @@ TEST(FrontendDispatch, ComputeBindPointStateAndIndirectDispatches) {
   b.submit();
   b.end_frame();
   auto r = replay(b);
-  ASSERT_EQ(r->renderer.dispatches.size(), 2u);
+  ASSERT_EQ(r->renderer.dispatches.size(), 3u);
   const Dispatch& d0 = r->renderer.dispatches[0];
   EXPECT_EQ(d0.index, 0u);
   EXPECT_EQ(d0.group_count[0], 2u);
@@ -88,7 +90,14 @@ TEST(FrontendDispatch, ComputeBindPointStateAndIndirectDispatches) {
   EXPECT_EQ(d1.group_count[0], 5u);
   EXPECT_EQ(d1.group_count[1], 6u);
   EXPECT_EQ(d1.group_count[2], 7u);
-  EXPECT_EQ(r->result.dispatches, 2u);
+  const Dispatch& d2 = r->renderer.dispatches[2];  // vkCmdDispatchBase
+  EXPECT_EQ(d2.base[0], 1u);
+  EXPECT_EQ(d2.base[1], 2u);
+  EXPECT_EQ(d2.base[2], 3u);
+  EXPECT_EQ(d2.group_count[0], 4u);
+  EXPECT_EQ(d2.group_count[2], 6u);
+  EXPECT_EQ(d2.descriptors.size(), 1u);
+  EXPECT_EQ(r->result.dispatches, 3u);
   // The draw sees the graphics bind point's set, untouched by the compute binding.
   const auto draws = r->renderer.draws();
   ASSERT_EQ(draws.size(), 1u);

@@ -934,6 +934,14 @@ bool CommandWalker::command(uint32_t kind, std::span<const std::byte> body, std:
       }
       break;
     }
+    case K::kCmdDispatchBase: {
+      cap::CmdDispatchBaseRecord r;
+      if ((ok = decode_into(body, &r, error))) {
+        const uint32_t base[3] = {r.base_x, r.base_y, r.base_z}, count[3] = {r.x, r.y, r.z};
+        dispatch(base, count);
+      }
+      break;
+    }
     case K::kCmdSetViewport: {
       cap::CmdSetViewportRecord r;
       if ((ok = decode_into(body, &r, error))) {
