@@ -38,18 +38,6 @@ pipeline::IndexType index_type(uint32_t type) {
 VertexStage::VertexStage() : batch_(std::make_unique<shader::LaneBatch>()) {}
 VertexStage::~VertexStage() = default;
 
-void VertexStage::record(uint32_t lane, const texture::Footprint& fp) {
-  Sample s;
-  s.lane = lane;
-  s.level = fp.level_count ? std::min(fp.levels[0], fp.level_count > 1 ? fp.levels[1] : fp.levels[0]) : 0;
-  s.footprint_case = static_cast<uint32_t>(fp.first_case);
-  s.probes = fp.probe_count;
-  s.first_line = static_cast<uint32_t>(lines_.size());
-  s.line_count = fp.line_count;
-  lines_.insert(lines_.end(), fp.lines, fp.lines + fp.line_count);
-  samples_.push_back(s);
-}
-
 bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWriter* out,
                       RenderStats& stats, VertexOutput& result, std::string& reason) {
   const frontend::Draw& draw = *ds.draw;
@@ -126,7 +114,8 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
   const uint32_t instance_index = draw.first_instance + instance;
   const shader::Bindings bindings = ds.vs_bind->bindings();
   // Vertex shader texture samples go to the stream ahead of their batch's VertexShade event.
-  ds.vs_bind->textures.set_footprint_sink([this](uint32_t lane, const texture::Footprint& fp) { record(lane, fp); });
+  ds.vs_bind->textures.set_footprint_sink(
+      [this](uint32_t lane, const texture::Footprint& fp) { samples_.push_back(footprint_sample(lane, fp, lines_)); });
   result.vertices.resize(shade_.size());
   std::string error;
   for (size_t first = 0; first < shade_.size(); first += shader::kMaxLanes) {
@@ -167,7 +156,7 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
       reason = "draw: vertex shader: " + error;
       return false;
     }
-    for (const Sample& sm : samples_) {
+    for (const FootprintSample& sm : samples_) {
       if (out)
         out->vertex_texture(sm.lane, sm.level, sm.footprint_case, sm.probes,
                             std::span<const uint64_t>(lines_.data() + sm.first_line, sm.line_count));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "draw_state.h"
+#include "footprint_sample.h"
 #include "tessera/pipeline/primitive_assembly.h"
 #include "tessera/pipeline/vertex.h"
 #include "tessera/render/renderer.h"
@@ -40,14 +41,8 @@ class VertexStage {
            VertexOutput& result, std::string& reason);
 
  private:
-  // One vertex invocation's texture sample, kept until its batch's events are written.
-  struct Sample {
-    uint32_t lane, level, footprint_case, probes, first_line, line_count;
-  };
-  void record(uint32_t lane, const texture::Footprint& fp);
-
   std::unique_ptr<shader::LaneBatch> batch_;
-  std::vector<Sample> samples_;
+  std::vector<FootprintSample> samples_;  // the current batch's texture samples
   std::vector<uint64_t> lines_;
   std::vector<uint32_t> indices_;   // index values of the draw (indexed draws)
   std::vector<uint32_t> shade_;     // vertex numbers to shade, in first-use order

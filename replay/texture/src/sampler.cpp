@@ -616,23 +616,22 @@ Rgba sample(const Texture& tex, const SamplerState& sampler, const SampleRequest
                                        return probe_cube(c, cc.face, level, filter, s, t);
                                      }));
   }
-  SampleRequest flat;
-  const SampleRequest* r = &req;
   if (req.dim == SampleDim::D1) {
     // 1D images have one row: v is the centre of texel row 0, so CLAMP_TO_BORDER in v never
     // blends in a border texel (only i is a coordinate of a 1D image).
-    flat = req;
-    flat.t = 0.5f;
-    r = &flat;
+    SampleRequest row = req;
+    row.dim = SampleDim::D2;
+    row.t = 0.5f;
+    return sample(tex, sampler, row, fp);
   }
-  const Context c = make_context(tex, sampler, *r, fp);
-  const LodSelection sel = select_lod(tex, sampler, *r);
+  const Context c = make_context(tex, sampler, req, fp);
+  const LodSelection sel = select_lod_from(tex, sampler, req, req.derivatives);
   if (tex.is_3d())
-    return tex.swizzle(filter_levels(tex, sampler, sel, r->s, r->t, r->r,
-                                     [&](uint32_t level, VkFilter filter, float s, float t, float rr) {
-                                       return probe_3d(c, level, filter, s, t, rr);
+    return tex.swizzle(filter_levels(tex, sampler, sel, req.s, req.t, req.r,
+                                     [&](uint32_t level, VkFilter filter, float s, float t, float r) {
+                                       return probe_3d(c, level, filter, s, t, r);
                                      }));
-  return tex.swizzle(filter_levels(tex, sampler, sel, r->s, r->t, 0.0f,
+  return tex.swizzle(filter_levels(tex, sampler, sel, req.s, req.t, 0.0f,
                                    [&](uint32_t level, VkFilter filter, float s, float t, float) {
                                      return probe_2d(c, level, filter, s, t);
                                    }));
