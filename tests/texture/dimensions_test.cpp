@@ -134,6 +134,15 @@ TEST(Cube, SeamlessLinearAcrossTheCornerOfThreeFaces) {
   EXPECT_EQ(fp.lines[0], tex.address(0, 0, 0, 0).block);
   EXPECT_EQ(fp.lines[1], tex.address(4, 0, 1, 0).block);
   EXPECT_EQ(fp.lines[2], tex.address(2, 0, 1, 1).block);
+  // Depth compare (samplerCubeShadow) happens per texel, before the corner average and the
+  // filter: LESS with Dref 205 passes for 211 and 401, fails for 0; the corner is 2/3.
+  SamplerState shadow = linear();
+  shadow.compare_enable = true;
+  shadow.compare_op = VK_COMPARE_OP_LESS;
+  SampleRequest dref = direction(1, 0.75f, 0.75f);
+  dref.has_dref = true;
+  dref.dref = 205.0f;
+  EXPECT_FLOAT_EQ(sample(tex, shadow, dref, nullptr)[0], 0.0625f * 2 / 3 + 0.1875f + 0.1875f);
   // NEAREST is CLAMP_TO_EDGE within the face; the address modes are ignored.
   SamplerState nearest = linear(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER);
   nearest.mag_filter = nearest.min_filter = VK_FILTER_NEAREST;
