@@ -210,26 +210,27 @@ void StreamWriter::quad(uint32_t x, uint32_t y, uint32_t coverage, uint32_t dept
   put_varint(bytes_, instructions);
 }
 
-void StreamWriter::texture(uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
-                           std::span<const uint64_t> lines) {
-  sample(EventKind::Texture, 2, lane, level, footprint_case, probes, lines);
-}
-
-void StreamWriter::vertex_texture(uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
-                                  std::span<const uint64_t> lines) {
-  sample(EventKind::VertexTexture, 6, lane, level, footprint_case, probes, lines);
-}
-
-void StreamWriter::sample(EventKind kind, uint32_t lane_bits, uint32_t lane, uint32_t level, uint32_t footprint_case,
-                          uint32_t probes, std::span<const uint64_t> lines) {
-  const uint32_t lane_mask = (1u << lane_bits) - 1;
-  emit(make_event(kind, {lane & lane_mask, level, footprint_case, probes}, 0, 0, lines));
+template <uint32_t kLaneBits>
+void StreamWriter::sample(EventKind kind, uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
+                          std::span<const uint64_t> lines) {
+  constexpr uint32_t kLaneMask = (1u << kLaneBits) - 1;
+  emit(make_event(kind, {lane & kLaneMask, level, footprint_case, probes}, 0, 0, lines));
   // Lane and case packed in one varint: one byte for the common cases.
-  put_varint(bytes_, (lane & lane_mask) | static_cast<uint64_t>(footprint_case) << lane_bits);
+  put_varint(bytes_, (lane & kLaneMask) | static_cast<uint64_t>(footprint_case) << kLaneBits);
   put_varint(bytes_, level);
   put_varint(bytes_, probes);
   put_varint(bytes_, lines.size());
   for (uint64_t line : lines) put_delta(bytes_, last_line_, line);
+}
+
+void StreamWriter::texture(uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
+                           std::span<const uint64_t> lines) {
+  sample<2>(EventKind::Texture, lane, level, footprint_case, probes, lines);
+}
+
+void StreamWriter::vertex_texture(uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
+                                  std::span<const uint64_t> lines) {
+  sample<6>(EventKind::VertexTexture, lane, level, footprint_case, probes, lines);
 }
 
 void StreamWriter::attachment_load(uint64_t address, uint32_t bytes, uint32_t attachment) {

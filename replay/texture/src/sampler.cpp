@@ -184,8 +184,8 @@ void texel_space(const Context& c, uint32_t level, float s, float t, float* u, f
 }
 
 // One probe on one slice of one level with the given filter ("Texel Filtering"), at texel-space
-// (u, v).
-Rgba filter_2d(const Context& c, const LevelView& lv, uint32_t level, VkFilter filter, float u, float v) {
+// (u, v). Inlined into its callers: it is the hot loop of 2D sampling.
+[[gnu::always_inline]] inline Rgba filter_2d(const Context& c, const LevelView& lv, uint32_t level, VkFilter filter, float u, float v) {
   const auto lw = static_cast<int32_t>(lv.width), lh = static_cast<int32_t>(lv.height);
   if (filter == VK_FILTER_NEAREST) {
     const TexelRead r = read_wrapped(c, lv, level, wrap(texel_index(u) + c.req.offset_x, lw, c.sampler.address_u),
@@ -248,7 +248,7 @@ Rgba lerp(const Rgba& a, const Rgba& b, float w) {
 }
 
 // A 1D, 2D or array probe on `level` at normalised (s, t).
-Rgba probe_2d(const Context& c, uint32_t level, VkFilter filter, float s, float t) {
+[[gnu::always_inline]] inline Rgba probe_2d(const Context& c, uint32_t level, VkFilter filter, float s, float t) {
   note_level(c.fp, level);
   float u, v;
   texel_space(c, level, s, t, &u, &v);
@@ -599,8 +599,11 @@ LodSelection select_lod(const Texture& tex, const SamplerState& sampler, const S
   return select_lod_from(tex, sampler, req, req.derivatives);
 }
 
-Rgba sample(const Texture& tex, const SamplerState& sampler, const SampleRequest& req, Footprint* fp) {
-  if (fp) fp->clear();
+namespace {
+
+// Cube, 3D and 1D sampling, out of the way of the 2D path.
+[[gnu::noinline]] Rgba sample_other(const Texture& tex, const SamplerState& sampler, const SampleRequest& req,
+                                    Footprint* fp) {
   if (req.dim == SampleDim::Cube) {
     const CubeCoord cc = cube_coord(req.s, req.t, req.r, req.derivatives);
     SampleRequest face = on_face(req, cc);
@@ -609,6 +612,7 @@ Rgba sample(const Texture& tex, const SamplerState& sampler, const SampleRequest
       face.layer = req.layer + cc.face;
       return sample(tex, sampler, face, fp);
     }
+    if (fp) fp->clear();
     const Context c = make_context(tex, sampler, face, fp);
     const LodSelection sel = select_lod_from(tex, sampler, face, face.derivatives);
     return tex.swizzle(filter_levels(tex, sampler, sel, face.s, face.t, 0.0f,
@@ -624,17 +628,27 @@ Rgba sample(const Texture& tex, const SamplerState& sampler, const SampleRequest
     row.t = 0.5f;
     return sample(tex, sampler, row, fp);
   }
+  if (fp) fp->clear();
   const Context c = make_context(tex, sampler, req, fp);
   const LodSelection sel = select_lod_from(tex, sampler, req, req.derivatives);
-  if (tex.is_3d())
-    return tex.swizzle(filter_levels(tex, sampler, sel, req.s, req.t, req.r,
-                                     [&](uint32_t level, VkFilter filter, float s, float t, float r) {
-                                       return probe_3d(c, level, filter, s, t, r);
-                                     }));
-  return tex.swizzle(filter_levels(tex, sampler, sel, req.s, req.t, 0.0f,
-                                   [&](uint32_t level, VkFilter filter, float s, float t, float) {
-                                     return probe_2d(c, level, filter, s, t);
+  return tex.swizzle(filter_levels(tex, sampler, sel, req.s, req.t, req.r,
+                                   [&](uint32_t level, VkFilter filter, float s, float t, float r) {
+                                     return probe_3d(c, level, filter, s, t, r);
                                    }));
+}
+
+}  // namespace
+
+Rgba sample(const Texture& tex, const SamplerState& sampler, const SampleRequest& req, Footprint* fp) {
+  if (req.dim != SampleDim::D2 || tex.is_3d()) return sample_other(tex, sampler, req, fp);
+  if (fp) fp->clear();
+  const Context c = make_context(tex, sampler, req, fp);
+  const LodSelection sel = select_lod_from(tex, sampler, req, req.derivatives);
+  Rgba v = filter_levels(tex, sampler, sel, req.s, req.t, 0.0f, [&](uint32_t level, VkFilter filter, float s, float t, float) {
+    return probe_2d(c, level, filter, s, t);
+  });
+  if (!tex.identity_swizzle()) v = tex.swizzle(v);
+  return v;
 }
 
 Rgba gather(const Texture& tex, const SamplerState& sampler, const SampleRequest& req, uint32_t component,

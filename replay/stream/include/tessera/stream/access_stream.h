@@ -135,9 +135,10 @@ class StreamWriter {
 
  private:
   void emit(const Event& e);
-  // Texture and VertexTexture: the lane takes lane_bits bits of the first varint.
-  void sample(EventKind kind, uint32_t lane_bits, uint32_t lane, uint32_t level, uint32_t footprint_case,
-              uint32_t probes, std::span<const uint64_t> lines);
+  // Texture and VertexTexture: the lane takes kLaneBits bits of the first varint.
+  template <uint32_t kLaneBits>
+  void sample(EventKind kind, uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
+              std::span<const uint64_t> lines);
   void reset_predictors();
   // Grows geometrically, uninitialised, and keeps its memory across frames: encoding is on the
   // renderer's hot path (a byte-wise vector push_back was a quarter of a textured frame's time).
