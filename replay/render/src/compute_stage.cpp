@@ -7,15 +7,20 @@ namespace tessera::render {
 namespace {
 
 // Hostile captures can ask for 2^96 workgroups; real dispatches stay far below (a 4K image at
-// 8x8 per workgroup is 130 K).
+// 8x8 per workgroup is 130 K workgroups, 8.3 M invocations). The invocation bound keeps a replay
+// from running for hours on one damaged command.
 constexpr uint64_t kMaxWorkgroups = uint64_t{1} << 22;
+constexpr uint64_t kMaxInvocations = uint64_t{1} << 27;
 
 }  // namespace
 
 bool ComputeStage::run(const frontend::Dispatch& d, ShaderCache& shaders, TextureCache& textures,
                        ComputeStats& stats, frontend::SkipCounts& notes, std::string& reason) {
-  const uint64_t groups = uint64_t{d.group_count[0]} * d.group_count[1] * d.group_count[2];
-  if (groups == 0) return true;  // a dispatch of no workgroups does nothing
+  // A dispatch of no workgroups does nothing.
+  if (d.group_count[0] == 0 || d.group_count[1] == 0 || d.group_count[2] == 0) return true;
+  // Multiplied step by step so three hostile 32-bit counts cannot wrap the product.
+  uint64_t groups = d.group_count[0];
+  for (int k = 1; k < 3 && groups <= kMaxWorkgroups; ++k) groups *= d.group_count[k];
   if (groups > kMaxWorkgroups) {
     reason = "dispatch: more than 2^22 workgroups (not run)";
     return false;
@@ -23,6 +28,10 @@ bool ComputeStage::run(const frontend::Dispatch& d, ShaderCache& shaders, Textur
   CompiledShader& cs = shaders.get(d.stage, shader::Stage::Compute);
   if (!cs.module) {
     reason = "dispatch: " + cs.error;
+    return false;
+  }
+  if (groups * cs.workgroup->invocations() > kMaxInvocations) {
+    reason = "dispatch: more than 2^27 invocations (not run)";
     return false;
   }
   samplers_.clear();
