@@ -612,7 +612,7 @@ bool CommandWalker::build_draw(Draw* draw) {
   }
   if (const auto* layout = Resources::find(res_.pipeline_layouts, pipeline->layout)) {
     resolve_descriptors(*layout, st.sets, st.push_sets, &draw->descriptors);
-    draw->push_constants = push_constants(*layout);
+    draw->push_constants = push_constants(*layout, "draw");
   } else if (pipeline->layout != 0) {
     skipped.add("draw: unknown pipeline layout (no descriptors or push constants)");
   }
@@ -627,10 +627,11 @@ bool CommandWalker::stage_code(const cap::ShaderStage& s, ShaderStageCode* code)
     auto it = res_.shader_modules.find(s.module);
     if (it != res_.shader_modules.end()) code->hash = it->second.code;
   }
+  const std::string what = s.stage == VK_SHADER_STAGE_COMPUTE_BIT ? "dispatch: " : "draw: ";
   std::string problem;
   code->spirv = res_.spirv(code->hash, &problem);
   if (!code->spirv) {
-    skipped.add(s.stage == VK_SHADER_STAGE_COMPUTE_BIT ? "dispatch: shader code missing" : "draw: shader code missing");
+    skipped.add(what + "shader code missing");
     return false;
   }
   code->entry_point = s.entry_point;
@@ -638,7 +639,7 @@ bool CommandWalker::stage_code(const cap::ShaderStage& s, ShaderStageCode* code)
     const auto& data = s.specialization_data;
     if (e.offset > data.size() || e.size > data.size() - e.offset ||
         (e.size != 1 && e.size != 2 && e.size != 4 && e.size != 8)) {
-      skipped.add("draw: specialization constant outside its data");
+      skipped.add(what + "specialization constant outside its data");
       continue;
     }
     // Booleans and 8/16-bit constants widen to 32 bits; 64-bit ones keep their low word.
@@ -649,12 +650,12 @@ bool CommandWalker::stage_code(const cap::ShaderStage& s, ShaderStageCode* code)
   return true;
 }
 
-std::vector<uint8_t> CommandWalker::push_constants(const cap::PipelineLayoutRecord& layout) {
+std::vector<uint8_t> CommandWalker::push_constants(const cap::PipelineLayoutRecord& layout, const char* what) {
   const CommandState& st = state();
   uint64_t end = 0;
   for (const auto& r : layout.push_ranges) end = std::max(end, uint64_t{r.offset} + r.size);
   if (end > kMaxPushConstantBytes) {
-    result_->skipped.add("draw: push constant range beyond 64 KiB (truncated)");
+    result_->skipped.add(std::string(what) + ": push constant range beyond 64 KiB (truncated)");
     end = kMaxPushConstantBytes;
   }
   std::vector<uint8_t> out(static_cast<size_t>(end), 0);
@@ -679,7 +680,7 @@ void CommandWalker::dispatch(const uint32_t base[3], const uint32_t count[3]) {
   if (!stage_code(pipeline->stage, &d.stage)) return;
   if (const auto* layout = Resources::find(res_.pipeline_layouts, pipeline->layout)) {
     resolve_descriptors(*layout, st.compute_sets, st.compute_push_sets, &d.descriptors);
-    d.push_constants = push_constants(*layout);
+    d.push_constants = push_constants(*layout, "dispatch");
   } else if (pipeline->layout != 0) {
     skipped.add("dispatch: unknown pipeline layout (no descriptors or push constants)");
   }

@@ -96,8 +96,9 @@ class CommandWalker {
                            std::vector<DescriptorBinding>* out);
   // The stage's SPIR-V and specialization; false (counted) when the code is missing.
   bool stage_code(const capture::ShaderStage& stage, ShaderStageCode* code);
-  // Push constants of `layout` (0 .. the end of its largest range) from the command buffer's.
-  std::vector<uint8_t> push_constants(const capture::PipelineLayoutRecord& layout);
+  // Push constants of `layout` (0 .. the end of its largest range) from the command buffer's;
+  // `what` ("draw", "dispatch") names the command in a skip reason.
+  std::vector<uint8_t> push_constants(const capture::PipelineLayoutRecord& layout, const char* what);
   void draw_indirect(const capture::CmdDrawIndirectRecord& rec);
   // vkCmdDispatch*: builds the dispatch from the compute bind point and hands it over.
   void dispatch(const uint32_t base[3], const uint32_t count[3]);
