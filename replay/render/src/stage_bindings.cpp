@@ -61,11 +61,10 @@ void bind_stage(std::span<const frontend::DescriptorBinding> descriptors, std::s
         for (uint32_t i = 0; i < n; ++i) {
           const frontend::DescriptorElement& e = b->elements[i];
           if (res.kind != shader::ResourceKind::Sampler && e.view != nullptr) {
-            std::string error, note;
-            const texture::Texture* tex = textures.get(*e.view, error, note);
+            std::string error;
+            const texture::Texture* tex = textures.get(*e.view, error);
             if (tex != nullptr) out.textures.bind_texture(r, i, tex);
             else notes.add("texture: " + error);
-            if (!note.empty()) notes.add(note);
           }
           if (res.kind != shader::ResourceKind::SampledImage && e.sampler != nullptr) {
             samplers.push_back(sampler_state(*e.sampler));

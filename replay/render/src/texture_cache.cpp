@@ -17,7 +17,7 @@ bool is_cube(uint32_t view_type) {
 
 }  // namespace
 
-const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::string& error, std::string& note) {
+const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::string& error) {
   const frontend::Image* image = view.image;
   if (image == nullptr) {
     error = "image view " + std::to_string(view.handle) + ": no image";
@@ -31,10 +31,8 @@ const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::
   Entry& e = entries_[key];
   if ((e.texture || !e.error.empty()) && e.generation == image->generation) {
     error = e.error;
-    note = e.note;
     return e.texture.get();
   }
-  e.note.clear();
   e.generation = image->generation;
   e.texture.reset();
   e.error.clear();
@@ -47,7 +45,7 @@ const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::
   const bool view_3d = view.view_type == VK_IMAGE_VIEW_TYPE_3D;
   const bool slices_as_layers = image_3d && !view_3d;
   const uint32_t image_depth = image->depth >> r.base_mip ? image->depth >> r.base_mip : 1;
-  if (view_3d != image_3d && !slices_as_layers) {
+  if (view_3d && !image_3d) {
     e.error = name + ": a 3D view of a non-3D image";
   } else if (slices_as_layers ? (levels != 1 || r.base_mip >= image->mip_levels || r.base_layer + layers > image_depth)
                               : (r.base_mip + levels > image->mip_levels || r.base_layer + layers > image->array_layers)) {
@@ -106,7 +104,6 @@ const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::
     }
   }
   error = e.error;
-  note = e.note;
   return e.texture.get();
 }
 

@@ -22,7 +22,7 @@ class TextureCache {
   // slices. The view's component swizzle goes with the texture (Texture::set_swizzle), for every
   // format: Zink's GL luminance / alpha / intensity textures are R8 or R8G8 with a swizzle, its GL
   // RGB textures RGBA with alpha swizzled to ONE.
-  const texture::Texture* get(const frontend::ImageView& view, std::string& error, std::string& note);
+  const texture::Texture* get(const frontend::ImageView& view, std::string& error);
 
  private:
   // (image, packed swizzle, view format, aspect, base mip, mips, base layer, layers | type << 32)
@@ -30,7 +30,7 @@ class TextureCache {
   struct Entry {
     uint64_t generation = 0;
     std::unique_ptr<texture::Texture> texture;
-    std::string error, note;
+    std::string error;
   };
   // Keyed without the generation; an entry is rebuilt when the image's generation moved on, so
   // stale copies of a render target do not accumulate.
