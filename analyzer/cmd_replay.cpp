@@ -80,6 +80,7 @@ struct FrameOutcome {
   std::string compare_note;  // why there is no PSNR
   uint64_t draws = 0, passes = 0, skipped = 0;
   render::RenderStats stats;
+  render::ComputeStats compute;
   frontend::SkipCounts skips;
   uint64_t stream_bytes = 0;
   double render_seconds = 0;
@@ -199,11 +200,17 @@ std::vector<std::pair<std::string, double>> replay_metrics(const FrameOutcome& f
            {"replay.primitives_binned", r.primitives_binned},
            {"replay.texture_samples", r.texture_samples},
            {"replay.texture_lines", r.texture_lines},
+           {"replay.vertex_texture_samples", r.vertex_texture_samples},
+           {"replay.vertex_texture_lines", r.vertex_texture_lines},
            {"replay.pb_writes", r.pb_writes},
            {"replay.pb_reads", r.pb_reads},
            {"replay.vertex_fetches", r.vertex_fetches},
            {"replay.attachment_loads", r.attachment_loads},
-           {"replay.attachment_stores", r.attachment_stores}}) {
+           {"replay.attachment_stores", r.attachment_stores},
+           // Compute work run for its results; not in the stream (not render pass work).
+           {"replay.dispatches", f.compute.dispatches},
+           {"replay.compute_invocations", f.compute.invocations},
+           {"replay.compute_instructions", f.compute.instructions}}) {
     m.emplace_back(name, static_cast<double>(value));
   }
   // Identical images have infinite PSNR; SQLite REAL cannot hold infinity portably, so an exact
@@ -374,6 +381,7 @@ int run_replay(const ReplayOptions& opt) {
       std::vector<uint8_t> stream = s.writer.finish();
       if (pi == 0) {
         f.stats = s.renderer->frame_stats();
+        f.compute = s.renderer->compute_stats();
         f.render_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         f.draws = result.draws;
         f.passes = result.passes;

@@ -121,6 +121,7 @@ namespace tessera::layer {
   X(CmdDrawIndexedIndirectCount)              \
   X(CmdDispatch)                              \
   X(CmdDispatchIndirect)                      \
+  X(CmdDispatchBase)                          \
   X(CmdSetViewport)                           \
   X(CmdSetViewportWithCount)                  \
   X(CmdSetViewportWithCountEXT)               \

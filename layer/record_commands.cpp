@@ -392,6 +392,13 @@ VKAPI_ATTR void VKAPI_CALL CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer b,
   record(cb, d, cap::CmdDispatchRecord{0, 0, 0, id(b), off});
 }
 
+VKAPI_ATTR void VKAPI_CALL CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
+                                           uint32_t x, uint32_t y, uint32_t z) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdDispatchBase(cb, bx, by, bz, x, y, z);
+  record(cb, d, cap::CmdDispatchBaseRecord{bx, by, bz, x, y, z});
+}
+
 // ---- Dynamic state ---------------------------------------------------------------------------
 
 VKAPI_ATTR void VKAPI_CALL CmdSetViewport(VkCommandBuffer cb, uint32_t first, uint32_t n,
@@ -1080,6 +1087,7 @@ PFN_vkVoidFunction command_hook(const char* name) {
   TESSERA_HOOK("vkCmdDrawIndexedIndirectCount", CmdDrawIndexedIndirectCount)
   TESSERA_HOOK("vkCmdDispatch", CmdDispatch)
   TESSERA_HOOK("vkCmdDispatchIndirect", CmdDispatchIndirect)
+  TESSERA_HOOK("vkCmdDispatchBase", CmdDispatchBase)
   TESSERA_HOOK("vkCmdSetViewport", CmdSetViewport)
   TESSERA_HOOK("vkCmdSetViewportWithCount",
                CmdSetViewportWithCount<&DeviceDispatch::CmdSetViewportWithCount>)

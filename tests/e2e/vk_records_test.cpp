@@ -54,7 +54,7 @@ using AllKinds = ::testing::Types<
     CmdDrawIndirectRecord, CmdDispatchRecord, CmdSetViewportRecord, CmdSetScissorRecord,
     CmdSetDynamicStateRecord, CmdClearAttachmentsRecord, CmdClearImageRecord, CmdCopyRecord,
     CmdUpdateBufferRecord, CmdFillBufferRecord, CmdPipelineBarrierRecord,
-    CmdExecuteCommandsRecord>;
+    CmdExecuteCommandsRecord, CmdDispatchBaseRecord>;
 TYPED_TEST_SUITE(VkRecordRoundTrip, AllKinds);
 
 TYPED_TEST(VkRecordRoundTrip, DecodesWhatWasEncoded) {
@@ -101,7 +101,7 @@ TEST(VkRecords, KindNamesAreUniqueAndOutsideTheBaseRange) {
       EXPECT_STREQ(record_kind_name(k), n) << "kind 0x" << std::hex << k << " clashes";
     }
   }
-  EXPECT_EQ(known, 45);
+  EXPECT_EQ(known, 46);
   EXPECT_EQ(vk_record_kind_name(0x0100), nullptr);
 }
 

@@ -1,7 +1,7 @@
 // Builds small capture files for the front-end tests with the capture writer, the way the layer
 // writes them: object records (global, or inside a frame), then per submit a SubmitRecord, a
 // CommandBufferRecord with its command count and the commands. Plus a PassRenderer test double
-// that keeps a copy of every pass it is handed.
+// that keeps a copy of every pass and dispatch it is handed.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -102,13 +102,15 @@ class CaptureBuilder {
   uint32_t present_ = 0;
 };
 
-// Keeps a copy of every pass; pointers inside stay valid while the replay lives.
+// Keeps a copy of every pass and dispatch; pointers inside stay valid while the replay lives.
 class RecordingRenderer : public PassRenderer {
  public:
   void render_pass(const RenderPassInstance& pass, SkipCounts&) override {
     passes.push_back(pass);
   }
+  void dispatch(const Dispatch& d, SkipCounts&) override { dispatches.push_back(d); }
   std::vector<RenderPassInstance> passes;
+  std::vector<Dispatch> dispatches;
   std::vector<const Draw*> draws() const {
     std::vector<const Draw*> out;
     for (const auto& p : passes) {

@@ -63,7 +63,9 @@ frontend::ShaderStageCode stage(const std::string& name) {
   auto words = std::make_shared<std::vector<uint32_t>>(bytes.size() / 4);
   if (!words->empty()) std::memcpy(words->data(), bytes.data(), words->size() * 4);
   frontend::ShaderStageCode code;
-  code.stage = name.ends_with(".vert") ? VK_SHADER_STAGE_VERTEX_BIT : VK_SHADER_STAGE_FRAGMENT_BIT;
+  code.stage = name.ends_with(".vert")   ? VK_SHADER_STAGE_VERTEX_BIT
+               : name.ends_with(".comp") ? VK_SHADER_STAGE_COMPUTE_BIT
+                                         : VK_SHADER_STAGE_FRAGMENT_BIT;
   code.spirv = words;
   code.entry_point = "main";
   return code;  // hash left zero: the renderer hashes the words itself

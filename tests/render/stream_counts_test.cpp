@@ -23,9 +23,13 @@ RenderStats recount(std::span<const uint8_t> bytes, std::string& order_error) {
   std::set<uint32_t> binned;
   stream::Event e;
   uint32_t quad_lanes_sampled = 0;
-  bool in_tile = false, after_quad = false;
+  bool in_tile = false, after_quad = false, vertex_samples_pending = false;
   uint32_t tile_position = 0;
   while (reader.next(e)) {
+    // VertexTexture events come right before the VertexShade of their batch.
+    if (vertex_samples_pending && e.kind != stream::EventKind::VertexTexture &&
+        e.kind != stream::EventKind::VertexShade)
+      order_error = "vertex texture event not followed by its batch";
     switch (e.kind) {
       case stream::EventKind::PassBegin: ++s.passes; tile_position = 0; break;
       case stream::EventKind::TileBegin:
@@ -36,7 +40,14 @@ RenderStats recount(std::span<const uint8_t> bytes, std::string& order_error) {
       case stream::EventKind::TileEnd: in_tile = false; after_quad = false; break;
       case stream::EventKind::Draw: ++s.draws; if (in_tile) order_error = "draw inside a tile"; break;
       case stream::EventKind::VertexFetch: ++s.vertex_fetches; break;
+      case stream::EventKind::VertexTexture:
+        ++s.vertex_texture_samples;
+        s.vertex_texture_lines += e.lines.size();
+        if (in_tile || e.u[0] > 63) order_error = "vertex texture event inside a tile";
+        vertex_samples_pending = true;
+        break;
       case stream::EventKind::VertexShade:
+        vertex_samples_pending = false;
         s.vertices_shaded += e.u[0];
         s.vertex_instructions += e.wide;
         break;
@@ -85,7 +96,7 @@ TEST(StreamCounts, RendererCountsEqualWhatTheStreamReaderRecounts) {
   frontend::SkipCounts skipped;
 
   // Pass 0: a 16x16 texture drawn with a rotated quad over a depth-tested background, then a
-  // discarding draw in front.
+  // discarding draw in front, then a strip whose colours the vertex shader samples.
   frontend::Image* tex = scene.image(VK_FORMAT_R8G8B8A8_UNORM, 16, 16, 4, 0x7000000);
   for (size_t i = 0; i < tex->planes[0].size(); ++i) tex->planes[0][i] = static_cast<uint8_t>(i * 13);
   frontend::Image* color = scene.image(VK_FORMAT_B8G8R8A8_UNORM, kW, kH, 4, 0x1000000);
@@ -114,9 +125,14 @@ TEST(StreamCounts, RendererCountsEqualWhatTheStreamReaderRecounts) {
   frontend::Draw discard = testing::color_draw("color.vert", "discard.frag",
                                                scene.buffer(front.data(), front.size() * sizeof(ColorVertex), 0x30000), 3, kW, kH);
   discard.state.depth_test = discard.state.depth_write = 1;
+  frontend::Draw vertex_sampled = textured;
+  vertex_sampled.stages[0] = testing::stage("vertex_sampled.vert");
+  vertex_sampled.stages[1] = testing::stage("color.frag");
+  vertex_sampled.state.depth_test = vertex_sampled.state.depth_write = 0;
   p.commands.push_back(bg);
   p.commands.push_back(textured);
   p.commands.push_back(discard);
+  p.commands.push_back(vertex_sampled);
   p.index = 0;
 
   writer.frame_begin(1, kW, kH);
@@ -132,6 +148,8 @@ TEST(StreamCounts, RendererCountsEqualWhatTheStreamReaderRecounts) {
   const RenderStats& mine = renderer.frame_stats();
   ASSERT_EQ(renderer.pass_stats().size(), 2u);
   EXPECT_GT(mine.texture_samples, 0u);
+  EXPECT_EQ(mine.vertex_texture_samples, 2u * 6u);  // 6 vertices per pass, one sample each
+  EXPECT_GT(mine.vertex_texture_lines, 0u);
   EXPECT_GT(mine.quads_shaded, 0u);
   EXPECT_LT(mine.fragments_shaded, mine.fragments);  // early depth kills some
   EXPECT_LT(mine.pixels_written, mine.fragments);    // discard kills some
@@ -155,6 +173,8 @@ TEST(StreamCounts, RendererCountsEqualWhatTheStreamReaderRecounts) {
   EXPECT_EQ(recounted.pixels_written, mine.pixels_written);
   EXPECT_EQ(recounted.texture_samples, mine.texture_samples);
   EXPECT_EQ(recounted.texture_lines, mine.texture_lines);
+  EXPECT_EQ(recounted.vertex_texture_samples, mine.vertex_texture_samples);
+  EXPECT_EQ(recounted.vertex_texture_lines, mine.vertex_texture_lines);
   EXPECT_EQ(recounted.pb_writes, mine.pb_writes);
   EXPECT_EQ(recounted.pb_reads, mine.pb_reads);
   EXPECT_EQ(recounted.attachment_loads, mine.attachment_loads);
@@ -173,6 +193,8 @@ TEST(StreamCounts, RendererCountsEqualWhatTheStreamReaderRecounts) {
   EXPECT_EQ(written.vertex_instructions, mine.vertex_instructions);
   EXPECT_EQ(written.covered_pixels, mine.fragments);
   EXPECT_EQ(written.texture_lines, mine.texture_lines);
+  EXPECT_EQ(written[stream::EventKind::VertexTexture], mine.vertex_texture_samples);
+  EXPECT_EQ(written.vertex_texture_lines, mine.vertex_texture_lines);
 }
 
 }  // namespace

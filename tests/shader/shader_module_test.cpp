@@ -43,11 +43,11 @@ TEST(ShaderModule, VertexBuiltInsAndLocations) {
 
 TEST(ShaderModule, UnsupportedOpcodeIsNamed) {
   std::string error;
-  auto m = load("atomic.frag", Stage::Fragment, error);
+  auto m = load("subgroup.frag", Stage::Fragment, error);
   EXPECT_EQ(m, nullptr);
-  EXPECT_NE(error.find("unsupported opcode OpAtomicIAdd"), std::string::npos) << error;
+  EXPECT_NE(error.find("unsupported opcode OpGroupNonUniformFAdd"), std::string::npos) << error;
   // Names the shader by the capture's content hash of its bytes (XXH3-128, high half first).
-  std::vector<uint32_t> words = read_spirv("atomic.frag");
+  std::vector<uint32_t> words = read_spirv("subgroup.frag");
   XXH128_hash_t h = XXH3_128bits(words.data(), words.size() * 4);
   char hex[33];
   std::snprintf(hex, sizeof hex, "%016llx%016llx", static_cast<unsigned long long>(h.high64), static_cast<unsigned long long>(h.low64));
@@ -148,6 +148,32 @@ TEST(ShaderModule, NormalisationLeavesOneFunctionInSsaForm) {
   }
   EXPECT_EQ(functions, 1u);
   EXPECT_EQ(variables_in_function, 0u);
+}
+
+TEST(ShaderModule, ComputeWorkgroupSizeAndStorage) {
+  std::string error;
+  auto m = load("workgroup.comp", Stage::Compute, error);
+  ASSERT_NE(m, nullptr) << error;
+  EXPECT_EQ(m->info().local_size[0], 128u);
+  EXPECT_EQ(m->info().local_size[1], 1u);
+  EXPECT_EQ(m->info().workgroup_words, 129u);  // tile[128] and sum
+  EXPECT_TRUE(m->info().has_barrier);
+  EXPECT_TRUE(m->info().has_side_effects);
+  ASSERT_EQ(m->resources().size(), 1u);
+  EXPECT_EQ(m->resources()[0].kind, ResourceKind::StorageBuffer);
+  // A fragment entry point is not a compute one.
+  EXPECT_EQ(load("workgroup.comp", Stage::Fragment, error), nullptr);
+  EXPECT_NE(error.find("not found for this stage"), std::string::npos) << error;
+  // local_size_x_id: the WorkgroupSize built-in, specialised.
+  auto spec = load("spec_size.comp", Stage::Compute, error, {{0, 32}});
+  ASSERT_NE(spec, nullptr) << error;
+  EXPECT_EQ(spec->info().local_size[0], 32u);
+  EXPECT_EQ(spec->info().local_size[1], 2u);
+  EXPECT_EQ(spec->info().local_size[2], 1u);
+  EXPECT_FALSE(spec->info().has_barrier);
+  // Beyond maxComputeWorkGroupInvocations (1024 on every device captures come from): refused.
+  EXPECT_EQ(load("spec_size.comp", Stage::Compute, error, {{0, 1000}}), nullptr);
+  EXPECT_NE(error.find("workgroup of 2000 invocations"), std::string::npos) << error;
 }
 
 }  // namespace

@@ -12,7 +12,7 @@ namespace {
 
 struct Recorded {
   std::vector<Event> events;
-  std::vector<std::vector<uint64_t>> lines;  // per event (Texture only)
+  std::vector<std::vector<uint64_t>> lines;  // per event (Texture and VertexTexture)
 };
 
 Recorded read_all(std::span<const uint8_t> bytes, StreamCounts* counts = nullptr) {
@@ -37,6 +37,9 @@ std::vector<uint8_t> sample_frame(StreamCounts* writer_counts) {
   w.draw(0);
   w.vertex_fetch(0x2'0000'0040, 12);
   w.vertex_fetch(0x2'0000'0000, 12);  // backwards: negative delta
+  const uint64_t vertex_lines[] = {0x6'0000'0080, 0x6'0000'0000};
+  w.vertex_texture(63, 5, 4, 2, vertex_lines);
+  w.vertex_texture(0, 0, 1, 1, {});
   w.vertex_shade(3, 123456789012ull);
   w.pb_write(0x4000'0000, 4, 0, 5, 0);
   w.pb_write(0x5000'0000, 48, 0, 5, 1);
@@ -66,19 +69,30 @@ TEST(AccessStream, EveryEventRoundTrips) {
   const std::vector<uint8_t> bytes = sample_frame(&written);
   StreamCounts read;
   const Recorded r = read_all(bytes, &read);
-  ASSERT_EQ(r.events.size(), 24u);
+  ASSERT_EQ(r.events.size(), 26u);
   EXPECT_EQ(r.events[0].kind, EventKind::FrameBegin);
   EXPECT_EQ(r.events[0].u[0], 7u);
   EXPECT_EQ(r.events[0].u[2], 720u);
   EXPECT_EQ(r.events[1].u[5], 40u);
   EXPECT_EQ(r.events[1].u[6], 23u);
   EXPECT_EQ(r.events[4].address, 0x2'0000'0000u);
-  EXPECT_EQ(r.events[5].wide, 123456789012ull);
-  EXPECT_EQ(r.events[7].address, 0x5000'0000u);
-  EXPECT_EQ(r.events[7].u[3], 1u);
-  EXPECT_EQ(r.events[10].u[2], 0xffffffffu);
-  EXPECT_EQ(r.events[11].u[2], 0u);
-  const Event& q = r.events[13];
+  const Event& vt = r.events[5];
+  EXPECT_EQ(vt.kind, EventKind::VertexTexture);
+  EXPECT_EQ(vt.u[0], 63u);
+  EXPECT_EQ(vt.u[1], 5u);
+  EXPECT_EQ(vt.u[2], 4u);
+  EXPECT_EQ(vt.u[3], 2u);
+  EXPECT_EQ(r.lines[5], (std::vector<uint64_t>{0x6'0000'0080, 0x6'0000'0000}));
+  EXPECT_EQ(r.events[6].kind, EventKind::VertexTexture);
+  EXPECT_EQ(r.events[6].u[0], 0u);
+  EXPECT_EQ(r.events[6].u[2], 1u);
+  EXPECT_TRUE(r.lines[6].empty());
+  EXPECT_EQ(r.events[7].wide, 123456789012ull);
+  EXPECT_EQ(r.events[9].address, 0x5000'0000u);
+  EXPECT_EQ(r.events[9].u[3], 1u);
+  EXPECT_EQ(r.events[12].u[2], 0xffffffffu);
+  EXPECT_EQ(r.events[13].u[2], 0u);
+  const Event& q = r.events[15];
   EXPECT_EQ(q.kind, EventKind::Quad);
   EXPECT_EQ(q.u[0], 160u);
   EXPECT_EQ(q.u[2], 0xfu);
@@ -86,21 +100,23 @@ TEST(AccessStream, EveryEventRoundTrips) {
   EXPECT_EQ(q.u[4], 0x3u);
   EXPECT_EQ(q.u[5], static_cast<uint32_t>(kQuadShaded | kQuadLateDepth));
   EXPECT_EQ(q.wide, 148u);
-  EXPECT_EQ(r.events[14].kind, EventKind::Texture);
-  EXPECT_EQ(r.events[14].u[1], 2u);
-  EXPECT_EQ(r.events[14].u[2], 3u);
-  EXPECT_EQ(r.lines[14], (std::vector<uint64_t>{0x3'0000'0000, 0x3'0000'0040, 0x2'ffff'ffc0}));
-  EXPECT_EQ(r.events[15].u[0], 3u);
-  EXPECT_EQ(r.events[15].u[3], 4u);
-  EXPECT_TRUE(r.lines[15].empty());
+  EXPECT_EQ(r.events[16].kind, EventKind::Texture);
   EXPECT_EQ(r.events[16].u[1], 2u);
-  EXPECT_EQ(r.events[20].u[0], 65534u);
+  EXPECT_EQ(r.events[16].u[2], 3u);
+  EXPECT_EQ(r.lines[16], (std::vector<uint64_t>{0x3'0000'0000, 0x3'0000'0040, 0x2'ffff'ffc0}));
+  EXPECT_EQ(r.events[17].u[0], 3u);
+  EXPECT_EQ(r.events[17].u[3], 4u);
+  EXPECT_TRUE(r.lines[17].empty());
+  EXPECT_EQ(r.events[18].u[1], 2u);
+  EXPECT_EQ(r.events[22].u[0], 65534u);
   EXPECT_EQ(r.events.back().kind, EventKind::FrameEnd);
 
   EXPECT_EQ(read, written);
   EXPECT_EQ(read[EventKind::Quad], 3u);
   EXPECT_EQ(read[EventKind::Texture], 2u);
   EXPECT_EQ(read.texture_lines, 3u);
+  EXPECT_EQ(read[EventKind::VertexTexture], 2u);
+  EXPECT_EQ(read.vertex_texture_lines, 2u);
   EXPECT_EQ(read.covered_pixels, 4u + 1u + 1u);  // 0xf, 0x1, 0x8
   EXPECT_EQ(read.fragment_instructions, 148u + 9u);
   EXPECT_EQ(read.vertex_fetch_bytes, 24u);
@@ -171,7 +187,7 @@ TEST(AccessStream, DamageIsReportedNotMisread) {
     Event e;
     size_t count = 0;
     while (reader.next(e)) ++count;
-    EXPECT_LT(count, 24u) << n;
+    EXPECT_LT(count, 26u) << n;
     if (n < 5) {
       EXPECT_NE(reader.error(), "") << n;
     }
@@ -187,7 +203,42 @@ TEST(AccessStream, DamageIsReportedNotMisread) {
   version[4] = 9;
   StreamReader future(version);
   EXPECT_FALSE(future.next(e));
-  EXPECT_EQ(future.error(), "byte 5: access stream version 9, this build reads 1");
+  EXPECT_EQ(future.error(), "byte 5: access stream version 9, this build reads 1 to 2");
+
+  std::vector<uint8_t> ancient = bytes;
+  ancient[4] = 0;
+  StreamReader zero(ancient);
+  EXPECT_FALSE(zero.next(e));
+  EXPECT_EQ(zero.error(), "byte 5: access stream version 0, this build reads 1 to 2");
+}
+
+// Version 1 streams (before VertexTexture) decode as they always did; the new tag is damage there.
+TEST(AccessStream, VersionOneStreamsDecodeAndRefuseTheNewTag) {
+  StreamWriter w;
+  w.frame_begin(1, 64, 64);
+  w.pass_begin(0, 64, 64, 32, 32, 2, 2);
+  w.draw(0);
+  w.vertex_shade(4, 40);
+  w.pass_end(0);
+  w.frame_end();
+  std::vector<uint8_t> v1 = w.finish();
+  ASSERT_EQ(v1[4], kFormatVersion);
+  v1[4] = 1;
+  StreamCounts counts;
+  const Recorded r = read_all(v1, &counts);
+  ASSERT_EQ(r.events.size(), 6u);
+  EXPECT_EQ(r.events[3].kind, EventKind::VertexShade);
+  EXPECT_EQ(counts.vertex_instructions, 40u);
+
+  w.frame_begin(1, 64, 64);
+  w.vertex_texture(5, 0, 1, 1, {});
+  std::vector<uint8_t> bad = w.finish();
+  bad[4] = 1;
+  StreamReader reader(bad);
+  Event e;
+  EXPECT_TRUE(reader.next(e));
+  EXPECT_FALSE(reader.next(e));
+  EXPECT_EQ(reader.error(), "byte 9: unknown event tag 17");
 }
 
 TEST(AccessStream, FinishResetsTheWriter) {

@@ -175,3 +175,94 @@ TEST(Format, UnsupportedFormatIsRejected) {
   EXPECT_TRUE(format_info(VK_FORMAT_R8G8B8A8_UNORM, &info));
   EXPECT_EQ(info.block_bytes, 64u);  // one 4x4 RGBA8 block = one 64 B line
 }
+
+TEST(Format, SnormSixteenBitIntegerAndPackedFormats) {
+  // SNORM: max(c / (2^(b-1) - 1), -1); -128 and -127 both read -1.
+  const uint8_t s8[4] = {127, 0x81, 0x80, 64};
+  const Rgba s = decode_texel(info_of(VK_FORMAT_R8G8B8A8_SNORM), s8);
+  EXPECT_EQ(s[0], 1.0f);
+  EXPECT_EQ(s[1], -1.0f);
+  EXPECT_EQ(s[2], -1.0f);
+  EXPECT_FLOAT_EQ(s[3], 64.0f / 127.0f);
+  uint8_t r16[4];
+  put16(r16, 65535);
+  put16(r16 + 2, 0x8001);  // -32767 -> -1
+  const Rgba u = decode_texel(info_of(VK_FORMAT_R16G16_UNORM), r16);
+  EXPECT_EQ(u[0], 1.0f);
+  EXPECT_FLOAT_EQ(u[1], 32769.0f / 65535.0f);
+  EXPECT_EQ(u[3], 1.0f);
+  EXPECT_EQ(decode_texel(info_of(VK_FORMAT_R16G16_SNORM), r16)[1], -1.0f);
+  // SINT components narrower than 32 bits are sign-extended; missing alpha is the integer 1.
+  const uint8_t i8[2] = {0xFE, 5};
+  const Rgba i = decode_texel(info_of(VK_FORMAT_R8G8_SINT), i8);
+  int32_t bits[4];
+  std::memcpy(bits, i.data(), 16);
+  EXPECT_EQ(bits[0], -2);
+  EXPECT_EQ(bits[1], 5);
+  EXPECT_EQ(bits[2], 0);
+  EXPECT_EQ(bits[3], 1);
+  // R5G6B5: R in the top 5 bits. 0xF81F = R 31, G 0, B 31.
+  uint8_t p16[2];
+  put16(p16, 0xF81F);
+  const Rgba rgb = decode_texel(info_of(VK_FORMAT_R5G6B5_UNORM_PACK16), p16);
+  EXPECT_EQ(rgb[0], 1.0f);
+  EXPECT_EQ(rgb[1], 0.0f);
+  EXPECT_EQ(rgb[2], 1.0f);
+  EXPECT_EQ(rgb[3], 1.0f);
+  // R4G4B4A4: 0x1234 = R 1, G 2, B 3, A 4 (fifteenths).
+  put16(p16, 0x1234);
+  const Rgba r4 = decode_texel(info_of(VK_FORMAT_R4G4B4A4_UNORM_PACK16), p16);
+  EXPECT_FLOAT_EQ(r4[0], 1.0f / 15);
+  EXPECT_FLOAT_EQ(r4[3], 4.0f / 15);
+  // A2B10G10R10: R in the low 10 bits, A in the top 2.
+  const uint32_t a2 = (3u << 30) | (0u << 20) | (1023u << 10) | 512u;
+  uint8_t p32[4];
+  std::memcpy(p32, &a2, 4);
+  const Rgba ten = decode_texel(info_of(VK_FORMAT_A2B10G10R10_UNORM_PACK32), p32);
+  EXPECT_FLOAT_EQ(ten[0], 512.0f / 1023);
+  EXPECT_EQ(ten[1], 1.0f);
+  EXPECT_EQ(ten[2], 0.0f);
+  EXPECT_EQ(ten[3], 1.0f);
+  // B10G11R11_UFLOAT: 5-bit exponent (bias 15); R = 1.0 (e 15, m 0), G = 0.5 (e 14), B = 2.0 (e 16).
+  const uint32_t f11 = (16u << 5) << 22 | (14u << 6) << 11 | (15u << 6);
+  std::memcpy(p32, &f11, 4);
+  const Rgba small = decode_texel(info_of(VK_FORMAT_B10G11R11_UFLOAT_PACK32), p32);
+  EXPECT_EQ(small[0], 1.0f);
+  EXPECT_EQ(small[1], 0.5f);
+  EXPECT_EQ(small[2], 2.0f);
+  // E5B9G9R9: mantissa * 2^(E - 24); E = 24 makes the mantissas integers.
+  const uint32_t e9 = (24u << 27) | (3u << 18) | (2u << 9) | 1u;
+  std::memcpy(p32, &e9, 4);
+  const Rgba shared = decode_texel(info_of(VK_FORMAT_E5B9G9R9_UFLOAT_PACK32), p32);
+  EXPECT_EQ(shared[0], 1.0f);
+  EXPECT_EQ(shared[1], 2.0f);
+  EXPECT_EQ(shared[2], 3.0f);
+  EXPECT_EQ(shared[3], 1.0f);
+}
+
+TEST(Format, Bc4AndBc5Channels) {
+  // BC4 UNORM: endpoints 255 > 0, indices texel 0 -> 0, texel 1 -> 2 ((6 * 255 + 0) / 7).
+  uint8_t bc4[8] = {255, 0, 0, 0, 0, 0, 0, 0};
+  bc4[2] = static_cast<uint8_t>(2u << 3);
+  Rgba out[16];
+  decode_bc_block(info_of(VK_FORMAT_BC4_UNORM_BLOCK), bc4, out);
+  EXPECT_EQ(out[0][0], 1.0f);
+  EXPECT_FLOAT_EQ(out[1][0], 6.0f / 7.0f);
+  EXPECT_EQ(out[1][1], 0.0f);
+  EXPECT_EQ(out[1][3], 1.0f);
+  // BC4 SNORM: endpoints -127 (0x81) <= 127 -> six values plus -1 (index 6) and 1 (index 7).
+  uint8_t sn[8] = {0x81, 127, 0, 0, 0, 0, 0, 0};
+  sn[2] = static_cast<uint8_t>(6u | (7u << 3));
+  decode_bc_block(info_of(VK_FORMAT_BC4_SNORM_BLOCK), sn, out);
+  EXPECT_EQ(out[0][0], -1.0f);
+  EXPECT_EQ(out[1][0], 1.0f);
+  EXPECT_EQ(out[2][0], -1.0f);  // index 0 = red_0
+  // BC5: two BC4 blocks, red then green.
+  uint8_t bc5[16] = {0, 255, 0, 0, 0, 0, 0, 0, 255, 0, 0, 0, 0, 0, 0, 0};
+  decode_bc_block(info_of(VK_FORMAT_BC5_UNORM_BLOCK), bc5, out);
+  EXPECT_EQ(out[5][0], 0.0f);
+  EXPECT_EQ(out[5][1], 1.0f);
+  EXPECT_EQ(out[5][2], 0.0f);
+  EXPECT_EQ(info_of(VK_FORMAT_BC5_UNORM_BLOCK).components, 2u);
+  EXPECT_EQ(info_of(VK_FORMAT_BC1_RGB_UNORM_BLOCK).components, 3u);
+}

@@ -106,11 +106,29 @@ TEST(Sample, BilinearAddressingAtTheLeftEdge) {
   border.border_color = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
   Rgba c = sample(tex, border, r, nullptr);
   EXPECT_FLOAT_EQ(c[0], 0.75f);
-  EXPECT_FLOAT_EQ(c[3], 0.75f);  // border alpha 0, texel alpha 1
+  // "Texel Replacement": a one-component format takes only Br; "Conversion to RGBA" then gives
+  // alpha 1 to the border texel as to every other texel.
+  EXPECT_FLOAT_EQ(c[3], 1.0f);
   border.border_color = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
   c = sample(tex, border, at(0.125f, 0.25f), nullptr);
-  EXPECT_FLOAT_EQ(c[1], 0.25f);  // green: white border 1, texel 0
+  EXPECT_FLOAT_EQ(c[0], 0.25f * 1 + 0.75f * 1);
+  EXPECT_FLOAT_EQ(c[1], 0.0f);  // green: the border texel is (1, 0, 0, 1) for R32_SFLOAT
   EXPECT_FLOAT_EQ(c[3], 1.0f);
+  // A four-component format takes the whole border colour.
+  Texture rgba;
+  std::string error;
+  ASSERT_TRUE(rgba.create(VK_FORMAT_R32G32B32A32_SFLOAT, 2, 2, 1, 1, 0, &error)) << error;
+  const std::vector<float> texels(16, 0.5f);
+  ASSERT_TRUE(rgba.upload(0, 0, texels.data(), 64, &error)) << error;
+  c = sample(rgba, border, at(0.125f, 0.25f), nullptr);
+  EXPECT_FLOAT_EQ(c[1], 0.25f * 1 + 0.75f * 0.5f);
+  // Custom border colours (VK_EXT_custom_border_color) are the sampler's four floats.
+  border.border_color = static_cast<VkBorderColor>(1000287003);  // FLOAT_CUSTOM_EXT
+  const float custom[4] = {0.25f, 2.0f, -1.0f, 0.5f};
+  std::memcpy(border.custom_border, custom, 16);
+  c = sample(rgba, border, at(0.125f, 0.25f), nullptr);
+  EXPECT_FLOAT_EQ(c[1], 0.25f * 2 + 0.75f * 0.5f);
+  EXPECT_FLOAT_EQ(c[2], 0.25f * -1 + 0.75f * 0.5f);
 
   // Nearest beyond the right edge: s = 1.25 -> u = 2.5 -> i = 2.
   SamplerState n;
@@ -323,7 +341,10 @@ TEST(Sample, GatherFetchDrefAndUnnormalized) {
   std::vector<uint32_t> values(16);
   for (uint32_t i = 0; i < 16; ++i) values[i] = 0xDEAD0000u + i;
   ASSERT_TRUE(u.upload(0, 0, values.data(), 64, &error)) << error;
-  EXPECT_EQ(fetch_uint(u, 0, 0, 3, 2, nullptr), 0xDEAD0000u + 11);
+  uint32_t fetched;
+  const Rgba f = fetch(u, 0, 0, 3, 2, nullptr);  // integer formats fetch bit patterns
+  std::memcpy(&fetched, f.data(), 4);
+  EXPECT_EQ(fetched, 0xDEAD0000u + 11);
 
   // Depth compare: D32F 0.2 0.4 / 0.6 0.8, LESS_OR_EQUAL with Dref = 0.5 passes for 0.6 and 0.8.
   const Texture depth = float_texture(2, 2, {{0.2f, 0.4f, 0.6f, 0.8f}}, VK_FORMAT_D32_SFLOAT);
@@ -412,10 +433,11 @@ TEST(Sample, IntegerFormatSamplesKeepExactValues) {
   std::memcpy(bits, c.data(), 16);
   EXPECT_EQ(bits[0], 16777217u);
   EXPECT_EQ(bits[3], 1u);
-  c = sample(u, s, at(1.5f, 0.5f), nullptr);  // border: integer (1, 1, 1, 1)
+  c = sample(u, s, at(1.5f, 0.5f), nullptr);  // border: integer (1, 0, 0, 1) for one component
   std::memcpy(bits, c.data(), 16);
   EXPECT_EQ(bits[0], 1u);
-  EXPECT_EQ(bits[2], 1u);
+  EXPECT_EQ(bits[2], 0u);
+  EXPECT_EQ(bits[3], 1u);
   c = fetch(u, 0, 0, 0, 0, nullptr);
   std::memcpy(bits, c.data(), 4);
   EXPECT_EQ(bits[0], 0xFFFFFF01u);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -181,4 +182,97 @@ TEST(ShaderTextureUnit, ArrayLayersFetchQueriesAndUnsupportedDims) {
   unbound.image_resource = 9;
   unit.execute(unbound, out);
   EXPECT_EQ(unit.unbound_requests(), 1u);
+}
+
+TEST(ShaderTextureUnit, LayerRoundingCubeAnd3DRequests) {
+  // 1x1 R32F, 4 layers holding their index: layer = clamp(RNE(a), 0, 3) (spec "Array Layer
+  // Selection"); RNE rounds halves to even.
+  Texture layers;
+  std::string error;
+  ASSERT_TRUE(layers.create(VK_FORMAT_R32_SFLOAT, 1, 1, 1, 4, 0, &error)) << error;
+  for (uint32_t a = 0; a < 4; ++a) {
+    const float v = static_cast<float>(a);
+    ASSERT_TRUE(layers.upload(0, a, &v, 4, &error)) << error;
+  }
+  SamplerState smp;
+  ShaderTextureUnit unit;
+  unit.bind_texture(0, 0, &layers);
+  unit.bind_sampler(0, 0, &smp);
+  uint32_t o[4][8] = {};
+  uint32_t* const out[4] = {o[0], o[1], o[2], o[3]};
+  const float a[8] = {-3.0f, 0.5f, 1.5f, 2.5f, 9.0f, 1.49f, 0.51f, NAN};
+  const float zero[8] = {};
+  shader::ImageRequest r;
+  r.op = shader::ImageOp::SampleExplicitLod;
+  r.arrayed = true;
+  r.lane_count = 8;
+  r.active = 0xff;
+  r.coord[0] = r.coord[1] = zero;
+  r.coord[2] = a;
+  r.lod = zero;
+  unit.execute(r, out);
+  const float want[8] = {0, 0, 2, 2, 3, 1, 1, 0};
+  for (uint32_t l = 0; l < 8; ++l) EXPECT_EQ(std::bit_cast<float>(o[0][l]), want[l]) << "lane " << l;
+
+  // A cube array through the adapter: 2 cubes of 1x1 faces, face f of cube c holds 10 c + f.
+  Texture cubes;
+  ASSERT_TRUE(cubes.create(VK_FORMAT_R32_SFLOAT, 1, 1, 1, 12, 0, &error)) << error;
+  for (uint32_t layer = 0; layer < 12; ++layer) {
+    const float v = static_cast<float>(10 * (layer / 6) + layer % 6);
+    ASSERT_TRUE(cubes.upload(0, layer, &v, 4, &error)) << error;
+  }
+  unit.bind_texture(1, 0, &cubes);
+  unit.bind_sampler(1, 0, &smp);
+  const float x[2] = {0.0f, -1.0f}, y[2] = {-1.0f, 0.2f}, z[2] = {0.5f, 0.3f}, cube_index[2] = {1.0f, 0.0f};
+  shader::ImageRequest c = r;
+  c.image_resource = c.sampler_resource = 1;
+  c.dim = shader::ImageDim::Cube;
+  c.lane_count = 2;
+  c.active = 3;
+  c.coord[0] = x;
+  c.coord[1] = y;
+  c.coord[2] = z;
+  c.coord[3] = cube_index;
+  unit.execute(c, out);
+  EXPECT_EQ(std::bit_cast<float>(o[0][0]), 13.0f);  // -Y of cube 1
+  EXPECT_EQ(std::bit_cast<float>(o[0][1]), 1.0f);   // -X of cube 0
+  shader::ImageRequest size = c;
+  size.op = shader::ImageOp::QuerySizeLod;
+  const int32_t ilod[2] = {0, 0};
+  size.ilod = ilod;
+  unit.execute(size, out);
+  EXPECT_EQ(o[0][0], 1u);
+  EXPECT_EQ(o[1][0], 1u);
+  EXPECT_EQ(o[2][0], 2u);  // cubes, not faces
+  EXPECT_EQ(unit.unsupported_requests(), 0u);
+
+  // 3D: texelFetch(ivec3) and textureSize = (w, h, d); a 2D request on it is counted.
+  Texture volume;
+  ASSERT_TRUE(volume.create(VK_FORMAT_R32_SFLOAT, {2, 1, 3, 1, 1}, 0, &error)) << error;
+  const float slices[6] = {0, 1, 10, 11, 20, 21};
+  ASSERT_TRUE(volume.upload(0, 0, slices, 24, &error)) << error;
+  unit.bind_texture(2, 0, &volume);
+  const int32_t ix[2] = {1, 0}, iy[2] = {0, 0}, iz[2] = {2, 1};
+  shader::ImageRequest f;
+  f.op = shader::ImageOp::Fetch;
+  f.dim = shader::ImageDim::Dim3D;
+  f.image_resource = 2;
+  f.lane_count = 2;
+  f.active = 3;
+  f.icoord[0] = ix;
+  f.icoord[1] = iy;
+  f.icoord[2] = iz;
+  f.ilod = ilod;
+  unit.execute(f, out);
+  EXPECT_EQ(std::bit_cast<float>(o[0][0]), 21.0f);
+  EXPECT_EQ(std::bit_cast<float>(o[0][1]), 10.0f);
+  f.op = shader::ImageOp::QuerySizeLod;
+  unit.execute(f, out);
+  EXPECT_EQ(o[0][0], 2u);
+  EXPECT_EQ(o[1][0], 1u);
+  EXPECT_EQ(o[2][0], 3u);
+  f.op = shader::ImageOp::Fetch;
+  f.dim = shader::ImageDim::Dim2D;
+  unit.execute(f, out);
+  EXPECT_EQ(unit.unsupported_requests(), 1u);
 }

@@ -195,6 +195,7 @@ void CommandWalker::begin_frame(PassRenderer* renderer, FrameResult* result) {
   stack_.clear();
   pass_.reset();
   next_draw_ = 0;
+  next_dispatch_ = 0;
 }
 
 void CommandWalker::end_frame() {
@@ -336,8 +337,10 @@ void CommandWalker::end_pass() {
 }
 
 void CommandWalker::bind_descriptor_sets(const cap::CmdBindDescriptorSetsRecord& rec) {
-  if (rec.bind_point != VK_PIPELINE_BIND_POINT_GRAPHICS) return;  // compute is not replayed
+  const bool compute = rec.bind_point == VK_PIPELINE_BIND_POINT_COMPUTE;
+  if (!compute && rec.bind_point != VK_PIPELINE_BIND_POINT_GRAPHICS) return;  // ray tracing: no pipelines
   CommandState& st = state();
+  std::map<uint32_t, BoundSet>& sets = compute ? st.compute_sets : st.sets;
   size_t next_offset = 0;
   for (size_t i = 0; i < rec.sets.size(); ++i) {
     BoundSet b;
@@ -357,7 +360,7 @@ void CommandWalker::bind_descriptor_sets(const cap::CmdBindDescriptorSetsRecord&
     } else if (b.set != 0) {
       result_->skipped.add("bind descriptor sets: unknown descriptor set");
     }
-    st.sets[rec.first_set + static_cast<uint32_t>(i)] = std::move(b);
+    sets[rec.first_set + static_cast<uint32_t>(i)] = std::move(b);
   }
   if (next_offset > rec.dynamic_offsets.size()) {
     result_->skipped.add("bind descriptor sets: fewer dynamic offsets than dynamic descriptors");
@@ -365,7 +368,8 @@ void CommandWalker::bind_descriptor_sets(const cap::CmdBindDescriptorSetsRecord&
 }
 
 void CommandWalker::push_descriptors(const cap::CmdPushDescriptorSetRecord& rec) {
-  if (rec.bind_point != VK_PIPELINE_BIND_POINT_GRAPHICS) return;
+  const bool compute = rec.bind_point == VK_PIPELINE_BIND_POINT_COMPUTE;
+  if (!compute && rec.bind_point != VK_PIPELINE_BIND_POINT_GRAPHICS) return;
   CommandState& st = state();
   auto* layout = Resources::find(res_.pipeline_layouts, rec.layout);
   const cap::DescriptorSetLayoutRecord* set_layout =
@@ -376,7 +380,7 @@ void CommandWalker::push_descriptors(const cap::CmdPushDescriptorSetRecord& rec)
     result_->skipped.add("push descriptor set: unknown pipeline or set layout");
     return;
   }
-  DescriptorSetState& set = st.push_sets[rec.set];
+  DescriptorSetState& set = (compute ? st.compute_push_sets : st.push_sets)[rec.set];
   if ((set.layout != set_layout->layout || set.bindings.empty()) &&
       !Resources::init_set(set, *set_layout)) {
     result_->skipped.add("push descriptor set: binding beyond 16384 elements (cut)");
@@ -384,7 +388,7 @@ void CommandWalker::push_descriptors(const cap::CmdPushDescriptorSetRecord& rec)
   for (const auto& w : rec.writes) res_.write_descriptors(set, w, result_->skipped);
   BoundSet b;
   b.push = true;
-  st.sets[rec.set] = b;
+  (compute ? st.compute_sets : st.sets)[rec.set] = b;
 }
 
 void CommandWalker::set_dynamic(const cap::CmdSetDynamicStateRecord& rec) {
@@ -448,16 +452,18 @@ void CommandWalker::set_dynamic(const cap::CmdSetDynamicStateRecord& rec) {
   }
 }
 
-void CommandWalker::resolve_descriptors(const cap::PipelineLayoutRecord& layout, Draw* draw) {
-  CommandState& st = state();
+void CommandWalker::resolve_descriptors(const cap::PipelineLayoutRecord& layout,
+                                        const std::map<uint32_t, BoundSet>& sets,
+                                        const std::map<uint32_t, DescriptorSetState>& push_sets,
+                                        std::vector<DescriptorBinding>* out_bindings) {
   SkipCounts& skipped = result_->skipped;
   for (uint32_t s = 0; s < layout.set_layouts.size(); ++s) {
-    auto bound = st.sets.find(s);
-    if (bound == st.sets.end()) continue;  // not bound: the shaders must not use it
+    auto bound = sets.find(s);
+    if (bound == sets.end()) continue;  // not bound: the shaders must not use it
     const DescriptorSetState* set = nullptr;
     if (bound->second.push) {
-      auto it = st.push_sets.find(s);
-      if (it != st.push_sets.end()) set = &it->second;
+      auto it = push_sets.find(s);
+      if (it != push_sets.end()) set = &it->second;
     } else {
       set = Resources::find(res_.sets, bound->second.set);
     }
@@ -553,7 +559,7 @@ void CommandWalker::resolve_descriptors(const cap::PipelineLayoutRecord& layout,
         }
         out.elements.push_back(el);
       }
-      draw->descriptors.push_back(std::move(out));
+      out_bindings->push_back(std::move(out));
     }
   }
 }
@@ -584,31 +590,7 @@ bool CommandWalker::build_draw(Draw* draw) {
             [](const auto* a, const auto* b) { return a->stage < b->stage; });
   for (const auto* s : stages) {
     ShaderStageCode code;
-    code.stage = s->stage;
-    code.hash = s->code;
-    if (code.hash.is_zero()) {
-      auto it = res_.shader_modules.find(s->module);
-      if (it != res_.shader_modules.end()) code.hash = it->second.code;
-    }
-    std::string problem;
-    code.spirv = res_.spirv(code.hash, &problem);
-    if (!code.spirv) {
-      skipped.add("draw: shader code missing");
-      return false;
-    }
-    code.entry_point = s->entry_point;
-    for (const auto& e : s->specialization) {
-      const auto& data = s->specialization_data;
-      if (e.offset > data.size() || e.size > data.size() - e.offset ||
-          (e.size != 1 && e.size != 2 && e.size != 4 && e.size != 8)) {
-        skipped.add("draw: specialization constant outside its data");
-        continue;
-      }
-      // Booleans and 8/16-bit constants widen to 32 bits; 64-bit ones keep their low word.
-      uint64_t v = 0;
-      std::memcpy(&v, data.data() + e.offset, std::min<uint32_t>(e.size, 8));
-      code.specialization.emplace_back(e.constant_id, static_cast<uint32_t>(v));
-    }
+    if (!stage_code(*s, &code)) return false;
     draw->stages.push_back(std::move(code));
   }
   for (const auto& b : draw->state.vertex_bindings) {
@@ -629,20 +611,104 @@ bool CommandWalker::build_draw(Draw* draw) {
     draw->vertex_buffers.push_back(vb);
   }
   if (const auto* layout = Resources::find(res_.pipeline_layouts, pipeline->layout)) {
-    resolve_descriptors(*layout, draw);
-    uint64_t end = 0;
-    for (const auto& r : layout->push_ranges) end = std::max(end, uint64_t{r.offset} + r.size);
-    if (end > kMaxPushConstantBytes) {
-      skipped.add("draw: push constant range beyond 64 KiB (truncated)");
-      end = kMaxPushConstantBytes;
-    }
-    draw->push_constants.assign(static_cast<size_t>(end), 0);
-    std::copy_n(st.push_constants.begin(), std::min<size_t>(end, st.push_constants.size()),
-                draw->push_constants.begin());
+    resolve_descriptors(*layout, st.sets, st.push_sets, &draw->descriptors);
+    draw->push_constants = push_constants(*layout, "draw");
   } else if (pipeline->layout != 0) {
     skipped.add("draw: unknown pipeline layout (no descriptors or push constants)");
   }
   return true;
+}
+
+bool CommandWalker::stage_code(const cap::ShaderStage& s, ShaderStageCode* code) {
+  SkipCounts& skipped = result_->skipped;
+  code->stage = s.stage;
+  code->hash = s.code;
+  if (code->hash.is_zero()) {
+    auto it = res_.shader_modules.find(s.module);
+    if (it != res_.shader_modules.end()) code->hash = it->second.code;
+  }
+  const std::string what = s.stage == VK_SHADER_STAGE_COMPUTE_BIT ? "dispatch: " : "draw: ";
+  std::string problem;
+  code->spirv = res_.spirv(code->hash, &problem);
+  if (!code->spirv) {
+    skipped.add(what + "shader code missing");
+    return false;
+  }
+  code->entry_point = s.entry_point;
+  for (const auto& e : s.specialization) {
+    const auto& data = s.specialization_data;
+    if (e.offset > data.size() || e.size > data.size() - e.offset ||
+        (e.size != 1 && e.size != 2 && e.size != 4 && e.size != 8)) {
+      skipped.add(what + "specialization constant outside its data");
+      continue;
+    }
+    // Booleans and 8/16-bit constants widen to 32 bits; 64-bit ones keep their low word.
+    uint64_t v = 0;
+    std::memcpy(&v, data.data() + e.offset, std::min<uint32_t>(e.size, 8));
+    code->specialization.emplace_back(e.constant_id, static_cast<uint32_t>(v));
+  }
+  return true;
+}
+
+std::vector<uint8_t> CommandWalker::push_constants(const cap::PipelineLayoutRecord& layout, const char* what) {
+  const CommandState& st = state();
+  uint64_t end = 0;
+  for (const auto& r : layout.push_ranges) end = std::max(end, uint64_t{r.offset} + r.size);
+  if (end > kMaxPushConstantBytes) {
+    result_->skipped.add(std::string(what) + ": push constant range beyond 64 KiB (truncated)");
+    end = kMaxPushConstantBytes;
+  }
+  std::vector<uint8_t> out(static_cast<size_t>(end), 0);
+  std::copy_n(st.push_constants.begin(), std::min<size_t>(end, st.push_constants.size()), out.begin());
+  return out;
+}
+
+void CommandWalker::dispatch(const uint32_t base[3], const uint32_t count[3]) {
+  SkipCounts& skipped = result_->skipped;
+  CommandState& st = state();
+  // vkCmdDispatch* "must not be called inside a render pass instance".
+  if (pass_) {
+    skipped.add("dispatch: inside a render pass (not replayed)");
+    return;
+  }
+  const auto* pipeline = Resources::find(res_.compute_pipelines, st.compute_pipeline);
+  if (pipeline == nullptr) {
+    skipped.add(st.compute_pipeline == 0 ? "dispatch: no compute pipeline bound" : "dispatch: unknown compute pipeline");
+    return;
+  }
+  Dispatch d;
+  if (!stage_code(pipeline->stage, &d.stage)) return;
+  if (const auto* layout = Resources::find(res_.pipeline_layouts, pipeline->layout)) {
+    resolve_descriptors(*layout, st.compute_sets, st.compute_push_sets, &d.descriptors);
+    d.push_constants = push_constants(*layout, "dispatch");
+  } else if (pipeline->layout != 0) {
+    skipped.add("dispatch: unknown pipeline layout (no descriptors or push constants)");
+  }
+  for (int k = 0; k < 3; ++k) {
+    d.base[k] = base[k];
+    d.group_count[k] = count[k];
+  }
+  d.index = next_dispatch_++;
+  ++result_->dispatches;
+  renderer_->dispatch(d, skipped);
+}
+
+void CommandWalker::dispatch_indirect(const cap::CmdDispatchRecord& rec) {
+  // VkDispatchIndirectCommand {x, y, z} read from the buffer where the command executes.
+  const Buffer* buf = Resources::find(res_.buffers, rec.indirect_buffer);
+  if (buf == nullptr || !res_.known(buf->memory)) {
+    result_->skipped.add("dispatch: indirect buffer contents not captured");
+    return;
+  }
+  const auto bytes = buf->bytes();
+  if (rec.indirect_offset > bytes.size() || bytes.size() - rec.indirect_offset < 12) {
+    result_->skipped.add("dispatch: indirect command beyond its buffer");
+    return;
+  }
+  uint32_t count[3];
+  std::memcpy(count, bytes.data() + rec.indirect_offset, 12);
+  const uint32_t base[3] = {0, 0, 0};
+  dispatch(base, count);
 }
 
 void CommandWalker::emit_draw(Draw&& draw) {
@@ -771,8 +837,9 @@ bool CommandWalker::command(uint32_t kind, std::span<const std::byte> body, std:
     }
     case K::kCmdBindPipeline: {
       cap::CmdBindPipelineRecord r;
-      if ((ok = decode_into(body, &r, error)) && r.bind_point == VK_PIPELINE_BIND_POINT_GRAPHICS) {
-        state().pipeline = r.pipeline;
+      if ((ok = decode_into(body, &r, error))) {
+        if (r.bind_point == VK_PIPELINE_BIND_POINT_GRAPHICS) state().pipeline = r.pipeline;
+        if (r.bind_point == VK_PIPELINE_BIND_POINT_COMPUTE) state().compute_pipeline = r.pipeline;
       }
       break;
     }
@@ -862,8 +929,17 @@ bool CommandWalker::command(uint32_t kind, std::span<const std::byte> body, std:
     case K::kCmdDispatch: {
       cap::CmdDispatchRecord r;
       if ((ok = decode_into(body, &r, error))) {
-        skipped.add(r.indirect_buffer != 0 ? "command: vkCmdDispatchIndirect (compute not replayed)"
-                                           : "command: vkCmdDispatch (compute not replayed)");
+        const uint32_t base[3] = {0, 0, 0}, count[3] = {r.x, r.y, r.z};
+        if (r.indirect_buffer != 0) dispatch_indirect(r);
+        else dispatch(base, count);
+      }
+      break;
+    }
+    case K::kCmdDispatchBase: {
+      cap::CmdDispatchBaseRecord r;
+      if ((ok = decode_into(body, &r, error))) {
+        const uint32_t base[3] = {r.base_x, r.base_y, r.base_z}, count[3] = {r.x, r.y, r.z};
+        dispatch(base, count);
       }
       break;
     }

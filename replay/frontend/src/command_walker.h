@@ -49,10 +49,14 @@ struct BoundSet {
 };
 
 // State of one command buffer (secondaries start from a fresh one: state is not inherited).
+// Pipelines and descriptor sets are bound per bind point: graphics, and compute_* for compute.
 struct CommandState {
   uint64_t pipeline = 0;
   std::map<uint32_t, BoundSet> sets;
   std::map<uint32_t, DescriptorSetState> push_sets;
+  uint64_t compute_pipeline = 0;
+  std::map<uint32_t, BoundSet> compute_sets;
+  std::map<uint32_t, DescriptorSetState> compute_push_sets;
   std::vector<uint8_t> push_constants;
   std::map<uint32_t, VertexBufferState> vertex_buffers;
   uint64_t index_buffer = 0, index_offset = 0;
@@ -87,8 +91,18 @@ class CommandWalker {
   // Builds the resolved draw from the current state; false (counted) when it cannot be.
   bool build_draw(Draw* draw);
   void emit_draw(Draw&& draw);
-  void resolve_descriptors(const capture::PipelineLayoutRecord& layout, Draw* draw);
+  void resolve_descriptors(const capture::PipelineLayoutRecord& layout, const std::map<uint32_t, BoundSet>& sets,
+                           const std::map<uint32_t, DescriptorSetState>& push_sets,
+                           std::vector<DescriptorBinding>* out);
+  // The stage's SPIR-V and specialization; false (counted) when the code is missing.
+  bool stage_code(const capture::ShaderStage& stage, ShaderStageCode* code);
+  // Push constants of `layout` (0 .. the end of its largest range) from the command buffer's;
+  // `what` ("draw", "dispatch") names the command in a skip reason.
+  std::vector<uint8_t> push_constants(const capture::PipelineLayoutRecord& layout, const char* what);
   void draw_indirect(const capture::CmdDrawIndirectRecord& rec);
+  // vkCmdDispatch*: builds the dispatch from the compute bind point and hands it over.
+  void dispatch(const uint32_t base[3], const uint32_t count[3]);
+  void dispatch_indirect(const capture::CmdDispatchRecord& rec);
 
   struct CbFrame {
     uint64_t remaining = 0;
@@ -103,6 +117,7 @@ class CommandWalker {
   std::optional<RenderPassInstance> pass_;
   bool pass_valid_ = false;
   uint32_t next_draw_ = 0;
+  uint32_t next_dispatch_ = 0;
 };
 
 }  // namespace tessera::frontend

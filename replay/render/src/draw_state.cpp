@@ -6,75 +6,6 @@
 
 namespace tessera::render {
 
-shader::Bindings StageBindings::bindings() const {
-  shader::Bindings b;
-  b.buffers = buffers;
-  b.push_constants = push;
-  b.sampler = const_cast<texture::ShaderTextureUnit*>(&textures);
-  return b;
-}
-
-namespace {
-
-const frontend::DescriptorBinding* find_binding(const frontend::Draw& draw, uint32_t set, uint32_t binding) {
-  for (const frontend::DescriptorBinding& b : draw.descriptors)
-    if (b.set == set && b.binding == binding) return &b;
-  return nullptr;
-}
-
-// Binds the descriptors `module` uses (Vulkan spec "Descriptor Sets": matched by set and binding).
-// Buffers are views of Buffer::bytes() from the element's offset, at most its range; what the
-// shader reads past that returns 0 (robustBufferAccess semantics of the interpreter).
-void bind_stage(const frontend::Draw& draw, const shader::ShaderModule& module, TextureCache& textures,
-                std::deque<texture::SamplerState>& samplers, StageBindings& out,
-                frontend::SkipCounts& notes) {
-  const std::vector<shader::ResourceBinding>& resources = module.resources();
-  out.buffers.assign(resources.size(), shader::BufferView{});
-  out.push = {reinterpret_cast<const std::byte*>(draw.push_constants.data()), draw.push_constants.size()};
-  for (uint32_t r = 0; r < resources.size(); ++r) {
-    const shader::ResourceBinding& res = resources[r];
-    const frontend::DescriptorBinding* b = find_binding(draw, res.set, res.binding);
-    if (b == nullptr) continue;  // unbound: buffer reads return 0, samples return 0
-    switch (res.kind) {
-      case shader::ResourceKind::UniformBuffer:
-      case shader::ResourceKind::StorageBuffer: {
-        if (b->elements.empty() || b->elements[0].buffer == nullptr) break;
-        const frontend::DescriptorElement& e = b->elements[0];
-        const std::span<std::byte> bytes = e.buffer->bytes();
-        if (e.offset >= bytes.size()) break;
-        out.buffers[r] = {bytes.data() + e.offset,
-                          static_cast<size_t>(std::min<uint64_t>(e.range, bytes.size() - e.offset))};
-        break;
-      }
-      case shader::ResourceKind::CombinedImageSampler:
-      case shader::ResourceKind::SampledImage:
-      case shader::ResourceKind::Sampler: {
-        const uint32_t n = std::min<uint32_t>(res.array_size, static_cast<uint32_t>(b->elements.size()));
-        for (uint32_t i = 0; i < n; ++i) {
-          const frontend::DescriptorElement& e = b->elements[i];
-          if (res.kind != shader::ResourceKind::Sampler && e.view != nullptr) {
-            std::string error, note;
-            const texture::Texture* tex = textures.get(*e.view, error, note);
-            if (tex != nullptr) out.textures.bind_texture(r, i, tex);
-            else notes.add("texture: " + error);
-            if (!note.empty()) notes.add(note);
-          }
-          if (res.kind != shader::ResourceKind::SampledImage && e.sampler != nullptr) {
-            samplers.push_back(sampler_state(*e.sampler));
-            out.textures.bind_sampler(r, i, &samplers.back());
-          }
-        }
-        break;
-      }
-      case shader::ResourceKind::StorageImage:
-        notes.add("draw: storage image descriptors are not bound");
-        break;
-    }
-  }
-}
-
-}  // namespace
-
 bool resolve_draw(const frontend::Draw& draw, int32_t area_x, int32_t area_y, uint32_t width,
                   uint32_t height, ShaderCache& shaders, TextureCache& textures, DrawState& out,
                   std::string& reason, frontend::SkipCounts& notes) {
@@ -190,17 +121,19 @@ bool resolve_draw(const frontend::Draw& draw, int32_t area_x, int32_t area_y, ui
           out.output_mask |= 1u << (var.location + l);
           out.output_type[var.location + l] = var.scalar;
         }
-    // Vulkan spec "Early Fragment Test Mode".
-    out.late_tests = (info.writes_frag_depth || info.has_discard) && !info.early_fragment_tests;
+    // Vulkan spec "Early Fragment Test Mode": without EarlyFragmentTests the tests come after the
+    // shader; running them first is invisible only when the shader neither writes depth nor
+    // discards nor stores (a fragment that fails the depth test still runs its stores).
+    out.late_tests = (info.writes_frag_depth || info.has_discard || info.has_side_effects) && !info.early_fragment_tests;
   }
 
   if (s.logic_op_enable) notes.add("draw: logic op ignored (blending used)");
   if (s.alpha_to_coverage) notes.add("draw: alpha to coverage ignored");
   out.vs_bind = std::make_unique<StageBindings>();
-  bind_stage(draw, *out.vs->module, textures, out.samplers, *out.vs_bind, notes);
+  bind_stage(draw.descriptors, draw.push_constants, *out.vs->module, textures, out.samplers, *out.vs_bind, notes);
   if (out.fs) {
     out.fs_bind = std::make_unique<StageBindings>();
-    bind_stage(draw, *out.fs->module, textures, out.samplers, *out.fs_bind, notes);
+    bind_stage(draw.descriptors, draw.push_constants, *out.fs->module, textures, out.samplers, *out.fs_bind, notes);
   }
   return true;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "shader_cache.h"
+#include "stage_bindings.h"
 #include "texture_cache.h"
 #include "tessera/frontend/frame.h"
 #include "tessera/pipeline/binning.h"
@@ -29,14 +30,6 @@ enum class Interp : uint8_t { Perspective, Linear, Flat };
 struct Varying {
   uint32_t slot = 0;
   Interp interp = Interp::Perspective;
-};
-
-// Resources of one shader stage bound for execution.
-struct StageBindings {
-  std::vector<shader::BufferView> buffers;  // indexed like ShaderModule::resources()
-  texture::ShaderTextureUnit textures;
-  shader::Bindings bindings() const;
-  shader::BufferView push;
 };
 
 struct DrawState {

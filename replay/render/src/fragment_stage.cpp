@@ -96,15 +96,7 @@ FragmentStage::FragmentStage() : batch_(std::make_unique<shader::LaneBatch>()) {
 FragmentStage::~FragmentStage() = default;
 
 void FragmentStage::record(uint32_t lane, const texture::Footprint& fp) {
-  Sample s;
-  s.lane = lane;
-  s.level = fp.level_count ? std::min(fp.levels[0], fp.level_count > 1 ? fp.levels[1] : fp.levels[0]) : 0;
-  s.footprint_case = static_cast<uint32_t>(fp.first_case);
-  s.probes = fp.probe_count;
-  s.first_line = static_cast<uint32_t>(lines_.size());
-  s.line_count = fp.line_count;
-  lines_.insert(lines_.end(), fp.lines, fp.lines + fp.line_count);
-  samples_.push_back(s);
+  samples_.push_back(footprint_sample(lane, fp, lines_));
 }
 
 void FragmentStage::attach(DrawState& ds) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "draw_state.h"
+#include "footprint_sample.h"
 #include "tessera/pipeline/raster.h"
 #include "tessera/pipeline/vertex.h"
 #include "tessera/render/renderer.h"
@@ -37,9 +38,7 @@ class FragmentStage {
                RenderStats& stats, frontend::SkipCounts& skipped);
 
  private:
-  struct Sample {
-    uint32_t lane, level, footprint_case, probes, first_line, line_count;
-  };
+  using Sample = FootprintSample;
   void record(uint32_t lane, const texture::Footprint& fp);
 
   std::unique_ptr<shader::LaneBatch> batch_;

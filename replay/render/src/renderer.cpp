@@ -5,6 +5,7 @@
 #include <memory>
 #include <variant>
 
+#include "compute_stage.h"
 #include "draw_state.h"
 #include "fragment_stage.h"
 #include "geometry.h"
@@ -23,6 +24,8 @@ void RenderStats::add(const RenderStats& o) {
   vertices_shaded += o.vertices_shaded;
   vertex_instructions += o.vertex_instructions;
   vertex_fetches += o.vertex_fetches;
+  vertex_texture_samples += o.vertex_texture_samples;
+  vertex_texture_lines += o.vertex_texture_lines;
   primitives_binned += o.primitives_binned;
   tile_primitives += o.tile_primitives;
   quads += o.quads;
@@ -51,6 +54,8 @@ struct Renderer::Impl {
   TileBuffers tiles;
   VertexOutput vertices;
   std::vector<pipeline::PbAccess> reads;
+  ComputeStage compute;
+  ComputeStats compute_stats;
   RenderStats frame;
   std::vector<PassStats> passes;
 
@@ -68,9 +73,16 @@ Renderer::~Renderer() = default;
 
 const RenderStats& Renderer::frame_stats() const { return impl_->frame; }
 const std::vector<PassStats>& Renderer::pass_stats() const { return impl_->passes; }
+const ComputeStats& Renderer::compute_stats() const { return impl_->compute_stats; }
 void Renderer::reset_stats() {
   impl_->frame = {};
   impl_->passes.clear();
+  impl_->compute_stats = {};
+}
+
+void Renderer::dispatch(const frontend::Dispatch& d, frontend::SkipCounts& skipped) {
+  std::string reason;
+  if (!impl_->compute.run(d, impl_->shaders, impl_->textures, impl_->compute_stats, skipped, reason)) skipped.add(reason);
 }
 
 void Renderer::render_pass(const frontend::RenderPassInstance& pass, frontend::SkipCounts& skipped) {
@@ -252,6 +264,10 @@ void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::
           skipped.add(std::string("texture: ") + stage + " shader image instruction on an unbound image (zeros)", n);
         if (const uint64_t n = bind->textures.unsupported_requests())
           skipped.add(std::string("texture: ") + stage + " shader image instruction on an unsupported dimensionality (zeros)", n);
+        if (const uint64_t n = bind->storage_images.unbound_requests())
+          skipped.add(std::string("storage image: ") + stage + " shader access to an unbound image (zeros, writes dropped)", n);
+        if (const uint64_t n = bind->storage_images.unsupported_requests())
+          skipped.add(std::string("storage image: ") + stage + " shader access to an unsupported format or view (zeros, writes dropped)", n);
       }
     }
   }

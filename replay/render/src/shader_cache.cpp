@@ -23,7 +23,10 @@ CompiledShader& ShaderCache::get(const frontend::ShaderStageCode& code, shader::
     spec.reserve(code.specialization.size());
     for (const auto& [id, bits] : code.specialization) spec.push_back({id, bits});
     entry->module = shader::ShaderModule::create(words, code.entry_point, stage, spec, entry->error);
-    if (entry->module) entry->executor = std::make_unique<shader::ShaderExecutor>(*entry->module);
+    if (entry->module && stage == shader::Stage::Compute)
+      entry->workgroup = std::make_unique<shader::WorkgroupExecutor>(*entry->module);
+    else if (entry->module)
+      entry->executor = std::make_unique<shader::ShaderExecutor>(*entry->module);
   }
   return *entries_.emplace(std::move(key), std::move(entry)).first->second;
 }

@@ -13,12 +13,14 @@
 #include "tessera/capture/hash.h"
 #include "tessera/frontend/frame.h"
 #include "tessera/shader/shader_module.h"
+#include "tessera/shader/workgroup.h"
 
 namespace tessera::render {
 
 struct CompiledShader {
   std::unique_ptr<shader::ShaderModule> module;      // null when compilation failed
   std::unique_ptr<shader::ShaderExecutor> executor;  // reused by every batch of every draw
+  std::unique_ptr<shader::WorkgroupExecutor> workgroup;  // compute: reused by every dispatch
   std::string error;                                 // one line, set when module is null
 };
 

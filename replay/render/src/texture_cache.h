@@ -18,18 +18,19 @@ namespace tessera::render {
 class TextureCache {
  public:
   // The texture of `view`, or null with `error` set (one line naming the image and the problem).
-  // The view's component swizzle is applied to the texels of 8-bit RGBA/BGRA formats (Zink
-  // stores GL RGB textures as RGBA with alpha swizzled to ONE); for other formats a
-  // non-identity swizzle is ignored and reported in `note`.
-  const texture::Texture* get(const frontend::ImageView& view, std::string& error, std::string& note);
+  // Every view type: 1D, 2D, 3D, cube and their arrays, and 2D (array) views of a 3D image's
+  // slices. The view's component swizzle goes with the texture (Texture::set_swizzle), for every
+  // format: Zink's GL luminance / alpha / intensity textures are R8 or R8G8 with a swizzle, its GL
+  // RGB textures RGBA with alpha swizzled to ONE.
+  const texture::Texture* get(const frontend::ImageView& view, std::string& error);
 
  private:
-  // (image, packed swizzle, view format, aspect, base mip, mips, base layer, layers)
-  using Key = std::tuple<uint64_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>;
+  // (image, packed swizzle, view format, aspect, base mip, mips, base layer, layers | type << 32)
+  using Key = std::tuple<uint64_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint64_t>;
   struct Entry {
     uint64_t generation = 0;
     std::unique_ptr<texture::Texture> texture;
-    std::string error, note;
+    std::string error;
   };
   // Keyed without the generation; an entry is rebuilt when the image's generation moved on, so
   // stale copies of a render target do not accumulate.

@@ -113,6 +113,9 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
   shader::LaneBatch& b = *batch_;
   const uint32_t instance_index = draw.first_instance + instance;
   const shader::Bindings bindings = ds.vs_bind->bindings();
+  // Vertex shader texture samples go to the stream ahead of their batch's VertexShade event.
+  ds.vs_bind->textures.set_footprint_sink(
+      [this](uint32_t lane, const texture::Footprint& fp) { samples_.push_back(footprint_sample(lane, fp, lines_)); });
   result.vertices.resize(shade_.size());
   std::string error;
   for (size_t first = 0; first < shade_.size(); first += shader::kMaxLanes) {
@@ -147,9 +150,18 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
         for (uint32_t c = 0; c < 4; ++c) b.inputs[f.slot + c][lane] = v[c];
       }
     }
+    samples_.clear();
+    lines_.clear();
     if (!ds.vs->executor->execute(b, bindings, error)) {
       reason = "draw: vertex shader: " + error;
       return false;
+    }
+    for (const FootprintSample& sm : samples_) {
+      if (out)
+        out->vertex_texture(sm.lane, sm.level, sm.footprint_case, sm.probes,
+                            std::span<const uint64_t>(lines_.data() + sm.first_line, sm.line_count));
+      ++stats.vertex_texture_samples;
+      stats.vertex_texture_lines += sm.line_count;
     }
     uint64_t instructions = 0;
     for (uint32_t lane = 0; lane < n; ++lane) {

@@ -1,7 +1,8 @@
 // Vertex stage: index fetch (with primitive restart), vertex attribute fetch, vertex shading in
 // 64-lane batches with post-transform reuse by index, and primitive assembly of one instance of
-// a draw. Records VertexFetch (every index and attribute read, at Buffer::address + offset) and
-// VertexShade (per batch) events.
+// a draw. Records VertexFetch (every index and attribute read, at Buffer::address + offset), and
+// per batch the VertexTexture events of its invocations' texture samples followed by its
+// VertexShade event.
 #pragma once
 
 #include <memory>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "draw_state.h"
+#include "footprint_sample.h"
 #include "tessera/pipeline/primitive_assembly.h"
 #include "tessera/pipeline/vertex.h"
 #include "tessera/render/renderer.h"
@@ -40,6 +42,8 @@ class VertexStage {
 
  private:
   std::unique_ptr<shader::LaneBatch> batch_;
+  std::vector<FootprintSample> samples_;  // the current batch's texture samples
+  std::vector<uint64_t> lines_;
   std::vector<uint32_t> indices_;   // index values of the draw (indexed draws)
   std::vector<uint32_t> shade_;     // vertex numbers to shade, in first-use order
   std::unordered_map<uint32_t, uint32_t> slot_of_;  // index value -> position in shade_

@@ -225,7 +225,20 @@ void inverse(const float* m, uint32_t n, float* out) {  // adjugate / determinan
 
 }  // namespace
 
-ShaderExecutor::ShaderExecutor(const ShaderModule& module) : module_(module) {
+// The run of one batch, kept between start() and resume() so a compute batch can wait at a
+// barrier while the other batches of its workgroup catch up.
+struct ShaderExecutor::State {
+  LaneBatch* batch = nullptr;
+  Bindings bindings;
+  uint32_t n = 0;                // lanes processed (lane_count rounded up to whole quads)
+  LaneMask launched = 0, alive = 0, waiting = 0, cur_mask = 0, helper_state = 0, discarded = 0;
+  uint32_t cur = 0;
+  uint64_t block_budget = 0;
+  bool done = false;
+  uint16_t next[kMaxLanes];
+};
+
+ShaderExecutor::ShaderExecutor(const ShaderModule& module) : module_(module), state_(std::make_unique<State>()) {
   const Program& p = module.program();
   registers_.assign(static_cast<size_t>(p.register_count) * kMaxLanes, 0u);
   for (auto [reg, bits] : p.constants)
@@ -235,50 +248,111 @@ ShaderExecutor::ShaderExecutor(const ShaderModule& module) : module_(module) {
 ShaderExecutor::~ShaderExecutor() = default;
 
 bool ShaderExecutor::execute(LaneBatch& batch, const Bindings& bindings, std::string& error) {
-  const Program& p = module_.program();
-  const ShaderInfo& info = module_.info();
-  if (batch.lane_count == 0) return true;
   if (batch.lane_count > kMaxLanes) {
     error = "lane batch larger than kMaxLanes";
     return false;
   }
-  Machine m;
-  m.regs = registers_.data();
-  m.n = (batch.lane_count + 3u) & ~3u;
-  const uint32_t n = m.n;
-  const LaneMask launched = lanes_mask(batch.lane_count);
-  LaneMask helper_state = batch.helper & launched;
-  LaneMask discarded = 0;
+  start(batch, bindings);
+  for (;;) {
+    // A lone batch passes its barriers as soon as all its lanes arrive.
+    switch (resume(error)) {
+      case Status::Done: return true;
+      case Status::Error: return false;
+      case Status::Barrier: break;
+    }
+  }
+}
+
+void ShaderExecutor::start(LaneBatch& batch, const Bindings& bindings) {
+  const Program& p = module_.program();
+  State& st = *state_;
+  st.batch = &batch;
+  st.bindings = bindings;
+  st.done = batch.lane_count == 0 || batch.lane_count > kMaxLanes;
+  if (st.done) return;
+  uint32_t* regs = registers_.data();
+  const auto R = [regs](uint32_t r) { return regs + static_cast<size_t>(r) * kMaxLanes; };
+  st.n = (batch.lane_count + 3u) & ~3u;
+  const uint32_t n = st.n;
+  st.launched = lanes_mask(batch.lane_count);
+  st.helper_state = batch.helper & st.launched;
+  st.discarded = 0;
+  st.waiting = 0;
+  st.alive = st.launched;
+  st.cur = 0;
+  st.cur_mask = st.alive;
+  st.block_budget = kMaxBlockExecutions;
+  for (uint32_t l = 0; l < kMaxLanes; ++l) st.next[l] = 0;
 
   // Prologue: variables, then interface inputs.
-  for (auto [first, count] : p.zero_ranges)
-    std::memset(m.R(first), 0, sizeof(uint32_t) * kMaxLanes * count);
-  for (const PhiCopy& c : p.init_copies) std::memcpy(m.R(c.dst), m.R(c.src), sizeof(uint32_t) * kMaxLanes);
+  for (auto [first, count] : p.zero_ranges) std::memset(R(first), 0, sizeof(uint32_t) * kMaxLanes * count);
+  for (const PhiCopy& c : p.init_copies) std::memcpy(R(c.dst), R(c.src), sizeof(uint32_t) * kMaxLanes);
+  const uint32_t* size = batch.workgroup_size;
   for (const IoCopy& io : p.inputs) {
-    uint32_t* d = m.R(io.reg);
+    uint32_t* d = R(io.reg);
+    const uint32_t c = io.index < 3 ? io.index : 0;
     switch (io.kind) {
       case IoKind::Slot: std::memcpy(d, batch.inputs[io.index], sizeof(uint32_t) * n); break;
       case IoKind::FragCoord: for (uint32_t l = 0; l < n; ++l) d[l] = U(batch.frag_coord[io.index][l]); break;
       case IoKind::FrontFacing: for (uint32_t l = 0; l < n; ++l) d[l] = B((batch.front_facing >> l) & 1u); break;
-      case IoKind::HelperInvocation: for (uint32_t l = 0; l < n; ++l) d[l] = B((helper_state >> l) & 1u); break;
+      case IoKind::HelperInvocation: for (uint32_t l = 0; l < n; ++l) d[l] = B((st.helper_state >> l) & 1u); break;
       case IoKind::VertexIndex: for (uint32_t l = 0; l < n; ++l) d[l] = static_cast<uint32_t>(batch.vertex_index[l]); break;
       case IoKind::InstanceIndex: for (uint32_t l = 0; l < n; ++l) d[l] = static_cast<uint32_t>(batch.instance_index[l]); break;
+      // Compute built-ins (SPIR-V "BuiltIn"): GlobalInvocationId = WorkgroupId * WorkgroupSize +
+      // LocalInvocationId; LocalInvocationIndex = z * sx * sy + y * sx + x.
+      case IoKind::LocalInvocationId: std::memcpy(d, batch.local_invocation_id[c], sizeof(uint32_t) * n); break;
+      case IoKind::GlobalInvocationId:
+        for (uint32_t l = 0; l < n; ++l) d[l] = batch.workgroup_id[c] * size[c] + batch.local_invocation_id[c][l];
+        break;
+      case IoKind::WorkgroupId: for (uint32_t l = 0; l < n; ++l) d[l] = batch.workgroup_id[c]; break;
+      case IoKind::NumWorkgroups: for (uint32_t l = 0; l < n; ++l) d[l] = batch.num_workgroups[c]; break;
+      case IoKind::LocalInvocationIndex:
+        for (uint32_t l = 0; l < n; ++l)
+          d[l] = (batch.local_invocation_id[2][l] * size[1] + batch.local_invocation_id[1][l]) * size[0] +
+                 batch.local_invocation_id[0][l];
+        break;
       default: std::memset(d, 0, sizeof(uint32_t) * n); break;
     }
   }
   for (uint32_t l = 0; l < n; ++l) batch.instruction_count[l] = 0;
+}
+
+ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
+  const Program& p = module_.program();
+  const ShaderInfo& info = module_.info();
+  State& st = *state_;
+  if (st.done) return Status::Done;
+  LaneBatch& batch = *st.batch;
+  const Bindings& bindings = st.bindings;
+  Machine m;
+  m.regs = registers_.data();
+  m.n = st.n;
+  const uint32_t n = m.n;
+  const LaneMask launched = st.launched;
+  LaneMask helper_state = st.helper_state;
+  LaneMask discarded = st.discarded;
+  LaneMask alive = st.alive;
+  LaneMask waiting = 0;  // resuming: every lane that waited at the barrier goes on
+  uint32_t cur = st.cur;
+  LaneMask cur_mask = st.cur_mask;
+  uint16_t* next = st.next;
+  uint64_t block_budget = st.block_budget;
+  if (st.waiting != 0) {
+    // Continue with the lowest block any lane waits for (the barrier's continuation).
+    uint32_t best = 0xffffffffu;
+    for (LaneMask b = alive; b != 0; b &= b - 1) best = std::min<uint32_t>(best, next[std::countr_zero(b)]);
+    cur = best;
+    cur_mask = 0;
+    for (LaneMask b = alive; b != 0; b &= b - 1)
+      if (next[std::countr_zero(b)] == best) cur_mask |= LaneMask{1} << std::countr_zero(b);
+    st.waiting = 0;
+  }
 
   auto buffer_view = [&](uint32_t index) -> BufferView {
     if (index == kPushConstants) return bindings.push_constants;
     if (index < bindings.buffers.size()) return bindings.buffers[index];
     return {};
   };
-
-  uint16_t next[kMaxLanes];
-  for (uint32_t l = 0; l < kMaxLanes; ++l) next[l] = 0;
-  LaneMask alive = launched;
-  uint32_t cur = 0;
-  LaneMask cur_mask = alive;
 
   auto take_edge = [&](uint32_t e, LaneMask lanes) -> uint32_t {
     const Edge& edge = p.edges[e];
@@ -297,15 +371,26 @@ bool ShaderExecutor::execute(LaneBatch& batch, const Bindings& bindings, std::st
     for (LaneMask b = lanes; b != 0; b &= b - 1) next[std::countr_zero(b)] = static_cast<uint16_t>(edge.target);
     return edge.target;
   };
+  // Saves the run for the next resume() (a barrier) or marks it finished.
+  auto suspend = [&](bool finished) {
+    st.helper_state = helper_state;
+    st.discarded = discarded;
+    st.alive = alive;
+    st.waiting = waiting;
+    st.cur = cur;
+    st.cur_mask = cur_mask;
+    st.block_budget = block_budget;
+    st.done = finished;
+  };
 
   // Watchdog: a shader may loop forever (a GPU would hit its timeout and lose the device);
   // the replayer must report it and carry on instead.
-  uint64_t block_budget = kMaxBlockExecutions;
   while (true) {
     if (block_budget-- == 0) {
       error = "shader " + info.hash + ": exceeded " + std::to_string(kMaxBlockExecutions) +
               " block executions in one batch (infinite loop?)";
-      return false;
+      suspend(true);
+      return Status::Error;
     }
     m.set_mask(cur_mask);
     const Block& blk = p.blocks[cur];
@@ -748,14 +833,18 @@ bool ShaderExecutor::execute(LaneBatch& batch, const Bindings& bindings, std::st
           for (uint32_t l = 0; l < n; ++l) m.put(m.R(in.d), l, B((helper_state >> l) & 1u));
           break;
         case IOp::Image: {
-          if (bindings.sampler == nullptr) {
-            error = "shader uses images but no TextureSampler is bound";
-            return false;
-          }
           const ImageInst& im = p.images[in.x];
+          if (im.storage ? bindings.storage_images == nullptr : bindings.sampler == nullptr) {
+            error = im.storage ? "shader uses storage images but no StorageImages unit is bound"
+                               : "shader uses images but no TextureSampler is bound";
+            suspend(true);
+            return Status::Error;
+          }
           ImageRequest r = im.proto;
           r.lane_count = n;
           r.active = m.mask;
+          // Helper invocations' writes have no effect (spec "Helper Invocations").
+          r.writes = m.mask & ~helper_state;
           alignas(64) float coord[4][kMaxLanes];
           alignas(64) int32_t icoord[4][kMaxLanes];
           alignas(64) float ddx[3][kMaxLanes], ddy[3][kMaxLanes];
@@ -829,11 +918,124 @@ bool ShaderExecutor::execute(LaneBatch& batch, const Bindings& bindings, std::st
             for (uint32_t l = 0; l < n; ++l) min_lod[l] = F(m.R(im.min_lod)[l]);
             r.min_lod = min_lod;
           }
+          alignas(64) uint32_t texel[4][kMaxLanes];
+          if (im.texel_n != 0) {  // OpImageWrite: the texel's components, missing ones 0
+            for (uint32_t c = 0; c < 4; ++c) {
+              if (c < im.texel_n) std::memcpy(texel[c], m.R(im.texel + c), sizeof(uint32_t) * n);
+              else std::memset(texel[c], 0, sizeof(uint32_t) * n);
+              r.texel[c] = texel[c];
+            }
+          }
           std::memset(out, 0, sizeof out);
           uint32_t* const outs[4] = {out[0], out[1], out[2], out[3]};
-          bindings.sampler->execute(r, outs);
+          if (im.storage) bindings.storage_images->execute(r, outs);
+          else bindings.sampler->execute(r, outs);
           for (uint32_t c = 0; c < im.dst_n && c < 4; ++c)
             for (uint32_t l = 0; l < n; ++l) m.put(m.R(im.dst + c), l, out[c][l]);
+          break;
+        }
+        case IOp::StoreBuffer: {
+          // Stores of the lanes that are not helpers, in lane order; out of range: dropped.
+          const MemAccess& ma = p.mem[in.x];
+          const BufferView bv = buffer_view(ma.buffer);
+          if (bv.writable == nullptr) break;
+          const uint32_t* dyn = ma.has_dyn ? m.R(ma.dyn) : nullptr;
+          const LaneMask lanes = m.mask & ~helper_state;
+          for (uint32_t c = 0; c < in.n; ++c) {
+            const uint32_t* v = m.R(in.a + c);
+            const uint64_t leaf = uint64_t{ma.base} + ma.leaf_offsets[c];
+            for (LaneMask b = lanes; b != 0; b &= b - 1) {
+              const int l = std::countr_zero(b);
+              const uint64_t off = leaf + (dyn ? static_cast<uint64_t>(static_cast<int64_t>(S(dyn[l]))) : 0);
+              if (off + 4 <= bv.size && off + 4 > off) std::memcpy(bv.writable + off, &v[l], 4);
+            }
+          }
+          break;
+        }
+        case IOp::LoadShared: case IOp::StoreShared: {
+          // Workgroup storage, scalar-indexed like register variables; out-of-range indices
+          // clamp to the variable (never outside it).
+          const MemAccess& ma = p.mem[in.x];
+          uint32_t* mem = bindings.workgroup_memory;
+          const uint32_t* dyn = ma.has_dyn ? m.R(ma.dyn) : nullptr;
+          const LaneMask lanes = in.op == IOp::LoadShared ? m.mask : m.mask & ~helper_state;
+          for (LaneMask b = lanes; b != 0; b &= b - 1) {
+            const int l = std::countr_zero(b);
+            int64_t off = (dyn ? static_cast<int64_t>(S(dyn[l])) : 0) + ma.static_off;
+            off = std::clamp<int64_t>(off, 0, ma.limit);
+            const uint32_t at = ma.base + static_cast<uint32_t>(off);
+            for (uint32_t c = 0; c < in.n; ++c) {
+              if (in.op == IOp::LoadShared) m.R(in.d + c)[l] = mem ? mem[at + c] : 0u;
+              else if (mem) mem[at + c] = m.R(in.a + c)[l];
+            }
+          }
+          break;
+        }
+        case IOp::ArrayLength: {
+          const BufferView bv = buffer_view(in.x);
+          const uint32_t len = bv.size > in.b ? static_cast<uint32_t>(std::min<uint64_t>((bv.size - in.b) / in.c, UINT32_MAX)) : 0u;
+          for (uint32_t l = 0; l < n; ++l) m.put(m.R(in.d), l, len);
+          break;
+        }
+        case IOp::Atomic: {
+          // One lane at a time in lane order: each read-modify-write is atomic with respect to
+          // every other ("Atomic Instructions"). Helper invocations do not take part.
+          const AtomicInst& a = p.atomics[in.x];
+          const LaneMask lanes = m.mask & ~helper_state;
+          const uint32_t* value = m.R(a.value);
+          const uint32_t* comparator = m.R(a.comparator);
+          uint32_t* result = a.has_result ? m.R(a.result) : nullptr;
+          if (a.where == AtomicInst::Where::Image) {
+            const ImageInst& im = p.images[a.mem];
+            if (bindings.storage_images == nullptr) {
+              error = "shader uses storage images but no StorageImages unit is bound";
+              suspend(true);
+              return Status::Error;
+            }
+            ImageRequest r = im.proto;
+            r.lane_count = n;
+            r.active = lanes;
+            r.writes = lanes;
+            alignas(64) int32_t icoord[4][kMaxLanes];
+            alignas(64) uint32_t out[4][kMaxLanes];
+            for (uint32_t c = 0; c < im.coord_n && c < 4; ++c) {
+              for (uint32_t l = 0; l < n; ++l) icoord[c][l] = S(m.R(im.coord + c)[l]);
+              r.icoord[c] = icoord[c];
+            }
+            r.coord_components = std::min(im.coord_n, 4u);
+            r.texel[0] = value;
+            r.comparator = comparator;
+            std::memset(out, 0, sizeof out);
+            uint32_t* const outs[4] = {out[0], out[1], out[2], out[3]};
+            bindings.storage_images->execute(r, outs);
+            if (result)
+              for (LaneMask b = lanes; b != 0; b &= b - 1) result[std::countr_zero(b)] = out[0][std::countr_zero(b)];
+            break;
+          }
+          const MemAccess& ma = p.mem[a.mem];
+          const uint32_t* dyn = ma.has_dyn ? m.R(ma.dyn) : nullptr;
+          for (LaneMask b = lanes; b != 0; b &= b - 1) {
+            const int l = std::countr_zero(b);
+            uint32_t old = 0;
+            if (a.where == AtomicInst::Where::Shared) {
+              uint32_t* mem = bindings.workgroup_memory;
+              int64_t off = (dyn ? static_cast<int64_t>(S(dyn[l])) : 0) + ma.static_off;
+              const uint32_t at = ma.base + static_cast<uint32_t>(std::clamp<int64_t>(off, 0, ma.limit));
+              if (mem) {
+                old = mem[at];
+                mem[at] = atomic_result(a.op, old, value[l], comparator[l]);
+              }
+            } else {
+              const BufferView bv = buffer_view(ma.buffer);
+              const uint64_t off = uint64_t{ma.base} + (dyn ? static_cast<uint64_t>(static_cast<int64_t>(S(dyn[l]))) : 0);
+              if (bv.data != nullptr && off + 4 <= bv.size && off + 4 > off) {
+                std::memcpy(&old, bv.data + off, 4);
+                const uint32_t now = atomic_result(a.op, old, value[l], comparator[l]);
+                if (bv.writable != nullptr) std::memcpy(bv.writable + off, &now, 4);
+              }
+            }
+            if (result) result[l] = old;
+          }
           break;
         }
       }
@@ -880,21 +1082,31 @@ bool ShaderExecutor::execute(LaneBatch& batch, const Bindings& bindings, std::st
       case Terminator::Return: case Terminator::Unreachable:
         alive &= ~cur_mask;
         break;
+      case Terminator::Barrier:
+        // The lanes wait here until the whole workgroup arrived (resume()).
+        take_edge(blk.edge[0], cur_mask);
+        waiting |= cur_mask;
+        break;
     }
     if (alive == 0) break;
     if (uniform && cur_mask == alive) {
       cur = uniform_target;
       continue;
     }
-    // Lowest block any live lane waits for.
+    const LaneMask runnable = alive & ~waiting;
+    if (runnable == 0) {
+      suspend(false);
+      return Status::Barrier;
+    }
+    // Lowest block any live lane that is not at a barrier waits for.
     uint32_t best = 0xffffffffu;
-    for (LaneMask b = alive; b != 0; b &= b - 1) {
+    for (LaneMask b = runnable; b != 0; b &= b - 1) {
       uint32_t nb = next[std::countr_zero(b)];
       if (nb < best) best = nb;
     }
     cur = best;
     cur_mask = 0;
-    for (LaneMask b = alive; b != 0; b &= b - 1) {
+    for (LaneMask b = runnable; b != 0; b &= b - 1) {
       int l = std::countr_zero(b);
       if (next[l] == best) cur_mask |= LaneMask{1} << l;
     }
@@ -916,7 +1128,8 @@ bool ShaderExecutor::execute(LaneBatch& batch, const Bindings& bindings, std::st
     }
   }
   batch.discarded = discarded & launched;
-  return true;
+  suspend(true);
+  return Status::Done;
 }
 
 }  // namespace tessera::shader

@@ -49,6 +49,11 @@ enum class IOp : uint16_t {
   LoadDynamic,   // register-space load with per-lane offset register
   StoreDynamic,
   LoadBuffer,    // uniform/push-constant/storage buffer load
+  StoreBuffer,   // storage buffer store of register a (leaf offsets as LoadBuffer)
+  LoadShared,    // Workgroup storage load (scalar offsets, like LoadDynamic)
+  StoreShared,   // Workgroup storage store of register a
+  ArrayLength,   // d = (size of buffer x - b) / c: OpArrayLength of a runtime array at offset b, stride c
+  Atomic,        // x indexes Program::atomics
   OffsetMad,     // d = (sb ? a : 0) + clamp(b) * c (dynamic access-chain offset)
   // Fragment.
   DPdxFine, DPdyFine, DPdxCoarse, DPdyCoarse, FwidthFine, FwidthCoarse,
@@ -65,7 +70,9 @@ struct Inst {
   uint32_t x = 0;
 };
 
-enum class Terminator : uint8_t { Branch, CondBranch, Switch, Return, Kill, Unreachable };
+// Barrier: OpControlBarrier ends a block (the decoder splits the SPIR-V block there) and edge[0]
+// continues after it once the whole workgroup arrived.
+enum class Terminator : uint8_t { Branch, CondBranch, Switch, Return, Kill, Unreachable, Barrier };
 
 struct Block {
   uint32_t first = 0, count = 0;  // instruction range
@@ -98,6 +105,8 @@ inline constexpr uint32_t kPushConstants = 0xffffffffu;
 
 struct ImageInst {
   ImageRequest proto;        // constant fields (op, resources, dim, offsets)
+  bool storage = false;      // a storage image: goes to Bindings::storage_images
+  uint32_t texel = 0, texel_n = 0;  // OpImageWrite: the texel's registers
   uint32_t dst = 0, dst_n = 0;
   uint32_t coord = 0, coord_n = 0;  // registers
   bool proj = false;
@@ -108,9 +117,21 @@ struct ImageInst {
   bool lod_is_int = false;
 };
 
+// An atomic instruction: where it operates (mem indexes Program::mem for buffers and Workgroup
+// storage, Program::images for an OpImageTexelPointer), its operands and result registers.
+struct AtomicInst {
+  enum class Where : uint8_t { Buffer, Shared, Image };
+  AtomicOp op = AtomicOp::IAdd;
+  Where where = Where::Buffer;
+  uint32_t mem = 0;
+  uint32_t value = 0, comparator = 0, result = 0;
+  bool has_result = true;
+};
+
 // Where an interface register comes from / goes to at the start / end of execute().
 enum class IoKind : uint8_t {
   Slot, FragCoord, FrontFacing, HelperInvocation, VertexIndex, InstanceIndex, Zero,
+  LocalInvocationId, GlobalInvocationId, WorkgroupId, NumWorkgroups, LocalInvocationIndex,
   Position, PointSize, FragDepth, Discard /* output ignored */
 };
 struct IoCopy {
@@ -131,6 +152,7 @@ struct Program {
   std::vector<SwitchCase> cases;
   std::vector<MemAccess> mem;
   std::vector<ImageInst> images;
+  std::vector<AtomicInst> atomics;
   std::vector<IoCopy> inputs, outputs;
   uint32_t scratch = 0;  // first of 32 scratch registers (phi two-phase copies)
 };

@@ -70,7 +70,10 @@ struct Deco {
   std::vector<MemberDeco> members;
 };
 
-enum class Space : uint8_t { Reg, Buffer, Handle };
+// Reg: private/function variables in registers. Buffer: uniform/storage buffers and push
+// constants (byte offsets). Handle: image/sampler descriptors. Shared: Workgroup storage (scalar
+// offsets into Bindings::workgroup_memory). Texel: an OpImageTexelPointer (image atomics).
+enum class Space : uint8_t { Reg, Buffer, Handle, Shared, Texel };
 
 struct Ptr {
   Space space = Space::Reg;
@@ -85,8 +88,9 @@ struct Ptr {
   uint32_t buffer = 0;
   uint32_t matrix_stride = 16, comp_stride = 4;
   bool row_major = false;
-  // Handle space.
+  // Handle space (and Texel: the image and its coordinate registers).
   uint32_t resource = 0, element = 0;
+  uint32_t texel_coord = 0, texel_coord_n = 0;
   // Buffer variable declared as a one-element array of blocks (Zink declares its uniform
   // blocks this way): the first access-chain index selects the descriptor, not memory.
   bool descriptor_array = false;
@@ -149,6 +153,7 @@ class Decoder {
     if (id >= values_.size()) fail("id %" + std::to_string(id) + " out of range");
     return values_[id];
   }
+  uint32_t scalars_of(uint32_t id) { return type(val(id).type).scalars; }
   uint32_t reg_of(uint32_t id) {
     Value& v = val(id);
     if (v.kind != ValKind::Reg) fail("id %" + std::to_string(id) + " is not a value (or is used before its definition)");
@@ -237,7 +242,12 @@ class Decoder {
   void access_chain(const Instr& in);
   void ext_inst(const Instr& in);
   void image_inst(const Instr& in);
+  void image_write(const Instr& in);
+  void atomic_inst(const Instr& in);
+  void store(const Instr& in);
   uint32_t new_edge(uint32_t label);
+  uint32_t new_edge_to_block(uint32_t block);
+  void resolve_local_size();
 
   const std::vector<uint32_t>& words_;
   std::string entry_;
@@ -261,8 +271,15 @@ class Decoder {
 
   // Function decoding state.
   std::unordered_map<uint32_t, uint32_t> label_block_;
-  struct PendingEdge { uint32_t from_block, target_label; };
+  // An edge to a label, or (OpControlBarrier's continuation) straight to a block.
+  struct PendingEdge { uint32_t from_block, target_label; int64_t target_block; };
   std::vector<PendingEdge> pending_edges_;
+  // Per block, the block of the SPIR-V label it comes from: OpControlBarrier splits a SPIR-V
+  // block, and OpPhi names the label, not the piece that branches.
+  std::vector<uint32_t> origin_;
+  std::vector<uint32_t> barrier_blocks_;  // continuation block of each OpControlBarrier, in order
+  size_t next_barrier_ = 0;
+  uint32_t local_size_ids_[3] = {0, 0, 0};
   struct Phi { uint32_t block, dst, scalars; std::vector<std::pair<uint32_t, uint32_t>> incoming; };
   std::vector<Phi> phis_;
   uint32_t cur_block_ = 0;
@@ -438,6 +455,11 @@ void Decoder::io_leaves(uint32_t t, const Deco* d, const MemberDeco* md, uint32_
       case spv::BuiltInHelperInvocation: add(IoKind::HelperInvocation, 1); break;
       case spv::BuiltInVertexIndex: add(IoKind::VertexIndex, 1); break;
       case spv::BuiltInInstanceIndex: add(IoKind::InstanceIndex, 1); break;
+      case spv::BuiltInLocalInvocationId: add(IoKind::LocalInvocationId, std::min(ti.scalars, 3u)); break;
+      case spv::BuiltInGlobalInvocationId: add(IoKind::GlobalInvocationId, std::min(ti.scalars, 3u)); break;
+      case spv::BuiltInWorkgroupId: add(IoKind::WorkgroupId, std::min(ti.scalars, 3u)); break;
+      case spv::BuiltInNumWorkgroups: add(IoKind::NumWorkgroups, std::min(ti.scalars, 3u)); break;
+      case spv::BuiltInLocalInvocationIndex: add(IoKind::LocalInvocationIndex, 1); break;
       case spv::BuiltInSampleId: case spv::BuiltInViewIndex: case spv::BuiltInLayer:
       case spv::BuiltInViewportIndex: case spv::BuiltInPrimitiveId:
         // Single sample, single view, single layer: these are 0 (or ignored as outputs).
@@ -516,8 +538,17 @@ void Decoder::declare_global_variable(const Instr& in) {
   p.pointee = pointee;
   std::string name = names_.count(id) ? names_[id] : "%" + std::to_string(id);
   switch (storage) {
-    case spv::StorageClassInput: case spv::StorageClassOutput: case spv::StorageClassPrivate:
     case spv::StorageClassWorkgroup: {
+      // Shared by the workgroup's invocations: words of Bindings::workgroup_memory, laid out like
+      // registers (aggregates flattened). Vulkan leaves it uninitialised; the runner zeroes it.
+      p.space = Space::Shared;
+      p.var_scalars = type(pointee).scalars;
+      p.var_base = info_.workgroup_words;
+      if (uint64_t{info_.workgroup_words} + p.var_scalars > (1u << 20)) fail("Workgroup storage too large");
+      info_.workgroup_words += p.var_scalars;
+      break;
+    }
+    case spv::StorageClassInput: case spv::StorageClassOutput: case spv::StorageClassPrivate: {
       if (storage == spv::StorageClassInput || storage == spv::StorageClassOutput) {
         if (std::find(interface_.begin(), interface_.end(), id) == interface_.end()) break;  // other entry point
       }
@@ -618,7 +649,11 @@ void Decoder::run() {
       case spv::OpSourceContinued: case spv::OpSourceExtension: case spv::OpString: case spv::OpLine:
       case spv::OpNoLine: case spv::OpModuleProcessed: case spv::OpMemberName: case spv::OpNop:
       case spv::OpDecorationGroup: case spv::OpDecorateString: case spv::OpMemberDecorateString:
+        break;
       case spv::OpExecutionModeId:
+        // LocalSizeId: the sizes are constant ids, resolved once the constants are declared.
+        if (found_entry && in[1] == entry_function_ && in[2] == spv::ExecutionModeLocalSizeId)
+          for (int k = 0; k < 3; ++k) local_size_ids_[k] = in[3 + static_cast<uint32_t>(k)];
         break;
       case spv::OpName: names_[in[1]] = literal_string(in, 2); break;
       case spv::OpExtInstImport: {
@@ -629,7 +664,9 @@ void Decoder::run() {
       }
       case spv::OpEntryPoint: {
         std::string name = literal_string(in, 3);
-        spv::ExecutionModel want = stage_ == Stage::Vertex ? spv::ExecutionModelVertex : spv::ExecutionModelFragment;
+        const spv::ExecutionModel want = stage_ == Stage::Vertex     ? spv::ExecutionModelVertex
+                                         : stage_ == Stage::Fragment ? spv::ExecutionModelFragment
+                                                                     : spv::ExecutionModelGLCompute;
         if (name == entry_ && in[1] == static_cast<uint32_t>(want)) {
           found_entry = true;
           entry_function_ = in[2];
@@ -642,6 +679,8 @@ void Decoder::run() {
         if (found_entry && in[1] == entry_function_) {
           if (in[2] == spv::ExecutionModeOriginLowerLeft) info_.origin_upper_left = false;
           if (in[2] == spv::ExecutionModeEarlyFragmentTests) info_.early_fragment_tests = true;
+          if (in[2] == spv::ExecutionModeLocalSize)
+            for (uint32_t k = 0; k < 3; ++k) info_.local_size[k] = in[3 + k];
         }
         break;
       case spv::OpDecorate: {
@@ -714,14 +753,49 @@ void Decoder::run() {
   }
   if (!found_entry) fail("entry point '" + entry_ + "' not found for this stage");
   if (function_end_ == 0) fail("entry point function not found");
+  if (stage_ == Stage::Compute) resolve_local_size();
   decode_function();
   p_.scratch = alloc(32);
 }
 
 uint32_t Decoder::new_edge(uint32_t label) {
-  pending_edges_.push_back({cur_block_, label});
+  pending_edges_.push_back({cur_block_, label, -1});
   p_.edges.push_back(Edge{});
   return static_cast<uint32_t>(p_.edges.size() - 1);
+}
+
+uint32_t Decoder::new_edge_to_block(uint32_t block) {
+  pending_edges_.push_back({cur_block_, 0, block});
+  p_.edges.push_back(Edge{});
+  return static_cast<uint32_t>(p_.edges.size() - 1);
+}
+
+// The workgroup size (SPIR-V "LocalSize", "LocalSizeId", and the WorkgroupSize built-in, which
+// takes precedence when present): specialization constants are frozen by now.
+void Decoder::resolve_local_size() {
+  const auto constant = [&](uint32_t reg) -> std::optional<uint32_t> {
+    for (const auto& [r, bits] : p_.constants)
+      if (r == reg) return bits;
+    return std::nullopt;
+  };
+  if (local_size_ids_[0] != 0) {
+    for (int k = 0; k < 3; ++k) {
+      auto v = const_u32(local_size_ids_[k]);
+      if (!v) fail("LocalSizeId operand is not a constant");
+      info_.local_size[k] = *v;
+    }
+  }
+  for (const auto& [id, d] : decos_) {
+    if (d.builtin != spv::BuiltInWorkgroupSize || id >= values_.size() || values_[id].kind != ValKind::Reg) continue;
+    for (uint32_t k = 0; k < 3; ++k) {
+      auto v = constant(values_[id].reg + k);
+      if (!v) fail("WorkgroupSize is not a constant");
+      info_.local_size[k] = *v;
+    }
+  }
+  const uint64_t invocations = uint64_t{info_.local_size[0]} * info_.local_size[1] * info_.local_size[2];
+  // maxComputeWorkGroupInvocations is at most 1024 on the devices captures come from.
+  if (invocations == 0 || invocations > 1024) fail("workgroup of " + std::to_string(invocations) + " invocations");
 }
 
 void Decoder::decode_function() {
@@ -731,7 +805,17 @@ void Decoder::decode_function() {
     const Instr& in = instrs_[i];
     if (in.op == spv::OpFunctionCall) fail("unsupported opcode OpFunctionCall (not inlined: recursion?)");
     if (in.op == spv::OpLabel) {
-      label_block_[in[1]] = block++;
+      label_block_[in[1]] = block;
+      origin_.push_back(block);
+      ++block;
+      continue;
+    }
+    if (in.op == spv::OpControlBarrier && stage_ == Stage::Compute) {
+      // The rest of the SPIR-V block becomes its own block, right after (block order stays
+      // dominator order, which the scheduler's reconvergence relies on).
+      barrier_blocks_.push_back(block);
+      origin_.push_back(origin_.back());
+      ++block;
       continue;
     }
     bool has_type = false, has_result = false;
@@ -760,16 +844,20 @@ void Decoder::decode_function() {
   // Edges: OpPhi parallel copies (SPIR-V spec 2.2.5: all OpPhi of a block read their operands
   // on entry, so a phi operand that is itself a phi of the target goes through scratch).
   for (size_t e = 0; e < p_.edges.size(); ++e) {
+    Edge& edge = p_.edges[e];
+    if (pending_edges_[e].target_block >= 0) {
+      edge.target = static_cast<uint32_t>(pending_edges_[e].target_block);
+      continue;  // a barrier's continuation: no OpPhi there
+    }
     auto it = label_block_.find(pending_edges_[e].target_label);
     if (it == label_block_.end()) fail("branch to unknown label");
-    Edge& edge = p_.edges[e];
     edge.target = it->second;
     std::vector<PhiCopy> copies;
     for (const Phi& ph : phis_) {
       if (ph.block != edge.target) continue;
       for (auto [value, parent] : ph.incoming) {
         auto pb = label_block_.find(parent);
-        if (pb == label_block_.end() || pb->second != pending_edges_[e].from_block) continue;
+        if (pb == label_block_.end() || pb->second != origin_[pending_edges_[e].from_block]) continue;
         uint32_t src = reg_of(value);
         for (uint32_t k = 0; k < ph.scalars; ++k) copies.push_back({ph.dst + k, src + k});
         break;
@@ -1096,6 +1184,18 @@ void Decoder::decode_instruction(const Instr& in) {
       }
       uint32_t d = reg_of(in[2]);
       uint32_t n = type(in[1]).scalars;
+      if (p.space == Space::Texel) fail("unsupported: OpLoad through an OpImageTexelPointer");
+      if (p.space == Space::Shared) {
+        MemAccess m;
+        m.base = p.var_base;
+        m.static_off = p.static_off;
+        m.dyn = p.dyn;
+        m.has_dyn = p.has_dyn;
+        m.limit = p.var_scalars - n;
+        emit(IOp::LoadShared, d, n).x = static_cast<uint32_t>(p_.mem.size());
+        p_.mem.push_back(std::move(m));
+        return;
+      }
       if (p.space == Space::Reg) {
         if (!p.has_dyn) {
           emit_copy(d, p.var_base + p.static_off, n);
@@ -1122,26 +1222,7 @@ void Decoder::decode_instruction(const Instr& in) {
       p_.mem.push_back(std::move(m));
       return;
     }
-    case spv::OpStore: {
-      const Value& pv = val(in[1]);
-      if (pv.kind != ValKind::Ptr) fail("OpStore to a non-pointer");
-      const Ptr p = ptrs_[pv.ptr];
-      if (p.space != Space::Reg) fail("unsupported: OpStore to a buffer or image");
-      uint32_t n = scalars_of_id(in[2]);
-      if (!p.has_dyn) {
-        emit_copy(p.var_base + p.static_off, reg_of(in[2]), n);
-      } else {
-        MemAccess m;
-        m.base = p.var_base;
-        m.static_off = p.static_off;
-        m.dyn = p.dyn;
-        m.has_dyn = true;
-        m.limit = p.var_scalars - n;
-        emit(IOp::StoreDynamic, 0, n, reg_of(in[2])).x = static_cast<uint32_t>(p_.mem.size());
-        p_.mem.push_back(std::move(m));
-      }
-      return;
-    }
+    case spv::OpStore: store(in); return;
     case spv::OpAccessChain: case spv::OpInBoundsAccessChain: access_chain(in); return;
     case spv::OpSampledImage: {
       const Value& iv = val(in[3]);
@@ -1166,6 +1247,60 @@ void Decoder::decode_instruction(const Instr& in) {
     case spv::OpImageQuerySizeLod: case spv::OpImageQuerySize: case spv::OpImageQueryLevels:
     case spv::OpImageQueryLod:
       image_inst(in);
+      return;
+    case spv::OpImageRead:
+      image_inst(in);
+      return;
+    case spv::OpImageWrite: image_write(in); return;
+    case spv::OpImageTexelPointer: {
+      // A pointer to one texel of a storage image, for atomics (SPIR-V "OpImageTexelPointer").
+      const Value& iv = val(in[3]);
+      if (iv.kind != ValKind::Ptr || ptrs_[iv.ptr].space != Space::Handle) fail("OpImageTexelPointer on a non-image");
+      Ptr tp = ptrs_[iv.ptr];
+      if (type(tp.pointee).kind != TypeInfo::Image) fail("OpImageTexelPointer on a non-image");
+      tp.space = Space::Texel;
+      tp.texel_coord = reg_of(in[4]);
+      tp.texel_coord_n = scalars_of_id(in[4]);
+      values_[in[2]] = Value{ValKind::Ptr, in[1], 0, static_cast<uint32_t>(ptrs_.size()), 0};
+      ptrs_.push_back(tp);
+      return;
+    }
+    case spv::OpAtomicLoad: case spv::OpAtomicStore: case spv::OpAtomicExchange:
+    case spv::OpAtomicCompareExchange: case spv::OpAtomicIIncrement: case spv::OpAtomicIDecrement:
+    case spv::OpAtomicIAdd: case spv::OpAtomicISub: case spv::OpAtomicSMin: case spv::OpAtomicUMin:
+    case spv::OpAtomicSMax: case spv::OpAtomicUMax: case spv::OpAtomicAnd: case spv::OpAtomicOr:
+    case spv::OpAtomicXor:
+      atomic_inst(in);
+      return;
+    case spv::OpArrayLength: {
+      // Elements of the runtime array that ends the block: (bound range - its offset) / stride.
+      const Value& pv = val(in[3]);
+      if (pv.kind != ValKind::Ptr || ptrs_[pv.ptr].space != Space::Buffer) fail("OpArrayLength of a non-buffer");
+      const Ptr& bp = ptrs_[pv.ptr];
+      uint32_t st = bp.pointee;
+      if (bp.descriptor_array) st = type(st).elem;
+      const TypeInfo& t = type(st);
+      if (t.kind != TypeInfo::Struct || in[4] >= t.members.size()) fail("OpArrayLength of a non-block");
+      const Deco* ad = deco(t.members[in[4]]);
+      if (ad == nullptr || ad->array_stride == 0) fail("OpArrayLength of an array without ArrayStride");
+      Inst& ins = emit(IOp::ArrayLength, reg_of(in[2]), 1, 0, bp.static_off + member_deco(st, in[4]).offset, ad->array_stride);
+      ins.x = bp.buffer;
+      return;
+    }
+    case spv::OpControlBarrier:
+      // Compute: the block ends here; the lanes wait until the whole workgroup arrived
+      // (Terminator::Barrier). Other stages run one batch of independent invocations: no-op.
+      if (stage_ == Stage::Compute) {
+        info_.has_barrier = true;
+        const uint32_t next = barrier_blocks_.at(next_barrier_++);
+        blk.edge[0] = new_edge_to_block(next);
+        finish_block(Terminator::Barrier);
+        cur_block_ = next;
+        p_.blocks[cur_block_].first = static_cast<uint32_t>(p_.insts.size());
+      }
+      return;
+    case spv::OpMemoryBarrier:
+      // Stores are visible as soon as they execute: invocations run one instruction at a time.
       return;
     case spv::OpExtInst: ext_inst(in); return;
     case spv::OpDemoteToHelperInvocation:
@@ -1229,7 +1364,9 @@ void Decoder::access_chain(const Instr& in) {
     auto c = const_u32(idx);
     const TypeInfo& ti = type(t);
     switch (p.space) {
+      case Space::Texel: fail("OpAccessChain on an OpImageTexelPointer");
       case Space::Reg:
+      case Space::Shared:
         if (c) {
           p.static_off += member_scalar_offset(ti, *c);
           t = child_type(ti, *c);
@@ -1398,6 +1535,148 @@ void Decoder::ext_inst(const Instr& in) {
   }
 }
 
+void Decoder::store(const Instr& in) {
+  const Value& pv = val(in[1]);
+  if (pv.kind != ValKind::Ptr) fail("OpStore to a non-pointer");
+  const Ptr p = ptrs_[pv.ptr];
+  const uint32_t n = type(val(in[2]).type).scalars;
+  MemAccess m;
+  m.base = p.space == Space::Buffer ? p.static_off : p.var_base;
+  m.static_off = p.static_off;
+  m.dyn = p.dyn;
+  m.has_dyn = p.has_dyn;
+  m.limit = p.var_scalars - std::min(n, p.var_scalars);
+  switch (p.space) {
+    case Space::Reg:
+      if (!p.has_dyn) {
+        emit_copy(p.var_base + p.static_off, reg_of(in[2]), n);
+        return;
+      }
+      emit(IOp::StoreDynamic, 0, n, reg_of(in[2])).x = static_cast<uint32_t>(p_.mem.size());
+      break;
+    case Space::Shared:
+      info_.has_side_effects = true;
+      emit(IOp::StoreShared, 0, n, reg_of(in[2])).x = static_cast<uint32_t>(p_.mem.size());
+      break;
+    case Space::Buffer:
+      if (p.buffer == kPushConstants) fail("OpStore to push constants");
+      if (p.descriptor_array) fail("unsupported: OpStore of a whole buffer descriptor array");
+      info_.has_side_effects = true;
+      m.buffer = p.buffer;
+      buffer_leaves(val(in[2]).type, 0, p.matrix_stride, p.row_major, p.comp_stride, m.leaf_offsets);
+      emit(IOp::StoreBuffer, 0, n, reg_of(in[2])).x = static_cast<uint32_t>(p_.mem.size());
+      break;
+    default: fail("unsupported: OpStore to an image or texel pointer");
+  }
+  p_.mem.push_back(std::move(m));
+}
+
+void Decoder::atomic_inst(const Instr& in) {
+  AtomicInst a;
+  uint32_t ptr_word = 3, value_word = 0, comparator_word = 0;
+  switch (in.op) {
+    case spv::OpAtomicLoad: a.op = AtomicOp::Load; break;
+    case spv::OpAtomicStore: a.op = AtomicOp::Store, ptr_word = 1, value_word = 4, a.has_result = false; break;
+    case spv::OpAtomicExchange: a.op = AtomicOp::Exchange, value_word = 6; break;
+    case spv::OpAtomicCompareExchange: a.op = AtomicOp::CompareExchange, value_word = 7, comparator_word = 8; break;
+    case spv::OpAtomicIIncrement: a.op = AtomicOp::IIncrement; break;
+    case spv::OpAtomicIDecrement: a.op = AtomicOp::IDecrement; break;
+    case spv::OpAtomicIAdd: a.op = AtomicOp::IAdd, value_word = 6; break;
+    case spv::OpAtomicISub: a.op = AtomicOp::ISub, value_word = 6; break;
+    case spv::OpAtomicSMin: a.op = AtomicOp::SMin, value_word = 6; break;
+    case spv::OpAtomicUMin: a.op = AtomicOp::UMin, value_word = 6; break;
+    case spv::OpAtomicSMax: a.op = AtomicOp::SMax, value_word = 6; break;
+    case spv::OpAtomicUMax: a.op = AtomicOp::UMax, value_word = 6; break;
+    case spv::OpAtomicAnd: a.op = AtomicOp::And, value_word = 6; break;
+    case spv::OpAtomicOr: a.op = AtomicOp::Or, value_word = 6; break;
+    default: a.op = AtomicOp::Xor, value_word = 6; break;
+  }
+  if (a.has_result) {
+    const TypeInfo& rt = type(in[1]);
+    if (rt.kind != TypeInfo::Int) fail(opcode_name(in.op) + " on a non-integer");
+    a.result = reg_of(in[2]);
+  }
+  if (value_word) a.value = reg_of(in[value_word]);
+  if (comparator_word) a.comparator = reg_of(in[comparator_word]);
+  const Value& pv = val(in[ptr_word]);
+  if (pv.kind != ValKind::Ptr) fail(opcode_name(in.op) + " on a non-pointer");
+  const Ptr p = ptrs_[pv.ptr];
+  info_.has_side_effects = info_.has_side_effects || a.op != AtomicOp::Load;
+  switch (p.space) {
+    case Space::Buffer: {
+      if (p.descriptor_array || p.buffer == kPushConstants) fail(opcode_name(in.op) + " on a non-storage buffer");
+      MemAccess m;
+      m.buffer = p.buffer;
+      m.base = p.static_off;
+      m.dyn = p.dyn;
+      m.has_dyn = p.has_dyn;
+      m.leaf_offsets = {0};
+      a.where = AtomicInst::Where::Buffer;
+      a.mem = static_cast<uint32_t>(p_.mem.size());
+      p_.mem.push_back(std::move(m));
+      break;
+    }
+    case Space::Shared: {
+      MemAccess m;
+      m.base = p.var_base;
+      m.static_off = p.static_off;
+      m.dyn = p.dyn;
+      m.has_dyn = p.has_dyn;
+      m.limit = p.var_scalars - 1;
+      a.where = AtomicInst::Where::Shared;
+      a.mem = static_cast<uint32_t>(p_.mem.size());
+      p_.mem.push_back(std::move(m));
+      break;
+    }
+    case Space::Texel: {
+      const TypeInfo& it = type(p.pointee);
+      ImageInst im;
+      im.storage = true;
+      im.proto.op = ImageOp::Atomic;
+      im.proto.atomic = a.op;
+      im.proto.image_resource = p.resource;
+      im.proto.array_element = p.element;
+      im.proto.dim = it.dim;
+      im.proto.arrayed = it.arrayed;
+      im.coord = p.texel_coord;
+      im.coord_n = p.texel_coord_n;
+      im.integer_coords = true;
+      a.where = AtomicInst::Where::Image;
+      a.mem = static_cast<uint32_t>(p_.images.size());
+      p_.images.push_back(std::move(im));
+      break;
+    }
+    default: fail(opcode_name(in.op) + " on function or private memory");
+  }
+  emit(IOp::Atomic, a.result, 1).x = static_cast<uint32_t>(p_.atomics.size());
+  p_.atomics.push_back(a);
+}
+
+void Decoder::image_write(const Instr& in) {
+  // OpImageWrite <image> <coordinate> <texel> [image operands]
+  const Value& hv = val(in[1]);
+  if (hv.kind != ValKind::Handle) fail("OpImageWrite on a non-image value");
+  const Handle& h = handles_[hv.handle];
+  const TypeInfo& it = type(h.image_type);
+  if (it.dim == ImageDim::SubpassData) fail("OpImageWrite on a subpass input");
+  ImageInst im;
+  im.storage = true;
+  im.proto.op = ImageOp::Write;
+  im.proto.image_resource = h.image_resource;
+  im.proto.array_element = h.element;
+  im.proto.dim = it.dim;
+  im.proto.arrayed = it.arrayed;
+  im.coord = reg_of(in[2]);
+  im.coord_n = scalars_of(in[2]);
+  im.integer_coords = true;
+  im.texel = reg_of(in[3]);
+  im.texel_n = scalars_of(in[3]);
+  if (in.wc > 4 && (in[4] & 0x40u)) fail("OpImageWrite with a Sample operand (multisampled storage image)");
+  info_.has_side_effects = true;
+  emit(IOp::Image, 0, 0).x = static_cast<uint32_t>(p_.images.size());
+  p_.images.push_back(std::move(im));
+}
+
 void Decoder::image_inst(const Instr& in) {
   ImageInst im;
   uint32_t first_operand = 0;  // word index of the optional image-operands mask
@@ -1412,6 +1691,8 @@ void Decoder::image_inst(const Instr& in) {
   r.dim = it.dim;
   r.arrayed = it.arrayed;
   r.depth_image = it.depth;
+  // Sampled = 2: a storage image (read, write, atomics and size queries without a sampler).
+  im.storage = it.count == 2 && it.dim != ImageDim::SubpassData;
   im.dst = reg_of(in[2]);
   im.dst_n = type(in[1]).scalars;
   auto coord = [&](uint32_t w) {
@@ -1444,6 +1725,9 @@ void Decoder::image_inst(const Instr& in) {
     case spv::OpImageQuerySize: r.op = ImageOp::QuerySize; break;
     case spv::OpImageQueryLevels: r.op = ImageOp::QueryLevels; break;
     case spv::OpImageQueryLod: r.op = ImageOp::QueryLod; coord(4); break;
+    case spv::OpImageRead:
+      if (it.dim == ImageDim::SubpassData) fail("unsupported: OpImageRead of a subpass input (input attachment)");
+      r.op = ImageOp::Read; coord(4); im.integer_coords = true; first_operand = 5; break;
     default: fail("unsupported opcode " + opcode_name(in.op));
   }
   im.proj = in.op == spv::OpImageSampleProjImplicitLod || in.op == spv::OpImageSampleProjExplicitLod ||
@@ -1454,7 +1738,9 @@ void Decoder::image_inst(const Instr& in) {
   if (first_operand != 0 && first_operand < in.wc) {
     uint32_t mask = in[first_operand];
     uint32_t w = first_operand + 1;
-    if (mask & ~(0x1u | 0x2u | 0x4u | 0x8u | 0x80u))
+    // Bias, Lod, Grad, ConstOffset, MinLod; the memory-model and sign bits (0x100 and up) carry
+    // nothing this interpreter needs (every access is visible at once, texels are 32-bit).
+    if (mask & ~(0x1u | 0x2u | 0x4u | 0x8u | 0x80u | 0x7f00u))
       fail(opcode_name(in.op) + " with unsupported image operands 0x" + std::to_string(mask));
     if (mask & 0x1u) { im.bias = reg_of(in[w++]); im.has_bias = true; }
     if (mask & 0x2u) {

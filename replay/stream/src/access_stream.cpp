@@ -79,6 +79,7 @@ const char* event_kind_name(EventKind kind) {
     case EventKind::TileEnd: return "tile_end";
     case EventKind::PassEnd: return "pass_end";
     case EventKind::FrameEnd: return "frame_end";
+    case EventKind::VertexTexture: return "vertex_texture";
   }
   return "unknown";
 }
@@ -87,6 +88,7 @@ void StreamCounts::add(const Event& e) {
   ++events[static_cast<uint8_t>(e.kind)];
   switch (e.kind) {
     case EventKind::Texture: texture_lines += e.lines.size(); break;
+    case EventKind::VertexTexture: vertex_texture_lines += e.lines.size(); break;
     case EventKind::VertexFetch: vertex_fetch_bytes += e.u[0]; break;
     case EventKind::VertexShade: vertex_instructions += e.wide; break;
     case EventKind::PbWrite: pb_write_bytes += e.u[0]; break;
@@ -208,14 +210,27 @@ void StreamWriter::quad(uint32_t x, uint32_t y, uint32_t coverage, uint32_t dept
   put_varint(bytes_, instructions);
 }
 
-void StreamWriter::texture(uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
-                           std::span<const uint64_t> lines) {
-  emit(make_event(EventKind::Texture, {lane & 3u, level, footprint_case, probes}, 0, 0, lines));
-  put_varint(bytes_, (lane & 3u) | static_cast<uint64_t>(footprint_case) << 2);
+template <uint32_t kLaneBits>
+void StreamWriter::sample(EventKind kind, uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
+                          std::span<const uint64_t> lines) {
+  constexpr uint32_t kLaneMask = (1u << kLaneBits) - 1;
+  emit(make_event(kind, {lane & kLaneMask, level, footprint_case, probes}, 0, 0, lines));
+  // Lane and case packed in one varint: one byte for the common cases.
+  put_varint(bytes_, (lane & kLaneMask) | static_cast<uint64_t>(footprint_case) << kLaneBits);
   put_varint(bytes_, level);
   put_varint(bytes_, probes);
   put_varint(bytes_, lines.size());
   for (uint64_t line : lines) put_delta(bytes_, last_line_, line);
+}
+
+void StreamWriter::texture(uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
+                           std::span<const uint64_t> lines) {
+  sample<2>(EventKind::Texture, lane, level, footprint_case, probes, lines);
+}
+
+void StreamWriter::vertex_texture(uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
+                                  std::span<const uint64_t> lines) {
+  sample<6>(EventKind::VertexTexture, lane, level, footprint_case, probes, lines);
 }
 
 void StreamWriter::attachment_load(uint64_t address, uint32_t bytes, uint32_t attachment) {
@@ -285,10 +300,11 @@ void StreamReader::rewind() {
     shift += 7;
     if (!(b & 0x80)) break;
   }
-  if (version != kFormatVersion) {
+  if (version < kOldestReadableVersion || version > kFormatVersion) {
     fail("access stream version " + std::to_string(version) + ", this build reads " +
-         std::to_string(kFormatVersion));
+         std::to_string(kOldestReadableVersion) + " to " + std::to_string(kFormatVersion));
   }
+  version_ = version;
 }
 
 bool StreamReader::fail(const std::string& problem) {
@@ -339,7 +355,9 @@ bool StreamReader::next(Event& e) {
   };
 
   const uint8_t tag = bytes_[pos_++];
-  if (tag == 0 || tag >= kEventKindCount) {
+  // Version 1 ends at FrameEnd (16); VertexTexture (17) came with version 2.
+  const uint32_t kinds = version_ < 2 ? static_cast<uint32_t>(EventKind::FrameEnd) + 1 : kEventKindCount;
+  if (tag == 0 || tag >= kinds) {
     pos_ = start;
     return fail("unknown event tag " + std::to_string(tag));
   }
@@ -400,11 +418,14 @@ bool StreamReader::next(Event& e) {
       e.wide = varint();
       break;
     }
-    case EventKind::Texture: {
+    case EventKind::Texture:
+    case EventKind::VertexTexture: {
+      // Lane and footprint case share a varint: 2 lane bits for a quad's lane, 6 for a batch's.
+      const int lane_bits = e.kind == EventKind::Texture ? 2 : 6;
       const uint64_t packed = varint();
-      if (packed >> 2 > UINT32_MAX) ok = false;
-      e.u[0] = packed & 3u;
-      e.u[2] = static_cast<uint32_t>(packed >> 2);
+      if (packed >> lane_bits > UINT32_MAX) ok = false;
+      e.u[0] = static_cast<uint32_t>(packed & ((1u << lane_bits) - 1));
+      e.u[2] = static_cast<uint32_t>(packed >> lane_bits);
       e.u[1] = u32();
       e.u[3] = u32();
       const uint64_t count = varint();

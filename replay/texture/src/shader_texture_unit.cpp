@@ -17,8 +17,8 @@ uint32_t bits(float f) {
   return u;
 }
 
-// Array layer selection (Vulkan spec "Cube Map Face Selection and Transformations" / layer):
-// layer = clamp(RNE(a), 0, layers - 1).
+// Array layer selection (Vulkan spec "(u,v,w,a) to (i,j,k,l,n) Transformation and Array Layer
+// Selection"): layer = clamp(RNE(a), 0, layers - 1); RNE is the default rounding mode.
 uint32_t select_layer(float a, uint32_t layers) {
   const float r = std::nearbyint(a);
   if (!(r > 0.0f)) return 0;
@@ -64,21 +64,36 @@ void ShaderTextureUnit::execute(const shader::ImageRequest& req, uint32_t* const
     zero_all();
     return;
   }
-  const bool is_query = req.op == ImageOp::QuerySize || req.op == ImageOp::QuerySizeLod ||
-                        req.op == ImageOp::QueryLevels;
-  if (!is_query && req.dim != ImageDim::Dim2D && req.dim != ImageDim::Dim1D && req.dim != ImageDim::Rect) {
+  // The image view's type must match the instruction's Dim (spec "Instruction/Sampler/Image View
+  // Validation"); a mismatch, texel buffers and subpass inputs are counted and return zeros.
+  const bool cube = req.dim == ImageDim::Cube;
+  const bool dim_ok = req.dim == ImageDim::Dim1D || req.dim == ImageDim::Dim2D || req.dim == ImageDim::Rect
+                          ? !tex->is_3d()
+                      : req.dim == ImageDim::Dim3D ? tex->is_3d()
+                      : cube ? tex->layers() % 6 == 0 && tex->width() == tex->height() && !tex->is_3d()
+                             : false;
+  if (!dim_ok) {
     ++unsupported_;
     zero_all();
     return;
   }
+  const bool is_query = req.op == ImageOp::QuerySize || req.op == ImageOp::QuerySizeLod ||
+                        req.op == ImageOp::QueryLevels;
   const bool needs_sampler = req.op != ImageOp::Fetch && !is_query;
   if (needs_sampler && smp == nullptr) {
     ++unbound_;
     zero_all();
     return;
   }
-  // Coordinate index of the array layer: after the spatial coordinates.
-  const uint32_t spatial = req.dim == ImageDim::Dim1D ? 1 : 2;
+  // Coordinates per Dim (spec "Texel Coordinate Systems"): 1D s, 2D (s, t), 3D (s, t, r), cube
+  // the direction (s, t, r); the array layer follows them.
+  const uint32_t spatial = req.dim == ImageDim::Dim1D ? 1 : req.dim == ImageDim::Dim3D || cube ? 3 : 2;
+  const SampleDim sample_dim = req.dim == ImageDim::Dim1D ? SampleDim::D1
+                               : req.dim == ImageDim::Dim3D ? SampleDim::D3
+                               : cube                       ? SampleDim::Cube
+                                                            : SampleDim::D2;
+  // Cube arrays count cubes, not faces.
+  const uint32_t array_size = cube ? tex->layers() / 6 : tex->layers();
   Footprint fp;
 
   for (uint32_t l = 0; l < req.lane_count; ++l) {
@@ -89,35 +104,37 @@ void ShaderTextureUnit::execute(const shader::ImageRequest& req, uint32_t* const
     switch (req.op) {
       case ImageOp::QuerySize:
       case ImageOp::QuerySizeLod: {
+        // OpImageQuerySize(Lod): the level's size in each dimension, then the array size.
         const uint32_t level = req.ilod ? std::min<uint32_t>(static_cast<uint32_t>(std::max(0, req.ilod[l])), tex->levels() - 1) : 0;
-        out[0][l] = tex->width(level);
-        out[1][l] = req.dim == ImageDim::Dim1D ? tex->layers() : tex->height(level);
-        out[2][l] = tex->layers();
+        const uint32_t size[3] = {tex->width(level), tex->height(level), tex->depth(level)};
+        const uint32_t dims = req.dim == ImageDim::Dim1D ? 1 : req.dim == ImageDim::Dim3D ? 3 : 2;
+        for (uint32_t k = 0; k < 4; ++k) out[k][l] = 0;
+        for (uint32_t k = 0; k < dims; ++k) out[k][l] = size[k];
+        if (req.arrayed) out[dims][l] = array_size;
         continue;
       }
       case ImageOp::QueryLevels: out[0][l] = tex->levels(); continue;
       case ImageOp::Fetch: {
-        const int32_t x = req.icoord[0] ? req.icoord[0][l] : 0;
-        const int32_t y = spatial > 1 && req.icoord[1] ? req.icoord[1][l] : 0;
+        const auto coord = [&](uint32_t k) { return k < spatial && req.icoord[k] ? req.icoord[k][l] : 0; };
         const int32_t a = req.arrayed && req.icoord[spatial] ? req.icoord[spatial][l] : 0;
         const int32_t level = req.ilod ? req.ilod[l] : 0;
         const uint32_t layer = a < 0 ? tex->layers() : static_cast<uint32_t>(a);  // out of range -> zero
         const uint32_t lvl = level < 0 ? tex->levels() : static_cast<uint32_t>(level);
         const int32_t ox = req.has_offset ? req.offset[0] : 0, oy = req.has_offset ? req.offset[1] : 0;
-        if (tex->format().integer) {
-          out[0][l] = fetch_uint(*tex, layer, lvl, x + ox, y + oy, &fp);
-          out[1][l] = out[2][l] = 0;
-          out[3][l] = 1;  // missing alpha of an integer format is integer 1
-        } else {
-          put(fetch(*tex, layer, lvl, x + ox, y + oy, &fp));
-        }
+        const int32_t oz = req.has_offset ? req.offset[2] : 0;
+        put(fetch(*tex, layer, lvl, coord(0) + ox, coord(1) + oy, coord(2) + oz, &fp));
         break;
       }
       default: {
         SampleRequest s;
+        s.dim = sample_dim;
         s.s = req.coord[0] ? req.coord[0][l] : 0.0f;
         s.t = spatial > 1 && req.coord[1] ? req.coord[1][l] : 0.0f;
-        if (req.arrayed && req.coord[spatial]) s.layer = select_layer(req.coord[spatial][l], tex->layers());
+        s.r = spatial > 2 && req.coord[2] ? req.coord[2][l] : 0.0f;
+        if (req.arrayed && req.coord[spatial]) {
+          s.layer = select_layer(req.coord[spatial][l], array_size);
+          if (cube) s.layer *= 6;
+        }
         if (req.ddx[0]) {
           s.derivatives.dsdx = req.ddx[0][l];
           s.derivatives.dsdy = req.ddy[0][l];
@@ -125,6 +142,10 @@ void ShaderTextureUnit::execute(const shader::ImageRequest& req, uint32_t* const
         if (spatial > 1 && req.ddx[1]) {
           s.derivatives.dtdx = req.ddx[1][l];
           s.derivatives.dtdy = req.ddy[1][l];
+        }
+        if (spatial > 2 && req.ddx[2]) {
+          s.derivatives.drdx = req.ddx[2][l];
+          s.derivatives.drdy = req.ddy[2][l];
         }
         const bool explicit_op = req.op == ImageOp::SampleExplicitLod || req.op == ImageOp::SampleDrefExplicitLod;
         if (explicit_op && req.lod) {
@@ -140,6 +161,7 @@ void ShaderTextureUnit::execute(const shader::ImageRequest& req, uint32_t* const
         if (req.has_offset) {
           s.offset_x = req.offset[0];
           s.offset_y = req.offset[1];
+          s.offset_z = req.offset[2];
         }
         if (req.op == ImageOp::QueryLod) {
           const LodSelection sel = select_lod(*tex, *smp, s);

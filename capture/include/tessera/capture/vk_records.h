@@ -74,6 +74,7 @@ enum class VkRecordKind : uint32_t {
   kCmdFillBuffer = 0x0418,
   kCmdPipelineBarrier = 0x0419,
   kCmdExecuteCommands = 0x041a,
+  kCmdDispatchBase = 0x041b,  // format 1.1
 };
 
 // Name of a kind defined here ("graphics_pipeline"), or nullptr.
@@ -599,6 +600,14 @@ struct CmdDispatchRecord {
   uint32_t x = 0, y = 0, z = 0;
   uint64_t indirect_buffer = 0, indirect_offset = 0;  // vkCmdDispatchIndirect when buffer != 0
   TESSERA_VK_FIELDS(CmdDispatchRecord, x, y, z, indirect_buffer, indirect_offset);
+};
+
+// vkCmdDispatchBase (core 1.1): workgroups base .. base + count - 1 in each dimension.
+struct CmdDispatchBaseRecord {
+  static constexpr VkRecordKind kKind = VkRecordKind::kCmdDispatchBase;
+  uint32_t base_x = 0, base_y = 0, base_z = 0;
+  uint32_t x = 0, y = 0, z = 0;
+  TESSERA_VK_FIELDS(CmdDispatchBaseRecord, base_x, base_y, base_z, x, y, z);
 };
 
 // vkCmdSetViewport, and vkCmdSetViewportWithCount when with_count is 1.

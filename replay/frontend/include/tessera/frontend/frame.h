@@ -139,6 +139,18 @@ struct Draw {
   uint32_t first_instance = 0;
 };
 
+// A compute dispatch: vkCmdDispatch, vkCmdDispatchIndirect (its command read from the buffer)
+// or vkCmdDispatchBase, with the compute pipeline's stage and the descriptors and push constants
+// bound for the compute bind point. Handed over in submit order, outside render passes.
+struct Dispatch {
+  uint32_t index = 0;  // dispatches of the frame numbered from 0 in execution order
+  ShaderStageCode stage;
+  std::vector<DescriptorBinding> descriptors;
+  std::vector<uint8_t> push_constants;  // 0..(largest push range end) bytes
+  uint32_t base[3] = {0, 0, 0};         // vkCmdDispatchBase's baseGroupX/Y/Z
+  uint32_t group_count[3] = {0, 0, 0};
+};
+
 // vkCmdClearAttachments inside a pass.
 struct ClearAttachments {
   capture::CmdClearAttachmentsRecord record;
@@ -198,6 +210,13 @@ class PassRenderer {
   // Renders one pass instance into its attachments (load ops, draws, clears, store ops) and
   // touches every image it writes. Draws it cannot render are counted in `skipped`.
   virtual void render_pass(const RenderPassInstance& pass, SkipCounts& skipped) = 0;
+  // Executes a compute dispatch, writing its storage buffers and images. Compute work is not
+  // tile-based render pass work: a renderer runs it for its results (what later draws read), not
+  // for the access stream. A renderer without compute counts it as not replayed.
+  virtual void dispatch(const Dispatch& dispatch, SkipCounts& skipped) {
+    (void)dispatch;
+    skipped.add("command: vkCmdDispatch (compute not replayed by this renderer)");
+  }
 };
 
 }  // namespace tessera::frontend

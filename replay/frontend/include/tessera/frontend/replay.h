@@ -27,6 +27,7 @@ namespace tessera::frontend {
 struct FrameResult {
   uint32_t present = 0;  // 1-based present number of the frame
   uint32_t draws = 0;    // draws handed to the renderer (indirect draws count once per command)
+  uint32_t dispatches = 0;  // compute dispatches handed to the renderer (PassRenderer::dispatch)
   uint32_t passes = 0;   // render pass instances handed to the renderer
   uint32_t transfers = 0;  // transfer commands executed (copies, blits, resolves, clears, updates)
   // What could not be replayed, by reason (see README.md). The first frame replayed also

@@ -42,6 +42,8 @@ struct RenderStats {
   uint64_t vertices_shaded = 0;       // sum of VertexShade u[0]
   uint64_t vertex_instructions = 0;   // sum of VertexShade wide
   uint64_t vertex_fetches = 0;        // VertexFetch events (attributes and indices)
+  uint64_t vertex_texture_samples = 0;  // VertexTexture events (vertex lanes that sampled or fetched)
+  uint64_t vertex_texture_lines = 0;    // sum of VertexTexture line counts
   uint64_t primitives_binned = 0;     // distinct PbWrite u[1] (triangles stored in the PB)
   uint64_t tile_primitives = 0;       // Primitive events (a primitive once per tile it is listed in)
   uint64_t quads = 0;                 // Quad events
@@ -61,6 +63,16 @@ struct RenderStats {
   bool operator==(const RenderStats&) const = default;
 };
 
+// Compute work the renderer executed (Renderer::dispatch). Not in the access stream: compute is
+// not tile-based render pass work; it is run so later draws see its results.
+struct ComputeStats {
+  uint64_t dispatches = 0;     // dispatches run to completion
+  uint64_t workgroups = 0;
+  uint64_t invocations = 0;
+  uint64_t instructions = 0;   // dynamic SPIR-V instructions of every invocation
+  bool operator==(const ComputeStats&) const = default;
+};
+
 struct PassStats {
   uint32_t pass = 0;  // RenderPassInstance::index
   RenderStats stats;
@@ -75,10 +87,13 @@ class Renderer final : public frontend::PassRenderer {
   Renderer& operator=(const Renderer&) = delete;
 
   void render_pass(const frontend::RenderPassInstance& pass, frontend::SkipCounts& skipped) override;
+  // Runs a compute dispatch (replay/render/src/compute_stage.h); nothing goes to the stream.
+  void dispatch(const frontend::Dispatch& dispatch, frontend::SkipCounts& skipped) override;
 
   // Totals since the last reset_stats(), and one entry per pass rendered since then.
   const RenderStats& frame_stats() const;
   const std::vector<PassStats>& pass_stats() const;
+  const ComputeStats& compute_stats() const;
   void reset_stats();
 
  private:

@@ -36,6 +36,12 @@ struct LaneBatch {
   // Vertex stage.
   int32_t vertex_index[kMaxLanes];
   int32_t instance_index[kMaxLanes];
+  // Compute stage (SPIR-V built-ins WorkgroupId, NumWorkgroups, LocalInvocationId; the global
+  // invocation id and local index follow from them and the workgroup size).
+  uint32_t workgroup_id[3] = {0, 0, 0};
+  uint32_t num_workgroups[3] = {1, 1, 1};
+  uint32_t workgroup_size[3] = {1, 1, 1};
+  uint32_t local_invocation_id[3][kMaxLanes];
 
   // ---- outputs ----
   alignas(64) uint32_t outputs[kMaxInterfaceSlots][kMaxLanes];

@@ -20,7 +20,7 @@
 
 namespace tessera::shader {
 
-enum class Stage : uint8_t { Vertex, Fragment };
+enum class Stage : uint8_t { Vertex, Fragment, Compute };
 enum class ScalarType : uint8_t { Bool, Int32, UInt32, Float32 };
 
 // A specialization constant value, by SpecId, as its 32-bit pattern (VkSpecializationInfo).
@@ -65,15 +65,22 @@ struct ResourceBinding {
 struct BufferView {
   const std::byte* data = nullptr;
   size_t size = 0;
+  // The same bytes for stores and atomics (storage buffers); null when the view is read-only,
+  // and then stores to it have no effect.
+  std::byte* writable = nullptr;
 };
 
-// What one execute() reads besides the lane batch. `buffers` is indexed like
-// ShaderModule::resources() (entries for images are ignored). Out-of-range buffer reads
-// return 0 rather than fault (robustBufferAccess semantics).
+// What one execute() reads and writes besides the lane batch. `buffers` is indexed like
+// ShaderModule::resources() (entries for images are ignored). Out-of-range buffer reads return
+// 0 and out-of-range stores are dropped rather than fault (robustBufferAccess semantics).
 struct Bindings {
   std::span<const BufferView> buffers;
   BufferView push_constants;
   TextureSampler* sampler = nullptr;
+  StorageImages* storage_images = nullptr;
+  // Compute: the workgroup's Workgroup storage, ShaderInfo::workgroup_words 32-bit words shared by
+  // every invocation of the workgroup.
+  uint32_t* workgroup_memory = nullptr;
 };
 
 struct ShaderInfo {
@@ -94,6 +101,12 @@ struct ShaderInfo {
   bool origin_upper_left = true;
   // Vertex.
   bool writes_point_size = false;
+  // Compute: LocalSize / LocalSizeId execution mode, or the WorkgroupSize built-in constant.
+  uint32_t local_size[3] = {1, 1, 1};
+  uint32_t workgroup_words = 0;  // Workgroup storage, in 32-bit words
+  bool has_barrier = false;      // OpControlBarrier present
+  // Stores, atomics or image writes: the shader has side effects beyond its outputs.
+  bool has_side_effects = false;
   // Size of the normalised program, for reports.
   uint32_t spirv_instruction_count = 0;
   uint32_t register_count = 0;
@@ -140,12 +153,24 @@ class ShaderExecutor {
   // is the number of normalised SPIR-V instructions it executed (OpPhi and terminators count;
   // OpLabel and merge declarations do not). Returns false and sets `error` when the bindings
   // are unusable (an image instruction with no sampler bound) or the batch runs more than
-  // 1M blocks (a shader that never terminates); batch outputs are then undefined.
+  // 1M blocks (a shader that never terminates); batch outputs are then undefined. An
+  // OpControlBarrier in a lone batch is passed as soon as all its lanes reach it.
   bool execute(LaneBatch& batch, const Bindings& bindings, std::string& error);
 
+  // The same run in steps, for the batches of one compute workgroup (each with its own
+  // executor, so its registers survive): start(), then resume() until Done. Barrier means every
+  // live lane of the batch waits at an OpControlBarrier; the caller brings the workgroup's other
+  // batches there before resuming any ("OpControlBarrier": all invocations of the workgroup
+  // reach it before any continues). `batch` and `bindings` must live until Done or Error.
+  enum class Status : uint8_t { Done, Barrier, Error };
+  void start(LaneBatch& batch, const Bindings& bindings);
+  Status resume(std::string& error);
+
  private:
+  struct State;
   const ShaderModule& module_;
   std::vector<uint32_t> registers_;
+  std::unique_ptr<State> state_;
 };
 
 }  // namespace tessera::shader

@@ -1,9 +1,11 @@
-// The interface the SPIR-V interpreter calls for every image instruction (OpImageSample*,
-// OpImageFetch, OpImageGather, OpImageQuery*). One call serves all active lanes of a batch, so
-// the virtual-call cost is amortised the same way instruction dispatch is.
-//
-// The texture unit (replay/texture, built separately) implements this; it also records the
-// texel-block footprint of each sample for the access stream.
+// The interfaces the SPIR-V interpreter calls for every image instruction. One call serves all
+// active lanes of a batch, so the virtual-call cost is amortised the same way instruction
+// dispatch is.
+//  - TextureSampler: sampled images (OpImageSample*, OpImageFetch, OpImageGather, OpImageQuery*).
+//    The texture unit (replay/texture, built separately) implements it; it also records the
+//    texel-block footprint of each sample for the access stream.
+//  - StorageImages: storage images (OpImageRead, OpImageWrite, image atomics through
+//    OpImageTexelPointer, OpImageQuerySize). The renderer implements it on the front end's images.
 #pragma once
 
 #include <cstdint>
@@ -24,7 +26,40 @@ enum class ImageOp : uint8_t {
   QuerySize,              // OpImageQuerySize
   QueryLevels,            // OpImageQueryLevels: result[0] = mip count
   QueryLod,               // OpImageQueryLod: result = (mipmap array level, LOD relative to base)
+  Read,                   // OpImageRead: integer coordinates, the texel as 32-bit patterns
+  Write,                  // OpImageWrite: `texel` written at the integer coordinates
+  Atomic,                 // an atomic instruction on OpImageTexelPointer: `atomic`, result = old value
 };
+
+// Atomic read-modify-write operations (SPIR-V "Atomic Instructions"), on 32-bit integers.
+enum class AtomicOp : uint8_t {
+  Load, Store, Exchange, CompareExchange, IIncrement, IDecrement, IAdd, ISub,
+  SMin, UMin, SMax, UMax, And, Or, Xor,
+};
+
+// The value an atomic leaves in memory, given the old value, the instruction's Value operand and
+// (CompareExchange) its Comparator: "the original value is replaced by Value if it equals
+// Comparator".
+inline uint32_t atomic_result(AtomicOp op, uint32_t old, uint32_t value, uint32_t comparator) {
+  switch (op) {
+    case AtomicOp::Load: return old;
+    case AtomicOp::Store:
+    case AtomicOp::Exchange: return value;
+    case AtomicOp::CompareExchange: return old == comparator ? value : old;
+    case AtomicOp::IIncrement: return old + 1;
+    case AtomicOp::IDecrement: return old - 1;
+    case AtomicOp::IAdd: return old + value;
+    case AtomicOp::ISub: return old - value;
+    case AtomicOp::SMin: return static_cast<int32_t>(value) < static_cast<int32_t>(old) ? value : old;
+    case AtomicOp::UMin: return value < old ? value : old;
+    case AtomicOp::SMax: return static_cast<int32_t>(value) > static_cast<int32_t>(old) ? value : old;
+    case AtomicOp::UMax: return value > old ? value : old;
+    case AtomicOp::And: return old & value;
+    case AtomicOp::Or: return old | value;
+    case AtomicOp::Xor: return old ^ value;
+  }
+  return old;
+}
 
 enum class ImageDim : uint8_t { Dim1D, Dim2D, Dim3D, Cube, Rect, Buffer, SubpassData };
 
@@ -63,6 +98,15 @@ struct ImageRequest {
   bool has_offset = false;         // ConstOffset operand
   int32_t offset[3] = {0, 0, 0};
   uint32_t gather_component = 0;
+
+  // Storage images. Write: the texel's components (32-bit patterns). Atomic: `texel[0]` is the
+  // Value operand, `comparator` the CompareExchange Comparator; the old value goes to out[0].
+  const uint32_t* texel[4] = {};
+  const uint32_t* comparator = nullptr;
+  AtomicOp atomic = AtomicOp::Load;
+  // The lanes whose writes and atomics take effect (active minus helper invocations, whose
+  // stores "have no effect", spec "Helper Invocations").
+  LaneMask writes = 0;
 };
 
 // Result channels are written as 32-bit patterns: floats for sampled float images, ints for
@@ -70,6 +114,13 @@ struct ImageRequest {
 class TextureSampler {
  public:
   virtual ~TextureSampler() = default;
+  virtual void execute(const ImageRequest& request, uint32_t* const out[4]) = 0;
+};
+
+// Storage image accesses: Read, Write, Atomic and the size queries of storage images.
+class StorageImages {
+ public:
+  virtual ~StorageImages() = default;
   virtual void execute(const ImageRequest& request, uint32_t* const out[4]) = 0;
 };
 

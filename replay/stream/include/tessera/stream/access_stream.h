@@ -4,7 +4,9 @@
 //
 // Events come in the order the tile-based GPU processes them. Per render pass instance:
 //   PassBegin
-//   geometry phase, per draw:  Draw, VertexFetch*, VertexShade*, PbWrite* (binning)
+//   geometry phase, per draw:  Draw, VertexFetch*, then per 64-lane vertex batch the
+//                              VertexTexture* of its lanes' texture samples and its
+//                              VertexShade, then PbWrite* (binning)
 //   raster phase, per tile in tile order:
 //     TileBegin, AttachmentLoad*, PbRead* (list line, then its primitives' attributes),
 //     per primitive: Primitive, then per quad: Quad followed by its Texture events,
@@ -31,7 +33,10 @@
 
 namespace tessera::stream {
 
-inline constexpr uint32_t kFormatVersion = 1;
+// Version 2 added VertexTexture (17). A version 1 stream is a strict subset of version 2 (same
+// tags, same fields), so the reader accepts both; tag 17 in a version 1 stream is damage.
+inline constexpr uint32_t kFormatVersion = 2;
+inline constexpr uint32_t kOldestReadableVersion = 1;
 
 enum class EventKind : uint8_t {
   FrameBegin = 1,    // u[0] present (1-based), u[1] width, u[2] height
@@ -58,8 +63,12 @@ enum class EventKind : uint8_t {
   TileEnd = 14,      // u[0] tile index
   PassEnd = 15,      // u[0] pass index
   FrameEnd = 16,
+  VertexTexture = 17,  // one vertex invocation's sample, emitted immediately before the VertexShade
+                       // of its 64-lane batch: u[0] lane within the batch (0..63), u[1] mip level,
+                       // u[2] footprint case, u[3] filter probes; lines as for Texture (the same
+                       // texture-line predictor)
 };
-inline constexpr uint32_t kEventKindCount = 17;  // valid kinds are 1..16
+inline constexpr uint32_t kEventKindCount = 18;  // valid kinds are 1..17
 
 const char* event_kind_name(EventKind kind);
 
@@ -74,14 +83,15 @@ struct Event {
   uint64_t address = 0;
   uint64_t wide = 0;
   uint32_t u[7] = {};
-  std::span<const uint64_t> lines;  // Texture only; valid until the next call to next()
+  std::span<const uint64_t> lines;  // Texture and VertexTexture; valid until the next next()
 };
 
 // Totals by kind, kept by both the writer and the reader so tests can reconcile a renderer's own
 // counts with what a consumer recounts from the bytes.
 struct StreamCounts {
   uint64_t events[kEventKindCount] = {};
-  uint64_t texture_lines = 0;
+  uint64_t texture_lines = 0;          // lines of Texture events (fragment samples)
+  uint64_t vertex_texture_lines = 0;   // lines of VertexTexture events (vertex samples)
   uint64_t vertex_fetch_bytes = 0;
   uint64_t pb_write_bytes = 0, pb_read_bytes = 0;
   uint64_t fragment_instructions = 0, vertex_instructions = 0;
@@ -110,6 +120,8 @@ class StreamWriter {
             uint32_t flags, uint64_t instructions);
   void texture(uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
                std::span<const uint64_t> lines);
+  void vertex_texture(uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
+                      std::span<const uint64_t> lines);
   void attachment_load(uint64_t address, uint32_t bytes, uint32_t attachment);
   void attachment_store(uint64_t address, uint32_t bytes, uint32_t attachment);
   void tile_end(uint32_t tile);
@@ -123,6 +135,10 @@ class StreamWriter {
 
  private:
   void emit(const Event& e);
+  // Texture and VertexTexture: the lane takes kLaneBits bits of the first varint.
+  template <uint32_t kLaneBits>
+  void sample(EventKind kind, uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
+              std::span<const uint64_t> lines);
   void reset_predictors();
   // Grows geometrically, uninitialised, and keeps its memory across frames: encoding is on the
   // renderer's hot path (a byte-wise vector push_back was a quarter of a textured frame's time).
@@ -160,6 +176,7 @@ class StreamReader {
   std::string error_;
   StreamCounts counts_;
   std::vector<uint64_t> lines_;
+  uint64_t version_ = 0;
   uint64_t last_address_[4] = {};
   uint64_t last_line_ = 0;
   uint32_t last_quad_x_ = 0, last_quad_y_ = 0;

@@ -6,7 +6,9 @@
 //    space derivatives, lambda = log2(rho_max / eta) + clamp(bias), clamped to [minLod, maxLod],
 //    magFilter when lambda <= 0, level d' = clamp(lambda, 0, q); NEAREST mipmapMode picks
 //    ceil(d' + 0.5) - 1, LINEAR blends floor(d') and floor(d') + 1 by frac(d').
-//  - "Wrapping Operation" for the five address modes, border colour for CLAMP_TO_BORDER.
+//  - "Wrapping Operation" for the five address modes (u, v and w); CLAMP_TO_BORDER texels are
+//    replaced per "Texel Replacement": only the format's components take the border colour
+//    (custom colours included), the rest follow "Conversion to RGBA".
 //  - "Texel Filtering": NEAREST i = floor(u), LINEAR i0 = floor(u - 0.5), alpha = frac(u - 0.5).
 //  - "Depth Compare Operation": each texel is replaced by (Dref OP D) before filtering.
 //  - sRGB decode happens when texels are decoded, i.e. before filtering ("Format Conversion").
@@ -15,7 +17,18 @@
 //    rho_max / eta, and N = ceil(eta) trilinear (or bilinear) probes are taken at equal steps
 //    along the major axis of the pixel footprint, at offsets ((i + 0.5) / N - 0.5) times the
 //    major-axis derivative, and averaged with equal weights.
-// Supported: 2D and 2D array images. Not modelled: cube maps, 3D images, custom border colours.
+//  - "Cube Map Face Selection and Transformations": face by the major axis (ties: z over y over
+//    x, the spec's recommended rule), (s_face, t_face) = 0.5 (sc, tc) / |rc| + 0.5, derivatives
+//    through the spec's derivative table for the LOD; "Cube Map Edge Handling": NEAREST clamps to
+//    the face's edge, LINEAR reads texels beyond an edge from the adjacent face and replaces a
+//    corner texel by the average of its three adjacent texels (unless the sampler has
+//    VK_SAMPLER_CREATE_NON_SEAMLESS_CUBE_MAP_BIT_EXT: then the address modes apply per face).
+//  - 3D images: w wraps with addressModeW, LINEAR filtering is trilinear within a level (two
+//    bilinear probes, one per slice, blended by gamma = frac(w - 0.5)), LINEAR mipmapping blends
+//    two such levels; the LOD includes |dr/dx| * depth.
+//  - "Component Swizzle" of the image view (Texture::swizzle) on every sample, gather and fetch.
+// Supported: 1D, 2D, 3D and cube images and their arrays. Not modelled: reduction modes
+// (min/max), cubic filtering, sparse residency.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +43,7 @@ struct SamplerState {
   VkSamplerMipmapMode mipmap_mode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
   VkSamplerAddressMode address_u = VK_SAMPLER_ADDRESS_MODE_REPEAT;
   VkSamplerAddressMode address_v = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+  VkSamplerAddressMode address_w = VK_SAMPLER_ADDRESS_MODE_REPEAT;
   float mip_lod_bias = 0.0f;
   bool anisotropy_enable = false;
   float max_anisotropy = 1.0f;
@@ -38,7 +52,11 @@ struct SamplerState {
   float min_lod = 0.0f;
   float max_lod = 1000.0f;  // VK_LOD_CLAMP_NONE
   VkBorderColor border_color = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
+  // VkSamplerCustomBorderColorCreateInfoEXT::customBorderColor as 32-bit words (floats for
+  // FLOAT_CUSTOM_EXT, integers for INT_CUSTOM_EXT).
+  uint32_t custom_border[4] = {0, 0, 0, 0};
   bool unnormalized_coordinates = false;
+  bool non_seamless_cube = false;  // VK_SAMPLER_CREATE_NON_SEAMLESS_CUBE_MAP_BIT_EXT
 
   static SamplerState from_create_info(const VkSamplerCreateInfo& info);
 };
@@ -81,7 +99,12 @@ struct Footprint {
 
 struct Derivatives {
   float dsdx = 0, dtdx = 0, dsdy = 0, dtdy = 0;  // normalised coordinates per pixel
+  float drdx = 0, drdy = 0;                      // 3D r, or the cube direction's z
 };
+
+// How the coordinates of a request are read: (s) for 1D, (s, t) for 2D, (s, t, r) for 3D, the
+// direction (rx, ry, rz) = (s, t, r) for a cube.
+enum class SampleDim : uint8_t { D1, D2, D3, Cube };
 
 // Result of the LOD operation (also what OpImageQueryLod reports).
 struct LodSelection {
@@ -90,12 +113,15 @@ struct LodSelection {
   bool magnify = false; // lambda <= 0: magFilter applies
   float eta = 1;        // anisotropic ratio used
   uint32_t probes = 1;
-  float major_ds = 0, major_dt = 0;  // major-axis derivative (normalised coordinates)
+  float major_ds = 0, major_dt = 0, major_dr = 0;  // major-axis derivative (normalised coordinates)
 };
 
 struct SampleRequest {
-  float s = 0, t = 0;
-  uint32_t layer = 0;           // array layer (already rounded and clamped by the caller)
+  SampleDim dim = SampleDim::D2;
+  float s = 0, t = 0, r = 0;
+  // Array layer, already rounded and clamped by the caller; for a cube (array) the layer of the
+  // cube's +X face (6 x the cube index).
+  uint32_t layer = 0;
   Derivatives derivatives;      // implicit LOD or explicit Grad
   bool explicit_lod = false;    // use `lod` instead of derivatives
   float lod = 0;
@@ -103,22 +129,41 @@ struct SampleRequest {
   float min_lod = 0;            // shader MinLod operand
   bool has_dref = false;
   float dref = 0;
-  int32_t offset_x = 0, offset_y = 0;  // ConstOffset
+  int32_t offset_x = 0, offset_y = 0, offset_z = 0;  // ConstOffset
 };
+
+// Cube map face selection (spec "Cube Map Face Selection"): face 0..5 = +X, -X, +Y, -Y, +Z, -Z,
+// (s_face, t_face) in [0, 1], and the face derivatives of the request's direction derivatives.
+struct CubeCoord {
+  uint32_t face = 0;
+  float s = 0, t = 0;
+  Derivatives derivatives;  // of (s_face, t_face)
+};
+CubeCoord cube_coord(float rx, float ry, float rz, const Derivatives& d);
+
+// "Cube Map Edge Texel": texel (i, j) of `face` of a cube whose faces are n x n texels, beyond
+// the face in exactly one of i, j, is texel (i', j') of the neighbouring face.
+struct CubeTexel {
+  uint32_t face;
+  int32_t i, j;
+};
+CubeTexel cube_edge_texel(uint32_t face, int32_t i, int32_t j, int32_t n);
 
 LodSelection select_lod(const Texture& tex, const SamplerState& sampler, const SampleRequest& req);
 
 // Filtered sample; footprint may be null.
 Rgba sample(const Texture& tex, const SamplerState& sampler, const SampleRequest& req, Footprint* fp);
 
-// OpImageGather: component `component` of the four texels of the bilinear footprint on the base
-// level, in the spec's order (i0,j1), (i1,j1), (i1,j0), (i0,j0). With has_dref, the compare results.
+// OpImageGather: component `component` (of the swizzled texels) of the four texels of the
+// bilinear footprint on the base level, in the spec's order (i0,j1), (i1,j1), (i1,j0), (i0,j0).
+// With has_dref, the compare results. 2D, 2D array and cube (with edge handling).
 Rgba gather(const Texture& tex, const SamplerState& sampler, const SampleRequest& req,
             uint32_t component, Footprint* fp);
 
-// OpImageFetch: texel (x, y) of `level` without filtering; out-of-range gives zero (robust access).
+// OpImageFetch: texel (x, y, z) of `level` without filtering, swizzled; out-of-range gives zero
+// (robustImageAccess2). Integer formats give their bit patterns.
 Rgba fetch(const Texture& tex, uint32_t layer, uint32_t level, int32_t x, int32_t y, Footprint* fp);
-uint32_t fetch_uint(const Texture& tex, uint32_t layer, uint32_t level, int32_t x, int32_t y, Footprint* fp);
+Rgba fetch(const Texture& tex, uint32_t layer, uint32_t level, int32_t x, int32_t y, int32_t z, Footprint* fp);
 
 // Wrapping Operation of the spec: the wrapped texel index, or -1 for a border texel.
 int32_t wrap_texel(int32_t i, int32_t size, VkSamplerAddressMode mode);

@@ -25,8 +25,9 @@ class ShaderTextureUnit final : public shader::TextureSampler {
 
   void execute(const shader::ImageRequest& request, uint32_t* const out[4]) override;
 
-  // Counters: no stage silently drops work. Requests on unbound resources or on
-  // unsupported dimensionalities (3D, cube) return zeros and are counted here.
+  // Counters: no stage silently drops work. Requests on unbound resources, on texel buffers or
+  // subpass inputs, or whose Dim does not match the bound view (a cube request on a view without
+  // whole cubes, 3D on a 2D view) return zeros and are counted here.
   // Lanes that sampled, gathered or fetched (each handed to the footprint sink); queries excluded.
   uint64_t lanes_sampled() const { return lanes_sampled_; }
   uint64_t unbound_requests() const { return unbound_; }

@@ -1,0 +1,87 @@
+#include "stage_bindings.h"
+
+#include <vulkan/vulkan_core.h>
+
+#include <algorithm>
+
+namespace tessera::render {
+
+shader::Bindings StageBindings::bindings() const {
+  shader::Bindings b;
+  b.buffers = buffers;
+  b.push_constants = push;
+  b.sampler = const_cast<texture::ShaderTextureUnit*>(&textures);
+  b.storage_images = const_cast<StorageImageUnit*>(&storage_images);
+  return b;
+}
+
+namespace {
+
+const frontend::DescriptorBinding* find_binding(std::span<const frontend::DescriptorBinding> descriptors,
+                                                uint32_t set, uint32_t binding) {
+  for (const frontend::DescriptorBinding& b : descriptors)
+    if (b.set == set && b.binding == binding) return &b;
+  return nullptr;
+}
+
+bool storage_buffer_descriptor(uint32_t type) {
+  return type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+}
+
+}  // namespace
+
+void bind_stage(std::span<const frontend::DescriptorBinding> descriptors, std::span<const uint8_t> push_constants,
+                const shader::ShaderModule& module, TextureCache& textures,
+                std::deque<texture::SamplerState>& samplers, StageBindings& out, frontend::SkipCounts& notes) {
+  const std::vector<shader::ResourceBinding>& resources = module.resources();
+  out.buffers.assign(resources.size(), shader::BufferView{});
+  out.push = {reinterpret_cast<const std::byte*>(push_constants.data()), push_constants.size()};
+  for (uint32_t r = 0; r < resources.size(); ++r) {
+    const shader::ResourceBinding& res = resources[r];
+    const frontend::DescriptorBinding* b = find_binding(descriptors, res.set, res.binding);
+    if (b == nullptr) continue;  // unbound: buffer reads return 0, samples return 0
+    switch (res.kind) {
+      case shader::ResourceKind::UniformBuffer:
+      case shader::ResourceKind::StorageBuffer: {
+        if (b->elements.empty() || b->elements[0].buffer == nullptr) break;
+        const frontend::DescriptorElement& e = b->elements[0];
+        const std::span<std::byte> bytes = e.buffer->bytes();
+        if (e.offset >= bytes.size()) break;
+        shader::BufferView& v = out.buffers[r];
+        v = {bytes.data() + e.offset, static_cast<size_t>(std::min<uint64_t>(e.range, bytes.size() - e.offset))};
+        // Stores and atomics reach memory through storage buffer descriptors only.
+        if (res.kind == shader::ResourceKind::StorageBuffer && storage_buffer_descriptor(b->type))
+          v.writable = bytes.data() + e.offset;
+        break;
+      }
+      case shader::ResourceKind::CombinedImageSampler:
+      case shader::ResourceKind::SampledImage:
+      case shader::ResourceKind::Sampler: {
+        const uint32_t n = std::min<uint32_t>(res.array_size, static_cast<uint32_t>(b->elements.size()));
+        for (uint32_t i = 0; i < n; ++i) {
+          const frontend::DescriptorElement& e = b->elements[i];
+          if (res.kind != shader::ResourceKind::Sampler && e.view != nullptr) {
+            std::string error;
+            const texture::Texture* tex = textures.get(*e.view, error);
+            if (tex != nullptr) out.textures.bind_texture(r, i, tex);
+            else notes.add("texture: " + error);
+          }
+          if (res.kind != shader::ResourceKind::SampledImage && e.sampler != nullptr) {
+            samplers.push_back(sampler_state(*e.sampler));
+            out.textures.bind_sampler(r, i, &samplers.back());
+          }
+        }
+        break;
+      }
+      case shader::ResourceKind::StorageImage: {
+        const uint32_t n = std::min<uint32_t>(res.array_size, static_cast<uint32_t>(b->elements.size()));
+        for (uint32_t i = 0; i < n; ++i)
+          if (b->elements[i].view != nullptr)
+            out.storage_images.bind(r, i, const_cast<frontend::ImageView*>(b->elements[i].view));
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace tessera::render

@@ -1,0 +1,43 @@
+// One compute workgroup (SPIR-V GLCompute execution model): LocalSize invocations in batches of
+// kMaxLanes lanes, each batch with its own ShaderExecutor so its registers survive a barrier.
+// The batches run in turns: each runs until every one of its live lanes waits at an
+// OpControlBarrier (or has finished), and only when every batch got there do they go on, so
+// "all invocations of the workgroup reach the barrier before any continues" holds, and every
+// Workgroup storage write before a barrier is seen after it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tessera/shader/shader_module.h"
+
+namespace tessera::shader {
+
+class WorkgroupExecutor {
+ public:
+  explicit WorkgroupExecutor(const ShaderModule& module);
+  ~WorkgroupExecutor();
+  WorkgroupExecutor(const WorkgroupExecutor&) = delete;
+  WorkgroupExecutor& operator=(const WorkgroupExecutor&) = delete;
+
+  // Runs workgroup `workgroup_id` (base included, vkCmdDispatchBase) of a dispatch of
+  // `num_workgroups`. Workgroup storage starts zeroed. False with a one-line `error` when a batch
+  // fails (the workgroup's writes so far stay).
+  bool run(const uint32_t workgroup_id[3], const uint32_t num_workgroups[3], const Bindings& bindings,
+           std::string& error);
+  uint32_t invocations() const { return invocations_; }
+  // Dynamic SPIR-V instructions of every invocation of the last run.
+  uint64_t instructions() const { return instructions_; }
+
+ private:
+  const ShaderModule& module_;
+  uint32_t invocations_ = 0;
+  std::vector<std::unique_ptr<ShaderExecutor>> executors_;
+  std::vector<std::unique_ptr<LaneBatch>> batches_;
+  std::vector<uint32_t> workgroup_memory_;
+  uint64_t instructions_ = 0;
+};
+
+}  // namespace tessera::shader
