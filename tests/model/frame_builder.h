@@ -36,6 +36,7 @@ struct FrameSpec {
   uint32_t batches_per_draw = 1;               // VertexShade events per draw (its vertices split evenly)
   uint32_t vertex_pool = 0;                    // nonzero: vertex v of every draw reads vertex (v * 37) % pool
   uint64_t vertex_instructions = 0;            // per VertexShade
+  uint32_t vertex_texture_lines = 0;           // per VertexShade: one vertex texture sample of this many lines, each batch its own
   uint32_t pb_lines_per_tile = 0;              // PB-Lists line written and read per tile
   uint32_t primitives_per_tile = 1;            // Primitive events per tile (its quads split evenly)
   uint32_t attribute_lines = 0;                // PB-Attributes lines per primitive, written and read
@@ -46,7 +47,7 @@ struct FrameSpec {
 };
 
 constexpr uint64_t kPbBase = 0x4000'0000, kVertexBase = 0x5000'0000, kFbBase = 0x6000'0000, kLoadBase = 0x7000'0000;
-constexpr uint64_t kAttrBase = 0x4800'0000;
+constexpr uint64_t kAttrBase = 0x4800'0000, kVertexTextureBase = 0x5800'0000;
 
 inline std::vector<uint8_t> buildFrame(const FrameSpec& f) {
   StreamWriter w;
@@ -69,6 +70,14 @@ inline std::vector<uint8_t> buildFrame(const FrameSpec& f) {
         for (uint32_t v = v0; v < v1; ++v) {
           const uint64_t vertex = f.vertex_pool ? (uint64_t{v} * 37) % f.vertex_pool : uint64_t{d} * 4096 + v;
           w.vertex_fetch(kVertexBase + sp_base + vertex * 16, 16);
+        }
+        if (f.vertex_texture_lines > 0) {
+          std::vector<uint64_t> lines;
+          const uint64_t batch = (uint64_t{sp} * f.draws + d) * batches + b;
+          for (uint32_t l = 0; l < f.vertex_texture_lines; ++l) {
+            lines.push_back(kVertexTextureBase + (batch * f.vertex_texture_lines + l) * 64);
+          }
+          w.vertex_texture(0, 0, 0, 1, lines);
         }
         w.vertex_shade(v1 - v0, f.vertex_instructions);
       }

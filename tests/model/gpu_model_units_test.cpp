@@ -173,6 +173,29 @@ TEST(VertexCaches, FetchesAndWriteThroughsAreSummedOverTheVertexCaches) {
   EXPECT_EQ(m(r, "vertex.write_throughs"), 0);
 }
 
+// Vertex shader texture samples (VertexTexture events) are read through the vertex cache of the
+// processor shading the batch, before it shades: every line is one more vertex-cache access, and
+// distinct lines each miss, so the geometry phase takes longer.
+TEST(VertexCaches, VertexTextureSamplesAreReadThroughTheVertexCacheBeforeShading) {
+  FrameSpec f;
+  f.draws = 2;
+  f.vertices_per_draw = 64;
+  f.batches_per_draw = 2;
+  f.vertex_instructions = 32 * 4;
+  f.quad = heavy(4);
+  const FrameResults without = runModel(buildFrame(f), mobile4({}));
+  f.vertex_texture_lines = 5;
+  const FrameResults with = runModel(buildFrame(f), mobile4({}));
+  EXPECT_EQ(m(with, "vertex.texture_samples"), 4);
+  EXPECT_EQ(m(with, "vertex.texture_lines"), 20);
+  EXPECT_EQ(m(without, "vertex.texture_lines"), 0);
+  EXPECT_EQ(m(with, "vertex.accesses"), m(without, "vertex.accesses") + 20);
+  EXPECT_EQ(m(with, "vertex.misses"), m(without, "vertex.misses") + 20);
+  EXPECT_EQ(m(with, "texture.probes"), m(without, "texture.probes") + 4);
+  EXPECT_EQ(m(with, "texture.lines"), m(without, "texture.lines"));  // fragment samples only
+  EXPECT_GT(with.geometry_cycles, without.geometry_cycles);
+}
+
 // The triangle queue bounds how far the tile fetcher runs ahead of the rasterizer: with room for
 // one primitive it fetches the next primitive's attributes only once the rasterizer took the
 // previous one, and stalls meanwhile.

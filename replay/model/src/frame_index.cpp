@@ -71,6 +71,7 @@ void FrameIndex::build(std::span<const uint8_t> stream_bytes) {
       case EventKind::Draw:
       case EventKind::VertexFetch:
       case EventKind::VertexShade:
+      case EventKind::VertexTexture:
       case EventKind::PbWrite:
         if (where != Where::Pass) fail(std::string(stream::event_kind_name(e.kind)) + " outside a pass's geometry phase");
         if (!phase().tiles.empty()) {

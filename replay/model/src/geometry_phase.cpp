@@ -45,6 +45,20 @@ GeometryPhase::Batch GeometryPhase::fetch_batch(uint64_t vertices) {
     });
   }
   fetches_.clear();
+  // Vertex texture fetch: the processor has no texture cache of its own in the papers' GPUs
+  // (paper 000 Fig. 2, paper 003 Fig. 2), so its samples' lines go through its vertex cache. They
+  // are read with the batch's attributes: the batch's shading waits for both.
+  for (const uint64_t l : texture_lines_) {
+    MemRequest r;
+    r.addr = l;
+    r.unit = static_cast<uint16_t>(b.vp);
+    r.stream = Stream::Vertex;
+    r.priority_class = p_.priority(Stream::Vertex, l, false);
+    const MemResponse m = p_.h->access(r, issue);
+    done = std::max(done, issue + m.latency);
+    issue += 1 + m.accept_delay;
+  }
+  texture_lines_.clear();
   fetch_free_ = issue;
   b.fetched = std::max(done, issue);
   return b;
@@ -75,6 +89,7 @@ uint64_t GeometryPhase::run(std::span<const uint8_t> bytes, const PassIndex& pas
   binning_meter.reset_units(1);
   queued_.clear();
   fetches_.clear();
+  texture_lines_.clear();
   fetch_free_ = draw_done_ = end_ = t0_ = t0;
   uint64_t plb_free = t0;
   Event e;
@@ -82,14 +97,20 @@ uint64_t GeometryPhase::run(std::span<const uint8_t> bytes, const PassIndex& pas
     if (e.kind == EventKind::TileBegin || e.kind == EventKind::PassEnd) break;
     switch (e.kind) {
       case EventKind::Draw:
-        if (!fetches_.empty()) shade(0, 0);
+        if (pending()) shade(0, 0);
         draw_done_ = t0;
         ++p_.res->draws;
         break;
       case EventKind::VertexFetch: fetches_.emplace_back(e.address, e.u[0]); break;
+      case EventKind::VertexTexture:
+        texture_lines_.insert(texture_lines_.end(), e.lines.begin(), e.lines.end());
+        ++p_.res->vertex_texture_samples;
+        p_.res->vertex_texture_lines += e.lines.size();
+        p_.activity->texture_probes += e.u[3];
+        break;
       case EventKind::VertexShade: shade(e.u[0], e.wide); break;
       case EventKind::PbWrite: {
-        if (!fetches_.empty()) shade(0, 0);
+        if (pending()) shade(0, 0);
         // The Polygon List Builder appends once the draw's vertices are shaded; one line per cycle.
         uint64_t issue = std::max(plb_free, draw_done_);
         for_each_line(e.address, e.u[0], p_.cfg.line_bytes, [&](uint64_t l, bool) {
@@ -120,7 +141,7 @@ uint64_t GeometryPhase::run(std::span<const uint8_t> bytes, const PassIndex& pas
                          std::to_string(pass.info.pass));
     }
   }
-  if (!fetches_.empty()) shade(0, 0);
+  if (pending()) shade(0, 0);
   vertex_meter.close_all(end_);
   return end_;
 }

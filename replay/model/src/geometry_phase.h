@@ -2,7 +2,8 @@
 // fetcher reads each 64-vertex batch's attribute and index lines through the vertex cache of the
 // vertex processor that will shade it, one line per cycle, up to queue.vertex vertices ahead of
 // the processors; each vertex processor takes its batches in order once fetched and shades them
-// for ceil(instructions / vp.issue_lanes) cycles; the Polygon List Builder writes the Parameter
+// for ceil(instructions / vp.issue_lanes) cycles (a batch's vertex shader texture samples are
+// read through the same vertex cache after its attributes, before it is shaded); the Polygon List Builder writes the Parameter
 // Buffer through the tile cache, one line per cycle, once the draw's vertices are shaded.
 // Geometry and raster of a subpass do not overlap (a tile-based GPU rasterises only what is
 // binned); a subpass runs after the previous one.
@@ -46,9 +47,12 @@ class GeometryPhase {
   // Fetches the pending batch's lines (fetches_) for the vertex processor that will shade it.
   Batch fetch_batch(uint64_t vertices);
   void shade(uint64_t vertices, uint64_t instructions);
+  // Lines read for a batch whose VertexShade has not come (fetched alone at a draw's end).
+  bool pending() const { return !fetches_.empty() || !texture_lines_.empty(); }
 
   RasterPipeline& p_;
   std::vector<std::pair<uint64_t, uint32_t>> fetches_;  // VertexFetch events of the next batch
+  std::vector<uint64_t> texture_lines_;                  // VertexTexture lines of the next batch
   std::vector<uint64_t> vp_free_;
   // Batches fetched and not yet taken by their processor: (taken at, vertices).
   std::vector<std::pair<uint64_t, uint64_t>> queued_;

@@ -22,6 +22,8 @@ constexpr Counter<FrameResults> kFrameCounters[] = {
     {"fragments", &FrameResults::fragments},
     {"texture.samples", &FrameResults::texture_samples},
     {"texture.lines", &FrameResults::texture_lines},
+    {"vertex.texture_samples", &FrameResults::vertex_texture_samples},
+    {"vertex.texture_lines", &FrameResults::vertex_texture_lines},
 };
 
 // Every cache: <cache>.<counter>. `fetches` are the line reads sent below, not always the misses:

@@ -73,6 +73,8 @@ struct FrameResults {
   uint64_t raster_cycles = 0;
   uint64_t passes = 0, draws = 0, tiles = 0, quads = 0, shaded_quads = 0, fragments = 0;
   uint64_t texture_samples = 0, texture_lines = 0, front_buffer_hits = 0;
+  // Vertex shader texture samples and their lines, read through the vertex caches.
+  uint64_t vertex_texture_samples = 0, vertex_texture_lines = 0;
   // Paper 003 section V-A's lower bound on the unified tile cache's misses (no tile organisation).
   uint64_t tile_lower_bound = 0;
   // The Tile Fetcher (paper 003 Figs. 23-24): primitives it put in its output queue, and the
