@@ -50,6 +50,7 @@ TEST_F(Damage, NewerMajorVersion) {
   format::FileHeader h{};
   std::memcpy(&h, b.data(), sizeof(h));
   h.major = 2;
+  h.minor = 0;
   h.header_hash = static_cast<uint32_t>(hash64({reinterpret_cast<const std::byte*>(&h), 28}));
   std::memcpy(b.data(), &h, sizeof(h));
   expect_one_line(problem(b), "version 2.0 is newer than this build");

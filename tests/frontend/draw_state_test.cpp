@@ -136,7 +136,7 @@ TEST(FrontendDrawState, DynamicStateIsWrittenIntoThePipelineCopy) {
 TEST(FrontendDrawState, ViewportWithoutCountKeepsPipelineCountAndUncapturedStateIsCounted) {
   CaptureBuilder b;
   Scene s;
-  s.write(b, {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT});
+  s.write(b, {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_TESSELLATION_DOMAIN_ORIGIN_EXT});
   b.begin_frame(1);
   b.cmd(Scene::begin_pass());
   b.cmd(cap::CmdBindPipelineRecord{VK_PIPELINE_BIND_POINT_GRAPHICS, Scene::kPipeline});
@@ -151,7 +151,7 @@ TEST(FrontendDrawState, ViewportWithoutCountKeepsPipelineCountAndUncapturedState
   EXPECT_EQ(draws[0]->state.viewport_count, 1u);
   ASSERT_EQ(draws[0]->state.viewports.size(), 1u);
   EXPECT_EQ(draws[0]->state.viewports[0], (cap::Viewport{0, 0, 2, 2, 0, 1}));
-  EXPECT_EQ(skipped(r->result, "draw: dynamic state 1000381000 not captured"), 1u);
+  EXPECT_EQ(skipped(r->result, "draw: dynamic state 1000455002 not captured"), 1u);
   EXPECT_EQ(r->result.skipped.total(), 1u) << reasons(r->result);
 }
 

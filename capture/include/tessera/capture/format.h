@@ -16,7 +16,7 @@ static_assert(std::endian::native == std::endian::little,
 
 inline constexpr uint8_t kFileMagic[8] = {'T', 'E', 'S', 'S', 'C', 'A', 'P', 0x1a};
 inline constexpr uint16_t kMajorVersion = 1;  // a reader refuses any other major version
-inline constexpr uint16_t kMinorVersion = 0;  // a reader accepts any minor of its major
+inline constexpr uint16_t kMinorVersion = 1;  // a reader accepts any minor of its major
 
 inline constexpr uint32_t fourcc(char a, char b, char c, char d) {
   return static_cast<uint32_t>(static_cast<uint8_t>(a)) |
