@@ -12,9 +12,9 @@ namespace {
 
 using Tri = std::array<uint32_t, 3>;
 
-std::vector<Tri> as_arrays(const std::vector<AssembledTriangle>& tris) {
+std::vector<Tri> as_arrays(const std::vector<AssembledPrimitive>& tris) {
   std::vector<Tri> r;
-  for (const AssembledTriangle& t : tris) r.push_back({t.v[0], t.v[1], t.v[2]});
+  for (const AssembledPrimitive& t : tris) r.push_back({t.v[0], t.v[1], t.v[2]});
   return r;
 }
 
@@ -40,7 +40,7 @@ TEST(PrimitiveAssembly, StripKeepsWindingConstant) {
   const float pos[8][2] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 0}, {2, 1}, {3, 0}, {3, 1}};
   const auto tris = assemble(Topology::TriangleStrip, 0, 8);
   ASSERT_EQ(tris.size(), 6u);
-  for (const AssembledTriangle& t : tris) {
+  for (const AssembledPrimitive& t : tris) {
     const float* a = pos[t.v[0]];
     const float* b = pos[t.v[1]];
     const float* c = pos[t.v[2]];

@@ -2,7 +2,14 @@
 // rasterization into 2x2 quads, early depth/stencil tests (late ones when the shader writes
 // depth or discards and does not declare EarlyFragmentTests, Vulkan spec "Early Fragment Test
 // Mode"), fragment shading of the primitive's quads in batches of up to 16 quads (64 lanes),
-// late tests, blending into the tile buffers. Records Primitive, Quad and Texture events.
+// multisample coverage (sample mask, SampleMask output, alpha to coverage), late tests, logic
+// op or blending into the tile buffers. Records Primitive, Quad and Texture events.
+//
+// With more than one sample per pixel (spec "Multisampling") coverage, depth/stencil tests and
+// colour writes are per sample; the shader runs once per pixel at its centre (Centroid inputs
+// inside the primitive), or once per covered sample with sample shading (its quads' lanes at
+// that sample's location). The stream's Quad keeps per-pixel masks: a pixel counts when any of
+// its samples does.
 #pragma once
 
 #include <cstdint>
@@ -36,14 +43,26 @@ class FragmentStage {
                TileBuffers& tiles, int32_t area_x, int32_t area_y, stream::StreamWriter* out,
                RenderStats& stats, frontend::SkipCounts& skipped);
 
+  // The colour targets a draw writes, with their blend / logic op state (fragment_stage.cpp).
+  struct Target;
+  // What process() and process_samples() share of one primitive.
+  struct Context;
+
  private:
   struct Sample {
     uint32_t lane, level, footprint_case, probes, first_line, line_count;
   };
   void record(uint32_t lane, const texture::Footprint& fp);
+  // The multisampled path: per-sample coverage, tests and writes; per-pixel or per-sample shading.
+  void process_samples(Context& cx, TileBuffers& tiles, stream::StreamWriter* out, RenderStats& stats,
+                       frontend::SkipCounts& skipped);
+  // Texture events of the batch's samples whose shading unit `unit_quad` maps to quad k.
+  void emit_texture_events(const uint8_t* unit_quad, uint32_t k, size_t& next, stream::StreamWriter* out,
+                           RenderStats& stats);
 
   std::unique_ptr<shader::LaneBatch> batch_;
   std::vector<pipeline::Quad> quads_;
+  std::vector<pipeline::QuadSamples> quad_samples_;
   std::vector<Sample> samples_;
   std::vector<uint64_t> lines_;
 };

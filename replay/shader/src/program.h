@@ -111,7 +111,8 @@ struct ImageInst {
 // Where an interface register comes from / goes to at the start / end of execute().
 enum class IoKind : uint8_t {
   Slot, FragCoord, FrontFacing, HelperInvocation, VertexIndex, InstanceIndex, Zero,
-  Position, PointSize, FragDepth, Discard /* output ignored */
+  PointCoord, SampleId, SamplePosition, SampleMaskIn,
+  Position, PointSize, FragDepth, SampleMaskOut, Discard /* output ignored */
 };
 struct IoCopy {
   uint32_t reg = 0;

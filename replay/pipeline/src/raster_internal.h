@@ -1,0 +1,39 @@
+// Pieces raster.cpp (triangles, dispatch) and raster_line_point.cpp (points and lines) share.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tessera/pipeline/raster.h"
+
+namespace tessera::pipeline {
+
+inline int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+inline int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
+
+// Pixel i of `q` from the screen-space barycentrics l of its location: perspective-correct
+// weights (spec "Barycentric Interpolation": the screen-space ones scaled by 1/w of each vertex
+// and renormalised) and the linearly interpolated depth.
+inline void set_pixel(const ScreenTriangle& t, const float l[3], Quad& q, int i) {
+  float p[3], denom = 0;
+  for (int k = 0; k < 3; ++k) denom += (p[k] = l[k] * t.v[k].inv_w);
+  const float rcp = 1.0f / denom;
+  for (int k = 0; k < 3; ++k) {
+    q.bary[i][k] = p[k] * rcp;
+    q.linear_bary[i][k] = l[k];
+  }
+  q.depth[i] = l[0] * t.v[0].z + l[1] * t.v[1].z + l[2] * t.v[2].z;
+}
+
+// A line's t at framebuffer position (x, y) pixels: spec "Basic Line Segment Rasterization",
+// t = ((p - pa) . (pb - pa)) / |pb - pa|^2 on the snapped endpoints, clamped to [0, 1].
+double line_parameter(const ScreenTriangle& line, double x, double y);
+
+uint32_t rasterize_region(const ScreenTriangle& t, const PixelRect& rect, const SampleGrid& g,
+                          std::vector<Quad>& out, std::vector<QuadSamples>& samples);
+uint32_t rasterize_bresenham(const ScreenTriangle& t, const PixelRect& rect, const SampleGrid& g,
+                             std::vector<Quad>& out, std::vector<QuadSamples>& samples);
+uint32_t rasterize_smooth(const ScreenTriangle& t, const PixelRect& rect, const SampleGrid& g,
+                          std::vector<Quad>& out, std::vector<QuadSamples>& samples);
+
+}  // namespace tessera::pipeline
