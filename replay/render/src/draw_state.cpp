@@ -236,8 +236,8 @@ bool resolve_draw(const frontend::Draw& draw, int32_t area_x, int32_t area_y, ui
   out.logic_op = s.logic_op;
   for (size_t l = 0; l < s.color_write_enables.size() && l < 32; ++l)
     if (s.color_write_enables[l] == 0) out.color_write_enable &= ~(1u << l);
-  // The pass decides the sample count (its attachments'); the pipeline's rasterizationSamples
-  // must agree with it (a pass without attachments is not rendered).
+  // The subpass decides the sample count (its attachments', which the pipeline's
+  // rasterizationSamples must equal; without attachments, one sample).
   out.samples = raster.samples;
   out.sample_mask = s.sample_mask;
   out.alpha_to_coverage = s.alpha_to_coverage != 0;

@@ -173,10 +173,7 @@ void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::
     // disagrees with the first is left out.
     PassRaster raster;
     raster.limits = pass.limits;
-    raster.samples = 0;
-    for (AttachmentBuffer** a : {&targets.depth_stencil}) {
-      if (*a) raster.samples = (*a)->samples;
-    }
+    raster.samples = targets.depth_stencil ? targets.depth_stencil->samples : 0;
     for (AttachmentBuffer*& a : targets.colors) {
       if (a == nullptr) continue;
       if (raster.samples == 0) raster.samples = a->samples;

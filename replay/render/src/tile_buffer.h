@@ -13,11 +13,12 @@
 // Image::address + linear offset of the pixel), then the image is touched once the pass is done.
 // Samples load and store one after the other, as multisampled images hold them (frame.h).
 //
-// Resolves (spec "Render Pass Load and Store Operations"... "Multisample resolve operations"):
-// at the end of the pass, before the store ops, each multisampled attachment with a resolve
-// target writes the combination of its samples (resolve mode: average, sample 0, min, max) into
-// the target's tile buffer, which its store op then writes back. A dynamic-rendering resolve
-// view is not an attachment of the pass: it gets a buffer numbered after the pass's attachments.
+// Resolves (spec "Render Pass Operations", multisample resolve; VkResolveModeFlagBits for
+// dynamic rendering): at the end of the pass, before the store ops, each multisampled attachment
+// with a resolve target writes the combination of its samples (resolve mode: average, sample 0,
+// min, max) into the target's tile buffer, which its store op then writes back. A
+// dynamic-rendering resolve view is not an attachment of the pass: it gets a buffer numbered
+// after the pass's attachments.
 #pragma once
 
 #include <cstdint>
