@@ -40,17 +40,12 @@ uint32_t rasterize_triangle_samples(const ScreenTriangle& t, const PixelRect& re
                                     std::vector<Quad>& out, std::vector<QuadSamples>& samples) {
   if (rect.x0 >= rect.x1 || rect.y0 >= rect.y1 || t.area2 == 0) return 0;
   const EdgeFunctions ef = make_edges(t);
-  const int64_t minx = std::min({t.fx[0], t.fx[1], t.fx[2]}), maxx = std::max({t.fx[0], t.fx[1], t.fx[2]});
-  const int64_t miny = std::min({t.fy[0], t.fy[1], t.fy[2]}), maxy = std::max({t.fy[0], t.fy[1], t.fy[2]});
-  const int64_t px0 = std::max<int64_t>(floor_div(minx, kSubPixelOne), rect.x0);
-  const int64_t py0 = std::max<int64_t>(floor_div(miny, kSubPixelOne), rect.y0);
-  const int64_t px1 = std::min<int64_t>(floor_div(maxx, kSubPixelOne), rect.x1 - 1);
-  const int64_t py1 = std::min<int64_t>(floor_div(maxy, kSubPixelOne), rect.y1 - 1);
-  if (px0 > px1 || py0 > py1) return 0;
+  const PixelRange r = triangle_pixels(t, rect);
+  if (r.empty()) return 0;
   const double inv_sum = 1.0 / static_cast<double>(ef.sum);
   uint32_t emitted = 0;
-  for (int64_t qy = py0 & ~int64_t{1}; qy <= py1; qy += 2)
-    for (int64_t qx = px0 & ~int64_t{1}; qx <= px1; qx += 2) {
+  for (int64_t qy = r.y0 & ~int64_t{1}; qy <= r.y1; qy += 2)
+    for (int64_t qx = r.x0 & ~int64_t{1}; qx <= r.x1; qx += 2) {
       QuadSamples qs;
       uint8_t mask = 0;
       for (int i = 0; i < 4; ++i) {
@@ -95,14 +90,10 @@ uint32_t rasterize_triangle(const ScreenTriangle& t, const PixelRect& rect, std:
   if (rect.x0 >= rect.x1 || rect.y0 >= rect.y1 || t.area2 == 0) return 0;
   const EdgeFunctions ef = make_edges(t);
   // Pixel range of the bounding box inside rect, widened to whole quads.
-  const int64_t minx = std::min({t.fx[0], t.fx[1], t.fx[2]}), maxx = std::max({t.fx[0], t.fx[1], t.fx[2]});
-  const int64_t miny = std::min({t.fy[0], t.fy[1], t.fy[2]}), maxy = std::max({t.fy[0], t.fy[1], t.fy[2]});
-  const int64_t px0 = std::max<int64_t>(floor_div(minx, kSubPixelOne), rect.x0);
-  const int64_t py0 = std::max<int64_t>(floor_div(miny, kSubPixelOne), rect.y0);
-  const int64_t px1 = std::min<int64_t>(floor_div(maxx, kSubPixelOne), rect.x1 - 1);
-  const int64_t py1 = std::min<int64_t>(floor_div(maxy, kSubPixelOne), rect.y1 - 1);
-  if (px0 > px1 || py0 > py1) return 0;
-  const int64_t qx0 = px0 & ~int64_t{1}, qy0 = py0 & ~int64_t{1};
+  const PixelRange r = triangle_pixels(t, rect);
+  if (r.empty()) return 0;
+  const int64_t px1 = r.x1, py1 = r.y1;
+  const int64_t qx0 = r.x0 & ~int64_t{1}, qy0 = r.y0 & ~int64_t{1};
 
   const double inv_sum = 1.0 / static_cast<double>(ef.sum);
   const Edge& e0 = ef.e[0];
@@ -139,18 +130,9 @@ uint32_t rasterize_triangle(const ScreenTriangle& t, const PixelRect& rect, std:
       q.y = static_cast<int32_t>(qy);
       q.coverage = mask;
       for (int i = 0; i < 4; ++i) {
-        float l[3], p[3];
+        float l[3];
         for (int k = 0; k < 3; ++k) l[k] = static_cast<float>(static_cast<double>(w[i][k]) * inv_sum);
-        // Spec "Barycentric Interpolation": perspective-correct weights are the screen-space
-        // ones scaled by 1/w of each vertex and renormalised.
-        float denom = 0;
-        for (int k = 0; k < 3; ++k) denom += (p[k] = l[k] * t.v[k].inv_w);
-        const float rcp = 1.0f / denom;
-        for (int k = 0; k < 3; ++k) {
-          q.bary[i][k] = p[k] * rcp;
-          q.linear_bary[i][k] = l[k];
-        }
-        q.depth[i] = l[0] * t.v[0].z + l[1] * t.v[1].z + l[2] * t.v[2].z;
+        set_pixel(t, l, q, i);
       }
       ++emitted;
     }

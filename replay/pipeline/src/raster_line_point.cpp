@@ -205,17 +205,12 @@ uint32_t rasterize_region(const ScreenTriangle& t, const PixelRect& rect, const 
                           std::vector<Quad>& out, std::vector<QuadSamples>& samples) {
   if (rect.x0 >= rect.x1 || rect.y0 >= rect.y1) return 0;
   const RegionEdges re = make_region_edges(t.qx, t.qy, 4);
-  const int64_t minx = std::min({t.qx[0], t.qx[1], t.qx[2], t.qx[3]}), maxx = std::max({t.qx[0], t.qx[1], t.qx[2], t.qx[3]});
-  const int64_t miny = std::min({t.qy[0], t.qy[1], t.qy[2], t.qy[3]}), maxy = std::max({t.qy[0], t.qy[1], t.qy[2], t.qy[3]});
-  const int64_t px0 = std::max<int64_t>(floor_div(minx, kSubPixelOne), rect.x0);
-  const int64_t py0 = std::max<int64_t>(floor_div(miny, kSubPixelOne), rect.y0);
-  const int64_t px1 = std::min<int64_t>(floor_div(maxx, kSubPixelOne), rect.x1 - 1);
-  const int64_t py1 = std::min<int64_t>(floor_div(maxy, kSubPixelOne), rect.y1 - 1);
-  if (px0 > px1 || py0 > py1) return 0;
+  const PixelRange r = region_pixels(t, rect);
+  if (r.empty()) return 0;
   const bool stipple = t.kind == PrimitiveKind::Line && t.stipple_factor != 0;
   uint32_t emitted = 0;
-  for (int64_t qy = py0 & ~int64_t{1}; qy <= py1; qy += 2)
-    for (int64_t qx = px0 & ~int64_t{1}; qx <= px1; qx += 2) {
+  for (int64_t qy = r.y0 & ~int64_t{1}; qy <= r.y1; qy += 2)
+    for (int64_t qx = r.x0 & ~int64_t{1}; qx <= r.x1; qx += 2) {
       QuadSamples qs;
       uint8_t mask = 0;
       for (int i = 0; i < 4; ++i) {
@@ -281,19 +276,14 @@ uint32_t rasterize_bresenham(const ScreenTriangle& t, const PixelRect& rect, con
 uint32_t rasterize_smooth(const ScreenTriangle& t, const PixelRect& rect, const SampleGrid& g,
                           std::vector<Quad>& out, std::vector<QuadSamples>& samples) {
   if (rect.x0 >= rect.x1 || rect.y0 >= rect.y1) return 0;
-  const int64_t minx = std::min({t.qx[0], t.qx[1], t.qx[2], t.qx[3]}), maxx = std::max({t.qx[0], t.qx[1], t.qx[2], t.qx[3]});
-  const int64_t miny = std::min({t.qy[0], t.qy[1], t.qy[2], t.qy[3]}), maxy = std::max({t.qy[0], t.qy[1], t.qy[2], t.qy[3]});
-  const int64_t px0 = std::max<int64_t>(floor_div(minx, kSubPixelOne), rect.x0);
-  const int64_t py0 = std::max<int64_t>(floor_div(miny, kSubPixelOne), rect.y0);
-  const int64_t px1 = std::min<int64_t>(floor_div(maxx, kSubPixelOne), rect.x1 - 1);
-  const int64_t py1 = std::min<int64_t>(floor_div(maxy, kSubPixelOne), rect.y1 - 1);
-  if (px0 > px1 || py0 > py1) return 0;
+  const PixelRange r = region_pixels(t, rect);
+  if (r.empty()) return 0;
   thread_local std::vector<uint8_t> map;
   const int64_t w = rect.x1 - rect.x0;
   map.assign(static_cast<size_t>(w * (rect.y1 - rect.y0)), 0);
   bool any = false;
-  for (int64_t py = py0; py <= py1; ++py)
-    for (int64_t px = px0; px <= px1; ++px) {
+  for (int64_t py = r.y0; py <= r.y1; ++py)
+    for (int64_t px = r.x0; px <= r.x1; ++px) {
       if (smooth_line_coverage(t, static_cast<int32_t>(px), static_cast<int32_t>(py)) <= 0.0f) continue;
       if (t.stipple_factor != 0 && !stipple_keeps(t, t.stipple_start + along(t, px + 0.5, py + 0.5))) continue;
       map[static_cast<size_t>((py - rect.y0) * w + (px - rect.x0))] = 1;

@@ -205,6 +205,35 @@ void FragmentStage::emit_texture_events(const uint8_t* unit_quad, uint32_t k, si
   }
 }
 
+bool FragmentStage::execute(DrawState& ds, const shader::Bindings& bindings, frontend::SkipCounts& skipped) {
+  std::string error;
+  if (!ds.fs->executor->execute(*batch_, bindings, error)) {
+    skipped.add("draw: fragment shader: " + error);
+    ds.failed = true;
+    return false;
+  }
+  // Texture events follow their quad: order the batch's samples by shading unit (a quad's
+  // lanes), keeping the order of the samples within one.
+  std::stable_sort(samples_.begin(), samples_.end(),
+                   [](const Sample& a, const Sample& c) { return a.lane / 4 < c.lane / 4; });
+  return true;
+}
+
+void FragmentStage::finish_quad(const pipeline::Quad& q, uint8_t ds_pass, uint8_t written, uint32_t flags,
+                                uint64_t instructions, bool shaded, uint8_t shaded_pixels, const uint8_t* unit_quad,
+                                uint32_t k, size_t& next_sample, stream::StreamWriter* out, RenderStats& stats) {
+  if (out) out->quad(static_cast<uint32_t>(q.x), static_cast<uint32_t>(q.y), q.coverage, ds_pass, written, flags, instructions);
+  ++stats.quads;
+  stats.fragments += static_cast<uint64_t>(std::popcount(q.coverage));
+  if (shaded) {
+    ++stats.quads_shaded;
+    stats.fragments_shaded += static_cast<uint64_t>(std::popcount(shaded_pixels));
+    emit_texture_events(unit_quad, k, next_sample, out, stats);
+  }
+  stats.fragment_instructions += instructions;
+  stats.pixels_written += static_cast<uint64_t>(std::popcount(written));
+}
+
 void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
                             const SubpassTargets& targets, TileBuffers& tiles, int32_t area_x,
                             int32_t area_y, stream::StreamWriter* out, RenderStats& stats,
@@ -282,7 +311,6 @@ void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
   const uint8_t sample_mask = (ds.sample_mask & 1u) ? 0xF : 0x0;
   const float bias = cx.bias, zmin = cx.zmin, zmax = cx.zmax;
   shader::LaneBatch& b = *batch_;
-  std::string error;
   float z[kQuadsPerBatch][4];
   uint8_t pass[kQuadsPerBatch], lanes_of[kQuadsPerBatch], unit_quad[kQuadsPerBatch];
   int32_t lane_quad[kQuadsPerBatch];
@@ -360,15 +388,7 @@ void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
           }
         }
       }
-      if (!ds.fs->executor->execute(b, cx.bindings, error)) {
-        skipped.add("draw: fragment shader: " + error);
-        ds.failed = true;
-        return;
-      }
-      // Texture events follow their quad: order the batch's samples by quad, keeping the order
-      // of the samples within a quad.
-      std::stable_sort(samples_.begin(), samples_.end(),
-                       [](const Sample& a, const Sample& c) { return a.lane / 4 < c.lane / 4; });
+      if (!execute(ds, cx.bindings, skipped)) return;
     }
 
     // Multisample coverage, late tests, colour writes, events.
@@ -420,16 +440,8 @@ void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
       const uint8_t written = cx.colour_count != 0 && j >= 0 ? alive : 0;
       // Early tests report their own outcome; late ones the outcome after discard.
       const uint8_t ds_pass = tests ? (late ? (j >= 0 ? alive : 0) : pass[k]) : q.coverage;
-      if (out) out->quad(static_cast<uint32_t>(q.x), static_cast<uint32_t>(q.y), q.coverage, ds_pass, written, flags, instructions);
-      ++stats.quads;
-      stats.fragments += static_cast<uint64_t>(std::popcount(q.coverage));
-      if (j >= 0) {
-        ++stats.quads_shaded;
-        stats.fragments_shaded += static_cast<uint64_t>(std::popcount(late ? q.coverage : static_cast<uint8_t>(q.coverage & pass[k])));
-        emit_texture_events(unit_quad, k, next_sample, out, stats);
-      }
-      stats.fragment_instructions += instructions;
-      stats.pixels_written += static_cast<uint64_t>(std::popcount(written));
+      finish_quad(q, ds_pass, written, flags, instructions, j >= 0, late ? q.coverage : static_cast<uint8_t>(q.coverage & pass[k]),
+                  unit_quad, k, next_sample, out, stats);
     }
   }
 }
@@ -454,7 +466,6 @@ void FragmentStage::process_samples(Context& cx, TileBuffers& tiles, stream::Str
   bool centroid = false;
   for (const Varying& v : ds.varyings) centroid = centroid || v.centroid;
   shader::LaneBatch& b = *batch_;
-  std::string error;
   uint32_t cov[kQuadsPerBatch][4], pass[kQuadsPerBatch][4], alive[4];
   float z[kQuadsPerBatch][4][pipeline::kMaxSamples];
   // Shading units (a quad's lanes at the pixel centres, or at one sample): quad and sample;
@@ -570,13 +581,7 @@ void FragmentStage::process_samples(Context& cx, TileBuffers& tiles, stream::Str
           b.sample_position[1][lane] = static_cast<float>(y - py);
         }
       }
-      if (!ds.fs->executor->execute(b, cx.bindings, error)) {
-        skipped.add("draw: fragment shader: " + error);
-        ds.failed = true;
-        return;
-      }
-      std::stable_sort(samples_.begin(), samples_.end(),
-                       [](const Sample& a, const Sample& c) { return a.lane / 4 < c.lane / 4; });
+      if (!execute(ds, cx.bindings, skipped)) return;
     }
 
     // Per quad: coverage after shading, late tests, colour writes per sample, events.
@@ -643,19 +648,11 @@ void FragmentStage::process_samples(Context& cx, TileBuffers& tiles, stream::Str
       } else if (!cx.tests) {
         ds_pass = q.coverage;
       }
-      if (out) out->quad(static_cast<uint32_t>(q.x), static_cast<uint32_t>(q.y), q.coverage, ds_pass, written, flags, instructions);
-      ++stats.quads;
-      stats.fragments += static_cast<uint64_t>(std::popcount(q.coverage));
-      if (shaded) {
-        ++stats.quads_shaded;
-        uint8_t live = 0;
-        for (uint32_t i = 0; i < 4; ++i)
-          if (pass[k][i]) live = static_cast<uint8_t>(live | (1u << i));
-        stats.fragments_shaded += static_cast<uint64_t>(std::popcount(cx.late ? q.coverage : static_cast<uint8_t>(q.coverage & live)));
-        emit_texture_events(unit_quad, k, next_sample, out, stats);
-      }
-      stats.fragment_instructions += instructions;
-      stats.pixels_written += static_cast<uint64_t>(std::popcount(written));
+      uint8_t live = 0;
+      for (uint32_t i = 0; i < 4; ++i)
+        if (pass[k][i]) live = static_cast<uint8_t>(live | (1u << i));
+      finish_quad(q, ds_pass, written, flags, instructions, shaded, cx.late ? q.coverage : static_cast<uint8_t>(q.coverage & live),
+                  unit_quad, k, next_sample, out, stats);
     }
   }
 }

@@ -56,6 +56,12 @@ class FragmentStage {
   // The multisampled path: per-sample coverage, tests and writes; per-pixel or per-sample shading.
   void process_samples(Context& cx, TileBuffers& tiles, stream::StreamWriter* out, RenderStats& stats,
                        frontend::SkipCounts& skipped);
+  // Runs the batch; false (the draw's remaining fragments dropped, counted) when it fails.
+  bool execute(DrawState& ds, const shader::Bindings& bindings, frontend::SkipCounts& skipped);
+  // The Quad event of quad k and its counters, then the Texture events of its shading units.
+  void finish_quad(const pipeline::Quad& q, uint8_t ds_pass, uint8_t written, uint32_t flags, uint64_t instructions,
+                   bool shaded, uint8_t shaded_pixels, const uint8_t* unit_quad, uint32_t k, size_t& next_sample,
+                   stream::StreamWriter* out, RenderStats& stats);
   // Texture events of the batch's samples whose shading unit `unit_quad` maps to quad k.
   void emit_texture_events(const uint8_t* unit_quad, uint32_t k, size_t& next, stream::StreamWriter* out,
                            RenderStats& stats);
