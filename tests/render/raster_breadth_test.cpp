@@ -8,6 +8,7 @@
 
 #include <bit>
 #include <cstring>
+#include <limits>
 #include <set>
 
 #include "render_test_util.h"
@@ -390,6 +391,34 @@ TEST_F(RasterBreadthTest, DepthResolveModes) {
     // Sample 0 at x + 0.375; the largest at x + 0.875 (sample 1).
     EXPECT_NEAR(z, (8 + (mode == VK_RESOLVE_MODE_MAX_BIT ? 0.875f : 0.375f)) / 32, 1e-6f) << mode;
   }
+}
+
+// Values no valid capture holds (a damaged or hostile file): clamped, dropped or counted,
+// never a crash or an unbounded loop.
+TEST_F(RasterBreadthTest, AbsurdLineAndPointStateIsClampedOrCounted) {
+  frontend::Image* img = target();
+  auto p = pass(img);
+  p.limits.line_width_range[1] = 65536.0f;
+  p.limits.point_size_range[1] = 65536.0f;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (float width : {nan, 1e30f, -3.0f, 65536.0f})
+    for (uint32_t mode : {0u, 1u, 2u, 3u, 99u}) {
+      frontend::Draw d = draw({at(1, 1), at(30, 20), at(-1e6f, 5)}, VK_PRIMITIVE_TOPOLOGY_LINE_STRIP);
+      d.state.line_width = width;
+      d.state.line_mode = mode;
+      d.state.line_stipple_enable = 1;
+      d.state.line_stipple_factor = 1000;  // beyond [1, 256]: no stipple
+      p.commands.push_back(d);
+    }
+  for (float size : {nan, std::numeric_limits<float>::infinity(), -1.0f, 1e30f})
+    p.commands.push_back(draw({at(5, 5, {1, 1, 1, size})}, VK_PRIMITIVE_TOPOLOGY_POINT_LIST, "point_size.vert", "color.frag"));
+  frontend::Draw fill_rect = draw({at(0, 0), at(64, 0), at(0, 64)}, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
+  fill_rect.state.polygon_mode = 1000153000;  // VK_POLYGON_MODE_FILL_RECTANGLE_NV
+  p.commands.push_back(fill_rect);
+  render(p);
+  EXPECT_EQ(skipped.total(), 1u);
+  EXPECT_EQ(renderer.frame_stats().draws, 24u);
+  EXPECT_FALSE(written(*img).empty());
 }
 
 }  // namespace

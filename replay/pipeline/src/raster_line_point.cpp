@@ -256,13 +256,14 @@ uint32_t rasterize_bresenham(const ScreenTriangle& t, const PixelRect& rect, con
   const int64_t w = rect.x1 - rect.x0;
   map.assign(static_cast<size_t>(w * (rect.y1 - rect.y0)), 0);
   bool any = false;
+  // The tile's rows (columns of a y-major line): a wide line's run is cut to them first.
+  const int64_t v_lo = b.x_major ? rect.y0 : rect.x0, v_hi = b.x_major ? rect.y1 : rect.x1;
   for (int64_t u = u_lo; u <= u_hi; ++u) {
     if (!stipple_keeps(t, t.stipple_start + static_cast<double>((u - b.first) * b.dir))) continue;
     const int64_t v0 = b.row(u);
-    for (int64_t v = v0; v < v0 + t.bresenham_width; ++v) {
+    for (int64_t v = std::max(v0, v_lo); v < std::min(v0 + t.bresenham_width, v_hi); ++v) {
       int64_t x, y;
       b.xy(u, v, x, y);
-      if (x < rect.x0 || x >= rect.x1 || y < rect.y0 || y >= rect.y1) continue;
       map[static_cast<size_t>((y - rect.y0) * w + (x - rect.x0))] = 1;
       any = true;
     }
