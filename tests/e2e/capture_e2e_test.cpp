@@ -556,6 +556,25 @@ TEST_F(CaptureE2E, GlmarkIdeasRecordsZinksDynamicStateAndLines) {
   bool line_strips = false;
   for (const auto& d : c.frames[0].dynamic_states) {
     set.insert(d.state);
+    // The word layouts of schema/capture-format.md section 6.1.
+    switch (d.state) {
+      case VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT: EXPECT_GE(d.words.size(), 1u); break;
+      case VK_DYNAMIC_STATE_SAMPLE_MASK_EXT:
+        ASSERT_FALSE(d.words.empty());
+        EXPECT_EQ(d.words.size(), 1 + (d.words[0] + 31) / 32);
+        break;
+      case VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT:
+      case VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT: EXPECT_GE(d.words.size(), 2u); break;
+      case VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT:
+        EXPECT_GE(d.words.size(), 7u);
+        EXPECT_EQ((d.words.size() - 1) % 6, 0u);
+        break;
+      default:
+        if (recorded_states.count(d.state)) {
+          EXPECT_EQ(d.words.size(), 1u) << d.state;
+        }
+        break;
+    }
     if (d.state == VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY && !d.words.empty() &&
         d.words[0] == VK_PRIMITIVE_TOPOLOGY_LINE_STRIP)
       line_strips = true;
