@@ -237,7 +237,7 @@ bool resolve_draw(const frontend::Draw& draw, int32_t area_x, int32_t area_y, ui
   for (size_t l = 0; l < s.color_write_enables.size() && l < 32; ++l)
     if (s.color_write_enables[l] == 0) out.color_write_enable &= ~(1u << l);
   // The subpass decides the sample count (its attachments', which the pipeline's
-  // rasterizationSamples must equal; without attachments, one sample).
+  // rasterizationSamples must equal; without attachments, its first draw's).
   out.samples = raster.samples;
   out.sample_mask = s.sample_mask;
   out.alpha_to_coverage = s.alpha_to_coverage != 0;

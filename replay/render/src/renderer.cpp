@@ -183,6 +183,12 @@ void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::
       }
     }
     if (targets.depth_stencil && targets.depth_stencil->samples != raster.samples) targets.depth_stencil = nullptr;
+    // Without attachments the pipelines' rasterizationSamples decides (the first draw's).
+    for (const frontend::PassCommand* cmd : per_subpass[sp]) {
+      const auto* draw = std::get_if<frontend::Draw>(cmd);
+      if (raster.samples != 0 || draw == nullptr) continue;
+      raster.samples = pipeline::standard_samples(draw->state.samples) ? draw->state.samples : 1;
+    }
     if (raster.samples == 0) raster.samples = 1;
     tc.samples = pipeline::standard_samples(raster.samples)->extent;
 
