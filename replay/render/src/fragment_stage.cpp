@@ -193,9 +193,9 @@ void FragmentStage::attach(DrawState& ds) {
         [this](uint32_t lane, const texture::Footprint& fp) { record(lane, fp); });
 }
 
-void FragmentStage::emit_texture_events(const uint8_t* unit_quad, uint32_t k, size_t& next,
-                                        stream::StreamWriter* out, RenderStats& stats) {
-  for (; next < samples_.size() && unit_quad[samples_[next].lane / 4] == k; ++next) {
+[[gnu::always_inline]] inline void FragmentStage::emit_texture_events(uint32_t units_end, size_t& next,
+                                                                      stream::StreamWriter* out, RenderStats& stats) {
+  for (; next < samples_.size() && samples_[next].lane / 4 < units_end; ++next) {
     const Sample& sm = samples_[next];
     if (out)
       out->texture(sm.lane % 4, sm.level, sm.footprint_case, sm.probes,
@@ -219,16 +219,17 @@ bool FragmentStage::execute(DrawState& ds, const shader::Bindings& bindings, fro
   return true;
 }
 
-void FragmentStage::finish_quad(const pipeline::Quad& q, uint8_t ds_pass, uint8_t written, uint32_t flags,
-                                uint64_t instructions, bool shaded, uint8_t shaded_pixels, const uint8_t* unit_quad,
-                                uint32_t k, size_t& next_sample, stream::StreamWriter* out, RenderStats& stats) {
+[[gnu::always_inline]] inline void FragmentStage::finish_quad(const pipeline::Quad& q, uint8_t ds_pass, uint8_t written,
+                                                              uint32_t flags, uint64_t instructions, bool shaded,
+                                                              uint8_t shaded_pixels, uint32_t units_end, size_t& next_sample,
+                                                              stream::StreamWriter* out, RenderStats& stats) {
   if (out) out->quad(static_cast<uint32_t>(q.x), static_cast<uint32_t>(q.y), q.coverage, ds_pass, written, flags, instructions);
   ++stats.quads;
   stats.fragments += static_cast<uint64_t>(std::popcount(q.coverage));
   if (shaded) {
     ++stats.quads_shaded;
     stats.fragments_shaded += static_cast<uint64_t>(std::popcount(shaded_pixels));
-    emit_texture_events(unit_quad, k, next_sample, out, stats);
+    emit_texture_events(units_end, next_sample, out, stats);
   }
   stats.fragment_instructions += instructions;
   stats.pixels_written += static_cast<uint64_t>(std::popcount(written));
@@ -312,7 +313,7 @@ void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
   const float bias = cx.bias, zmin = cx.zmin, zmax = cx.zmax;
   shader::LaneBatch& b = *batch_;
   float z[kQuadsPerBatch][4];
-  uint8_t pass[kQuadsPerBatch], lanes_of[kQuadsPerBatch], unit_quad[kQuadsPerBatch];
+  uint8_t pass[kQuadsPerBatch], lanes_of[kQuadsPerBatch];
   int32_t lane_quad[kQuadsPerBatch];
 
   for (size_t first = 0; first < quads_.size(); first += kQuadsPerBatch) {
@@ -334,7 +335,6 @@ void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
       lane_quad[k] = -1;
       if (shade && pass[k] != 0) {
         lane_quad[k] = static_cast<int32_t>(shaded);
-        unit_quad[shaded] = static_cast<uint8_t>(k);
         lanes_of[shaded++] = static_cast<uint8_t>(k);
       }
     }
@@ -441,7 +441,7 @@ void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
       // Early tests report their own outcome; late ones the outcome after discard.
       const uint8_t ds_pass = tests ? (late ? (j >= 0 ? alive : 0) : pass[k]) : q.coverage;
       finish_quad(q, ds_pass, written, flags, instructions, j >= 0, late ? q.coverage : static_cast<uint8_t>(q.coverage & pass[k]),
-                  unit_quad, k, next_sample, out, stats);
+                  static_cast<uint32_t>(j + 1), next_sample, out, stats);
     }
   }
 }
@@ -652,7 +652,7 @@ void FragmentStage::process_samples(Context& cx, TileBuffers& tiles, stream::Str
       for (uint32_t i = 0; i < 4; ++i)
         if (pass[k][i]) live = static_cast<uint8_t>(live | (1u << i));
       finish_quad(q, ds_pass, written, flags, instructions, shaded, cx.late ? q.coverage : static_cast<uint8_t>(q.coverage & live),
-                  unit_quad, k, next_sample, out, stats);
+                  first_unit[k] + unit_count[k], next_sample, out, stats);
     }
   }
 }

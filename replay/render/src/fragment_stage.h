@@ -58,13 +58,13 @@ class FragmentStage {
                        frontend::SkipCounts& skipped);
   // Runs the batch; false (the draw's remaining fragments dropped, counted) when it fails.
   bool execute(DrawState& ds, const shader::Bindings& bindings, frontend::SkipCounts& skipped);
-  // The Quad event of quad k and its counters, then the Texture events of its shading units.
+  // The Quad event of a quad and its counters, then the Texture events of its shading units:
+  // the units (groups of four lanes) before `units_end` not yet emitted (a quad's units are
+  // consecutive, quads come in order).
   void finish_quad(const pipeline::Quad& q, uint8_t ds_pass, uint8_t written, uint32_t flags, uint64_t instructions,
-                   bool shaded, uint8_t shaded_pixels, const uint8_t* unit_quad, uint32_t k, size_t& next_sample,
+                   bool shaded, uint8_t shaded_pixels, uint32_t units_end, size_t& next_sample,
                    stream::StreamWriter* out, RenderStats& stats);
-  // Texture events of the batch's samples whose shading unit `unit_quad` maps to quad k.
-  void emit_texture_events(const uint8_t* unit_quad, uint32_t k, size_t& next, stream::StreamWriter* out,
-                           RenderStats& stats);
+  void emit_texture_events(uint32_t units_end, size_t& next, stream::StreamWriter* out, RenderStats& stats);
 
   std::unique_ptr<shader::LaneBatch> batch_;
   std::vector<pipeline::Quad> quads_;

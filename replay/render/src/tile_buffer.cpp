@@ -242,13 +242,18 @@ void TileBuffers::clear(AttachmentBuffer& a, uint32_t aspects, const capture::Cl
   }
   const float depth = a.depth ? quantize_depth(a, std::clamp(std::bit_cast<float>(value.words[0]), 0.0f, 1.0f)) : 0.0f;
   const auto stencil = static_cast<uint8_t>(value.words[1]);
-  for (int32_t y = y0; y < y1; ++y)
-    for (int32_t x = x0; x < x1; ++x)
-      for (size_t v = pixel(x, y) * a.samples, end = v + a.samples; v < end; ++v) {
-        if (a.color && (aspects & VK_IMAGE_ASPECT_COLOR_BIT)) std::copy_n(rgba, 4, &a.color_tile[v * 4]);
-        if (a.depth && (aspects & VK_IMAGE_ASPECT_DEPTH_BIT)) a.depth_tile[v] = depth;
-        if (a.stencil && (aspects & VK_IMAGE_ASPECT_STENCIL_BIT)) a.stencil_tile[v] = stencil;
-      }
+  const bool color = a.color && (aspects & VK_IMAGE_ASPECT_COLOR_BIT);
+  const bool depth_aspect = a.depth && (aspects & VK_IMAGE_ASPECT_DEPTH_BIT);
+  const bool stencil_aspect = a.stencil && (aspects & VK_IMAGE_ASPECT_STENCIL_BIT);
+  // A row's values (every sample of its pixels) are consecutive in the tile arrays.
+  for (int32_t y = y0; y < y1; ++y) {
+    const size_t v0 = pixel(x0, y) * a.samples, v1 = pixel(x1 - 1, y) * a.samples + a.samples;
+    if (color)
+      for (size_t v = v0; v < v1; ++v) std::copy_n(rgba, 4, &a.color_tile[v * 4]);
+    if (depth_aspect) std::fill(a.depth_tile.begin() + static_cast<ptrdiff_t>(v0), a.depth_tile.begin() + static_cast<ptrdiff_t>(v1), depth);
+    if (stencil_aspect)
+      std::fill(a.stencil_tile.begin() + static_cast<ptrdiff_t>(v0), a.stencil_tile.begin() + static_cast<ptrdiff_t>(v1), stencil);
+  }
 }
 
 // Reads aspect `aspect` (0 colour/depth, 1 stencil) of the current tile from the image, one
@@ -323,8 +328,9 @@ void TileBuffers::store(stream::StreamWriter* out, RenderStats& stats) {
                                       (static_cast<uint64_t>(iy) * a.image_width + static_cast<uint64_t>(ix0)) * bpp;
           if (out) out->attachment_store(a.plane_address[aspect] + row_offset, static_cast<uint32_t>((ix1 - ix0) * bpp), a.index);
           ++stats.attachment_stores;
+          const size_t row_value = pixel(static_cast<int32_t>(ix0 - area_x_), y) * a.samples + s;
           for (int64_t ix = ix0; ix < ix1; ++ix) {
-            const size_t v = pixel(static_cast<int32_t>(ix - area_x_), y) * a.samples + s;
+            const size_t v = row_value + static_cast<size_t>(ix - ix0) * a.samples;
             uint8_t* dst = plane.data() + row_offset + static_cast<uint64_t>(ix - ix0) * bpp;
             if (aspect == 1) {
               dst[0] = a.stencil_tile[v];
