@@ -68,10 +68,7 @@ uint32_t rasterize_triangle_samples(const ScreenTriangle& t, const PixelRect& re
         if (qs.covered[i]) mask = static_cast<uint8_t>(mask | (1u << i));
       }
       if (!mask) continue;
-      Quad& q = out.emplace_back();
-      q.x = static_cast<int32_t>(qx);
-      q.y = static_cast<int32_t>(qy);
-      q.coverage = mask;
+      Quad& q = new_quad(out, qx, qy, mask);
       for (int i = 0; i < 4; ++i) {
         const int64_t cx = pixel_center(static_cast<int32_t>(qx + (i & 1)));
         const int64_t cy = pixel_center(static_cast<int32_t>(qy + (i >> 1)));
@@ -125,10 +122,7 @@ uint32_t rasterize_triangle(const ScreenTriangle& t, const PixelRect& rect, std:
         if (in) mask = static_cast<uint8_t>(mask | (1u << i));
       }
       if (!mask) continue;
-      Quad& q = out.emplace_back();
-      q.x = static_cast<int32_t>(qx);
-      q.y = static_cast<int32_t>(qy);
-      q.coverage = mask;
+      Quad& q = new_quad(out, qx, qy, mask);
       for (int i = 0; i < 4; ++i) {
         float l[3];
         for (int k = 0; k < 3; ++k) l[k] = static_cast<float>(static_cast<double>(w[i][k]) * inv_sum);

@@ -33,6 +33,15 @@ inline PixelRange region_pixels(const ScreenTriangle& t, const PixelRect& rect) 
                      std::min({t.qy[0], t.qy[1], t.qy[2], t.qy[3]}), std::max({t.qy[0], t.qy[1], t.qy[2], t.qy[3]}), rect);
 }
 
+// A new quad at (qx, qy) with coverage `mask` appended to `out`.
+inline Quad& new_quad(std::vector<Quad>& out, int64_t qx, int64_t qy, uint8_t mask) {
+  Quad& q = out.emplace_back();
+  q.x = static_cast<int32_t>(qx);
+  q.y = static_cast<int32_t>(qy);
+  q.coverage = mask;
+  return q;
+}
+
 // Pixel i of `q` from the screen-space barycentrics l of its location: perspective-correct
 // weights (spec "Barycentric Interpolation": the screen-space ones scaled by 1/w of each vertex
 // and renormalised) and the linearly interpolated depth.

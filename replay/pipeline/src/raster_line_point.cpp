@@ -71,10 +71,7 @@ uint32_t emit_pixels(const ScreenTriangle& t, const PixelRect& rect, const std::
           mask = static_cast<uint8_t>(mask | (1u << i));
       }
       if (!mask) continue;
-      Quad& q = out.emplace_back();
-      q.x = static_cast<int32_t>(qx);
-      q.y = static_cast<int32_t>(qy);
-      q.coverage = mask;
+      Quad& q = new_quad(out, qx, qy, mask);
       fill_quad(t, q);
       if (g.count > 1) {
         QuadSamples& qs = samples.emplace_back();
@@ -230,10 +227,7 @@ uint32_t rasterize_region(const ScreenTriangle& t, const PixelRect& rect, const 
         if (qs.covered[i]) mask = static_cast<uint8_t>(mask | (1u << i));
       }
       if (!mask) continue;
-      Quad& q = out.emplace_back();
-      q.x = static_cast<int32_t>(qx);
-      q.y = static_cast<int32_t>(qy);
-      q.coverage = mask;
+      Quad& q = new_quad(out, qx, qy, mask);
       fill_quad(t, q);
       if (g.count > 1) samples.push_back(qs);
       ++emitted;

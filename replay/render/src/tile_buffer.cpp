@@ -256,6 +256,17 @@ void TileBuffers::clear(AttachmentBuffer& a, uint32_t aspects, const capture::Cl
   }
 }
 
+TileBuffers::ImageRow TileBuffers::image_row(const AttachmentBuffer& a, uint32_t aspect, uint32_t s, int32_t y) const {
+  const int64_t iy = int64_t{y} + area_y_;
+  ImageRow r;
+  if (iy < 0 || iy >= a.image_height) return r;
+  r.ix0 = std::max<int64_t>(int64_t{rect_.x0} + area_x_, 0);
+  r.ix1 = std::min<int64_t>(int64_t{rect_.x1} + area_x_, a.image_width);
+  r.offset = s * a.sample_bytes[aspect] +
+             (static_cast<uint64_t>(iy) * a.image_width + static_cast<uint64_t>(r.ix0)) * a.aspect_bytes[aspect];
+  return r;
+}
+
 // Reads aspect `aspect` (0 colour/depth, 1 stencil) of the current tile from the image, one
 // AttachmentLoad per tile row when `record` (rows are contiguous in the linear layout).
 void TileBuffers::load_attachment(AttachmentBuffer& a, bool record, uint32_t aspect,
@@ -264,12 +275,10 @@ void TileBuffers::load_attachment(AttachmentBuffer& a, bool record, uint32_t asp
   const uint32_t bpp = a.aspect_bytes[aspect];
   for (uint32_t s = 0; s < a.samples; ++s)
     for (int32_t y = rect_.y0; y < rect_.y1; ++y) {
-      const int64_t iy = int64_t{y} + area_y_;
-      const int64_t ix0 = std::max<int64_t>(int64_t{rect_.x0} + area_x_, 0);
-      const int64_t ix1 = std::min<int64_t>(int64_t{rect_.x1} + area_x_, a.image_width);
-      if (iy < 0 || iy >= a.image_height || ix0 >= ix1) continue;
-      const uint64_t row_offset = s * a.sample_bytes[aspect] +
-                                  (static_cast<uint64_t>(iy) * a.image_width + static_cast<uint64_t>(ix0)) * bpp;
+      const ImageRow row = image_row(a, aspect, s, y);
+      const int64_t ix0 = row.ix0, ix1 = row.ix1;
+      if (ix0 >= ix1) continue;
+      const uint64_t row_offset = row.offset;
       const auto row_bytes = static_cast<uint32_t>((ix1 - ix0) * bpp);
       if (record) {
         if (out) out->attachment_load(a.plane_address[aspect] + row_offset, row_bytes, a.index);
@@ -320,12 +329,10 @@ void TileBuffers::store(stream::StreamWriter* out, RenderStats& stats) {
       if (plane.size() < want) plane.resize(want, 0);
       for (uint32_t s = 0; s < a.samples; ++s)
         for (int32_t y = rect_.y0; y < rect_.y1; ++y) {
-          const int64_t iy = int64_t{y} + area_y_;
-          const int64_t ix0 = std::max<int64_t>(int64_t{rect_.x0} + area_x_, 0);
-          const int64_t ix1 = std::min<int64_t>(int64_t{rect_.x1} + area_x_, a.image_width);
-          if (iy < 0 || iy >= a.image_height || ix0 >= ix1) continue;
-          const uint64_t row_offset = s * a.sample_bytes[aspect] +
-                                      (static_cast<uint64_t>(iy) * a.image_width + static_cast<uint64_t>(ix0)) * bpp;
+          const ImageRow row = image_row(a, aspect, s, y);
+          const int64_t ix0 = row.ix0, ix1 = row.ix1;
+          if (ix0 >= ix1) continue;
+          const uint64_t row_offset = row.offset;
           if (out) out->attachment_store(a.plane_address[aspect] + row_offset, static_cast<uint32_t>((ix1 - ix0) * bpp), a.index);
           ++stats.attachment_stores;
           const size_t row_value = pixel(static_cast<int32_t>(ix0 - area_x_), y) * a.samples + s;

@@ -106,6 +106,14 @@ class TileBuffers {
              const pipeline::PixelRect& rect);
 
  private:
+  // Row y of the current tile, sample s, in aspect `aspect`'s plane: the image columns
+  // [ix0, ix1) inside both the tile and the image and the byte offset of column ix0; empty
+  // (ix0 >= ix1) when the row lies outside the image.
+  struct ImageRow {
+    int64_t ix0 = 0, ix1 = 0;
+    uint64_t offset = 0;
+  };
+  ImageRow image_row(const AttachmentBuffer& a, uint32_t aspect, uint32_t s, int32_t y) const;
   void load_attachment(AttachmentBuffer& a, bool record, uint32_t aspect, stream::StreamWriter* out,
                        RenderStats& stats);
   bool setup(AttachmentBuffer& a, const frontend::Attachment& att, const frontend::ImageView& view,
