@@ -27,27 +27,33 @@ constexpr const char* kManifest = "VkLayer_tessera_capture.json";
 
 struct CaptureOptions {
   std::string frames = "1";
+  uint32_t trigger = 0;  // > 0: capture this many frames once OUTPUT.trigger appears
   bool gl = false;
   std::string output;
   std::vector<std::string> command;
 };
 
-// The built layer: <dir of tessera>/../layer (build/bin/tessera and build/layer, DESIGN.md
-// section 8); TESSERA_LAYER_DIR overrides it.
+// The layer beside tessera: <dir of tessera>/../layer in a build tree (build/bin/tessera and
+// build/layer, DESIGN.md section 8), <prefix>/share/vulkan/explicit_layer.d when installed;
+// TESSERA_LAYER_DIR overrides both.
 std::string find_layer_dir(std::string* error) {
   fs::path dir;
+  std::error_code ec;
   if (const char* env = std::getenv("TESSERA_LAYER_DIR"); env != nullptr && *env != '\0') {
     dir = env;
   } else {
-    std::error_code ec;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
     if (ec) {
       *error = "cannot locate the tessera executable: " + ec.message();
       return {};
     }
-    dir = exe.parent_path().parent_path() / "layer";
+    const fs::path prefix = exe.parent_path().parent_path();
+    dir = prefix / "layer";
+    if (const fs::path installed = prefix / "share/vulkan/explicit_layer.d";
+        !fs::exists(dir / kManifest, ec) && fs::exists(installed / kManifest, ec)) {
+      dir = installed;
+    }
   }
-  std::error_code ec;
   if (!fs::exists(dir / kManifest, ec)) {
     *error = (dir / kManifest).string() + ": layer manifest not found (build the " +
              "VkLayer_tessera_capture target, or set TESSERA_LAYER_DIR)";
@@ -146,6 +152,14 @@ int run_capture(const CaptureOptions& opt) {
       {"TESSERA_CAPTURE_FILE", output},
       {"TESSERA_CAPTURE_FRAMES", opt.frames},
   };
+  if (opt.trigger > 0) {
+    const std::string trigger = output + ".trigger";
+    fs::remove(trigger, ec);  // a leftover would fire at the first present
+    env.emplace_back("TESSERA_CAPTURE_TRIGGER", trigger);
+    env.emplace_back("TESSERA_CAPTURE_TRIGGER_FRAMES", std::to_string(opt.trigger));
+    std::printf("tessera capture: create %s (touch it) to capture the next %u frames\n",
+                trigger.c_str(), opt.trigger);
+  }
   if (opt.gl) {
     // OpenGL applications reach Vulkan through Mesa's Zink driver (DESIGN.md section 5).
     env.emplace_back("MESA_LOADER_DRIVER_OVERRIDE", "zink");
@@ -175,6 +189,11 @@ void setup_capture(CLI::App& app, int* exit_code) {
   auto* sub = app.add_subcommand("capture", "Run an application with the capture layer and record frames");
   sub->add_option("--frames", opt->frames, "Presents to capture, A-B or A (counted from 1)")
       ->capture_default_str();
+  sub->add_option("--trigger", opt->trigger,
+                  "Capture N frames when OUTPUT.trigger is created (the layer deletes it), "
+                  "instead of --frames")
+      ->check(CLI::PositiveNumber)
+      ->excludes("--frames");
   sub->add_flag("--gl", opt->gl, "OpenGL application: run it on Vulkan through Mesa Zink");
   sub->add_option("-o,--output", opt->output, "Capture file to write (.tcap)")->required();
   sub->add_option("command", opt->command, "APP [ARGS] after --")->required();

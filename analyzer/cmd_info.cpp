@@ -1,10 +1,13 @@
 // tessera info FILE: what a capture holds, read through its trailer (or recovered without it).
 #include <cstdio>
+#include <iterator>
 #include <string>
+#include <unordered_map>
 
 #include "commands.h"
 #include "tessera/capture/reader.h"
 #include "tessera/capture/records.h"
+#include "tessera/capture/vk_records.h"
 
 namespace tessera::cli {
 namespace {
@@ -25,6 +28,97 @@ std::string human_bytes(uint64_t n) {
     std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(n));
   }
   return buf;
+}
+
+// What kind of data a blob holds, by the records that reference it. A blob is stored once
+// however many records name it, and the same bytes can be both (on a driver whose image memory is
+// host-visible, an image's readback equals its memory snapshot): the kind listed first here
+// wins, so replay inputs come before frame outputs and a blob counted as an output is one that
+// replay never reads.
+enum class BlobKind { kTextures, kBuffers, kShaders, kPresentedImages, kRenderTargets, kUnreferenced };
+constexpr const char* kBlobKindNames[] = {"textures", "buffers", "shaders", "presented images",
+                                          "render-target contents", "unreferenced"};
+
+std::unordered_map<capture::Hash128, BlobKind> classify_blobs(const capture::CaptureReader& reader,
+                                                              std::string* error) {
+  using capture::RecordKind;
+  using capture::VkRecordKind;
+  std::unordered_map<capture::Hash128, BlobKind> kinds;
+  auto note = [&kinds](const capture::Hash128& h, BlobKind k) {
+    if (h == capture::Hash128{}) return;
+    auto [it, inserted] = kinds.emplace(h, k);
+    if (!inserted && k < it->second) it->second = k;
+  };
+  const capture::RecordVisitor visit = [&](uint32_t kind, std::span<const std::byte> body) {
+    switch (kind) {
+      case static_cast<uint32_t>(RecordKind::kImage):
+        if (auto r = capture::decode_record<capture::ImageRecord>(body)) note(r->contents, BlobKind::kTextures);
+        break;
+      case static_cast<uint32_t>(RecordKind::kBuffer):
+        if (auto r = capture::decode_record<capture::BufferRecord>(body)) note(r->contents, BlobKind::kBuffers);
+        break;
+      case static_cast<uint32_t>(VkRecordKind::kMemoryContents):
+        if (auto r = capture::decode_record<capture::MemoryContentsRecord>(body)) note(r->contents, BlobKind::kBuffers);
+        break;
+      case static_cast<uint32_t>(RecordKind::kShaderModule):
+        if (auto r = capture::decode_record<capture::ShaderModuleRecord>(body)) note(r->code, BlobKind::kShaders);
+        break;
+      case static_cast<uint32_t>(RecordKind::kPresentedImage):
+        if (auto r = capture::decode_record<capture::PresentedImageRecord>(body)) note(r->pixels, BlobKind::kPresentedImages);
+        break;
+      case static_cast<uint32_t>(VkRecordKind::kRenderTargetContents):
+        if (auto r = capture::decode_record<capture::RenderTargetContentsRecord>(body)) note(r->contents, BlobKind::kRenderTargets);
+        break;
+      default:
+        break;
+    }
+    return true;
+  };
+  if (!reader.read_global(visit, error)) return kinds;
+  for (size_t i = 0; i < reader.frames().size(); ++i) {
+    if (!reader.read_frame(i, visit, error)) return kinds;
+  }
+  return kinds;
+}
+
+// Stored bytes per record kind and per blob kind, so capture sizes compare on equal terms with
+// other tools' (which keep no presented images or render-target contents).
+bool print_storage(const capture::CaptureReader& reader) {
+  std::string error;
+  capture::StorageBreakdown b;
+  const auto kinds = classify_blobs(reader, &error);
+  if (!error.empty() || !reader.storage_breakdown(&b, &error)) {
+    std::fprintf(stderr, "tessera info: %s\n", error.c_str());
+    return false;
+  }
+  auto row = [](const std::string& name, uint64_t count, uint64_t raw, double stored) {
+    std::printf("  %-26s %10llu %14llu %14.0f\n", name.c_str(), static_cast<unsigned long long>(count),
+                static_cast<unsigned long long>(raw), stored);
+  };
+  std::printf("stored by record kind          count      raw bytes   stored bytes\n");
+  for (const auto& [kind, share] : b.records_by_kind) {
+    const char* name = capture::record_kind_name(kind);
+    char unknown[32];
+    std::snprintf(unknown, sizeof unknown, "kind 0x%08x", kind);
+    row(name != nullptr ? name : unknown, share.count, share.raw_bytes, share.stored_bytes);
+  }
+  constexpr size_t kKinds = std::size(kBlobKindNames);
+  capture::StorageShare per_kind[kKinds];
+  for (const auto& [hash, share] : b.blobs) {
+    auto it = kinds.find(hash);
+    auto& k = per_kind[static_cast<size_t>(it == kinds.end() ? BlobKind::kUnreferenced : it->second)];
+    k.count += 1;
+    k.raw_bytes += share.raw_bytes;
+    k.stored_bytes += share.stored_bytes;
+  }
+  std::printf("stored by blob kind            blobs      raw bytes   stored bytes\n");
+  for (size_t i = 0; i < kKinds; ++i) row(kBlobKindNames[i], per_kind[i].count, per_kind[i].raw_bytes, per_kind[i].stored_bytes);
+  std::printf("  %-26s %10s %14s %14.0f\n", "headers, index, footer", "", "", b.overhead_bytes);
+  const double outputs = per_kind[static_cast<size_t>(BlobKind::kPresentedImages)].stored_bytes +
+                         per_kind[static_cast<size_t>(BlobKind::kRenderTargets)].stored_bytes;
+  std::printf("without outputs %.0f bytes (file less presented images and render-target contents)\n",
+              static_cast<double>(reader.summary().file_bytes) - outputs);
+  return true;
 }
 
 int run_info(const InfoOptions& opt) {
@@ -93,7 +187,7 @@ int run_info(const InfoOptions& opt) {
     std::fprintf(stderr, "tessera info: %s\n", read_error.c_str());
     return 1;
   }
-  return 0;
+  return print_storage(*reader) ? 0 : 1;
 }
 
 }  // namespace

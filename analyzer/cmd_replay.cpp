@@ -1,10 +1,14 @@
-// tessera replay FILE [--db DB] [--png DIR] [--frames A-B] [--config NAME]... [--set K=V]...
+// tessera replay FILE [--db DB] [--png DIR] [--frames A-B] [--config SPEC]... [--schemes all|A,B]
+//                     [--set K=V]... [--config-file F] [--no-model] [--quiet]
 //
-// Shade once, simulate many (DESIGN.md section 1): each captured frame is rendered once by the
-// functional tile-based renderer, which records the frame's access stream; every requested GPU
-// configuration then replays that stream. The replayed image is compared with the image the
-// application presented (PSNR), and everything lands in the results database, one transaction
-// per run (a run = one configuration on one capture).
+// Shade once, simulate many (DESIGN.md section 1): each captured frame is rendered once per tile
+// size the configurations ask for by the functional tile-based renderer, which records the
+// frame's access stream; the stream is indexed once and every configuration (a preset plus
+// schemes, model/configuration.h) replays it. Each configuration's model keeps its caches warm
+// from frame to frame. The replayed image is compared with the image the application presented
+// (PSNR), and everything lands in the results database, one transaction per run (a run = one
+// configuration on one capture).
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -15,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <unistd.h>
 #include <vector>
 
 #include "commands.h"
@@ -25,12 +30,12 @@
 #include "tessera/capture/reader.h"
 #include "tessera/capture/records.h"
 #include "tessera/frontend/replay.h"
+#include "tessera/model/configuration.h"
 #include "tessera/model/gpu_model.h"
 #include "tessera/model/params.h"
 #include "tessera/render/renderer.h"
-#include <chrono>
-#include <unistd.h>
 #include "tessera/stream/access_stream.h"
+#include "tessera/stream/workload_profile.h"
 
 namespace tessera::cli {
 namespace {
@@ -41,19 +46,30 @@ struct ReplayOptions {
   std::string png_dir;
   std::string frames;
   std::vector<std::string> configs;
+  std::string schemes;
   std::vector<std::string> overrides;
   std::string config_file;
   bool no_model = false;
   bool quiet = false;
 };
 
-// One GPU configuration: a preset, then the config file, then --set overrides, in that order.
-struct Configuration {
-  std::string name;
-  model::ParamSet params;
+// A configuration with its model, which simulates the run's frames in order.
+struct ConfigRun {
+  model::Configuration config;
   std::unique_ptr<model::GpuModel> model;
   // Results of every replayed frame, written in one transaction at the end of the run.
   std::vector<std::pair<size_t, model::FrameResults>> frames;
+};
+
+// One rendering of the capture per tile size (gpu.tile_width x gpu.tile_height): the renderer
+// tiles the frame and records the stream with it. Each pass replays the capture from its start
+// (its own objects and images), so any number of tile sizes serve one run.
+struct ShadingPass {
+  uint32_t tile_width = 32, tile_height = 32;
+  std::unique_ptr<frontend::CaptureReplay> replay;
+  stream::StreamWriter writer;
+  std::unique_ptr<render::Renderer> renderer;
+  std::vector<size_t> configs;  // indices into the run's configurations
 };
 
 struct FrameOutcome {
@@ -66,6 +82,7 @@ struct FrameOutcome {
   frontend::SkipCounts skips;
   uint64_t stream_bytes = 0;
   double render_seconds = 0;
+  stream::WorkloadProfile workload;  // workload.* metrics, from the frame's access stream
 };
 
 // All frames when --frames is not given.
@@ -83,6 +100,19 @@ std::string read_text_file(const std::string& path, std::string* error) {
     return {};
   }
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!item.empty()) out.push_back(item);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
 }
 
 // Progress on stderr for long runs, rewritten in place; silent when stderr is not a terminal.
@@ -169,7 +199,7 @@ std::vector<std::pair<std::string, double>> replay_metrics(const FrameOutcome& f
       {"replay.render_seconds", f.render_seconds},
   };
   // The renderer's own counts of what it wrote into the stream, so SQL can reconcile the model's
-  // counters with them (issue 5: a frame's texture accesses equal the stream's count).
+  // counters with them (a frame's texture accesses equal the stream's count).
   const render::RenderStats& r = f.stats;
   for (const auto& [name, value] : std::initializer_list<std::pair<const char*, uint64_t>>{
            {"replay.quads", r.quads},
@@ -191,6 +221,7 @@ std::vector<std::pair<std::string, double>> replay_metrics(const FrameOutcome& f
   // Identical images have infinite PSNR; SQLite REAL cannot hold infinity portably, so an exact
   // match is stored as 999 dB (and printed as "exact").
   if (f.psnr_db) m.emplace_back("replay.psnr_db", std::isinf(*f.psnr_db) ? 999.0 : *f.psnr_db);
+  for (auto& metric : stream::workload_metrics(f.workload)) m.push_back(std::move(metric));
   return m;
 }
 
@@ -203,9 +234,9 @@ std::string psnr_text(const FrameOutcome& f) {
 }
 
 void write_database(const ReplayOptions& opt, const capture::CaptureReader& reader,
-                    const std::vector<FrameOutcome>& outcomes, std::vector<Configuration>& configs) {
+                    const std::vector<FrameOutcome>& outcomes, std::vector<ConfigRun>& runs) {
   auto db = results::ResultsDb::open(opt.db);
-  for (Configuration& config : configs) {
+  for (ConfigRun& run : runs) {
     db->begin();
     try {
       results::CaptureRow row;
@@ -215,31 +246,30 @@ void write_database(const ReplayOptions& opt, const capture::CaptureReader& read
       row.file_bytes = static_cast<int64_t>(reader.summary().file_bytes);
       const int64_t capture_id = db->put_capture(row);
       results::Params params;
-      for (const auto& spec : config.params.registry().all())
-        params.emplace_back(spec.name, config.params.text(spec.name));
-      const int64_t config_id = db->put_config(config.name, params);
+      const model::ParamSet& p = run.config.params;
+      for (const auto& spec : p.registry().all()) params.emplace_back(spec.name, p.text(spec.name));
+      const int64_t config_id = db->put_config(run.config.name, params);
       const int64_t run_id = db->put_run(capture_id, config_id);
-      // A configuration is keyed by its full parameter set, but queries name it: a rerun under
-      // the same name with other parameters (an edited --config-file, a changed default)
-      // replaces the earlier run rather than leaving two "mobile4" rows per metric.
-      std::string quoted;
-      for (char ch : config.name) quoted += ch == '\'' ? std::string("''") : std::string(1, ch);
-      db->query("DELETE FROM run WHERE capture_id = " + std::to_string(capture_id) +
-                    " AND config_id != " + std::to_string(config_id) +
-                    " AND config_id IN (SELECT config_id FROM config WHERE name = '" + quoted + "')",
-                [](const std::vector<std::string>&, const results::ResultsDb::Row&) {});
-      for (auto& [index, results] : config.frames) {
+      db->replace_runs_named(capture_id, run.config.name, config_id);
+      for (auto& [index, results] : run.frames) {
         const FrameOutcome& f = outcomes[index];
         const int64_t frame_id = db->put_frame(capture_id, f.present, f.width, f.height);
         db->clear_frame(run_id, frame_id);
         for (const auto& [name, value] : replay_metrics(f)) db->put_frame_metric(run_id, frame_id, name, value);
         for (const auto& [name, value] : results.frame_metrics) db->put_frame_metric(run_id, frame_id, name, value);
         // The database keys tiles by screen position: a frame's passes add up per tile (the
-        // per-tile metrics are cycles, quads and busy cycles, all sums).
-        std::map<std::tuple<uint32_t, uint32_t, std::string>, double> tiles;
-        for (const auto& t : results.tile_metrics) tiles[{t.tile_x, t.tile_y, t.metric}] += t.value;
-        for (const auto& [key, value] : tiles)
-          db->put_tile_metric(run_id, frame_id, std::get<0>(key), std::get<1>(key), std::get<2>(key), value);
+        // per-tile metrics are sums; deviations are averaged below).
+        std::map<std::tuple<uint32_t, uint32_t, std::string>, std::pair<double, uint32_t>> tiles;
+        for (const auto& t : results.tile_metrics) {
+          auto& [sum, n] = tiles[{t.tile_x, t.tile_y, t.metric}];
+          sum += t.value;
+          ++n;
+        }
+        for (const auto& [key, value] : tiles) {
+          const auto& [sum, n] = value;
+          const bool mean = std::get<2>(key).find("deviation") != std::string::npos;
+          db->put_tile_metric(run_id, frame_id, std::get<0>(key), std::get<1>(key), std::get<2>(key), mean ? sum / n : sum);
+        }
         for (const auto& c : results.core_metrics) db->put_core_metric(run_id, frame_id, c.core, c.metric, c.value);
       }
       db->commit();
@@ -248,6 +278,21 @@ void write_database(const ReplayOptions& opt, const capture::CaptureReader& read
       throw;
     }
   }
+}
+
+// The specs this run simulates: --config specs, and with --schemes the schemes' variants (on
+// the presets --config names, else on each paper's preset).
+std::vector<std::string> run_specs(const ReplayOptions& opt) {
+  if (opt.schemes.empty()) {
+    return opt.configs.empty() ? std::vector<std::string>{"mobile4", "mobile32"} : opt.configs;
+  }
+  std::vector<std::string> presets, specs;
+  for (const std::string& c : opt.configs) {
+    if (c.find('+') == std::string::npos) presets.push_back(c);
+    else specs.push_back(c);
+  }
+  for (const std::string& s : model::scheme_specs(split_list(opt.schemes), presets)) specs.push_back(s);
+  return specs;
 }
 
 int run_replay(const ReplayOptions& opt) {
@@ -271,13 +316,8 @@ int run_replay(const ReplayOptions& opt) {
     std::fprintf(stderr, "tessera replay: %s: the capture holds no complete frame\n", opt.file.c_str());
     return 1;
   }
-  auto replay = frontend::CaptureReplay::open(*reader, &error);
-  if (!replay) {
-    std::fprintf(stderr, "tessera replay: %s\n", error.c_str());
-    return 1;
-  }
 
-  std::vector<Configuration> configs;
+  std::vector<ConfigRun> runs;
   if (!opt.no_model) {
     std::string config_text;
     if (!opt.config_file.empty()) {
@@ -287,23 +327,43 @@ int run_replay(const ReplayOptions& opt) {
         return 1;
       }
     }
-    const std::vector<std::string> names =
-        opt.configs.empty() ? std::vector<std::string>{"mobile4", "mobile32"} : opt.configs;
     try {
-      for (const std::string& name : names) {
-        Configuration c{name, model::makePreset(name), nullptr, {}};
-        if (!opt.config_file.empty()) c.params.applyText(config_text, opt.config_file);
-        for (const std::string& o : opt.overrides) {
-          c.params.apply(o);
-          c.name += "+" + o;
-        }
-        c.model = std::make_unique<model::GpuModel>(c.params);
-        configs.push_back(std::move(c));
+      for (model::Configuration& c : model::build_configurations(run_specs(opt), config_text, opt.config_file, opt.overrides)) {
+        std::unique_ptr<model::GpuModel> m = c.make_model();
+        runs.push_back(ConfigRun{std::move(c), std::move(m), {}});
       }
     } catch (const model::ParamError& e) {
       std::fprintf(stderr, "tessera replay: %s\n", e.what());
       return 2;
     }
+  }
+  // One shading pass per tile size (the first one also gives the frames' PSNR and PNGs).
+  std::vector<std::unique_ptr<ShadingPass>> shading;
+  auto pass_for = [&](uint32_t w, uint32_t h) -> ShadingPass& {
+    for (auto& s : shading) {
+      if (s->tile_width == w && s->tile_height == h) return *s;
+    }
+    auto s = std::make_unique<ShadingPass>();
+    s->tile_width = w;
+    s->tile_height = h;
+    shading.push_back(std::move(s));
+    return *shading.back();
+  };
+  if (runs.empty()) pass_for(32, 32);
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const model::ParamSet& p = runs[i].config.params;
+    pass_for(p.get_u32("gpu.tile_width"), p.get_u32("gpu.tile_height")).configs.push_back(i);
+  }
+  for (auto& s : shading) {
+    s->replay = frontend::CaptureReplay::open(*reader, &error);
+    if (!s->replay) {
+      std::fprintf(stderr, "tessera replay: %s\n", error.c_str());
+      return 1;
+    }
+    render::RenderConfig rc;
+    rc.tile_width = s->tile_width;
+    rc.tile_height = s->tile_height;
+    s->renderer = std::make_unique<render::Renderer>(&s->writer, rc);
   }
   if (!opt.png_dir.empty()) {
     std::error_code ec;
@@ -322,53 +382,72 @@ int run_replay(const ReplayOptions& opt) {
     if (frames[i].present <= last) end = i + 1;
   std::vector<FrameOutcome> outcomes;
   Progress progress(!opt.quiet && isatty(fileno(stderr)));
-  stream::StreamWriter writer;
-  render::Renderer renderer(&writer);
   for (size_t i = 0; i < end; ++i) {
     const bool selected = frames[i].present >= first && frames[i].present <= last;
-    progress.show(i, end, "frame " + std::to_string(frames[i].present) + ": shading");
+    const auto [width, height] = presented_size(*reader, i);
     FrameOutcome f;
     f.present = frames[i].present;
-    frontend::FrameResult result;
-    const auto t0 = std::chrono::steady_clock::now();
-    renderer.reset_stats();
-    const auto [width, height] = presented_size(*reader, i);
-    writer.frame_begin(f.present, width, height);
-    if (!replay->replay_frame(i, renderer, &result, &error)) {
-      progress.finish();
-      std::fprintf(stderr, "tessera replay: %s\n", error.c_str());
-      return 1;
-    }
-    writer.frame_end();
-    f.stats = renderer.frame_stats();
-    std::vector<uint8_t> stream = writer.finish();
-    f.render_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    f.draws = result.draws;
-    f.passes = result.passes;
-    f.skips = result.skipped;
-    f.skipped = result.skipped.total();
-    f.stream_bytes = stream.size();
-    if (result.presented) {
-      f.width = result.presented->width;
-      f.height = result.presented->height;
-      // Frames before --frames only carry state forward: no comparison, no PNG.
-      if (selected) compare_presented(opt, *replay, *result.presented, &f);
-    } else {
-      f.compare_note = "the capture holds no presented image for this frame";
-    }
-    if (!selected) continue;
-    outcomes.push_back(std::move(f));
-    for (Configuration& c : configs) {
-      progress.show(i, end, "frame " + std::to_string(frames[i].present) + ": " + c.name);
-      model::FrameResults results;
-      if (!c.model->run(stream, results, &error)) {
+    for (size_t pi = 0; pi < shading.size(); ++pi) {
+      ShadingPass& s = *shading[pi];
+      progress.show(i, end, "frame " + std::to_string(f.present) + ": shading " + std::to_string(s.tile_width) + "x" +
+                                std::to_string(s.tile_height));
+      frontend::FrameResult result;
+      const auto t0 = std::chrono::steady_clock::now();
+      s.renderer->reset_stats();
+      s.writer.frame_begin(f.present, width, height);
+      if (!s.replay->replay_frame(i, *s.renderer, &result, &error)) {
         progress.finish();
-        std::fprintf(stderr, "tessera replay: %s: frame %u, config %s: %s\n", opt.file.c_str(),
-                     frames[i].present, c.name.c_str(), error.c_str());
+        std::fprintf(stderr, "tessera replay: %s\n", error.c_str());
         return 1;
       }
-      c.frames.emplace_back(outcomes.size() - 1, std::move(results));
+      s.writer.frame_end();
+      std::vector<uint8_t> stream = s.writer.finish();
+      if (pi == 0) {
+        f.stats = s.renderer->frame_stats();
+        f.render_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        f.draws = result.draws;
+        f.passes = result.passes;
+        f.skips = result.skipped;
+        f.skipped = result.skipped.total();
+        f.stream_bytes = stream.size();
+        if (result.presented) {
+          f.width = result.presented->width;
+          f.height = result.presented->height;
+          // Frames before --frames only carry state forward: no comparison, no PNG.
+          if (selected) compare_presented(opt, *s.replay, *result.presented, &f);
+        } else {
+          f.compare_note = "the capture holds no presented image for this frame";
+        }
+        // The workload is what was drawn, the same for every tile size: profile one stream.
+        if (selected && !stream::profile_frame(stream, &f.workload, &error)) {
+          progress.finish();
+          std::fprintf(stderr, "tessera replay: %s: frame %u: access stream %s\n", opt.file.c_str(), f.present,
+                       error.c_str());
+          return 1;
+        }
+      }
+      if (!selected || s.configs.empty()) continue;
+      // Index the frame once for every configuration of this tile size.
+      const std::unique_ptr<model::IndexedFrame> indexed = model::IndexedFrame::build(stream, &error);
+      if (!indexed) {
+        progress.finish();
+        std::fprintf(stderr, "tessera replay: %s: frame %u: %s\n", opt.file.c_str(), f.present, error.c_str());
+        return 1;
+      }
+      for (size_t c : s.configs) {
+        ConfigRun& run = runs[c];
+        progress.show(i, end, "frame " + std::to_string(f.present) + ": " + run.config.name);
+        model::FrameResults results;
+        if (!run.model->run(*indexed, results, &error)) {
+          progress.finish();
+          std::fprintf(stderr, "tessera replay: %s: frame %u, config %s: %s\n", opt.file.c_str(), f.present,
+                       run.config.name.c_str(), error.c_str());
+          return 1;
+        }
+        run.frames.emplace_back(outcomes.size(), std::move(results));
+      }
     }
+    if (selected) outcomes.push_back(std::move(f));
   }
   progress.finish();
   if (outcomes.empty()) {
@@ -379,7 +458,7 @@ int run_replay(const ReplayOptions& opt) {
 
   if (!opt.db.empty()) {
     try {
-      write_database(opt, *reader, outcomes, configs);
+      write_database(opt, *reader, outcomes, runs);
     } catch (const results::Error& e) {
       std::fprintf(stderr, "tessera replay: %s\n", e.what());
       return 1;
@@ -398,13 +477,12 @@ int run_replay(const ReplayOptions& opt) {
     for (const auto& [reason, count] : f.skips.reasons)
       std::printf("        skipped %llu: %s\n", static_cast<unsigned long long>(count), reason.c_str());
   }
-  for (const Configuration& c : configs) {
-    for (const auto& [index, results] : c.frames) {
-      std::printf("%-28s frame %-5u", c.name.c_str(), outcomes[index].present);
-      for (const char* name : {"cycles", "l1tex.hits", "l1tex.accesses", "l2.misses", "dram.accesses", "energy.total_nj"}) {
-        for (const auto& [metric, value] : results.frame_metrics) {
-          if (metric == name) std::printf("  %s %.0f", name, value);
-        }
+  for (const ConfigRun& run : runs) {
+    for (const auto& [index, results] : run.frames) {
+      std::printf("%-28s frame %-5u", run.config.name.c_str(), outcomes[index].present);
+      for (const char* name : {"cycles", "l1tex.hits", "l1tex.accesses", "l2.accesses", "dram.accesses", "energy.total_nj"}) {
+        const double v = results.metric(name);
+        if (!std::isnan(v)) std::printf("  %s %.0f", name, v);
       }
       std::printf("\n");
     }
@@ -422,8 +500,13 @@ void setup_replay(CLI::App& app, int* exit_code) {
   cmd->add_option("--db", opt->db, "Results database (SQLite), created or updated");
   cmd->add_option("--png", opt->png_dir, "Write each replayed frame (and the presented one) as PNG here");
   cmd->add_option("--frames", opt->frames, "Presents to report, A-B or A (earlier frames still replay)");
-  cmd->add_option("--config", opt->configs, "GPU preset to simulate (repeatable; default mobile4 and mobile32)");
-  cmd->add_option("--set", opt->overrides, "Override a model parameter, KEY=VALUE (repeatable)");
+  cmd->add_option("--config", opt->configs,
+                  "Configuration PRESET[+SCHEME...] to simulate (repeatable; default mobile4 and mobile32; "
+                  "with --schemes, plain presets are where the schemes run)");
+  cmd->add_option("--schemes", opt->schemes,
+                  "all, or a comma list: run the baseline and every variant of these schemes (tessera schemes)");
+  cmd->add_option("--set", opt->overrides,
+                  "KEY=VALUE for every configuration that has the parameter (repeatable; refused if none has it)");
   cmd->add_option("--config-file", opt->config_file, "File of KEY=VALUE lines applied before --set");
   cmd->add_flag("--no-model", opt->no_model, "Only render and compare; run no GPU model");
   cmd->add_flag("--quiet", opt->quiet, "No progress bar");

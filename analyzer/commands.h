@@ -13,5 +13,7 @@ void setup_verify(CLI::App& app, int* exit_code);
 void setup_query(CLI::App& app, int* exit_code);
 void setup_schemes(CLI::App& app, int* exit_code);
 void setup_replay(CLI::App& app, int* exit_code);
+void setup_report(CLI::App& app, int* exit_code);
+void setup_compare(CLI::App& app, int* exit_code);
 
 }  // namespace tessera::cli

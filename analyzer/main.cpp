@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
   tessera::cli::setup_replay(app, &exit_code);
 #endif
   tessera::cli::setup_schemes(app, &exit_code);
+  tessera::cli::setup_report(app, &exit_code);
+  tessera::cli::setup_compare(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

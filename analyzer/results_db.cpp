@@ -197,6 +197,17 @@ int64_t ResultsDb::put_run(int64_t capture_id, int64_t config_id) {
   return step_returning_id(s, "put run");
 }
 
+void ResultsDb::replace_runs_named(int64_t capture_id, const std::string& config_name, int64_t config_id) {
+  auto* s = prepare(
+      "DELETE FROM run WHERE capture_id = ?1 AND config_id != ?3 "
+      "AND config_id IN (SELECT config_id FROM config WHERE name = ?2)");
+  sqlite3_bind_int64(s, 1, capture_id);
+  bind_text(s, 2, config_name);
+  sqlite3_bind_int64(s, 3, config_id);
+  check(sqlite3_step(s), "replace runs");
+  sqlite3_reset(s);
+}
+
 void ResultsDb::clear_frame(int64_t run_id, int64_t frame_id) {
   for (const char* sql : {"DELETE FROM frame_metric WHERE run_id = ?1 AND frame_id = ?2",
                           "DELETE FROM tile_metric WHERE run_id = ?1 AND frame_id = ?2",

@@ -68,6 +68,10 @@ class ResultsDb {
   int64_t put_config(const std::string& name, Params params);
   // The run of config on capture, created or reused (its rows are replaced frame by frame).
   int64_t put_run(int64_t capture_id, int64_t config_id);
+  // A configuration is keyed by its full parameter set but queries name it: deletes the runs of
+  // `capture_id` under `config_name` with another parameter set than `config_id`, so a rerun
+  // under the same name (an edited --config-file, a changed default) replaces the earlier run.
+  void replace_runs_named(int64_t capture_id, const std::string& config_name, int64_t config_id);
   // Deletes every frame, tile and core row of (run, frame): a rerun leaves no stale metric.
   void clear_frame(int64_t run_id, int64_t frame_id);
   void put_frame_metric(int64_t run_id, int64_t frame_id, const std::string& metric, double value);

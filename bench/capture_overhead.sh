@@ -1,8 +1,9 @@
 #!/bin/sh
 # Capture layer overhead (issue 3, point 8), on this machine's lavapipe under Xvfb:
 #   1. glmark2 texture scene fps through Zink without the layer,
-#   2. the same with the layer loaded but not capturing (target: < 2 % loss), and with a
-#      capture armed for a frame not yet reached (command buffers being recorded),
+#   2. the same with the layer loaded but not capturing (target: < 2 % loss), with a
+#      capture armed for a frame not yet reached (command buffers being recorded), and while
+#      capturing every frame,
 #   3. wall time and file size of capturing 3 frames of glmark2 texture, glmark2 bump, vkcube.
 # Usage: bench/capture_overhead.sh [BUILD_DIR] [RUNS]   (default: build, 3 runs per fps figure)
 # Frame contents follow wall-clock time, so fps is the median of RUNS runs.
@@ -29,7 +30,7 @@ texture_fps() {
 }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR ? a[int((NR+1)/2)] : 0)}'; }
 
-i=0; : >"$work/plain"; : >"$work/loaded"; : >"$work/armed"
+i=0; : >"$work/plain"; : >"$work/loaded"; : >"$work/armed"; : >"$work/capturing"
 while [ "$i" -lt "$runs" ]; do
   # Interleaved so that machine load drifts hit both equally.
   zink texture_fps >>"$work/plain"
@@ -39,15 +40,22 @@ while [ "$i" -lt "$runs" ]; do
   # command buffer and object (what it does before the first captured frame).
   zink texture_fps VK_ADD_LAYER_PATH="$layer_dir" VK_INSTANCE_LAYERS=VK_LAYER_TESSERA_capture \
     TESSERA_CAPTURE_FILE="$work/armed.tcap" TESSERA_CAPTURE_FRAMES=1000000 >>"$work/armed"
+  # Capturing: every frame of the run is written (commands, memory, presented image and render
+  # targets read back at each present).
+  zink texture_fps VK_ADD_LAYER_PATH="$layer_dir" VK_INSTANCE_LAYERS=VK_LAYER_TESSERA_capture \
+    TESSERA_CAPTURE_FILE="$work/capturing.tcap" TESSERA_CAPTURE_FRAMES=1-1000000 >>"$work/capturing"
+  rm -f "$work/capturing.tcap"
   i=$((i + 1))
 done
 plain=$(median <"$work/plain")
 loaded=$(median <"$work/loaded")
 armed=$(median <"$work/armed")
+capturing=$(median <"$work/capturing")
 echo "glmark2 texture 1280x720 (Zink on lavapipe), median of $runs runs"
 echo "  without layer:            $plain fps   (runs: $(tr '\n' ' ' <"$work/plain"))"
 echo "  layer loaded, no capture: $loaded fps   (runs: $(tr '\n' ' ' <"$work/loaded"))"
 echo "  armed, before the range:  $armed fps   (runs: $(tr '\n' ' ' <"$work/armed"))"
+echo "  capturing every frame:    $capturing fps   (runs: $(tr '\n' ' ' <"$work/capturing"))"
 awk -v a="$plain" -v b="$loaded" -v c="$armed" 'BEGIN { if (a > 0) {
   printf "  loss when loaded:         %.1f %%\n", 100 * (a - b) / a
   printf "  loss when armed:          %.1f %%\n", 100 * (a - c) / a } }'

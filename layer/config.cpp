@@ -43,7 +43,21 @@ std::optional<FrameRange> parse_frame_range(std::string_view text, std::string* 
 
 CaptureConfig read_capture_config(std::string* warning) {
   CaptureConfig c;
-  if (auto f = platform_setting("TESSERA_CAPTURE_FILE", "debug.tessera.capture_file")) c.file = *f;
+  if (auto f = platform_setting("TESSERA_CAPTURE_FILE", "debug.tessera.capture_file")) {
+    c.file = platform_resolve_path(*f);
+  }
+  if (auto t = platform_setting("TESSERA_CAPTURE_TRIGGER", "debug.tessera.capture_trigger")) {
+    c.trigger_file = platform_resolve_path(*t);
+    if (auto n = platform_setting("TESSERA_CAPTURE_TRIGGER_FRAMES",
+                                  "debug.tessera.capture_trigger_frames")) {
+      if (!parse_u32(*n, &c.trigger_frames) || c.trigger_frames == 0) {
+        *warning = "TESSERA_CAPTURE_TRIGGER_FRAMES: '" + *n + "' is not a frame count >= 1; " +
+                   "capturing 1 frame per trigger";
+        c.trigger_frames = 1;
+      }
+    }
+    return c;
+  }
   if (auto fr = platform_setting("TESSERA_CAPTURE_FRAMES", "debug.tessera.capture_frames")) {
     std::string error;
     if (auto r = parse_frame_range(*fr, &error)) {

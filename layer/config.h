@@ -24,11 +24,18 @@ std::optional<FrameRange> parse_frame_range(std::string_view text, std::string* 
 struct CaptureConfig {
   std::string file;  // empty: the layer passes everything through untouched
   FrameRange frames;
+  // Trigger mode: nothing is captured until this file appears; the layer then deletes it and
+  // captures the next `trigger_frames` frames (the frame after the present that saw the file
+  // first). `frames` is unused then. Empty: capture `frames`.
+  std::string trigger_file;
+  uint32_t trigger_frames = 1;
 };
 
-// Reads TESSERA_CAPTURE_FILE / TESSERA_CAPTURE_FRAMES (debug.tessera.capture_file /
-// debug.tessera.capture_frames on Android). A bad frame range is reported through *warning and
-// replaced by the default, frame 1 only.
+// Reads TESSERA_CAPTURE_FILE / TESSERA_CAPTURE_FRAMES, TESSERA_CAPTURE_TRIGGER and
+// TESSERA_CAPTURE_TRIGGER_FRAMES (debug.tessera.capture_file, debug.tessera.capture_frames,
+// debug.tessera.capture_trigger, debug.tessera.capture_trigger_frames on Android); relative
+// file names resolved by the platform (Android: the app's files directory). A bad frame range
+// or count is reported through *warning and replaced by the default (frame 1; 1 frame).
 CaptureConfig read_capture_config(std::string* warning);
 
 }  // namespace tessera::layer

@@ -181,6 +181,8 @@ namespace tessera::layer {
   X(CmdClearColorImage)                       \
   X(CmdClearDepthStencilImage)                \
   X(CmdSetLineStippleEXT)                     \
+  X(CmdBeginTransformFeedbackEXT)             \
+  X(CmdDrawIndirectByteCountEXT)              \
   X(CmdCopyBuffer2)                           \
   X(CmdCopyImage2)                            \
   X(CmdCopyBufferToImage2)                    \

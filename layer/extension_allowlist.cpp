@@ -25,7 +25,7 @@ constexpr std::string_view kAllowed[] = {
     "VK_KHR_draw_indirect_count",
     "VK_EXT_extended_dynamic_state",
     "VK_EXT_extended_dynamic_state2",
-    "VK_EXT_extended_dynamic_state3",       // the states kHiddenFields does not hide
+    "VK_EXT_extended_dynamic_state3",       // the states kHiddenEds3Fields does not hide
     "VK_EXT_vertex_input_dynamic_state",    // vkCmdSetVertexInputEXT
     "VK_EXT_color_write_enable",            // color_write_enables, vkCmdSetColorWriteEnableEXT
     "VK_EXT_depth_clip_control",            // depth_clip_negative_one_to_one
@@ -37,6 +37,7 @@ constexpr std::string_view kAllowed[] = {
     "VK_EXT_provoking_vertex",        // provoking_vertex
     "VK_EXT_custom_border_color",     // SamplerRecord::custom_border
     "VK_EXT_sampler_filter_minmax",   // SamplerRecord::reduction_mode
+    "VK_EXT_transform_feedback",      // Zink's GL 3.0+; use warned (record_commands.cpp)
     // Memory, synchronisation and driver information: no new rendering state.
     "VK_KHR_maintenance1",
     "VK_KHR_maintenance2",
@@ -114,24 +115,33 @@ constexpr std::string_view kAllowed[] = {
 struct HiddenFeature {
   VkStructureType type;
   size_t size;
+  const char* extension;  // shown (and its features kept) when extension_allowed() says so
 };
 constexpr HiddenFeature kHiddenFeatures[] = {
     {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT,
-     sizeof(VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT)},
+     sizeof(VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT), "VK_EXT_graphics_pipeline_library"},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT,
+     sizeof(VkPhysicalDeviceExtendedDynamicState3FeaturesEXT), "VK_EXT_extended_dynamic_state3"},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT,
+     sizeof(VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT), "VK_EXT_vertex_input_dynamic_state"},
     {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT,
-     sizeof(VkPhysicalDeviceMultiDrawFeaturesEXT)},
+     sizeof(VkPhysicalDeviceMultiDrawFeaturesEXT), "VK_EXT_multi_draw"},
     {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT,
-     sizeof(VkPhysicalDeviceTransformFeedbackFeaturesEXT)},
+     sizeof(VkPhysicalDeviceTransformFeedbackFeaturesEXT), "VK_EXT_transform_feedback"},
     {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CONDITIONAL_RENDERING_FEATURES_EXT,
-     sizeof(VkPhysicalDeviceConditionalRenderingFeaturesEXT)},
+     sizeof(VkPhysicalDeviceConditionalRenderingFeaturesEXT), "VK_EXT_conditional_rendering"},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COLOR_WRITE_ENABLE_FEATURES_EXT,
+     sizeof(VkPhysicalDeviceColorWriteEnableFeaturesEXT), "VK_EXT_color_write_enable"},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_CONTROL_FEATURES_EXT,
+     sizeof(VkPhysicalDeviceDepthClipControlFeaturesEXT), "VK_EXT_depth_clip_control"},
     {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVES_GENERATED_QUERY_FEATURES_EXT,
-     sizeof(VkPhysicalDevicePrimitivesGeneratedQueryFeaturesEXT)},
+     sizeof(VkPhysicalDevicePrimitivesGeneratedQueryFeaturesEXT), "VK_EXT_primitives_generated_query"},
     {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ATTACHMENT_FEEDBACK_LOOP_LAYOUT_FEATURES_EXT,
-     sizeof(VkPhysicalDeviceAttachmentFeedbackLoopLayoutFeaturesEXT)},
+     sizeof(VkPhysicalDeviceAttachmentFeedbackLoopLayoutFeaturesEXT), "VK_EXT_attachment_feedback_loop_layout"},
     {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_FEATURES_EXT,
-     sizeof(VkPhysicalDeviceMultisampledRenderToSingleSampledFeaturesEXT)},
+     sizeof(VkPhysicalDeviceMultisampledRenderToSingleSampledFeaturesEXT), "VK_EXT_multisampled_render_to_single_sampled"},
     {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_FEATURES_EXT,
-     sizeof(VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT)},
+     sizeof(VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT), "VK_EXT_rasterization_order_attachment_access"},
 };
 
 // Extended dynamic state 3 is shown, but only with the states the capture records
@@ -185,7 +195,7 @@ void hide_features(void* chain) {
       for (VkBool32 Eds3Features::*field : kHiddenEds3Fields) f->*field = VK_FALSE;
     }
     for (const auto& h : kHiddenFeatures) {
-      if (s->sType == h.type) {
+      if (s->sType == h.type && !extension_allowed(h.extension)) {
         // Every VkBool32 after the sType/pNext header.
         std::memset(reinterpret_cast<char*>(s) + sizeof(VkBaseOutStructure), 0,
                     h.size - sizeof(VkBaseOutStructure));

@@ -1,6 +1,8 @@
 // VK_LAYER_TESSERA_capture: loader interface, instance and device lifetime, the capture session.
 // Only the three loader entry points are exported (exports.map); every other function reaches
 // the application through vkGet*ProcAddr.
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -59,13 +61,24 @@ Session* Session::get() {
   // Deliberately never deleted: some applications never destroy their device, and the file is
   // closed after the last captured frame anyway (a static destructor could run after the
   // driver is gone).
+  if (!config.trigger_file.empty()) {
+    // Armed until the trigger file appears (end_present): no frame number matches before.
+    config.frames = {UINT32_MAX, UINT32_MAX};
+    platform_log("tessera capture: create " + config.trigger_file + " to capture the next " +
+                 std::to_string(config.trigger_frames) + " frame(s)");
+  }
   g_session = new Session(config, std::move(writer));
   cap::CaptureInfoRecord info;
   info.entries = {{"tool", "tessera capture layer"},
                   {"layer", kLayerName},
-                  {"command_line", platform_command_line()},
-                  {"frames", std::to_string(config.frames.first) + "-" +
-                                 std::to_string(config.frames.last)}};
+                  {"command_line", platform_command_line()}};
+  if (config.trigger_file.empty()) {
+    info.entries.emplace_back("frames", std::to_string(config.frames.first) + "-" +
+                                            std::to_string(config.frames.last));
+  } else {
+    info.entries.emplace_back("trigger", config.trigger_file + " (" +
+                                             std::to_string(config.trigger_frames) + " frames)");
+  }
   g_session->write(info);
   // Applications that return from main without destroying their device still get a complete
   // file (trailer index included).
@@ -117,6 +130,15 @@ void Session::end_present() {
                    std::to_string(stats.file_bytes) + " bytes before the index)");
     }
     return;
+  }
+  // Trigger mode: the file is looked for once per present until it appears; deleting it is
+  // both the test and the acknowledgement (std::remove is one call on every platform).
+  if (!config_.trigger_file.empty() && config_.frames.first == UINT32_MAX &&
+      std::remove(config_.trigger_file.c_str()) == 0) {
+    const uint32_t count = std::min(config_.trigger_frames, UINT32_MAX - 1 - n);
+    config_.frames = {n + 1, n + count};
+    platform_log("tessera capture: triggered at present " + std::to_string(n) +
+                 ", capturing frames " + std::to_string(n + 1) + "-" + std::to_string(n + count));
   }
   const bool next = config_.frames.contains(n + 1);
   if (next) pending_frame_.store(n + 1, std::memory_order_release);
@@ -538,6 +560,59 @@ TESSERA_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDe
                                                                             const char* name) {
   return tessera::layer::GetDeviceProcAddr(device, name);
 }
+
+#if defined(__ANDROID__)
+// Android's loader reads no manifest: it asks the layer library itself for its name and
+// extensions (Android "Vulkan validation layers", layer discovery). The layer adds no extension.
+namespace {
+void android_layer_properties(VkLayerProperties* p) {
+  std::memset(p, 0, sizeof *p);
+  std::strncpy(p->layerName, tessera::layer::kLayerName, sizeof p->layerName - 1);
+  p->specVersion = VK_HEADER_VERSION_COMPLETE;
+  p->implementationVersion = 1;
+  std::strncpy(p->description, "Tessera: capture frames for offline replay", sizeof p->description - 1);
+}
+}  // namespace
+
+TESSERA_EXPORT VKAPI_ATTR VkResult VKAPI_CALL
+vkEnumerateInstanceLayerProperties(uint32_t* count, VkLayerProperties* props) {
+  if (props == nullptr) {
+    *count = 1;
+    return VK_SUCCESS;
+  }
+  if (*count < 1) return VK_INCOMPLETE;
+  android_layer_properties(props);
+  *count = 1;
+  return VK_SUCCESS;
+}
+
+TESSERA_EXPORT VKAPI_ATTR VkResult VKAPI_CALL
+vkEnumerateDeviceLayerProperties(VkPhysicalDevice, uint32_t* count, VkLayerProperties* props) {
+  return vkEnumerateInstanceLayerProperties(count, props);
+}
+
+TESSERA_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateInstanceExtensionProperties(
+    const char* layer, uint32_t* count, VkExtensionProperties*) {
+  if (layer == nullptr || std::strcmp(layer, tessera::layer::kLayerName) != 0) {
+    return VK_ERROR_LAYER_NOT_PRESENT;
+  }
+  *count = 0;
+  return VK_SUCCESS;
+}
+
+TESSERA_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateDeviceExtensionProperties(
+    VkPhysicalDevice pd, const char* layer, uint32_t* count, VkExtensionProperties* props) {
+  // Asked about this layer (physical device may be null): none. Otherwise the hook, which
+  // passes down (and hides what the capture cannot record).
+  if (pd == VK_NULL_HANDLE || (layer != nullptr && std::strcmp(layer, tessera::layer::kLayerName) == 0)) {
+    *count = 0;
+    return VK_SUCCESS;
+  }
+  auto fn = reinterpret_cast<PFN_vkEnumerateDeviceExtensionProperties>(
+      tessera::layer::GetInstanceProcAddr(VK_NULL_HANDLE, "vkEnumerateDeviceExtensionProperties"));
+  return fn(pd, layer, count, props);
+}
+#endif
 
 // Loader-layer interface version 2 (the loader's LoaderLayerInterface.md): gives the loader our
 // GetProcAddrs without it looking them up by name.

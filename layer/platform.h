@@ -17,4 +17,9 @@ void platform_log(const std::string& line);
 // The command line of the process, arguments separated by spaces ("" if unknown).
 std::string platform_command_line();
 
+// Where a configured file name (capture file, trigger file) lives. Linux: as given. Android: a
+// relative name is put in the application's own files directory (/data/data/PACKAGE/files), the
+// one place an app can always write and `adb shell run-as PACKAGE` can reach.
+std::string platform_resolve_path(const std::string& configured);
+
 }  // namespace tessera::layer

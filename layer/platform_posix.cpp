@@ -36,14 +36,38 @@ void platform_log(const std::string& line) {
 #endif
 }
 
-std::string platform_command_line() {
+namespace {
+
+std::string read_cmdline() {
   std::ifstream in("/proc/self/cmdline", std::ios::binary);
   std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   while (!raw.empty() && raw.back() == '\0') raw.pop_back();
+  return raw;
+}
+
+}  // namespace
+
+std::string platform_command_line() {
+  std::string raw = read_cmdline();
   for (char& c : raw) {
     if (c == '\0') c = ' ';
   }
   return raw;
+}
+
+std::string platform_resolve_path(const std::string& configured) {
+#if defined(__ANDROID__)
+  if (configured.empty() || configured.front() == '/') return configured;
+  // An app process's argv[0] is its package name, with ":name" for a secondary process
+  // (android:process); its data directory is /data/data/PACKAGE for the primary user.
+  std::string package = read_cmdline();
+  package = package.substr(0, package.find('\0'));
+  package = package.substr(0, package.find(':'));
+  if (package.empty() || package.find('/') != std::string::npos) return configured;
+  return "/data/data/" + package + "/files/" + configured;
+#else
+  return configured;
+#endif
 }
 
 }  // namespace tessera::layer

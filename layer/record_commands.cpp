@@ -921,6 +921,36 @@ VKAPI_ATTR void VKAPI_CALL CmdSetLineStippleEXT(VkCommandBuffer cb, uint32_t fac
   set_state(cb, d, VK_DYNAMIC_STATE_LINE_STIPPLE_EXT, {factor, pattern});
 }
 
+// VK_EXT_transform_feedback is shown because Zink offers OpenGL 3.0 and later only with it (GL
+// 3.0 requires transform feedback; without it every GL game under capture gets a 2.1 context).
+// What transform feedback writes, and draws whose vertex count it produced, are not recorded:
+// an application that uses them gets a warning in the file instead of a silently wrong replay.
+void warn_transform_feedback(const char* what) {
+  Session* s = Session::get();
+  if (s != nullptr && s->recording())
+    s->warn_once(std::string("transform-feedback:") + what,
+                 std::string(what) + ": transform feedback is not recorded; replay differs where "
+                 "later draws read what it wrote");
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdBeginTransformFeedbackEXT(VkCommandBuffer cb, uint32_t first,
+                                                        uint32_t count, const VkBuffer* buffers,
+                                                        const VkDeviceSize* offsets) {
+  device_of(cb)->vk.CmdBeginTransformFeedbackEXT(cb, first, count, buffers, offsets);
+  warn_transform_feedback("vkCmdBeginTransformFeedbackEXT");
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdDrawIndirectByteCountEXT(VkCommandBuffer cb, uint32_t instances,
+                                                       uint32_t first_instance, VkBuffer counter,
+                                                       VkDeviceSize counter_offset,
+                                                       uint32_t counter_vertex_offset,
+                                                       uint32_t vertex_stride) {
+  device_of(cb)->vk.CmdDrawIndirectByteCountEXT(cb, instances, first_instance, counter,
+                                                counter_offset, counter_vertex_offset,
+                                                vertex_stride);
+  warn_transform_feedback("vkCmdDrawIndirectByteCountEXT (draw not recorded)");
+}
+
 VKAPI_ATTR void VKAPI_CALL CmdUpdateBuffer(VkCommandBuffer cb, VkBuffer b, VkDeviceSize off,
                                            VkDeviceSize size, const void* data) {
   DeviceData* d = device_of(cb);
@@ -1207,6 +1237,8 @@ PFN_vkVoidFunction command_hook(const char* name) {
   TESSERA_HOOK("vkCmdBlitImage2", CmdBlitImage2)
   TESSERA_HOOK("vkCmdResolveImage2", CmdResolveImage2)
   TESSERA_HOOK("vkCmdSetLineStippleEXT", CmdSetLineStippleEXT)
+  TESSERA_HOOK("vkCmdBeginTransformFeedbackEXT", CmdBeginTransformFeedbackEXT)
+  TESSERA_HOOK("vkCmdDrawIndirectByteCountEXT", CmdDrawIndirectByteCountEXT)
   TESSERA_HOOK("vkCmdUpdateBuffer", CmdUpdateBuffer)
   TESSERA_HOOK("vkCmdFillBuffer", CmdFillBuffer)
   TESSERA_HOOK("vkCmdPipelineBarrier", CmdPipelineBarrier)

@@ -9,6 +9,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -86,12 +87,15 @@ std::vector<uint8_t> realisticFrame(uint64_t* texture_lines) {
 struct Frame {
   std::vector<uint8_t> bytes;
   uint64_t texture_lines = 0;
+  std::unique_ptr<IndexedFrame> indexed;  // indexed once, run by every configuration
 };
 
 const Frame& frame() {
   static const Frame f = [] {
     Frame r;
     r.bytes = realisticFrame(&r.texture_lines);
+    std::string error;
+    r.indexed = IndexedFrame::build(r.bytes, &error);
     return r;
   }();
   return f;
@@ -110,14 +114,26 @@ void BM_StreamDecode(benchmark::State& state) {
   state.counters["stream_bytes"] = static_cast<double>(f.bytes.size());
 }
 
+// Checking and indexing the frame's structure, done once per frame for all configurations.
+void BM_IndexFrame(benchmark::State& state) {
+  const Frame& f = frame();
+  std::string error;
+  for (auto _ : state) {
+    auto indexed = IndexedFrame::build(f.bytes, &error);
+    benchmark::DoNotOptimize(indexed.get());
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * f.texture_lines));
+}
+
+// One configuration on the indexed frame (its raster pass decodes the tiles' quads and samples).
 void runPreset(benchmark::State& state, const char* preset) {
   const Frame& f = frame();
-  ParamSet p = makePreset(preset);
+  ParamSet p = make_preset(preset);
   GpuModel model(p);
   FrameResults r;
   std::string error;
   for (auto _ : state) {
-    if (!model.run(f.bytes, r, &error)) {
+    if (!model.run(*f.indexed, r, &error)) {
       state.SkipWithError(error.c_str());
       return;
     }
@@ -140,11 +156,11 @@ void BM_TimingModelMobile32(benchmark::State& state) { runPreset(state, "mobile3
 // "Simulate many": both presets over the same stream, one after the other.
 void BM_BothPresets(benchmark::State& state) {
   const Frame& f = frame();
-  GpuModel m4(makePreset("mobile4")), m32(makePreset("mobile32"));
+  GpuModel m4(make_preset("mobile4")), m32(make_preset("mobile32"));
   FrameResults r;
   std::string error;
   for (auto _ : state) {
-    if (!m4.run(f.bytes, r, &error) || !m32.run(f.bytes, r, &error)) {
+    if (!m4.run(*f.indexed, r, &error) || !m32.run(*f.indexed, r, &error)) {
       state.SkipWithError(error.c_str());
       return;
     }
@@ -153,6 +169,7 @@ void BM_BothPresets(benchmark::State& state) {
 }
 
 BENCHMARK(BM_StreamDecode)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_IndexFrame)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TimingModelMobile4)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TimingModelMobile32)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BothPresets)->Unit(benchmark::kMillisecond);

@@ -76,9 +76,9 @@ const std::vector<MemRequest>& stream4() {
 
 void runHierarchy(benchmark::State& state, bool replication) {
   const std::vector<MemRequest>& s = stream4();
-  ParamSet p = makePreset("mobile4");
+  ParamSet p = make_preset("mobile4");
   p.set("stats.replication", replication ? "true" : "false");
-  MemoryHierarchy h(HierarchyConfig::fromParams(p));
+  MemoryHierarchy h(HierarchyConfig::from_params(p));
   uint64_t now = 0;
   uint64_t latency_sum = 0;
   for (auto _ : state) {
@@ -89,13 +89,13 @@ void runHierarchy(benchmark::State& state, bool replication) {
   }
   benchmark::DoNotOptimize(latency_sum);
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * s.size()));
-  const CacheCounters l1 = h.l1texTotals();
+  const CacheCounters l1 = h.l1tex_totals();
   state.counters["stream"] = static_cast<double>(s.size());
   state.counters["l1_hit_rate"] = static_cast<double>(l1.hits) / static_cast<double>(l1.accesses);
   state.counters["l2_hit_rate"] =
       static_cast<double>(h.l2().counters().hits) / static_cast<double>(h.l2().counters().accesses);
   if (replication) {
-    const auto& hist = h.replicationHistogram();
+    const auto& hist = h.replication_histogram();
     double total = 0;
     for (uint64_t v : hist) total += static_cast<double>(v);
     state.counters["replicated_frac"] = (total - static_cast<double>(hist[1])) / total;

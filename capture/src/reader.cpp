@@ -512,6 +512,20 @@ const FrameInfo* CaptureReader::find_frame(uint32_t present) const {
   return nullptr;
 }
 
+bool CaptureReader::records_chunk(uint64_t offset, uint32_t frame, ChunkHeader* h, Bytes* payload,
+                                  std::string* error) const {
+  std::string problem;
+  if (!chunk_header(offset, h, &problem) || !chunk_payload(offset, *h, payload, &problem)) {
+    if (error) *error = where(offset, problem);
+    return false;
+  }
+  if (h->type != static_cast<uint16_t>(ChunkType::kRecords) || h->frame != frame) {
+    if (error) *error = where(offset, "index points at a chunk that is not a records chunk of frame " + std::to_string(frame));
+    return false;
+  }
+  return true;
+}
+
 bool CaptureReader::read_chunks(const std::vector<uint64_t>& offsets, uint32_t frame, const RecordVisitor& visit,
                                 std::string* error) const {
   bool go_on = true;
@@ -519,14 +533,7 @@ bool CaptureReader::read_chunks(const std::vector<uint64_t>& offsets, uint32_t f
     ChunkHeader h{};
     Bytes payload;
     std::string problem;
-    if (!chunk_header(offset, &h, &problem) || !chunk_payload(offset, h, &payload, &problem)) {
-      if (error) *error = where(offset, problem);
-      return false;
-    }
-    if (h.type != static_cast<uint16_t>(ChunkType::kRecords) || h.frame != frame) {
-      if (error) *error = where(offset, "index points at a chunk that is not a records chunk of frame " + std::to_string(frame));
-      return false;
-    }
+    if (!records_chunk(offset, frame, &h, &payload, error)) return false;
     uint64_t count = 0;
     const RecordVisitor wrapped = [&](uint32_t kind, std::span<const std::byte> body) {
       go_on = visit(kind, body);
@@ -551,6 +558,60 @@ bool CaptureReader::read_frame(size_t index, const RecordVisitor& visit, std::st
 
 bool CaptureReader::read_global(const RecordVisitor& visit, std::string* error) const {
   return read_chunks(global_chunks_, format::kNoFrame, visit, error);
+}
+
+bool CaptureReader::storage_breakdown(StorageBreakdown* out, std::string* error) const {
+  *out = StorageBreakdown{};
+  double accounted = 0;
+  auto add_records = [&](const std::vector<uint64_t>& offsets, uint32_t frame) {
+    for (uint64_t offset : offsets) {
+      ChunkHeader h{};
+      Bytes payload;
+      std::string problem;
+      if (!records_chunk(offset, frame, &h, &payload, error)) return false;
+      const double ratio = h.raw_size ? static_cast<double>(h.stored_size) / static_cast<double>(h.raw_size) : 0.0;
+      uint64_t count = 0;
+      const RecordVisitor share = [&](uint32_t kind, std::span<const std::byte> body) {
+        StorageShare& k = out->records_by_kind[kind];
+        const uint64_t raw = 8 + body.size();
+        k.count += 1;
+        k.raw_bytes += raw;
+        k.stored_bytes += static_cast<double>(raw) * ratio;
+        accounted += static_cast<double>(raw) * ratio;
+        return true;
+      };
+      if (!for_each_record(payload.data, share, &count, &problem)) {
+        if (error) *error = where(offset, problem);
+        return false;
+      }
+    }
+    return true;
+  };
+  if (!add_records(global_chunks_, 0)) return false;
+  for (const auto& f : frames_) {
+    if (!add_records(f.chunk_offsets, f.present)) return false;
+  }
+  std::unordered_map<uint64_t, double> blob_chunk_ratio;
+  for (const auto& [hash, loc] : blobs_) {
+    auto it = blob_chunk_ratio.find(loc.chunk_offset);
+    if (it == blob_chunk_ratio.end()) {
+      ChunkHeader h{};
+      std::string problem;
+      if (!chunk_header(loc.chunk_offset, &h, &problem)) {
+        if (error) *error = where(loc.chunk_offset, problem);
+        return false;
+      }
+      const double ratio = h.raw_size ? static_cast<double>(h.stored_size) / static_cast<double>(h.raw_size) : 0.0;
+      it = blob_chunk_ratio.emplace(loc.chunk_offset, ratio).first;
+    }
+    StorageShare& b = out->blobs[hash];
+    b.count = 1;
+    b.raw_bytes = 24 + loc.size;
+    b.stored_bytes = static_cast<double>(b.raw_bytes) * it->second;
+    accounted += b.stored_bytes;
+  }
+  out->overhead_bytes = static_cast<double>(summary_.file_bytes) - accounted;
+  return true;
 }
 
 std::optional<Bytes> CaptureReader::blob(const Hash128& hash, std::string* error) const {

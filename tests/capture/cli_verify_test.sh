@@ -47,6 +47,17 @@ if [ "$rc" -ne 0 ] || ! grep -qE '^trailer +present$' <<<"$out" || ! grep -qE '^
 else
   echo "ok   info good"
 fi
+# Storage by blob kind: 2 textures of 32x32 RGBA8 with full mip chains (1365 texels, 5460 bytes) plus
+# their 24-byte blob entry headers; "without outputs" is the file less the presented images.
+textures=$(sed -nE 's/^  textures +([0-9]+) +([0-9]+) +[0-9]+$/\1 \2/p' <<<"$out")
+presented=$(sed -nE 's/^  presented images +[0-9]+ +[0-9]+ +([0-9]+)$/\1/p' <<<"$out")
+without=$(sed -nE 's/^without outputs ([0-9]+) bytes.*/\1/p' <<<"$out")
+if [ "$textures" != "2 $((2 * (24 + 5460)))" ] || [ -z "$presented" ] ||
+   [ $((size - presented - without)) -lt -1 ] || [ $((size - presented - without)) -gt 1 ]; then
+  echo "FAIL info storage: textures '$textures', presented '$presented', without '$without', size $size"; fail=1
+else
+  echo "ok   info storage by blob kind"
+fi
 err=$("$tessera" info "$dir/magic.tcap" 2>&1 >/dev/null); rc=$?
 if [ "$rc" -eq 0 ] || [[ "$err" != *"wrong magic"* ]]; then echo "FAIL info magic: $err"; fail=1; else echo "ok   info magic"; fi
 exit $fail

@@ -398,3 +398,46 @@ TEST(WriterReader, UnknownChunkTypeAndNewerMinorVersionAreTolerated) {
 
 }  // namespace
 }  // namespace tessera::capture
+
+namespace tessera::capture {
+namespace {
+
+// Storage breakdown on an uncompressed file (stored = raw): each kind's bytes are exactly its
+// records' headers and bodies, each blob's its 24-byte entry header and bytes, and with the
+// overhead they add up to the file size.
+TEST(WriterReader, StorageBreakdownSharesEveryByteOfTheFile) {
+  TempPath path("storage.tcap");
+  WriterOptions o;
+  o.compression_level = 0;
+  auto w = CaptureWriter::open(path.str(), o, nullptr);
+  ASSERT_TRUE(w);
+  w->write(WarningRecord{"global"});  // body: varint 6 + 6 bytes
+  w->begin_frame(2);
+  const Hash128 code = w->put_blob(as_bytes_view("\x03\x02\x23\x07 spirv"));  // 10 bytes
+  w->write(ShaderModuleRecord{1, code, 10});
+  w->write(WarningRecord{"a"});
+  w->write(WarningRecord{"bc"});
+  w->flush_frame();
+  ASSERT_TRUE(w->close());
+
+  std::string error;
+  auto r = CaptureReader::open(path.str(), &error);
+  ASSERT_TRUE(r) << error;
+  StorageBreakdown b;
+  ASSERT_TRUE(r->storage_breakdown(&b, &error)) << error;
+  const auto& warnings = b.records_by_kind.at(static_cast<uint32_t>(RecordKind::kWarning));
+  EXPECT_EQ(warnings.count, 3u);
+  EXPECT_EQ(warnings.raw_bytes, (8 + 7) + (8 + 2) + (8 + 3));
+  EXPECT_DOUBLE_EQ(warnings.stored_bytes, static_cast<double>(warnings.raw_bytes));
+  ASSERT_EQ(b.blobs.size(), 1u);
+  EXPECT_EQ(b.blobs.at(code).raw_bytes, 24u + 10u);
+  EXPECT_DOUBLE_EQ(b.blobs.at(code).stored_bytes, 34.0);
+  double total = b.overhead_bytes;
+  for (const auto& [kind, share] : b.records_by_kind) total += share.stored_bytes;
+  for (const auto& [hash, share] : b.blobs) total += share.stored_bytes;
+  EXPECT_DOUBLE_EQ(total, static_cast<double>(r->summary().file_bytes));
+  EXPECT_GT(b.overhead_bytes, 32.0 + 32.0);  // at least the file header and the footer
+}
+
+}  // namespace
+}  // namespace tessera::capture

@@ -2,6 +2,8 @@
 // one-line errors for everything else.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "config.h"
 
 namespace tessera::layer {
@@ -37,6 +39,34 @@ TEST(FrameRange, RefusesZeroReversedAndJunk) {
   for (const char* bad : {"", "-", "a-b", "3-", "-3", "1-2-3", "4x", " 4", "99999999999"}) {
     EXPECT_NE(parse_error(bad).find("not A-B or A"), std::string::npos) << bad;
   }
+}
+
+// Trigger mode: the file (as given on Linux) and the frame count; a bad count is reported and
+// replaced by 1; TESSERA_CAPTURE_FRAMES does not apply then.
+TEST(CaptureConfig, TriggerFileAndFrameCount) {
+  setenv("TESSERA_CAPTURE_FILE", "/tmp/x.tcap", 1);
+  setenv("TESSERA_CAPTURE_FRAMES", "junk", 1);
+  setenv("TESSERA_CAPTURE_TRIGGER", "/tmp/x.trigger", 1);
+  setenv("TESSERA_CAPTURE_TRIGGER_FRAMES", "4", 1);
+  std::string warning;
+  CaptureConfig c = read_capture_config(&warning);
+  EXPECT_EQ(c.file, "/tmp/x.tcap");
+  EXPECT_EQ(c.trigger_file, "/tmp/x.trigger");
+  EXPECT_EQ(c.trigger_frames, 4u);
+  EXPECT_EQ(warning, "");
+  setenv("TESSERA_CAPTURE_TRIGGER_FRAMES", "0", 1);
+  c = read_capture_config(&warning);
+  EXPECT_EQ(c.trigger_frames, 1u);
+  EXPECT_NE(warning.find("TESSERA_CAPTURE_TRIGGER_FRAMES: '0'"), std::string::npos) << warning;
+  unsetenv("TESSERA_CAPTURE_TRIGGER");
+  unsetenv("TESSERA_CAPTURE_TRIGGER_FRAMES");
+  warning.clear();
+  c = read_capture_config(&warning);
+  EXPECT_EQ(c.trigger_file, "");
+  EXPECT_NE(warning.find("capturing frame 1"), std::string::npos) << warning;
+  EXPECT_EQ(c.frames, (FrameRange{1, 1}));
+  unsetenv("TESSERA_CAPTURE_FILE");
+  unsetenv("TESSERA_CAPTURE_FRAMES");
 }
 
 }  // namespace

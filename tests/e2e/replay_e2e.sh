@@ -45,6 +45,9 @@ case $workload in
 esac
 
 "$tessera" replay "$work/c.tcap" --db "$work/r.db" --png "$work/png" --quiet | tee "$work/replay.txt"
+# Every scheme variant and combination from the same capture (one shading pass per tile size).
+"$tessera" replay "$work/c.tcap" --db "$work/r.db" --schemes all --quiet > "$work/schemes.txt"
+grep -c frame "$work/schemes.txt" | sed 's/^/scheme runs (configuration x frame lines): /'
 
 q() { "$tessera" query "$work/r.db" "$1" --csv | tail -n +2; }
 fail=0
@@ -54,15 +57,16 @@ check() {  # check DESCRIPTION SQL-returning-count-of-violations
 }
 check "PSNR >= 35 dB on every frame" \
   "SELECT count(*) FROM frame_metrics WHERE metric = 'replay.psnr_db' AND value < 35"
+configs="(SELECT count(DISTINCT config) FROM frame_metrics)"
 check "a PSNR for every frame and configuration" \
-  "SELECT (SELECT count(*) FROM frame) * 2 - count(*) FROM frame_metrics WHERE metric = 'replay.psnr_db'"
+  "SELECT (SELECT count(*) FROM frame) * $configs - count(*) FROM frame_metrics WHERE metric = 'replay.psnr_db'"
 check "no skipped draws" \
   "SELECT count(*) FROM frame_metrics WHERE metric = 'replay.skipped' AND value != 0"
 for m in cycles energy.total_nj quads fragments draws l1tex.accesses l1tex.hits l1tex.local_hits \
          l2.accesses l2.misses dram.accesses pb.l2_accesses pb.dram_accesses replay.psnr_db \
          replay.skipped; do
-  check "metric $m for mobile4 and mobile32 on every frame" \
-    "SELECT (SELECT count(*) FROM frame) * 2 - count(*) FROM frame_metrics WHERE metric = '$m'"
+  check "metric $m for every configuration on every frame" \
+    "SELECT (SELECT count(*) FROM frame) * $configs - count(*) FROM frame_metrics WHERE metric = '$m'"
 done
 check "non-zero work: quads, fragments, cycles" \
   "SELECT count(*) FROM frame_metrics WHERE metric IN ('quads', 'fragments', 'cycles') AND value <= 0"
@@ -73,12 +77,12 @@ reconcile() {
   for m in $1; do l="$l + sum(CASE WHEN metric = '$m' THEN value ELSE 0 END)"; names="$names,'$m'"; done
   for m in $2; do r="$r + sum(CASE WHEN metric = '$m' THEN value ELSE 0 END)"; names="$names,'$m'"; done
   local n=$(( $(echo "$1 $2" | wc -w) ))
-  # Violations: groups where the sums differ or a metric is missing, plus frames x configs
-  # (mobile4, mobile32) with none of the metrics at all.
+  # Violations: groups where the sums differ or a metric is missing, plus frames x configs with
+  # none of the metrics at all.
   check "$1 = $2" "SELECT (SELECT count(*) FROM (SELECT 0 $l AS l, 0 $r AS r, count(DISTINCT metric) AS n
      FROM frame_metrics WHERE metric IN (${names#,}) GROUP BY capture, frame, config)
      WHERE l != r OR n != $n)
-     + (SELECT (SELECT count(*) FROM frame) * 2 - count(DISTINCT capture || '/' || frame || '/' || config)
+     + (SELECT (SELECT count(*) FROM frame) * $configs - count(DISTINCT capture || '/' || frame || '/' || config)
      FROM frame_metrics WHERE metric IN (${names#,})) AS violations"
 }
 for c in l1tex l2 tile vertex; do reconcile "$c.hits $c.misses" "$c.accesses"; done
@@ -96,5 +100,20 @@ reconcile "l2.accesses" "l2.texture_accesses l2.vertex_accesses pb.l2_accesses"
 reconcile "dram.accesses" "l2.fetches l2.writebacks l2.write_throughs dram.color_flushes dram.attachment_loads"
 reconcile "dram.l2_fetches" "l2.fetches"
 reconcile "dram.l2_writes" "l2.writebacks l2.write_throughs"
+check "mobile4, mobile32 and at least one scheme configuration" \
+  "SELECT 3 - (SELECT count(*) FROM config WHERE name IN ('mobile4', 'mobile32')) - min(1, (SELECT count(*) FROM config WHERE name LIKE '%+%'))"
+# A scheme configuration that changes nothing against its preset on any frame is a stub.
+check "every scheme configuration differs from its preset" \
+  "SELECT count(*) FROM (SELECT s.config FROM frame_metrics s JOIN frame_metrics b
+     ON b.capture = s.capture AND b.frame = s.frame AND b.metric = s.metric
+     AND b.config = substr(s.config, 1, instr(s.config, '+') - 1)
+   WHERE s.config LIKE '%+%' AND s.metric NOT LIKE 'replay.%' AND s.metric NOT LIKE 'sim.events.%'
+   GROUP BY s.config HAVING max(abs(s.value - b.value)) = 0)"
+# Each scheme's own reconciliations (tests/e2e/checks/<scheme>.sql: a first-line comment naming
+# the check, then one query returning the number of violations in a column named violations).
+for f in "$(dirname "$0")"/checks/*.sql; do
+  [ -e "$f" ] || continue
+  check "$(head -1 "$f" | sed 's/^-- *//')" "$(tail -n +2 "$f")"
+done
 [ "$(ls "$work/png" | wc -l)" -ge 2 ] || { echo "FAIL: no PNG written"; fail=1; }
 exit $fail

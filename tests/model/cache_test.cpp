@@ -122,7 +122,7 @@ TEST(CacheWrite, WriteThroughNoAllocate) {
   EXPECT_TRUE(w2.hit);
   EXPECT_TRUE(w2.forward_write);
   EXPECT_EQ(cache.counters().write_throughs, 2u);
-  EXPECT_EQ(cache.counters().nextLevelTraffic(), 3u);
+  EXPECT_EQ(cache.counters().next_level_traffic(), 3u);
 }
 
 TEST(CacheCountersTest, PerRequester) {
@@ -156,26 +156,26 @@ TEST(CacheBanks, OneAccessPerBankPerCycle) {
   CacheConfig c = cfg(1024, 2);  // 8 sets
   c.banks = 2;
   SetAssocCache<LruPolicy> cache(c);
-  EXPECT_EQ(cache.reserveBank(0 * 64, 10), 10u);  // set 0 -> bank 0
-  EXPECT_EQ(cache.reserveBank(2 * 64, 10), 11u);  // set 2 -> bank 0, waits a cycle
-  EXPECT_EQ(cache.reserveBank(1 * 64, 10), 10u);  // set 1 -> bank 1
-  EXPECT_EQ(cache.reserveBank(4 * 64, 20), 20u);  // bank 0 free again
+  EXPECT_EQ(cache.reserve_bank(0 * 64, 10), 10u);  // set 0 -> bank 0
+  EXPECT_EQ(cache.reserve_bank(2 * 64, 10), 11u);  // set 2 -> bank 0, waits a cycle
+  EXPECT_EQ(cache.reserve_bank(1 * 64, 10), 10u);  // set 1 -> bank 1
+  EXPECT_EQ(cache.reserve_bank(4 * 64, 20), 20u);  // bank 0 free again
 }
 
 TEST(CacheConfigTest, RejectsBadGeometryAndPolicy) {
   EXPECT_THROW(SetAssocCache<LruPolicy>(cfg(3 * 64 * 4, 4)), std::invalid_argument);  // 3 sets
   CacheConfig c = cfg(1024, 4);
   c.line_bytes = 48;
-  EXPECT_THROW(validateCacheConfig(c), std::invalid_argument);
+  EXPECT_THROW(validate_cache_config(c), std::invalid_argument);
   c = cfg(1000, 4);
-  EXPECT_THROW(validateCacheConfig(c), std::invalid_argument);
+  EXPECT_THROW(validate_cache_config(c), std::invalid_argument);
   c = cfg(1024, 4);
-  c.policy = "mru";
+  c.policy = "fifo";
   try {
     AnyCache any(c);
     FAIL() << "unknown policy accepted";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("unknown replacement policy 'mru'"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("unknown replacement policy 'fifo'"), std::string::npos);
   }
 }
 

@@ -75,7 +75,7 @@ TEST(Dram, SpacedRequestsDoNotQueue) {
   Dram busy(c);
   for (uint64_t i = 0; i < 100; ++i) busy.access(i * 64, false, i * 16, DramSource::L2Fetch);
   EXPECT_GT(busy.counters().queue_cycles, 0.0);
-  EXPECT_DOUBLE_EQ(busy.busyUntil(), 100.0 * 32);
+  EXPECT_DOUBLE_EQ(busy.busy_until(), 100.0 * 32);
 }
 
 TEST(Dram, RejectsBadConfig) {

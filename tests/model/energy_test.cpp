@@ -8,18 +8,18 @@ namespace tessera::model {
 namespace {
 
 TEST(Energy, ConstantsAreDesignSection7) {
-  EXPECT_DOUBLE_EQ(sram16KiB4Way(TechVariant::Nm32Hp).read_pj, 61.2);
-  EXPECT_DOUBLE_EQ(sram16KiB4Way(TechVariant::Nm32Lop).write_pj, 28.2);
-  EXPECT_DOUBLE_EQ(sram16KiB4Way(TechVariant::Nm22Hp).read_pj, 31.8);
-  EXPECT_DOUBLE_EQ(sram16KiB4Way(TechVariant::Nm22Lop).write_pj, 19.6);
-  EXPECT_DOUBLE_EQ(sram1MiB8Way(TechVariant::Nm32Hp).write_pj, 423.0);
-  EXPECT_DOUBLE_EQ(sram1MiB8Way(TechVariant::Nm32Lop).read_pj, 207.0);
-  EXPECT_DOUBLE_EQ(sram1MiB8Way(TechVariant::Nm22Hp).read_pj, 217.0);
-  EXPECT_DOUBLE_EQ(sram1MiB8Way(TechVariant::Nm22Lop).write_pj, 145.0);
-  EXPECT_DOUBLE_EQ(ram1KiB32nmLop().write_pj, 1.14);
-  EXPECT_DOUBLE_EQ(dramAccessEnergy(DramType::Lpddr3).row_hit_pj, 2600.0);
-  EXPECT_DOUBLE_EQ(dramAccessEnergy(DramType::Lpddr3).row_miss_pj, 6700.0);
-  EXPECT_DOUBLE_EQ(dramAccessEnergy(DramType::Lpddr4).row_hit_pj, 2700.0);
+  EXPECT_DOUBLE_EQ(sram_16kib_4way(TechVariant::Nm32Hp).read_pj, 61.2);
+  EXPECT_DOUBLE_EQ(sram_16kib_4way(TechVariant::Nm32Lop).write_pj, 28.2);
+  EXPECT_DOUBLE_EQ(sram_16kib_4way(TechVariant::Nm22Hp).read_pj, 31.8);
+  EXPECT_DOUBLE_EQ(sram_16kib_4way(TechVariant::Nm22Lop).write_pj, 19.6);
+  EXPECT_DOUBLE_EQ(sram_1mib_8way(TechVariant::Nm32Hp).write_pj, 423.0);
+  EXPECT_DOUBLE_EQ(sram_1mib_8way(TechVariant::Nm32Lop).read_pj, 207.0);
+  EXPECT_DOUBLE_EQ(sram_1mib_8way(TechVariant::Nm22Hp).read_pj, 217.0);
+  EXPECT_DOUBLE_EQ(sram_1mib_8way(TechVariant::Nm22Lop).write_pj, 145.0);
+  EXPECT_DOUBLE_EQ(ram_1kib_32nm_lop().write_pj, 1.14);
+  EXPECT_DOUBLE_EQ(dram_access_energy(DramType::Lpddr3).row_hit_pj, 2600.0);
+  EXPECT_DOUBLE_EQ(dram_access_energy(DramType::Lpddr3).row_miss_pj, 6700.0);
+  EXPECT_DOUBLE_EQ(dram_access_energy(DramType::Lpddr4).row_hit_pj, 2700.0);
 }
 
 // Constructed case on mobile4: core 0 reads line X twice, core 1 reads X once, core 0 reads the
@@ -29,9 +29,9 @@ TEST(Energy, ConstantsAreDesignSection7) {
 //   DRAM: X row miss, Y row hit.
 TEST(Energy, CountsTimesConstantsPlusLeakage) {
   for (const char* tech : {"32nm-lop", "32nm-hp", "22nm-hp", "22nm-lop"}) {
-    ParamSet p = makePreset("mobile4");
+    ParamSet p = make_preset("mobile4");
     p.set("energy.tech", tech);
-    MemoryHierarchy h(HierarchyConfig::fromParams(p));
+    MemoryHierarchy h(HierarchyConfig::from_params(p));
     MemRequest r;
     r.addr = 0x2000;
     h.access(r, 0);
@@ -42,13 +42,13 @@ TEST(Energy, CountsTimesConstantsPlusLeakage) {
     r.addr = 0x2080;  // next line on the same DRAM channel (line-interleaved over 2), same row
     h.access(r, 600);
 
-    const EnergyParams ep = EnergyParams::fromParams(p);
+    const EnergyParams ep = EnergyParams::from_params(p);
     const uint64_t cycles = 6000;  // 10 us at 600 MHz
-    const EnergyReport e = computeEnergy(h, ep, cycles);
-    const AccessEnergy s = sram16KiB4Way(ep.tech);
-    const AccessEnergy l = sram1MiB8Way(ep.tech);
+    const EnergyReport e = compute_energy(h, ep, cycles);
+    const AccessEnergy s = sram_16kib_4way(ep.tech);
+    const AccessEnergy l = sram_1mib_8way(ep.tech);
     const double us = 10.0;
-    const double leak = sramLeakageMwPerKiB(ep.tech);  // mW per KiB; mW x us = nJ
+    const double leak = sram_leakage_mw_per_kib(ep.tech);  // mW per KiB; mW x us = nJ
 
     const StructureEnergy* l1 = e.find("l1tex");
     ASSERT_NE(l1, nullptr);
@@ -71,15 +71,15 @@ TEST(Energy, CountsTimesConstantsPlusLeakage) {
     EXPECT_NEAR(tile->leakage_nj, leak * 64 * us, 1e-9);
 
     double sum = 0;
-    for (const auto& st : e.structures) sum += st.totalNj();
+    for (const auto& st : e.structures) sum += st.total_nj();
     EXPECT_NEAR(e.total_nj, sum, 1e-9);
     EXPECT_NEAR(e.total_nj, e.dynamic_nj + e.leakage_nj, 1e-9);
   }
 }
 
 TEST(Energy, HpCostsMoreThanLop) {
-  ParamSet p = makePreset("mobile4");
-  MemoryHierarchy h(HierarchyConfig::fromParams(p));
+  ParamSet p = make_preset("mobile4");
+  MemoryHierarchy h(HierarchyConfig::from_params(p));
   for (uint64_t i = 0; i < 1000; ++i) {
     MemRequest r;
     r.addr = (i % 300) * 64;
@@ -87,15 +87,15 @@ TEST(Energy, HpCostsMoreThanLop) {
     h.access(r, i);
   }
   p.set("energy.tech", "32nm-hp");
-  const double hp = computeEnergy(h, EnergyParams::fromParams(p), 1000).total_nj;
+  const double hp = compute_energy(h, EnergyParams::from_params(p), 1000).total_nj;
   p.set("energy.tech", "32nm-lop");
-  const double lop = computeEnergy(h, EnergyParams::fromParams(p), 1000).total_nj;
+  const double lop = compute_energy(h, EnergyParams::from_params(p), 1000).total_nj;
   EXPECT_GT(hp, lop);
   p.set("dram.type", "lpddr4");
   const DramCounters& d = h.dram().counters();
   ASSERT_GT(d.row_hits, 0u);
   ASSERT_GT(d.row_misses, 0u);
-  EXPECT_NEAR(computeEnergy(h, EnergyParams::fromParams(p), 1000).find("dram")->dynamic_nj,
+  EXPECT_NEAR(compute_energy(h, EnergyParams::from_params(p), 1000).find("dram")->dynamic_nj,
               (static_cast<double>(d.row_hits) * 2.7 + static_cast<double>(d.row_misses) * 4.7), 1e-6);
 }
 

@@ -9,109 +9,12 @@
 
 #include "tessera/model/gpu_model.h"
 #include "tessera/stream/access_stream.h"
+#include "frame_builder.h"
 
 namespace tessera::model {
 namespace {
 
-using stream::StreamWriter;
-
-// What one quad of a constructed tile does.
-struct QuadSpec {
-  bool present = true;
-  bool shaded = true;
-  uint64_t instructions = 4;
-  // lines[lane] = the lines of that lane's samples, one sample per inner vector.
-  std::vector<std::vector<uint64_t>> samples[4];
-  uint32_t coverage = 0xf;
-};
-
-using QuadFn = std::function<QuadSpec(uint32_t tile_seq, uint32_t qx, uint32_t qy)>;
-
-struct FrameSpec {
-  uint32_t tiles_x = 1, tiles_y = 1;
-  uint32_t draws = 0, vertices_per_draw = 0;  // vertex fetches of 16 B, one per vertex
-  uint64_t vertex_instructions = 0;            // per VertexShade
-  uint32_t pb_lines_per_tile = 0;              // PB-Lists line written and read per tile
-  uint32_t load_lines = 0, store_lines = 0;    // attachment lines per tile
-  std::vector<uint32_t> order;                 // tile processing order (empty: scanline)
-  QuadFn quad;
-};
-
-constexpr uint64_t kPbBase = 0x4000'0000, kVertexBase = 0x5000'0000, kFbBase = 0x6000'0000, kLoadBase = 0x7000'0000;
-
-std::vector<uint8_t> buildFrame(const FrameSpec& f) {
-  StreamWriter w;
-  w.frame_begin(1, f.tiles_x * 32, f.tiles_y * 32);
-  w.pass_begin(0, f.tiles_x * 32, f.tiles_y * 32, 32, 32, f.tiles_x, f.tiles_y);
-  const uint32_t ntiles = f.tiles_x * f.tiles_y;
-  for (uint32_t d = 0; d < f.draws; ++d) {
-    w.draw(d);
-    for (uint32_t v = 0; v < f.vertices_per_draw; ++v) w.vertex_fetch(kVertexBase + (uint64_t{d} * 4096 + v) * 16, 16);
-    w.vertex_shade(f.vertices_per_draw, f.vertex_instructions);
-    for (uint32_t t = 0; t < ntiles; ++t) {
-      for (uint32_t l = 0; l < f.pb_lines_per_tile; ++l) w.pb_write(kPbBase + (uint64_t{t} * 64 + l) * 64, 64, d, t, 0);
-    }
-  }
-  std::vector<uint32_t> order = f.order;
-  if (order.empty()) {
-    for (uint32_t t = 0; t < ntiles; ++t) order.push_back(t);
-  }
-  uint32_t prim = 0;
-  for (uint32_t seq = 0; seq < ntiles; ++seq) {
-    const uint32_t t = order[seq];
-    const uint32_t tx = t % f.tiles_x, ty = t / f.tiles_x;
-    w.tile_begin(t, tx * 32, ty * 32, seq);
-    for (uint32_t l = 0; l < f.load_lines; ++l) w.attachment_load(kLoadBase + (uint64_t{t} * 256 + l) * 64, 64, 0);
-    for (uint32_t l = 0; l < f.pb_lines_per_tile; ++l) w.pb_read(kPbBase + (uint64_t{t} * 64 + l) * 64, 64, 0, 0xffffffffu);
-    w.primitive(prim++, 0);
-    for (uint32_t qy = 0; qy < 16; ++qy) {
-      for (uint32_t qx = 0; qx < 16; ++qx) {
-        const QuadSpec q = f.quad(seq, qx, qy);
-        if (!q.present) continue;
-        const uint32_t flags = q.shaded ? stream::kQuadShaded : 0u;
-        w.quad(tx * 32 + qx * 2, ty * 32 + qy * 2, q.coverage, q.shaded ? q.coverage : 0u, q.shaded ? q.coverage : 0u,
-               flags, q.instructions);
-        for (uint32_t lane = 0; lane < 4; ++lane) {
-          for (const auto& lines : q.samples[lane]) w.texture(lane, 0, 1, 1, lines);
-        }
-      }
-    }
-    for (uint32_t l = 0; l < f.store_lines; ++l) w.attachment_store(kFbBase + (uint64_t{t} * 256 + l) * 64, 64, 0);
-    w.tile_end(t);
-  }
-  w.pass_end(0);
-  w.frame_end();
-  return w.finish();
-}
-
-FrameResults runModel(const std::vector<uint8_t>& bytes, const ParamSet& p, Hooks hooks = {}) {
-  GpuModel model(p, std::move(hooks));
-  std::string error;
-  FrameResults r;
-  EXPECT_TRUE(model.run(bytes, r, &error)) << error;
-  return r;
-}
-
-ParamSet mobile4(std::initializer_list<const char*> overrides = {}) {
-  ParamSet p = makePreset("mobile4");
-  for (const char* o : overrides) p.apply(o);
-  return p;
-}
-
-double m(const FrameResults& r, const char* name) {
-  const double v = r.metric(name);
-  EXPECT_FALSE(std::isnan(v)) << "metric " << name << " missing";
-  return v;
-}
-
-// Every quad of every tile shaded with `instructions` lane-instructions and no texture.
-QuadFn heavy(uint64_t instructions) {
-  return [instructions](uint32_t, uint32_t, uint32_t) {
-    QuadSpec q;
-    q.instructions = instructions;
-    return q;
-  };
-}
+using namespace testing;
 
 TEST(GpuModel, FourCoresShadeABalancedTileFourTimesFaster) {
   FrameSpec f;
@@ -212,49 +115,6 @@ TEST(GpuModel, SubtileBarriersRemoveTheWaitForTheSlowestCore) {
   EXPECT_EQ(m(sub, "stage.fragment.stall_cycles"), 0);
 }
 
-// A stream with every event kind, texture reuse, small caches so every level misses and writes back.
-FrameSpec mixedFrame() {
-  FrameSpec f;
-  f.tiles_x = 3;
-  f.tiles_y = 2;
-  f.draws = 3;
-  f.vertices_per_draw = 200;
-  f.vertex_instructions = 800;
-  f.pb_lines_per_tile = 24;
-  f.load_lines = 16;
-  f.store_lines = 64;
-  f.quad = [](uint32_t seq, uint32_t qx, uint32_t qy) {
-    QuadSpec q;
-    const uint32_t h = (seq * 2654435761u) ^ (qx * 40503u) ^ (qy * 9973u);
-    q.present = (h % 7) != 0;
-    q.shaded = (h % 5) != 0;
-    q.coverage = 1 + h % 15;
-    q.instructions = 20 + h % 40;
-    if (!q.shaded) return q;
-    for (uint32_t lane = 0; lane < 4; ++lane) {
-      const uint64_t u = (seq * 8 + qx) / 2, v = (qy + lane) / 2;
-      const uint64_t line = 0x1000'0000 + (v * 64 + u) * 64;
-      q.samples[lane].push_back({line, line + 64});
-      if (lane % 2 == 0) q.samples[lane].push_back({line + 0x10'0000});
-    }
-    return q;
-  };
-  return f;
-}
-
-ParamSet smallCaches() {
-  return mobile4({"l1tex.size=1KiB", "l2.size=8KiB", "tile.size=1KiB", "vertex.size=1KiB"});
-}
-
-stream::StreamCounts recount(const std::vector<uint8_t>& bytes) {
-  stream::StreamReader rd(bytes);
-  stream::Event e;
-  while (rd.next(e)) {
-  }
-  EXPECT_TRUE(rd.error().empty()) << rd.error();
-  return rd.counts();
-}
-
 TEST(GpuModelReconcile, HitsPlusMissesAreAccessesInEveryCache) {
   const FrameResults r = runModel(buildFrame(mixedFrame()), smallCaches());
   for (const char* c : {"l1tex", "vertex", "tile", "l2"}) {
@@ -266,7 +126,7 @@ TEST(GpuModelReconcile, HitsPlusMissesAreAccessesInEveryCache) {
 }
 
 TEST(GpuModelReconcile, Mobile32CountersReconcile) {
-  ParamSet p = makePreset("mobile32");
+  ParamSet p = make_preset("mobile32");
   p.apply("l2.size=16KiB");
   const auto bytes = buildFrame(mixedFrame());
   const stream::StreamCounts c = recount(bytes);
@@ -293,7 +153,7 @@ TEST(GpuModelReconcile, L1MissesAreTheL2AccessesOfTheL1s) {
   // Read-only L1s: each miss fetches exactly one line.
   EXPECT_EQ(m(r, "l1tex.misses"), m(r, "l1tex.fetches"));
   // The Parameter Buffer's L2 traffic is the tile cache's fetches and write-backs.
-  const CacheCounters& tc = model.hierarchy()->tileCache().counters();
+  const CacheCounters& tc = model.hierarchy()->tile_cache().counters();
   EXPECT_GT(tc.writebacks, 0u);
   EXPECT_EQ(m(r, "pb.l2_accesses"), static_cast<double>(tc.fetches + tc.writebacks + tc.write_throughs));
   // Vertex caches likewise.
@@ -342,7 +202,7 @@ TEST(GpuModelReconcile, FrameCountsEqualTheStreamsCounts) {
   for (const CoreStats& k : r.cores) core_quads += static_cast<double>(k.quads);
   EXPECT_EQ(core_quads, m(r, "quads.shaded"));
   double energy = 0;
-  for (const StructureEnergy& s : r.energy.structures) energy += s.totalNj();
+  for (const StructureEnergy& s : r.energy.structures) energy += s.total_nj();
   EXPECT_NEAR(energy, m(r, "energy.total_nj"), 1e-6 * energy);
   EXPECT_GT(m(r, "energy.total_hp_nj"), m(r, "energy.total_lop_nj"));
   EXPECT_EQ(m(r, "energy.total_nj"), m(r, "energy.total_lop_nj"));  // mobile4: 32nm-lop
@@ -356,9 +216,9 @@ void expectBusyPlusStallWithinUnitCycles(const FrameResults& r, const ParamSet& 
   const double cycles = static_cast<double>(r.cycles);
   const double cores = static_cast<double>(r.cores.size());
   const std::map<std::string, double> units = {
-      {"vertex", p.getU32("gpu.vertex_processors")}, {"binning", 1}, {"tile_fetch", 1}, {"raster", 1},
+      {"vertex", p.get_u32("gpu.vertex_processors")}, {"binning", 1}, {"tile_fetch", 1}, {"raster", 1},
       {"earlyz", cores}, {"fragment", cores}, {"blend", cores},
-      {"flush", p.getString("gpu.barrier") == "subtile" ? cores : 1}};
+      {"flush", p.get_string("gpu.barrier") == "subtile" ? cores : 1}};
   ASSERT_EQ(r.stages.size(), units.size()) << what;
   for (const StageStats& s : r.stages) {
     const double busy = static_cast<double>(s.busy_cycles), stall = static_cast<double>(s.stall_cycles);
@@ -396,7 +256,7 @@ TEST(GpuModelStall, BusyPlusStallWithinCyclesTimesUnitsOnConstructedStreams) {
         const ParamSet p = mobile4({barrier, fq, "gpu.shader_cores=4"});
         expectBusyPlusStallWithinUnitCycles(runModel(bytes, p), p, name + " " + barrier + " " + fq);
       }
-      ParamSet p32 = makePreset("mobile32");
+      ParamSet p32 = make_preset("mobile32");
       p32.apply(barrier);
       expectBusyPlusStallWithinUnitCycles(runModel(bytes, p32), p32, name + " mobile32 " + barrier);
     }
@@ -445,7 +305,7 @@ TEST(GpuModelStall, BusyPlusStallWithinCyclesTimesUnitsOnRandomStreams) {
       const FrameResults r = runModel(bytes, p);
       EXPECT_GT(r.quads, 0u) << "seed " << seed;
       expectBusyPlusStallWithinUnitCycles(r, p, "seed " + std::to_string(seed) + " " + barrier);
-      ParamSet p32 = makePreset("mobile32");
+      ParamSet p32 = make_preset("mobile32");
       p32.apply(barrier);
       expectBusyPlusStallWithinUnitCycles(runModel(bytes, p32), p32, "seed " + std::to_string(seed) + " mobile32");
     }
@@ -518,10 +378,20 @@ TEST(GpuModel, RunsAreRepeatableOnOneModel) {
   GpuModel model(smallCaches());
   std::string error;
   const FrameResults a = model.run(bytes, &error);
+  model.reset();  // a new run: cold caches again
   const FrameResults b = model.run(bytes, &error);
   ASSERT_TRUE(error.empty()) << error;
   EXPECT_EQ(a.frame_metrics, b.frame_metrics);
   EXPECT_GT(a.cycles, 0u);
+  // Cold caches in every frame: the same frame twice in one run gives the same results.
+  ParamSet cold = smallCaches();
+  cold.set("sim.cold_caches", "true");
+  GpuModel cold_model(cold);
+  const FrameResults c = cold_model.run(bytes, &error);
+  const FrameResults d = cold_model.run(bytes, &error);
+  ASSERT_TRUE(error.empty()) << error;
+  EXPECT_EQ(c.frame_metrics, d.frame_metrics);
+  EXPECT_EQ(c.frame_metrics, a.frame_metrics);
 }
 
 TEST(GpuModel, PerTileAndPerCoreRows) {
@@ -629,12 +499,14 @@ TEST(GpuModelHooks, ReverseTileOrderVisitsTilesBackwards) {
 }
 
 TEST(GpuModelHooks, IndexedReplayInStreamOrderEqualsTheSequentialReplay) {
-  // An explicit StreamTileOrder makes the model index the tiles and seek to each one; without a
-  // hook it decodes the stream once, front to back. Same order, so the same frame.
+  // The frame is recorded in scanline order: the StreamTileOrder hook and gpu.tile_order=scanline
+  // visit its tiles in the same order, so they give the same frame.
   const auto bytes = buildFrame(mixedFrame());
   Hooks hooks;
   hooks.tile_order = std::make_shared<StreamTileOrder>();
-  const FrameResults seq = runModel(bytes, smallCaches());
+  ParamSet scanline = smallCaches();
+  scanline.set("gpu.tile_order", "scanline");
+  const FrameResults seq = runModel(bytes, scanline);
   const FrameResults idx = runModel(bytes, smallCaches(), hooks);
   EXPECT_EQ(seq.frame_metrics, idx.frame_metrics);
   ASSERT_EQ(seq.tile_metrics.size(), idx.tile_metrics.size());
@@ -761,7 +633,7 @@ class SharedL1 final : public TextureOrganisation {
   MemResponse access(MemoryHierarchy& h, const MemRequest& request, uint64_t now) override {
     MemRequest r = request;
     r.unit = 0;
-    return h.accessPrivateL1(r, now);
+    return h.access_private_l1(r, now);
   }
 };
 

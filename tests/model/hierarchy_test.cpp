@@ -19,7 +19,7 @@ MemRequest tex(uint16_t core, uint64_t addr) {
 }
 
 TEST(Hierarchy, LatencyPerLevel) {
-  MemoryHierarchy h(HierarchyConfig::fromParams(makePreset("mobile4")));
+  MemoryHierarchy h(HierarchyConfig::from_params(make_preset("mobile4")));
   // Cold miss: L1 (1) + L2 (12) + DRAM transfer 64 B at 4 B x 400/600 per cycle = 24 cycles,
   // then the row-miss latency 100: 1 + 12 + 24 + 100.
   MemResponse r = h.access(tex(0, 0x10000), 0);
@@ -37,8 +37,8 @@ TEST(Hierarchy, LatencyPerLevel) {
 }
 
 TEST(Hierarchy, BankedL2Arbitration) {
-  ParamSet p = makePreset("mobile32");
-  MemoryHierarchy h(HierarchyConfig::fromParams(p));
+  ParamSet p = make_preset("mobile32");
+  MemoryHierarchy h(HierarchyConfig::from_params(p));
   h.access(tex(0, 0), 0);
   h.access(tex(1, 0), 1000);  // warm L2
   // Two cores miss in L1 on lines of the same L2 bank in the same cycle: the second waits one.
@@ -49,21 +49,21 @@ TEST(Hierarchy, BankedL2Arbitration) {
 }
 
 TEST(Hierarchy, ReplicationDegree) {
-  MemoryHierarchy h(HierarchyConfig::fromParams(makePreset("mobile4")));
+  MemoryHierarchy h(HierarchyConfig::from_params(make_preset("mobile4")));
   for (uint16_t c = 0; c < 4; ++c) h.access(tex(c, 0x4000), c * 1000);
   h.access(tex(0, 0x8000), 9000);
   // After core k reads the block it resides in k+1 caches; the last block in one.
   const std::vector<uint64_t> expect{0, 2, 1, 1, 1};
-  EXPECT_EQ(h.replicationHistogram(), expect);
+  EXPECT_EQ(h.replication_histogram(), expect);
 }
 
 // The incremental holder counts (LineHolders) against a probe of every L1 after each request,
 // with prefetches, evictions and the deletions they cause in the table.
 TEST(Hierarchy, ReplicationCountsMatchAProbeOfEveryL1) {
   for (const char* preset : {"mobile4", "mobile32"}) {
-    ParamSet p = makePreset(preset);
+    ParamSet p = make_preset(preset);
     p.set("l1tex.size", "1KiB");
-    MemoryHierarchy h(HierarchyConfig::fromParams(p));
+    MemoryHierarchy h(HierarchyConfig::from_params(p));
     const uint32_t cores = h.config().shader_cores;
     std::vector<uint64_t> expect(cores + 1, 0);
     std::mt19937_64 rng(7);
@@ -71,7 +71,7 @@ TEST(Hierarchy, ReplicationCountsMatchAProbeOfEveryL1) {
       const uint16_t core = static_cast<uint16_t>(rng() % cores);
       const uint64_t addr = 0x1000'0000 + (rng() % 600) * 64 + rng() % 64;
       if (rng() % 8 == 0) {
-        h.prefetchTexture(core, addr ^ 0x40, static_cast<uint64_t>(i));
+        h.prefetch_texture(core, addr ^ 0x40, static_cast<uint64_t>(i));
         continue;
       }
       h.access(tex(core, addr), static_cast<uint64_t>(i));
@@ -79,19 +79,19 @@ TEST(Hierarchy, ReplicationCountsMatchAProbeOfEveryL1) {
       for (uint32_t c = 0; c < cores; ++c) holders += h.l1tex(c).contains(addr) ? 1 : 0;
       ++expect[holders];
     }
-    EXPECT_EQ(h.replicationHistogram(), expect) << preset;
+    EXPECT_EQ(h.replication_histogram(), expect) << preset;
     EXPECT_GT(expect[2], 0u) << preset;
   }
 }
 
 TEST(Hierarchy, CountersReconcileOnRandomMultiCoreStream) {
-  ParamSet p = makePreset("mobile4");
+  ParamSet p = make_preset("mobile4");
   p.set("l1tex.size", "4KiB");  // small caches so every path (evictions, write-backs) is exercised
   p.set("tile.size", "4KiB");
   p.set("vertex.size", "2KiB");
   p.set("l2.size", "32KiB");
   p.set("l2.banks", "4");
-  MemoryHierarchy h(HierarchyConfig::fromParams(p));
+  MemoryHierarchy h(HierarchyConfig::from_params(p));
   std::mt19937_64 rng(42);
   uint64_t texture_requests = 0;
   uint64_t now = 0;
@@ -130,18 +130,18 @@ TEST(Hierarchy, CountersReconcileOnRandomMultiCoreStream) {
     checkCache(c);
     EXPECT_EQ(c.writes, 0u);
     // Read-only L1: every miss is one L2 access from this core.
-    EXPECT_EQ(c.misses, l2.per_requester[h.l2RequesterTexture(core)].accesses);
+    EXPECT_EQ(c.misses, l2.per_requester[h.l2_requester_texture(core)].accesses);
     EXPECT_GT(c.evictions, 0u);
-    from_first_level += c.nextLevelTraffic();
+    from_first_level += c.next_level_traffic();
   }
-  const CacheCounters& vx = h.vertexCache(0).counters();
+  const CacheCounters& vx = h.vertex_cache(0).counters();
   checkCache(vx);
-  EXPECT_EQ(vx.nextLevelTraffic(), l2.per_requester[h.l2RequesterVertex(0)].accesses);
-  const CacheCounters& tc = h.tileCache().counters();
+  EXPECT_EQ(vx.next_level_traffic(), l2.per_requester[h.l2_requester_vertex(0)].accesses);
+  const CacheCounters& tc = h.tile_cache().counters();
   checkCache(tc);
   EXPECT_GT(tc.writebacks, 0u);
-  EXPECT_EQ(tc.nextLevelTraffic(), l2.per_requester[h.l2RequesterTile()].accesses);
-  from_first_level += vx.nextLevelTraffic() + tc.nextLevelTraffic();
+  EXPECT_EQ(tc.next_level_traffic(), l2.per_requester[h.l2_requester_tile()].accesses);
+  from_first_level += vx.next_level_traffic() + tc.next_level_traffic();
   EXPECT_EQ(from_first_level, l2.accesses);
 
   uint64_t per_requester_sum = 0;
@@ -156,19 +156,19 @@ TEST(Hierarchy, CountersReconcileOnRandomMultiCoreStream) {
   EXPECT_GT(l2.writebacks, 0u);
   EXPECT_EQ(d.reads, l2.fetches);
   EXPECT_EQ(d.writes, l2.writebacks + l2.write_throughs);
-  EXPECT_EQ(d.accesses(), l2.nextLevelTraffic());
+  EXPECT_EQ(d.accesses(), l2.next_level_traffic());
   EXPECT_EQ(d.row_hits + d.row_misses, d.accesses());
 
-  const CacheCounters totals = h.l1texTotals();
+  const CacheCounters totals = h.l1tex_totals();
   EXPECT_EQ(totals.accesses, texture_requests);
-  const auto& hist = h.replicationHistogram();
+  const auto& hist = h.replication_histogram();
   EXPECT_EQ(std::accumulate(hist.begin(), hist.end(), uint64_t{0}), texture_requests);
   EXPECT_EQ(hist[0], 0u);  // an LRU L1 always holds the block it just served
 }
 
 TEST(Hierarchy, PrefetchFillsL1WithoutDemandAccess) {
-  MemoryHierarchy h(HierarchyConfig::fromParams(makePreset("mobile4")));
-  const uint64_t ready = h.prefetchTexture(2, 0x7000, 0);
+  MemoryHierarchy h(HierarchyConfig::from_params(make_preset("mobile4")));
+  const uint64_t ready = h.prefetch_texture(2, 0x7000, 0);
   EXPECT_EQ(ready, 137u);
   const MemResponse r = h.access(tex(2, 0x7000), ready);
   EXPECT_EQ(r.served_by, ServedBy::L1);
@@ -188,32 +188,32 @@ class SharedL1 final : public TextureOrganisation {
     const CacheOutcome o = h.l1tex(0).access(request.addr, false, 0, AccessInfo{});
     MemResponse r{h.config().l1tex.hit_latency, ServedBy::L1};
     if (o.fetch) {
-      const MemResponse below = h.accessBelowL1(h.l2RequesterTexture(0), request.addr, false, AccessInfo{}, now + r.latency);
+      const MemResponse below = h.access_below_l1(h.l2_requester_texture(0), request.addr, false, AccessInfo{}, now + r.latency);
       r.latency += below.latency;
       r.served_by = below.served_by;
     }
-    h.recordReplication(request.addr);
+    h.record_replication(request.addr);
     return r;
   }
 };
 
 TEST(Hierarchy, TextureOrganisationSeam) {
-  MemoryHierarchy h(HierarchyConfig::fromParams(makePreset("mobile4")));
-  h.setTextureOrganisation(std::make_unique<SharedL1>());
+  MemoryHierarchy h(HierarchyConfig::from_params(make_preset("mobile4")));
+  h.set_texture_organisation(std::make_unique<SharedL1>());
   h.access(tex(0, 0x1000), 0);
   const MemResponse r = h.access(tex(3, 0x1000), 500);
   EXPECT_EQ(r.served_by, ServedBy::L1);  // core 3 hits the shared cache
   EXPECT_EQ(h.l1tex(0).counters().accesses, 2u);
   EXPECT_EQ(h.l1tex(3).counters().accesses, 0u);
-  EXPECT_EQ(h.replicationHistogram()[1], 2u);
+  EXPECT_EQ(h.replication_histogram()[1], 2u);
 }
 
 TEST(Hierarchy, TileCacheWithOptNumbers) {
-  ParamSet p = makePreset("mobile4");
+  ParamSet p = make_preset("mobile4");
   p.set("tile.size", "128");  // 2 lines, 1 set: the 2-line cache of paper 003 Fig. 10
   p.set("tile.ways", "2");
   p.set("tile.policy", "opt");
-  MemoryHierarchy h(HierarchyConfig::fromParams(p));
+  MemoryHierarchy h(HierarchyConfig::from_params(p));
   auto pb = [&](uint64_t line, uint64_t next_use) {
     MemRequest r;
     r.stream = Stream::Tile;
@@ -227,11 +227,11 @@ TEST(Hierarchy, TileCacheWithOptNumbers) {
   EXPECT_FALSE(pb(2, 4));
   EXPECT_TRUE(pb(0, kNoNextUse));
   EXPECT_TRUE(pb(2, kNoNextUse));
-  EXPECT_EQ(h.tileCache().counters().hits, 2u);
+  EXPECT_EQ(h.tile_cache().counters().hits, 2u);
 }
 
 TEST(Hierarchy, RejectsUnknownUnits) {
-  MemoryHierarchy h(HierarchyConfig::fromParams(makePreset("mobile4")));
+  MemoryHierarchy h(HierarchyConfig::from_params(make_preset("mobile4")));
   EXPECT_THROW(h.access(tex(4, 0), 0), std::out_of_range);
   MemRequest v;
   v.stream = Stream::Vertex;
@@ -240,13 +240,13 @@ TEST(Hierarchy, RejectsUnknownUnits) {
 }
 
 TEST(Hierarchy, Mobile32Assembly) {
-  MemoryHierarchy h(HierarchyConfig::fromParams(makePreset("mobile32")));
+  MemoryHierarchy h(HierarchyConfig::from_params(make_preset("mobile32")));
   EXPECT_EQ(h.config().shader_cores, 32u);
   EXPECT_EQ(h.config().vertex_processors, 4u);
-  EXPECT_EQ(h.l2Requesters(), 37u);
+  EXPECT_EQ(h.l2_requesters(), 37u);
   EXPECT_EQ(h.l2().counters().per_requester.size(), 37u);
   EXPECT_DOUBLE_EQ(h.config().dram.bytes_per_cycle, 4.0 * 400.0 / 600.0);
-  EXPECT_EQ(h.replicationHistogram().size(), 33u);
+  EXPECT_EQ(h.replication_histogram().size(), 33u);
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ TEST(OptHelper, FarthestNextUseAndBypass) {
 
 TEST(NextUse, Positions) {
   const std::vector<uint64_t> addrs{0, 64, 10, 128, 70, 0};
-  const std::vector<uint64_t> next = nextUsePositions(addrs, 64);
+  const std::vector<uint64_t> next = next_use_positions(addrs, 64);
   const std::vector<uint64_t> expect{2, 4, 5, kNoNextUse, kNoNextUse, kNoNextUse};
   EXPECT_EQ(next, expect);
 }
@@ -85,7 +85,7 @@ uint64_t simulate(const std::vector<uint64_t>& lines, uint32_t sets, uint32_t wa
   SetAssocCache<Policy> cache(c);
   std::vector<uint64_t> addrs;
   for (uint64_t l : lines) addrs.push_back(l * 64);
-  const std::vector<uint64_t> next = nextUsePositions(addrs, 64);
+  const std::vector<uint64_t> next = next_use_positions(addrs, 64);
   for (size_t i = 0; i < addrs.size(); ++i) {
     AccessInfo info;
     info.next_use = next[i];

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace tessera::model {
 
@@ -18,18 +19,48 @@ Dram::Dram(const DramConfig& config) : config_(config) {
   if (config.latency_row_hit > config.latency_row_miss) {
     throw std::invalid_argument("dram: row-hit latency exceeds row-miss latency");
   }
+  if (config.size_bytes < kDramPageBytes) throw std::invalid_argument("dram: size is smaller than one 4 KiB page");
   transfer_cycles_ = config.line_bytes / config.bytes_per_cycle;
+  line_ = divisor(config.line_bytes);
+  channels_ = divisor(config.channels);
+  row_ = divisor(config.row_bytes);
+  banks_ = divisor(config.banks);
+  page_capacity_ = config.size_bytes / kDramPageBytes;
   bus_free_.assign(config.channels, 0.0);
   open_row_.assign(static_cast<size_t>(config.channels) * config.banks, 0);
 }
 
+Dram::Divisor Dram::divisor(uint64_t d) {
+  Divisor r;
+  r.d = d;
+  r.shift = std::has_single_bit(d) ? std::countr_zero(d) : -1;
+  return r;
+}
+
+uint64_t Dram::physical(uint64_t addr) {
+  const uint64_t vpage = addr / kDramPageBytes;
+  // Consecutive transfers mostly stay in one page (a tile's flush, a texture block row).
+  if (vpage != last_vpage_) {
+    auto [it, inserted] = page_map_.try_emplace(vpage, page_map_.size());
+    if (inserted && page_map_.size() > page_capacity_) {
+      page_map_.erase(it);
+      throw DramCapacityError("main memory: the run touches more than dram.size (" +
+                              std::to_string(config_.size_bytes >> 20) + " MiB = " + std::to_string(page_capacity_) +
+                              " pages of 4 KiB)");
+    }
+    last_vpage_ = vpage;
+    last_ppage_ = it->second;
+  }
+  return last_ppage_ * kDramPageBytes + addr % kDramPageBytes;
+}
+
 uint64_t Dram::access(uint64_t addr, bool write, uint64_t now, DramSource source) {
-  const uint64_t line = addr / config_.line_bytes;
-  const uint32_t channel = static_cast<uint32_t>(line % config_.channels);
-  const uint64_t channel_addr = (line / config_.channels) * config_.line_bytes;
-  const uint64_t row_global = channel_addr / config_.row_bytes;
-  const uint32_t bank = static_cast<uint32_t>(row_global % config_.banks);
-  const uint64_t row = row_global / config_.banks;
+  const uint64_t line = line_.div(physical(addr));
+  const uint32_t channel = static_cast<uint32_t>(channels_.mod(line));
+  const uint64_t channel_addr = channels_.div(line) * config_.line_bytes;
+  const uint64_t row_global = row_.div(channel_addr);
+  const uint32_t bank = static_cast<uint32_t>(banks_.mod(row_global));
+  const uint64_t row = banks_.div(row_global);
 
   uint64_t& open = open_row_[static_cast<size_t>(channel) * config_.banks + bank];
   const bool row_hit = open == row + 1;
@@ -50,6 +81,6 @@ uint64_t Dram::access(uint64_t addr, bool write, uint64_t now, DramSource source
   return static_cast<uint64_t>(std::ceil(start + transfer_cycles_)) + latency;
 }
 
-double Dram::busyUntil() const { return *std::max_element(bus_free_.begin(), bus_free_.end()); }
+double Dram::busy_until() const { return *std::max_element(bus_free_.begin(), bus_free_.end()); }
 
 }  // namespace tessera::model

@@ -10,21 +10,29 @@ namespace tessera::model {
 
 namespace {
 
-CacheConfig cacheFromParams(const ParamSet& p, const std::string& prefix, uint32_t requesters) {
+CacheConfig cache_from_params(const ParamSet& p, const std::string& prefix, uint32_t requesters) {
   CacheConfig c;
   c.name = prefix;
-  c.size_bytes = static_cast<uint64_t>(p.getInt(prefix + ".size"));
-  c.ways = p.getU32(prefix + ".ways");
-  c.line_bytes = p.getU32(prefix + ".line");
-  c.hit_latency = p.getU32(prefix + ".latency");
-  c.banks = p.getU32(prefix + ".banks");
-  c.policy = p.getString(prefix + ".policy");
-  c.write_back = p.getBool(prefix + ".write_back");
-  c.write_allocate = p.getBool(prefix + ".write_allocate");
-  c.allow_bypass = p.getBool(prefix + ".bypass");
+  c.size_bytes = static_cast<uint64_t>(p.get_int(prefix + ".size"));
+  c.ways = p.get_u32(prefix + ".ways");
+  c.line_bytes = p.get_u32(prefix + ".line");
+  c.hit_latency = p.get_u32(prefix + ".latency");
+  // Parameters a cache does not register (params.cpp: read-only caches have no write policy,
+  // single-ported ones no banks) keep the CacheConfig defaults.
+  auto has = [&](const char* name) { return p.registry().find(prefix + name) != nullptr; };
+  if (has(".banks")) c.banks = p.get_u32(prefix + ".banks");
+  c.mshrs = p.get_u32(prefix + ".mshrs");
+  c.policy = p.get_string(prefix + ".policy");
+  if (has(".write_back")) c.write_back = p.get_bool(prefix + ".write_back");
+  if (has(".write_allocate")) c.write_allocate = p.get_bool(prefix + ".write_allocate");
+  if (has(".bypass")) c.allow_bypass = p.get_bool(prefix + ".bypass");
+  if (c.allow_bypass && c.policy != OptPolicy::kName) {
+    throw ParamError(prefix + ".bypass=true needs " + prefix + ".policy=opt: only a policy that knows each line's next use "
+                     "may decline to allocate");
+  }
   c.requesters = requesters;
   try {
-    validateCacheConfig(c);
+    validate_cache_config(c);
   } catch (const std::invalid_argument& e) {
     throw ParamError(std::string("parameters ") + prefix + ".*: " + e.what());
   }
@@ -33,30 +41,31 @@ CacheConfig cacheFromParams(const ParamSet& p, const std::string& prefix, uint32
 
 }  // namespace
 
-HierarchyConfig HierarchyConfig::fromParams(const ParamSet& p) {
+HierarchyConfig HierarchyConfig::from_params(const ParamSet& p) {
   HierarchyConfig h;
-  h.shader_cores = p.getU32("gpu.shader_cores");
-  h.vertex_processors = p.getU32("gpu.vertex_processors");
-  h.l1tex = cacheFromParams(p, "l1tex", 1);
-  h.vertex = cacheFromParams(p, "vertex", 1);
-  h.tile = cacheFromParams(p, "tile", 1);
-  h.l2 = cacheFromParams(p, "l2", h.shader_cores + h.vertex_processors + 1);
-  h.dram.latency_row_hit = p.getU32("dram.latency_min");
-  h.dram.latency_row_miss = p.getU32("dram.latency_max");
+  h.shader_cores = p.get_u32("gpu.shader_cores");
+  h.vertex_processors = p.get_u32("gpu.vertex_processors");
+  h.l1tex = cache_from_params(p, "l1tex", 1);
+  h.vertex = cache_from_params(p, "vertex", 1);
+  h.tile = cache_from_params(p, "tile", 1);
+  h.l2 = cache_from_params(p, "l2", h.shader_cores + h.vertex_processors + 1);
+  h.dram.latency_row_hit = p.get_u32("dram.latency_min");
+  h.dram.latency_row_miss = p.get_u32("dram.latency_max");
   if (h.dram.latency_row_hit > h.dram.latency_row_miss) {
     throw ParamError("dram.latency_min (" + std::to_string(h.dram.latency_row_hit) + ") exceeds dram.latency_max (" +
                      std::to_string(h.dram.latency_row_miss) + ")");
   }
   // dram.bytes_per_cycle is per memory cycle and channel (paper 000 Table I: 400 MHz, 4 B/cycle,
   // dual channel); the model counts GPU cycles.
-  h.dram.bytes_per_cycle = p.getFloat("dram.bytes_per_cycle") * static_cast<double>(p.getInt("dram.freq_mhz")) /
-                           static_cast<double>(p.getInt("gpu.freq_mhz"));
-  h.dram.channels = p.getU32("dram.channels");
-  h.dram.banks = p.getU32("dram.banks");
-  h.dram.row_bytes = p.getU32("dram.row_size");
+  h.dram.bytes_per_cycle = p.get_float("dram.bytes_per_cycle") * static_cast<double>(p.get_int("dram.freq_mhz")) /
+                           static_cast<double>(p.get_int("gpu.freq_mhz"));
+  h.dram.channels = p.get_u32("dram.channels");
+  h.dram.banks = p.get_u32("dram.banks");
+  h.dram.row_bytes = p.get_u32("dram.row_size");
   h.dram.line_bytes = h.l2.line_bytes;
+  h.dram.size_bytes = static_cast<uint64_t>(p.get_int("dram.size"));
   if (h.dram.row_bytes < h.dram.line_bytes) throw ParamError("dram.row_size is smaller than l2.line");
-  h.track_replication = p.getBool("stats.replication");
+  h.track_replication = p.get_bool("stats.replication");
   return h;
 }
 
@@ -76,11 +85,11 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config) : config_(config
   tc.requesters = 1;
   tile_.emplace_back(tc);
   CacheConfig l2 = config.l2;
-  l2.requesters = l2Requesters();
+  l2.requesters = l2_requesters();
   l2_.emplace_back(l2);
   config_.l2.requesters = l2.requesters;
   replication_.assign(config.shader_cores + 1, 0);
-  dram_fetches_.assign(l2Requesters(), 0);
+  dram_fetches_.assign(l2_requesters(), 0);
   l1_line_shift_ = static_cast<uint32_t>(std::countr_zero(config.l1tex.line_bytes));
   if (config.track_replication) {
     holders_ = std::make_unique<LineHolders>(static_cast<size_t>(config.shader_cores) *
@@ -91,10 +100,23 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config) : config_(config
 
 MemoryHierarchy::~MemoryHierarchy() = default;
 
-void MemoryHierarchy::setTextureOrganisation(std::unique_ptr<TextureOrganisation> organisation) {
+void MemoryHierarchy::set_texture_organisation(std::unique_ptr<TextureOrganisation> organisation) {
   organisation_ = std::move(organisation);
   // From here on the organisation may fill or evict L1 lines out of our sight: probe instead.
   if (organisation_) holders_.reset();
+}
+
+void MemoryHierarchy::set_tile_organisation(std::unique_ptr<TileCacheOrganisation> organisation) {
+  tile_organisation_ = std::move(organisation);
+}
+
+void MemoryHierarchy::begin_frame() {
+  for (auto* level : {&l1tex_, &vertex_, &tile_, &l2_}) {
+    for (AnyCache& c : *level) c.clear_counters();
+  }
+  dram_.clear_counters();
+  std::fill(replication_.begin(), replication_.end(), 0);
+  std::fill(dram_fetches_.begin(), dram_fetches_.end(), 0);
 }
 
 LineHolders::LineHolders(size_t max_lines) {
@@ -135,112 +157,136 @@ void LineHolders::decrement(uint64_t line) {
   counts_[hole] = 0;
 }
 
-MemResponse MemoryHierarchy::accessBelowL1(uint32_t l2_requester, uint64_t addr, bool write, const AccessInfo& info,
-                                           uint64_t now) {
+MemResponse MemoryHierarchy::access_below_l1(uint32_t l2_requester, uint64_t addr, bool write, const AccessInfo& info,
+                                             uint64_t now) {
   AnyCache& l2 = l2_[0];
   // Only banked structures arbitrate: with banks=1 ports are not modelled.
-  const uint64_t start = config_.l2.banks > 1 ? l2.reserveBank(addr, now) : now;
-  const CacheOutcome o = l2.access(addr, write, l2_requester, info);
-  uint64_t t = start + config_.l2.hit_latency;
+  const uint64_t start = config_.l2.banks > 1 ? l2.reserve_bank(addr, now) : now;
+  const CacheOutcome o = l2.access(addr, write, l2_requester, info, start);
+  const uint64_t t = start + config_.l2.hit_latency;
+  const uint32_t accept = static_cast<uint32_t>(start - now);
   // Write-backs and write-throughs are posted: they take DRAM bandwidth but nobody waits.
   if (o.writeback) dram_.access(o.writeback_addr, true, t, DramSource::L2Write);
   if (o.forward_write) dram_.access(addr, true, t, DramSource::L2Write);
   if (o.fetch) {
     ++dram_fetches_[l2_requester];
-    t = dram_.access(addr, false, t, DramSource::L2Fetch);
-    return {static_cast<uint32_t>(t - now), ServedBy::Dram};
+    const uint64_t issue = l2.reserve_mshr(t);
+    const uint64_t ready = dram_.access(addr, false, issue, DramSource::L2Fetch);
+    l2.set_ready(o, ready);
+    l2.commit_mshr(ready);
+    return {static_cast<uint32_t>(ready - now), ServedBy::Dram, accept};
   }
-  return {static_cast<uint32_t>(t - now), ServedBy::L2};
+  // A full-line write allocating without a fetch holds its data from now on.
+  if (o.filled) l2.set_ready(o, t);
+  return {static_cast<uint32_t>(std::max(t, o.ready) - now), ServedBy::L2, accept};
 }
 
 template <class Cache>
-MemResponse MemoryHierarchy::serveFirstLevel(Cache& cache, const CacheConfig& cfg, uint32_t l2_requester,
-                                             const MemRequest& request, uint64_t now) {
-  const AccessInfo info{request.next_use, request.priority_class, request.full_line};
-  const uint64_t start = cfg.banks > 1 ? cache.reserveBank(request.addr, now) : now;
-  const CacheOutcome o = cache.access(request.addr, request.write, 0, info);
-  uint64_t t = start + cfg.hit_latency;
-  if (o.hit && !o.forward_write) return {static_cast<uint32_t>(t - now), ServedBy::L1};
-  ServedBy served = ServedBy::L1;
+MemResponse MemoryHierarchy::first_level_miss(Cache& cache, const CacheOutcome& o, uint32_t l2_requester,
+                                              const MemRequest& request, uint64_t t, uint64_t now) {
   // The next-use numbers of a first-level stream mean nothing to L2: only the class passes down.
-  if (o.writeback) accessBelowL1(l2_requester, o.writeback_addr, true, AccessInfo{kNoNextUse, request.priority_class, true}, t);
-  if (o.forward_write) accessBelowL1(l2_requester, request.addr, true, AccessInfo{kNoNextUse, request.priority_class, request.full_line}, t);
-  if (o.fetch) {
-    const MemResponse r = accessBelowL1(l2_requester, request.addr, false, AccessInfo{kNoNextUse, request.priority_class, false}, t);
-    t += r.latency;
-    served = r.served_by;
+  if (o.writeback) {
+    access_below_l1(l2_requester, o.writeback_addr, true, AccessInfo{kNoNextUse, request.priority_class, true}, t);
   }
-  return {static_cast<uint32_t>(t - now), served};
+  if (o.forward_write) {
+    access_below_l1(l2_requester, request.addr, true,
+                    AccessInfo{kNoNextUse, request.priority_class, request.full_line}, t);
+  }
+  const uint64_t accepted = t - cache.config().hit_latency;
+  if (!o.fetch) {
+    // A write that allocated without a fetch (full line), or one passed below: done at t.
+    if (o.filled) cache.set_ready(o, t);
+    return {static_cast<uint32_t>(t - now), ServedBy::L1, static_cast<uint32_t>(accepted - now)};
+  }
+  // The miss holds an MSHR until its line arrives; with none free it (and its requester) waits.
+  const uint64_t issue = cache.reserve_mshr(t);
+  const MemResponse below =
+      access_below_l1(l2_requester, request.addr, false, AccessInfo{kNoNextUse, request.priority_class, false}, issue);
+  const uint64_t ready = issue + below.latency;
+  cache.set_ready(o, ready);
+  cache.commit_mshr(ready);
+  return {static_cast<uint32_t>(ready - now), below.served_by, static_cast<uint32_t>(accepted + (issue - t) - now)};
 }
 
-void MemoryHierarchy::throwNoSuchCore(uint32_t core) const {
+template <class Cache>
+MemResponse MemoryHierarchy::serve_first_level(Cache& cache, const CacheConfig& cfg, uint32_t l2_requester,
+                                               const MemRequest& request, uint64_t now) {
+  const AccessInfo info{request.next_use, request.priority_class, request.full_line};
+  const uint64_t start = cfg.banks > 1 ? cache.reserve_bank(request.addr, now) : now;
+  const CacheOutcome o = cache.access(request.addr, request.write, 0, info, start);
+  const uint64_t t = start + cfg.hit_latency;
+  if (o.hit && !o.forward_write) {
+    return {static_cast<uint32_t>(std::max(t, o.ready) - now), ServedBy::L1, static_cast<uint32_t>(start - now)};
+  }
+  return first_level_miss(cache, o, l2_requester, request, t, now);
+}
+
+MemResponse MemoryHierarchy::l1tex_miss(const CacheOutcome& o, const MemRequest& request, uint64_t t, uint64_t now) {
+  return l1tex_[request.unit].visit(
+      [&](auto& l1) { return first_level_miss(l1, o, l2_requester_texture(request.unit), request, t, now); });
+}
+
+void MemoryHierarchy::throw_no_such_core(uint32_t core) const {
   throw std::out_of_range("texture request for shader core " + std::to_string(core) + " but only " +
                           std::to_string(config_.shader_cores) + " exist");
 }
 
-MemResponse MemoryHierarchy::l1texMiss(const CacheOutcome& o, const MemRequest& request, uint64_t t, uint64_t now) {
-  const uint32_t requester = l2RequesterTexture(request.unit);
-  // Texture is read-only in the baseline: a miss only fetches. Writes are still honoured so a
-  // later scheme that writes through this path is counted correctly.
-  if (o.writeback) accessBelowL1(requester, o.writeback_addr, true, AccessInfo{kNoNextUse, request.priority_class, true}, t);
-  if (o.forward_write) accessBelowL1(requester, request.addr, true, AccessInfo{kNoNextUse, request.priority_class, request.full_line}, t);
-  ServedBy served = ServedBy::L1;
-  if (o.fetch) {
-    const MemResponse r = accessBelowL1(requester, request.addr, false, AccessInfo{kNoNextUse, request.priority_class, false}, t);
-    t += r.latency;
-    served = r.served_by;
-  }
-  return {static_cast<uint32_t>(t - now), served};
-}
-
-MemResponse MemoryHierarchy::accessOther(const MemRequest& request, uint64_t now) {
+MemResponse MemoryHierarchy::access_other(const MemRequest& request, uint64_t now) {
   if (request.stream == Stream::Vertex) {
     if (request.unit >= config_.vertex_processors) {
       throw std::out_of_range("vertex request for vertex processor " + std::to_string(request.unit) + " but only " +
                               std::to_string(config_.vertex_processors) + " exist");
     }
     return vertex_[request.unit].visit(
-        [&](auto& c) { return serveFirstLevel(c, config_.vertex, l2RequesterVertex(request.unit), request, now); });
+        [&](auto& c) { return serve_first_level(c, config_.vertex, l2_requester_vertex(request.unit), request, now); });
   }
   if (request.stream == Stream::Tile) {
-    return tile_[0].visit([&](auto& c) { return serveFirstLevel(c, config_.tile, l2RequesterTile(), request, now); });
+    if (tile_organisation_) return tile_organisation_->access(*this, request, now);
+    return tile_[0].visit([&](auto& c) { return serve_first_level(c, config_.tile, l2_requester_tile(), request, now); });
   }
   throw std::invalid_argument("memory request with an unknown stream");
 }
 
-uint64_t MemoryHierarchy::prefetchTexture(uint32_t core, uint64_t addr, uint64_t now) {
+uint64_t MemoryHierarchy::prefetch_texture(uint32_t core, uint64_t addr, uint64_t now) {
   if (core >= config_.shader_cores) throw std::out_of_range("prefetch for a shader core that does not exist");
-  const CacheOutcome o = l1tex_[core].prefetch(addr, AccessInfo{});
+  AnyCache& l1 = l1tex_[core];
+  const CacheOutcome o = l1.prefetch(addr, AccessInfo{});
   if (holders_) {
     if (o.evicted) holders_->decrement(o.evicted_addr >> l1_line_shift_);
     if (o.filled) holders_->increment(addr >> l1_line_shift_);
   }
-  uint64_t t = now + config_.l1tex.hit_latency;
-  if (o.writeback) accessBelowL1(l2RequesterTexture(core), o.writeback_addr, true, AccessInfo{kNoNextUse, 0, true}, t);
-  if (o.fetch) t += accessBelowL1(l2RequesterTexture(core), addr, false, AccessInfo{}, t).latency;
-  return t;
+  const uint64_t t = now + config_.l1tex.hit_latency;
+  if (o.hit) return std::max(t, o.ready);
+  if (o.writeback) {
+    access_below_l1(l2_requester_texture(core), o.writeback_addr, true, AccessInfo{kNoNextUse, 0, true}, t);
+  }
+  if (!o.fetch) return t;
+  const uint64_t issue = l1.reserve_mshr(t);
+  const uint64_t ready = issue + access_below_l1(l2_requester_texture(core), addr, false, AccessInfo{}, issue).latency;
+  l1.set_ready(o, ready);
+  l1.commit_mshr(ready);
+  return ready;
 }
 
-uint64_t MemoryHierarchy::flushColorLine(uint64_t addr, uint64_t now) {
+uint64_t MemoryHierarchy::flush_color_line(uint64_t addr, uint64_t now) {
   return dram_.access(addr, true, now, DramSource::ColorFlush);
 }
 
-void MemoryHierarchy::recordReplication(uint64_t addr) {
+void MemoryHierarchy::record_replication(uint64_t addr) {
   uint32_t holders = 0;
   for (const AnyCache& c : l1tex_) holders += c.contains(addr) ? 1 : 0;
   ++replication_[holders];
 }
 
-CacheCounters MemoryHierarchy::l1texTotals() const {
+CacheCounters MemoryHierarchy::l1tex_totals() const {
   CacheCounters t;
-  for (const AnyCache& c : l1tex_) {
-    const CacheCounters& k = c.counters();
-    t.accesses += k.accesses; t.reads += k.reads; t.writes += k.writes; t.hits += k.hits; t.misses += k.misses;
-    t.read_misses += k.read_misses; t.write_misses += k.write_misses; t.fills += k.fills; t.fetches += k.fetches;
-    t.evictions += k.evictions; t.writebacks += k.writebacks; t.write_throughs += k.write_throughs;
-    t.bypasses += k.bypasses; t.prefetches += k.prefetches; t.prefetch_fills += k.prefetch_fills;
-    t.invalidations += k.invalidations;
-  }
+  for (const AnyCache& c : l1tex_) t += c.counters();
+  return t;
+}
+
+CacheCounters MemoryHierarchy::vertex_totals() const {
+  CacheCounters t;
+  for (const AnyCache& c : vertex_) t += c.counters();
   return t;
 }
 

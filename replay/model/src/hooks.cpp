@@ -6,6 +6,22 @@
 
 namespace tessera::model {
 
+void CurveTileOrder::order(const PassInfo& pass, std::span<const TileRef> tiles, std::vector<uint32_t>& order) {
+  // The renderer visits every tile of the grid (empty ones too), but in whatever order it was
+  // asked: map each grid position of the curve to where the stream holds that tile.
+  const uint32_t grid = pass.tiles_x * pass.tiles_y;
+  position_.assign(grid, UINT32_MAX);
+  for (size_t i = 0; i < tiles.size(); ++i) {
+    if (tiles[i].tile < grid) position_[tiles[i].tile] = static_cast<uint32_t>(i);
+  }
+  order.clear();
+  for (uint32_t tile : pipeline::tile_order(kind_, pass.tiles_x, pass.tiles_y)) {
+    if (position_[tile] != UINT32_MAX) order.push_back(position_[tile]);
+  }
+  // Tiles outside the grid (a damaged stream) stay out of `order`; the model refuses a short
+  // permutation with a clear line.
+}
+
 void StreamTileOrder::order(const PassInfo&, std::span<const TileRef> tiles, std::vector<uint32_t>& order) {
   order.resize(tiles.size());
   std::iota(order.begin(), order.end(), 0u);
@@ -33,9 +49,11 @@ uint32_t RoundRobinScheduler::core(const PassInfo&, const TileRef&, uint32_t, ui
   return c;
 }
 
-void QueuePrefetcher::quadQueued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines,
-                                 uint64_t now) {
-  for (uint64_t line : lines) hierarchy.prefetchTexture(core, line, now);
+void QueuePrefetcher::quad_queued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines,
+                                  uint64_t now) {
+  // The lines become usable at their fill time (the cache records it): a demand access that
+  // comes earlier waits for the fill.
+  for (uint64_t line : lines) hierarchy.prefetch_texture(core, line, now);
 }
 
 bool LastLineBuffer::access(uint32_t core, uint64_t line_addr) {
@@ -48,7 +66,7 @@ bool LastLineBuffer::access(uint32_t core, uint64_t line_addr) {
 uint8_t ParameterBufferClassifier::classify(Stream stream, uint64_t, bool) { return stream == Stream::Tile ? 1 : 0; }
 
 void ExactTileNextUse::compute(std::span<const uint64_t> addrs, uint32_t line_bytes, std::vector<uint64_t>& next_use) {
-  next_use = nextUsePositions(addrs, line_bytes);
+  next_use = next_use_positions(addrs, line_bytes);
 }
 
 void UnknownTileNextUse::compute(std::span<const uint64_t> addrs, uint32_t, std::vector<uint64_t>& next_use) {

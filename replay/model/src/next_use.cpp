@@ -7,8 +7,8 @@
 
 namespace tessera::model {
 
-std::vector<uint64_t> nextUsePositions(std::span<const uint64_t> addrs, uint32_t line_bytes) {
-  if (line_bytes == 0) throw std::invalid_argument("nextUsePositions: line size 0");
+std::vector<uint64_t> next_use_positions(std::span<const uint64_t> addrs, uint32_t line_bytes) {
+  if (line_bytes == 0) throw std::invalid_argument("next_use_positions: line size 0");
   std::vector<uint64_t> next(addrs.size(), kNoNextUse);
   std::unordered_map<uint64_t, uint64_t> seen;
   seen.reserve(addrs.size() / 4 + 16);

@@ -24,7 +24,7 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-size_t editDistance(std::string_view a, std::string_view b) {
+size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
@@ -37,7 +37,7 @@ size_t editDistance(std::string_view a, std::string_view b) {
   return prev[b.size()];
 }
 
-std::string formatFloat(double v) {
+std::string format_float(double v) {
   char buf[64];
   auto res = std::to_chars(buf, buf + sizeof buf, v);
   return std::string(buf, res.ptr);
@@ -45,7 +45,7 @@ std::string formatFloat(double v) {
 
 // Integers accept binary size suffixes (16KiB, 1MiB, 1GiB; K/M/G mean the same) because cache
 // and memory sizes are written that way in the papers' tables.
-ParamValue parseValue(const ParamSpec& spec, std::string_view text) {
+ParamValue parse_value(const ParamSpec& spec, std::string_view text) {
   const std::string bad = "parameter '" + spec.name + "': ";
   switch (spec.type) {
     case ParamType::Int: {
@@ -66,7 +66,7 @@ ParamValue parseValue(const ParamSpec& spec, std::string_view text) {
       }
       v *= int64_t{1} << shift;
       if (static_cast<double>(v) < spec.min || static_cast<double>(v) > spec.max) {
-        throw ParamError(bad + std::to_string(v) + " is outside [" + formatFloat(spec.min) + ", " + formatFloat(spec.max) + "]");
+        throw ParamError(bad + std::to_string(v) + " is outside [" + format_float(spec.min) + ", " + format_float(spec.max) + "]");
       }
       return v;
     }
@@ -77,7 +77,7 @@ ParamValue parseValue(const ParamSpec& spec, std::string_view text) {
         throw ParamError(bad + "'" + std::string(text) + "' is not a number");
       }
       if (v < spec.min || v > spec.max) {
-        throw ParamError(bad + std::string(text) + " is outside [" + formatFloat(spec.min) + ", " + formatFloat(spec.max) + "]");
+        throw ParamError(bad + std::string(text) + " is outside [" + format_float(spec.min) + ", " + format_float(spec.max) + "]");
       }
       return v;
     }
@@ -100,107 +100,127 @@ ParamValue parseValue(const ParamSpec& spec, std::string_view text) {
   throw ParamError(bad + "unknown type");
 }
 
-std::string formatValue(const ParamValue& v) {
+std::string format_value(const ParamValue& v) {
   if (auto* i = std::get_if<int64_t>(&v)) return std::to_string(*i);
-  if (auto* d = std::get_if<double>(&v)) return formatFloat(*d);
+  if (auto* d = std::get_if<double>(&v)) return format_float(*d);
   if (auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
   return std::get<std::string>(v);
 }
 
 constexpr double kMaxInt = 9.0e18;
 
-ParamSpec intParam(std::string name, std::string def, std::string desc, double min, double max = kMaxInt) {
+ParamSpec int_param(std::string name, std::string def, std::string desc, double min, double max = kMaxInt) {
   return ParamSpec{std::move(name), ParamType::Int, std::move(def), std::move(desc), min, max, {}};
 }
-ParamSpec floatParam(std::string name, std::string def, std::string desc, double min, double max) {
+ParamSpec float_param(std::string name, std::string def, std::string desc, double min, double max) {
   return ParamSpec{std::move(name), ParamType::Float, std::move(def), std::move(desc), min, max, {}};
 }
-ParamSpec boolParam(std::string name, std::string def, std::string desc) {
+ParamSpec bool_param(std::string name, std::string def, std::string desc) {
   return ParamSpec{std::move(name), ParamType::Bool, std::move(def), std::move(desc), 0, 0, {}};
 }
-ParamSpec stringParam(std::string name, std::string def, std::string desc, std::vector<std::string> choices) {
+ParamSpec string_param(std::string name, std::string def, std::string desc, std::vector<std::string> choices) {
   return ParamSpec{std::move(name), ParamType::String, std::move(def), std::move(desc), 0, 0, std::move(choices)};
 }
 
-void addCache(ParamRegistry& r, const std::string& p, const std::string& what, const std::string& size,
-              const std::string& ways, const std::string& latency, const std::string& banks, bool write_back) {
+// One cache's parameters. Only what the cache can use is registered: a read-only cache (texture,
+// vertex) has no write policy, a cache served one request per cycle by construction (vertex,
+// tile) no banks, and only the tile cache receives next-use numbers for OPT (paper 003).
+struct CacheParams {
+  std::string prefix, what, size, ways, latency, mshrs;
+  bool written = false;  // receives writes: write_back, write_allocate
+  bool banked = false;   // several requests per cycle can reach it: banks
+  bool next_use = false; // its requests carry OPT numbers: policy opt and bypass
+};
+
+void add_cache(ParamRegistry& r, const CacheParams& c) {
   std::vector<std::string> policies;
-  for (auto n : replacementPolicyNames()) policies.emplace_back(n);
-  r.add(intParam(p + ".size", size, what + " capacity in bytes (KiB/MiB suffixes accepted)", 64, 1e12));
-  r.add(intParam(p + ".ways", ways, what + " associativity", 1, 1024));
-  r.add(intParam(p + ".line", "64", what + " line size in bytes", 4, 4096));
-  r.add(intParam(p + ".latency", latency, what + " hit latency in GPU cycles", 0, 10000));
-  r.add(intParam(p + ".banks", banks, what + " banks (line-interleaved, one access per bank per cycle)", 1, 1024));
-  r.add(stringParam(p + ".policy", "lru", what + " replacement policy", policies));
-  r.add(boolParam(p + ".write_back", write_back ? "true" : "false", what + ": write-back (true) or write-through (false)"));
-  r.add(boolParam(p + ".write_allocate", "true", what + ": allocate a line on a write miss"));
-  r.add(boolParam(p + ".bypass", "false", what + ": let a future-aware policy (opt) bypass instead of evicting"));
+  for (auto n : replacement_policy_names()) {
+    if (n != OptPolicy::kName || c.next_use) policies.emplace_back(n);
+  }
+  const std::string& p = c.prefix;
+  r.add(int_param(p + ".size", c.size, c.what + " capacity in bytes (KiB/MiB suffixes accepted)", 64, 1e12));
+  r.add(int_param(p + ".ways", c.ways, c.what + " associativity", 1, 1024));
+  r.add(int_param(p + ".line", "64", c.what + " line size in bytes", 4, 4096));
+  r.add(int_param(p + ".latency", c.latency, c.what + " hit latency in GPU cycles", 0, 10000));
+  if (c.banked) {
+    r.add(int_param(p + ".banks", "1", c.what + " banks (line-interleaved, one access per bank per cycle)", 1, 1024));
+  }
+  r.add(int_param(p + ".mshrs", c.mshrs, c.what + " outstanding misses (MSHRs); a miss finding none free waits; 0 = unbounded",
+                  0, 4096));
+  r.add(string_param(p + ".policy", "lru", c.what + " replacement policy", policies));
+  if (c.written) {
+    r.add(bool_param(p + ".write_back", "true", c.what + ": write-back (true) or write-through (false)"));
+    r.add(bool_param(p + ".write_allocate", "true", c.what + ": allocate a line on a write miss"));
+  }
+  if (c.next_use) {
+    r.add(bool_param(p + ".bypass", "false", c.what + ": with policy opt, bypass a line used later than every resident one"));
+  }
 }
 
-ParamRegistry buildModelRegistry() {
+ParamRegistry build_model_registry() {
   ParamRegistry r;
   // GPU (DESIGN.md section 6; the defaults are the mobile4 preset).
-  r.add(intParam("gpu.freq_mhz", "600", "GPU clock in MHz (all latencies are in GPU cycles)", 1, 100000));
-  r.add(intParam("gpu.shader_cores", "4", "shader cores (fragment processors), each with a private L1 texture cache", 1, 1024));
-  r.add(intParam("gpu.vertex_processors", "1", "vertex processors, each with its own vertex cache", 1, 256));
-  r.add(intParam("gpu.tile_width", "32", "tile width in pixels", 1, 4096));
-  r.add(intParam("gpu.tile_height", "32", "tile height in pixels", 1, 4096));
-  r.add(stringParam("gpu.tile_order", "z", "tile traversal order (paper 001 Fig. 7)", {"scanline", "z", "hilbert", "s-hilbert"}));
-  r.add(intParam("gpu.earlyz_inflight_quads", "8", "quads in flight in the early-Z stage", 1, 1 << 20));
+  r.add(int_param("gpu.freq_mhz", "600", "GPU clock in MHz (all latencies are in GPU cycles)", 1, 100000));
+  r.add(int_param("gpu.shader_cores", "4", "shader cores (fragment processors), each with a private L1 texture cache", 1, 1024));
+  r.add(int_param("gpu.vertex_processors", "1", "vertex processors, each with its own vertex cache", 1, 256));
+  r.add(int_param("gpu.tile_width", "32", "tile width in pixels: the renderer tiles with it (one shading pass per tile size)", 1, 4096));
+  r.add(int_param("gpu.tile_height", "32", "tile height in pixels: the renderer tiles with it (one shading pass per tile size)", 1, 4096));
+  r.add(string_param("gpu.tile_order", "z", "order the tile fetcher visits the tiles (paper 001 Fig. 7 and section III-C)",
+                    {"scanline", "z", "hilbert", "s-hilbert"}));
+  r.add(int_param("gpu.earlyz_inflight_quads", "8", "quads past early-Z not yet taken by the shader core", 1, 1 << 20));
   // Timing model (gpu_model.h). Paper 001 section III-E: each raster stage has one parallel unit
   // per shader core with a throughput of 1 quad per cycle; the rest are our stated choices.
-  r.add(stringParam("gpu.barrier", "tile", "raster barriers: per tile (paper 001 II-C) or per subtile (decoupled, III-E)",
+  r.add(string_param("gpu.barrier", "tile", "raster barriers: per tile (paper 001 II-C) or per subtile (decoupled, III-E)",
                     {"tile", "subtile"}));
-  r.add(intParam("raster.quads_per_cycle", "1", "quads the rasterizer emits per cycle", 1, 1024));
-  r.add(intParam("core.max_quads", "16", "quads resident per shader core (multithreading hides texture latency)", 1, 1 << 20));
-  r.add(intParam("core.issue_lanes", "4", "lane-instructions a shader core issues per cycle (4: one quad instruction)", 1, 1024));
-  r.add(intParam("vp.issue_lanes", "4", "lane-instructions a vertex processor issues per cycle", 1, 1024));
-  r.add(intParam("tex.lines_per_cycle", "1", "texture lines a core's texture unit sends to its L1 per cycle", 1, 64));
-  r.add(intParam("tex.latency", "4", "texture unit address + filter pipeline cycles added to each texture instruction", 0, 10000));
-  r.add(intParam("tfm.latency", "1", "hit latency of a buffer in front of L1 (paper 004 TFM; only with that hook)", 0, 10000));
+  r.add(int_param("raster.quads_per_cycle", "1", "quads the rasterizer emits per cycle", 1, 1024));
+  r.add(int_param("core.max_quads", "16", "quads resident per shader core (multithreading hides texture latency)", 1, 1 << 20));
+  r.add(int_param("core.issue_lanes", "4", "lane-instructions a shader core issues per cycle (4: one quad instruction)", 1, 1024));
+  r.add(int_param("core.registers", "16",
+                 "32-bit registers per lane: the register file holds core.max_quads x 4 lanes x this (its energy grows with it)",
+                 1, 4096));
+  r.add(int_param("vp.issue_lanes", "4", "lane-instructions a vertex processor issues per cycle", 1, 1024));
+  r.add(int_param("tex.lines_per_cycle", "1", "texture lines a core's texture unit sends to its L1 per cycle", 1, 64));
+  r.add(int_param("tex.latency", "4", "texture unit address + filter pipeline cycles added to each texture instruction", 0, 10000));
   // Queues between pipeline stages (paper 000 Table I).
-  r.add(intParam("queue.vertex", "16", "vertex queue entries", 1, 1 << 20));
-  r.add(intParam("queue.triangle", "16", "triangle / tile queue entries", 1, 1 << 20));
-  r.add(intParam("queue.fragment", "64", "fragment queue entries", 1, 1 << 20));
-  r.add(intParam("queue.color", "64", "color queue entries", 1, 1 << 20));
+  r.add(int_param("queue.vertex", "16", "vertex queue entries: vertices fetched ahead of the vertex processors", 1, 1 << 20));
+  r.add(int_param("queue.triangle", "16", "triangle (tile) queue entries: primitives the tile fetcher holds for the rasterizer", 1, 1 << 20));
+  r.add(int_param("queue.fragment", "64", "fragment queue entries per core: quads between the rasterizer and early-Z", 1, 1 << 20));
+  r.add(int_param("queue.color", "64", "color queue entries per core: shaded quads waiting for blending", 1, 1 << 20));
   // Caches.
-  addCache(r, "l1tex", "L1 texture cache (one per shader core)", "16KiB", "4", "1", "1", true);
-  addCache(r, "vertex", "vertex cache (one per vertex processor)", "8KiB", "4", "1", "1", true);
-  addCache(r, "tile", "tile cache (Parameter Buffer)", "64KiB", "4", "1", "1", true);
-  addCache(r, "l2", "shared L2 cache", "1MiB", "8", "12", "1", true);
-  r.add(intParam("colorbuf.size", "1KiB", "on-chip color buffer bytes", 16, 1e9));
-  r.add(intParam("colorbuf.latency", "1", "color buffer access latency in cycles", 0, 10000));
-  r.add(intParam("depthbuf.size", "1KiB", "on-chip depth (Z) buffer bytes", 16, 1e9));
-  r.add(intParam("depthbuf.latency", "1", "depth buffer access latency in cycles", 0, 10000));
+  add_cache(r, {"l1tex", "L1 texture cache (one per shader core)", "16KiB", "4", "1", "16", false, true, false});
+  add_cache(r, {"vertex", "vertex cache (one per vertex processor)", "8KiB", "4", "1", "8", false, false, false});
+  add_cache(r, {"tile", "tile cache (Parameter Buffer)", "64KiB", "4", "1", "8", true, false, true});
+  add_cache(r, {"l2", "shared L2 cache", "1MiB", "8", "12", "32", true, true, false});
+  r.add(int_param("colorbuf.size", "1KiB", "on-chip color buffer bytes per shader core (its access energy and leakage)", 16, 1e9));
+  r.add(int_param("colorbuf.latency", "1", "color buffer access latency in cycles (blending)", 0, 10000));
+  r.add(int_param("depthbuf.size", "1KiB", "on-chip depth (Z) buffer bytes per shader core (its access energy and leakage)", 16, 1e9));
+  r.add(int_param("depthbuf.latency", "1", "depth buffer access latency in cycles (early-Z)", 0, 10000));
   // Main memory.
-  r.add(intParam("dram.latency_min", "50", "main memory latency on a row-buffer hit, GPU cycles", 0, 1e6));
-  r.add(intParam("dram.latency_max", "100", "main memory latency on a row-buffer miss, GPU cycles", 0, 1e6));
-  r.add(intParam("dram.freq_mhz", "400", "memory clock in MHz (converts dram.bytes_per_cycle to GPU cycles)", 1, 100000));
-  r.add(floatParam("dram.bytes_per_cycle", "4", "bytes per memory cycle per channel", 0.001, 1e6));
-  r.add(intParam("dram.channels", "2", "memory channels (line-interleaved)", 1, 64));
-  r.add(intParam("dram.banks", "8", "banks per channel (one open row each)", 1, 1024));
-  r.add(intParam("dram.row_size", "2KiB", "DRAM row (page) size in bytes", 64, 1 << 20));
-  r.add(intParam("dram.size", "1GiB", "main memory capacity in bytes", 1 << 20, 1e15));
-  r.add(stringParam("dram.type", "lpddr3", "DRAM device for energy per access (DESIGN.md section 7)", {"lpddr3", "lpddr4"}));
-  // DTM-NUCA (paper 000 Table I), used by that scheme.
-  r.add(intParam("nuca.buckets", "32", "DTM-NUCA buckets in the Affinity Table", 1, 1 << 20));
-  r.add(intParam("nuca.counter_bits", "4", "DTM-NUCA affinity saturating counter bits", 1, 32));
-  r.add(intParam("nuca.page_blocks", "8", "DTM-NUCA blocks per page", 1, 1 << 20));
-  r.add(intParam("nuca.hop_latency", "1", "cycles per hop on the 2D mesh between texture caches", 0, 1000));
-  r.add(intParam("nuca.epoch_accesses", "20000", "DTM-NUCA epoch length in accesses", 1, 1e12));
-  // Energy (DESIGN.md section 7).
-  r.add(stringParam("energy.tech", "32nm-lop", "CACTI 7.0 technology variant for SRAM energies",
+  r.add(int_param("dram.latency_min", "50", "main memory latency on a row-buffer hit, GPU cycles", 0, 1e6));
+  r.add(int_param("dram.latency_max", "100", "main memory latency on a row-buffer miss, GPU cycles", 0, 1e6));
+  r.add(int_param("dram.freq_mhz", "400", "memory clock in MHz (converts dram.bytes_per_cycle to GPU cycles)", 1, 100000));
+  r.add(float_param("dram.bytes_per_cycle", "4", "bytes per memory cycle per channel", 0.001, 1e6));
+  r.add(int_param("dram.channels", "2", "memory channels (line-interleaved)", 1, 64));
+  r.add(int_param("dram.banks", "8", "banks per channel (one open row each)", 1, 1024));
+  r.add(int_param("dram.row_size", "2KiB", "DRAM row (page) size in bytes", 64, 1 << 20));
+  r.add(int_param("dram.size", "1GiB",
+                 "main memory capacity: 4 KiB pages are mapped on first touch; a run touching more is refused", 1 << 20, 1e15));
+  r.add(string_param("dram.type", "lpddr3", "DRAM device for energy per access (DESIGN.md section 7)", {"lpddr3", "lpddr4"}));
+  // Energy (DESIGN.md section 7; energy.h cites every constant).
+  r.add(string_param("energy.tech", "32nm-lop", "CACTI 7.0 technology variant for SRAM energies",
                     {"32nm-hp", "32nm-lop", "22nm-hp", "22nm-lop"}));
-  r.add(floatParam("energy.leakage_scale", "1", "multiplier on the stated SRAM leakage powers (energy.h)", 0, 1e6));
-  r.add(floatParam("energy.dram_background_mw", "20", "DRAM background (standby + refresh) power in mW (stated assumption)", 0, 1e6));
-  // Statistics.
-  r.add(boolParam("stats.replication", "true", "measure the replication degree of serviced blocks in the L1 texture caches (paper 000 Fig. 1)"));
+  r.add(float_param("energy.leakage_scale", "1", "multiplier on the stated leakage powers (energy.h)", 0, 1e6));
+  r.add(float_param("energy.dram_background_mw", "20", "DRAM background (standby + refresh) power in mW (stated assumption)", 0, 1e6));
+  // Simulation and statistics.
+  r.add(bool_param("sim.cold_caches", "false",
+                  "start every frame with cold caches (default: a run's consecutive frames keep caches warm)"));
+  r.add(bool_param("stats.replication", "true", "measure the replication degree of serviced blocks in the L1 texture caches (paper 000 Fig. 1)"));
   return r;
 }
 
 }  // namespace
 
-std::string_view paramTypeName(ParamType type) {
+std::string_view param_type_name(ParamType type) {
   switch (type) {
     case ParamType::Int: return "int";
     case ParamType::Float: return "float";
@@ -212,7 +232,7 @@ std::string_view paramTypeName(ParamType type) {
 
 void ParamRegistry::add(ParamSpec spec) {
   if (index_.count(spec.name)) throw ParamError("parameter '" + spec.name + "' registered twice");
-  (void)parseValue(spec, spec.default_value);  // a bad default is a programming error: fail loudly
+  (void)parse_value(spec, spec.default_value);  // a bad default is a programming error: fail loudly
   index_.emplace(spec.name, specs_.size());
   specs_.push_back(std::move(spec));
 }
@@ -223,12 +243,12 @@ const ParamSpec* ParamRegistry::find(std::string_view name) const {
 }
 
 const ParamRegistry& ParamRegistry::model() {
-  static const ParamRegistry registry = buildModelRegistry();
+  static const ParamRegistry registry = build_model_registry();
   return registry;
 }
 
 ParamSet::ParamSet(const ParamRegistry& registry) : registry_(&registry) {
-  for (const auto& spec : registry.all()) values_.emplace(spec.name, parseValue(spec, spec.default_value));
+  for (const auto& spec : registry.all()) values_.emplace(spec.name, parse_value(spec, spec.default_value));
 }
 
 void ParamSet::set(std::string_view name, std::string_view value) {
@@ -238,13 +258,13 @@ void ParamSet::set(std::string_view name, std::string_view value) {
     const ParamSpec* nearest = nullptr;
     size_t best = 4;  // suggest only close names
     for (const auto& s : registry_->all()) {
-      const size_t d = editDistance(name, s.name);
+      const size_t d = edit_distance(name, s.name);
       if (d < best) { best = d; nearest = &s; }
     }
     if (nearest) msg += " (did you mean '" + nearest->name + "'?)";
     throw ParamError(msg);
   }
-  values_[spec->name] = parseValue(*spec, trim(value));
+  values_[spec->name] = parse_value(*spec, trim(value));
 }
 
 void ParamSet::apply(std::string_view assignment) {
@@ -257,7 +277,7 @@ void ParamSet::apply(std::string_view assignment) {
   set(key, trim(assignment.substr(eq + 1)));
 }
 
-void ParamSet::applyText(std::string_view text, std::string_view origin) {
+void ParamSet::apply_text(std::string_view text, std::string_view origin) {
   size_t line_no = 0;
   while (!text.empty()) {
     ++line_no;
@@ -278,62 +298,87 @@ const ParamValue& ParamSet::value(std::string_view name, ParamType type) const {
   const ParamSpec* spec = registry_->find(name);
   if (!spec) throw ParamError("unknown parameter '" + std::string(name) + "'");
   if (spec->type != type) {
-    throw ParamError("parameter '" + std::string(name) + "' is " + std::string(paramTypeName(spec->type)) + ", read as " +
-                     std::string(paramTypeName(type)));
+    throw ParamError("parameter '" + std::string(name) + "' is " + std::string(param_type_name(spec->type)) + ", read as " +
+                     std::string(param_type_name(type)));
   }
   return values_.find(name)->second;
 }
 
-int64_t ParamSet::getInt(std::string_view name) const { return std::get<int64_t>(value(name, ParamType::Int)); }
-uint32_t ParamSet::getU32(std::string_view name) const {
-  const int64_t v = getInt(name);
+int64_t ParamSet::get_int(std::string_view name) const { return std::get<int64_t>(value(name, ParamType::Int)); }
+uint32_t ParamSet::get_u32(std::string_view name) const {
+  const int64_t v = get_int(name);
   if (v < 0 || v > int64_t{std::numeric_limits<uint32_t>::max()}) {
     throw ParamError("parameter '" + std::string(name) + "': " + std::to_string(v) + " does not fit 32 bits");
   }
   return static_cast<uint32_t>(v);
 }
-double ParamSet::getFloat(std::string_view name) const { return std::get<double>(value(name, ParamType::Float)); }
-bool ParamSet::getBool(std::string_view name) const { return std::get<bool>(value(name, ParamType::Bool)); }
-const std::string& ParamSet::getString(std::string_view name) const {
+double ParamSet::get_float(std::string_view name) const { return std::get<double>(value(name, ParamType::Float)); }
+bool ParamSet::get_bool(std::string_view name) const { return std::get<bool>(value(name, ParamType::Bool)); }
+const std::string& ParamSet::get_string(std::string_view name) const {
   return std::get<std::string>(value(name, ParamType::String));
 }
 
 std::string ParamSet::text(std::string_view name) const {
   auto it = values_.find(name);
   if (it == values_.end()) throw ParamError("unknown parameter '" + std::string(name) + "'");
-  return formatValue(it->second);
+  return format_value(it->second);
 }
 
-std::string ParamSet::toText() const {
+std::string ParamSet::to_text() const {
   std::string out;
-  for (const auto& [name, v] : values_) out += name + "=" + formatValue(v) + "\n";
+  for (const auto& [name, v] : values_) out += name + "=" + format_value(v) + "\n";
   return out;
 }
 
 std::vector<PresetInfo> presets() {
   return {
-      {"mobile4", "papers 001 (Table II) and 003 (Table I): 4 shader cores, 16 KiB L1 texture caches, 1 MiB L2"},
-      {"mobile32", "paper 000 (Table I): 32 fragment processors, 4 vertex processors, 8-bank L2, LPDDR3"},
+      {"mobile4", "paper 001 Table II (and 003's timing): 600 MHz, 4 shader cores, 16 KiB 4-way L1 texture caches, 64 KiB tile cache, 1 MiB L2"},
+      {"mobile32", "paper 000 Table I: 32 fragment processors, 4 vertex processors, 8-bank 1 MiB L2, LPDDR3"},
+      {"mobile4-64k", "paper 003 Table I: mobile4 with 64 KiB 4-way vertex, texture and tile caches"},
+      {"mobile-256k", "paper 004 section IV: 16 KiB 2-way L1 texture caches + 256 KiB 4-way L2 (cores, clock and memory of mobile4: the paper gives none)"},
+      {"tegra2", "paper 002 section 2: Tegra 2-like single-warp GPU, 1 quad per pixel processor (sizes the paper omits chosen, replay/model/README.md)"},
   };
 }
 
-ParamSet makePreset(std::string_view name, const ParamRegistry& registry) {
+ParamSet make_preset(std::string_view name, const ParamRegistry& registry) {
   ParamSet set(registry);
+  // DESIGN.md section 6, mobile4 (paper 001 Table II). Main memory bandwidth is not in those
+  // tables: the LPDDR3 defaults of mobile32 are kept.
+  static constexpr std::string_view kMobile4 =
+      "gpu.freq_mhz=600\n gpu.shader_cores=4\n gpu.vertex_processors=1\n gpu.tile_width=32\n gpu.tile_height=32\n"
+      "gpu.tile_order=z\n"
+      "vertex.size=8KiB\n vertex.ways=4\n vertex.line=64\n vertex.latency=1\n"
+      "l1tex.size=16KiB\n l1tex.ways=4\n l1tex.line=64\n l1tex.latency=1\n"
+      "tile.size=64KiB\n tile.ways=4\n tile.line=64\n tile.latency=1\n"
+      "l2.size=1MiB\n l2.ways=8\n l2.line=64\n l2.latency=12\n"
+      "dram.latency_min=50\n dram.latency_max=100\n dram.size=1GiB\n";
   if (name == "mobile4") {
-    // DESIGN.md section 6, mobile4. Main memory bandwidth is not in those tables: the LPDDR3
-    // defaults of mobile32 are kept.
-    set.applyText(
-        "gpu.freq_mhz=600\n gpu.shader_cores=4\n gpu.vertex_processors=1\n gpu.tile_width=32\n gpu.tile_height=32\n"
-        "gpu.tile_order=z\n"
-        "vertex.size=8KiB\n vertex.ways=4\n vertex.line=64\n vertex.latency=1\n"
-        "l1tex.size=16KiB\n l1tex.ways=4\n l1tex.line=64\n l1tex.latency=1\n"
-        "tile.size=64KiB\n tile.ways=4\n tile.line=64\n tile.latency=1\n"
-        "l2.size=1MiB\n l2.ways=8\n l2.line=64\n l2.latency=12\n"
-        "dram.latency_min=50\n dram.latency_max=100\n dram.size=1GiB\n",
-        "preset mobile4");
+    set.apply_text(kMobile4, "preset mobile4");
+  } else if (name == "mobile4-64k") {
+    // Paper 003 Table I: the mobile4 machine with 64 KiB vertex and texture caches.
+    set.apply_text(kMobile4, "preset mobile4-64k");
+    set.apply_text("vertex.size=64KiB\n vertex.ways=4\n l1tex.size=64KiB\n l1tex.ways=4\n tile.size=64KiB\n tile.ways=4\n",
+                   "preset mobile4-64k");
+  } else if (name == "mobile-256k") {
+    // Paper 004 section IV, configuration 1: "the conventional 16KB, 2-way set associative cache
+    // as L1 and 256KB 4-way set associative L2 cache". Cores, clock, latencies and memory are not
+    // given there: those of mobile4.
+    set.apply_text(kMobile4, "preset mobile-256k");
+    set.apply_text("l1tex.size=16KiB\n l1tex.ways=2\n l2.size=256KiB\n l2.ways=4\n", "preset mobile-256k");
+  } else if (name == "tegra2") {
+    // Paper 002 section 2: a GPU "similar to the one in the NVIDIA Tegra 2 chipset" whose pixel
+    // processors run one warp (the baseline of Fig. 3 is single-threaded). The paper gives no
+    // sizes; chosen (README): 4 pixel processors and 1 vertex processor as Tegra 2's ULP GeForce,
+    // 300 MHz, a warp = one quad (core.max_quads=1), 16 KiB 4-way texture caches, 128 KiB 8-way
+    // L2, single-channel 32-bit LPDDR2 (8 B per 300 MHz memory cycle).
+    set.apply_text(kMobile4, "preset tegra2");
+    set.apply_text(
+        "gpu.freq_mhz=300\n core.max_quads=1\n l2.size=128KiB\n l2.ways=8\n l2.latency=12\n"
+        "dram.freq_mhz=300\n dram.bytes_per_cycle=8\n dram.channels=1\n dram.size=1GiB\n",
+        "preset tegra2");
   } else if (name == "mobile32") {
     // DESIGN.md section 6, mobile32 (paper 000 Table I).
-    set.applyText(
+    set.apply_text(
         "gpu.freq_mhz=600\n gpu.shader_cores=32\n gpu.vertex_processors=4\n gpu.tile_width=32\n gpu.tile_height=32\n"
         "dram.freq_mhz=400\n dram.latency_min=50\n dram.latency_max=100\n dram.bytes_per_cycle=4\n dram.channels=2\n"
         "dram.type=lpddr3\n"
@@ -343,8 +388,7 @@ ParamSet makePreset(std::string_view name, const ParamRegistry& registry) {
         "tile.size=32KiB\n tile.ways=2\n tile.line=64\n tile.latency=2\n"
         "l2.size=1MiB\n l2.banks=8\n l2.ways=8\n l2.line=64\n l2.latency=18\n"
         "colorbuf.size=1KiB\n colorbuf.latency=1\n depthbuf.size=1KiB\n depthbuf.latency=1\n"
-        "gpu.earlyz_inflight_quads=8\n"
-        "nuca.buckets=32\n nuca.counter_bits=4\n nuca.page_blocks=8\n nuca.hop_latency=1\n nuca.epoch_accesses=20000\n",
+        "gpu.earlyz_inflight_quads=8\n",
         "preset mobile32");
   } else {
     std::string known;

@@ -44,6 +44,22 @@ struct CaptureSummary {
   std::map<uint32_t, uint64_t> records_by_kind;
 };
 
+// Where a file's bytes go. Compression is per chunk, so a record or blob has no compressed size
+// of its own: each chunk's stored payload is shared out over its records (or blobs) by their
+// raw bytes, framing included (record header 8 bytes, blob entry header 24).
+struct StorageShare {
+  uint64_t count = 0;
+  uint64_t raw_bytes = 0;
+  double stored_bytes = 0;
+};
+struct StorageBreakdown {
+  std::map<uint32_t, StorageShare> records_by_kind;
+  std::unordered_map<Hash128, StorageShare> blobs;
+  // File header, chunk headers, chunk payload headers, trailer index and footer: the rest of
+  // the file.
+  double overhead_bytes = 0;
+};
+
 // Record visitor: return false to stop early.
 using RecordVisitor = std::function<bool(uint32_t kind, std::span<const std::byte> body)>;
 
@@ -79,6 +95,10 @@ class CaptureReader {
   size_t blob_count() const { return blobs_.size(); }
   std::vector<Hash128> blob_hashes() const;
 
+  // Shares the stored bytes of every complete frame's and the global records chunks, and of
+  // every blobs chunk, out over their records and blobs. False with *error on damaged data.
+  bool storage_breakdown(StorageBreakdown* out, std::string* error) const;
+
   // Checks every chunk (header, checksum, decompression, framing), the trailer and its
   // agreement with the chunks. Returns "" when intact, else the first problem as
   // "<name>: byte N: <problem>". Notices (unknown chunk types) go to *notices if given.
@@ -103,6 +123,9 @@ class CaptureReader {
   // Checks and, when compressed, decompresses the payload of the chunk at offset.
   bool chunk_payload(uint64_t offset, const format::ChunkHeader& h, Bytes* out,
                      std::string* problem) const;
+  // The checked, decompressed payload of the records chunk of `frame` at offset.
+  bool records_chunk(uint64_t offset, uint32_t frame, format::ChunkHeader* h, Bytes* payload,
+                     std::string* error) const;
   bool read_chunks(const std::vector<uint64_t>& offsets, uint32_t frame,
                    const RecordVisitor& visit, std::string* error) const;
 

@@ -9,6 +9,7 @@ namespace tessera::model {
 // Next-use value of a block that is never accessed again. OPT numbers are ordered: a larger value
 // means a later next access, so "never" is the largest possible value.
 inline constexpr uint64_t kNoNextUse = std::numeric_limits<uint64_t>::max();
+inline constexpr uint32_t kNoLastTile = std::numeric_limits<uint32_t>::max();
 
 // Per-access information handed to the cache and from it to the replacement policy.
 struct AccessInfo {
@@ -22,6 +23,12 @@ struct AccessInfo {
   // A write that covers the whole line (write-backs from an upper level, Parameter Buffer
   // writes of a full block): a write miss allocating such a line needs no fetch from below.
   bool full_line = false;
+  // False: a hit leaves the replacement state as it is (paper 000 section III-B: the LRU of the
+  // local cache of a just-exchanged owner is not updated when it serves the block).
+  bool update_replacement = true;
+  // Parameter Buffer lines: the position, in tile processing order, of the last tile that reads
+  // the line (TCOR's dead-line-aware L2, paper 003 section III-D); kNoLastTile otherwise.
+  uint32_t last_tile = kNoLastTile;
 };
 
 }  // namespace tessera::model

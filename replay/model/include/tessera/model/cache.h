@@ -1,7 +1,9 @@
 // Generic set-associative cache: tags and dirty bits of a set are contiguous, the replacement
 // policy is a template parameter (see replacement/policy.h), counters per cache and per
-// requester. The cache only decides hit/miss/fill/evict; what happens below it (fetch, write-back
-// traffic, latency) is the caller's business, reported through CacheOutcome.
+// requester. The cache decides hit/miss/fill/evict and keeps, per line, the cycle its data
+// arrives (in-flight fills) and a bounded file of outstanding misses (MSHRs); what happens below
+// it (fetch, write-back traffic, latency) is the caller's business, reported through
+// CacheOutcome.
 #pragma once
 
 #include <algorithm>
@@ -29,6 +31,7 @@ struct CacheConfig {
   uint32_t line_bytes = 64;
   uint32_t hit_latency = 1;  // cycles
   uint32_t banks = 1;        // line-interleaved on the set index; one access per bank per cycle
+  uint32_t mshrs = 0;        // outstanding misses (line fills in flight); 0 = unbounded
   bool write_back = true;     // false: write-through (every write goes to the next level)
   bool write_allocate = true; // false: a write miss goes to the next level without allocating
   bool allow_bypass = false;  // policies that know the future may decline to allocate
@@ -37,19 +40,25 @@ struct CacheConfig {
 };
 
 // Throws std::invalid_argument naming the cache and the problem.
-void validateCacheConfig(const CacheConfig& config);
+void validate_cache_config(const CacheConfig& config);
 
 struct RequesterCounters {
   uint64_t accesses = 0;
   uint64_t hits = 0;
   uint64_t misses = 0;
+  RequesterCounters& operator+=(const RequesterCounters& o) {
+    accesses += o.accesses;
+    hits += o.hits;
+    misses += o.misses;
+    return *this;
+  }
 };
 
 struct CacheCounters {
   uint64_t accesses = 0;   // demand accesses = hits + misses = reads + writes
   uint64_t reads = 0;
   uint64_t writes = 0;
-  uint64_t hits = 0;
+  uint64_t hits = 0;            // the line was allocated (its data may still be in flight)
   uint64_t misses = 0;
   uint64_t read_misses = 0;
   uint64_t write_misses = 0;
@@ -62,10 +71,15 @@ struct CacheCounters {
   uint64_t prefetches = 0;      // prefetch requests (not demand accesses)
   uint64_t prefetch_fills = 0;  // prefetches that allocated a line
   uint64_t invalidations = 0;
+  uint64_t mshr_merges = 0;        // hits on a line whose fill was still in flight (they wait for it)
+  uint64_t mshr_stall_cycles = 0;  // cycles misses waited for a free MSHR
+  uint64_t dead_drops = 0;         // dirty victims dropped as dead instead of written back
   std::vector<RequesterCounters> per_requester;
 
   // Line transfers to the next level caused by this cache.
-  uint64_t nextLevelTraffic() const { return fetches + writebacks + write_throughs; }
+  uint64_t next_level_traffic() const { return fetches + writebacks + write_throughs; }
+  // Adds every counter; per-requester counters are added index by index.
+  CacheCounters& operator+=(const CacheCounters& o);
 };
 
 struct CacheOutcome {
@@ -77,11 +91,48 @@ struct CacheOutcome {
   bool filled = false;         // a line was allocated for this address
   bool evicted = false;        // a valid line (dirty or not) at evicted_addr was replaced
   uint64_t evicted_addr = 0;
+  // Hit: the cycle the line's data is present (after `now` for a hit under an in-flight fill).
+  uint64_t ready = 0;
+  // Allocated or hit line (tag-array index), for set_ready() once the caller knows the fill time.
+  uint64_t slot = 0;
 };
 
 struct LineLocation {
   size_t base = 0;   // first way of the set in the tag array
   uint64_t tag = 0;  // line + 1
+};
+
+// Outstanding misses of one cache (Kroft's miss status holding registers): each entry holds the
+// cycle its fill arrives (0 while never used). A miss may go below at once when some entry's fill
+// has arrived by then; with every entry busy it waits for the earliest to retire. Either way it
+// takes the entry that retired first, so both questions are about the earliest entry.
+class MshrFile {
+ public:
+  explicit MshrFile(uint32_t entries) : ready_(entries, 0) {}
+  // The cycle a miss arriving at `now` can be sent below (now, or when an entry frees).
+  uint64_t reserve(uint64_t now) {
+    if (ready_.empty()) return now;
+    // A branch-free scan: register files are small (tens of entries) and which entry retires
+    // first is unpredictable.
+    uint64_t first = ready_[0];
+    size_t earliest = 0;
+    for (size_t i = 1; i < ready_.size(); ++i) {
+      const uint64_t r = ready_[i];
+      const bool earlier = r < first;
+      first = earlier ? r : first;
+      earliest = earlier ? i : earliest;
+    }
+    earliest_ = earliest;
+    return std::max(now, first);
+  }
+  // The miss reserved last is in flight until `ready`.
+  void commit(uint64_t ready) {
+    if (!ready_.empty()) ready_[earliest_] = ready;
+  }
+
+ private:
+  std::vector<uint64_t> ready_;  // per entry; empty = unbounded
+  size_t earliest_ = 0;          // the entry reserve() chose
 };
 
 template <ReplacementPolicy Policy>
@@ -96,30 +147,35 @@ class SetAssocCache {
         bank_mask_(config.banks - 1),
         policy_(sets_, ways_, PolicyOptions{config.allow_bypass}),
         tags_(static_cast<size_t>(sets_) * ways_, kInvalid),
+        ready_(static_cast<size_t>(sets_) * ways_, 0),
         dirty_(static_cast<size_t>(sets_) * ways_, 0),
-        bank_free_(config.banks, 0) {
+        bank_free_(config.banks, 0),
+        mshrs_(config.mshrs),
+        shared_(config.requesters > 1) {
     counters_.per_requester.resize(config.requesters);
   }
 
-  // One demand access by `requester` (index into per-requester counters).
-  CacheOutcome access(uint64_t addr, bool write, uint32_t requester, const AccessInfo& info) {
+  // One demand access by `requester` (index into per-requester counters) at cycle `now`. A hit
+  // on a line whose fill is still in flight (its ready time is after `now`) is a hit that waits:
+  // outcome.ready says until when.
+  CacheOutcome access(uint64_t addr, bool write, uint32_t requester, const AccessInfo& info, uint64_t now = 0) {
     const uint64_t line = addr >> line_shift_;
     const uint32_t set = static_cast<uint32_t>(line) & set_mask_;
-    if (requester >= config_.requesters) throwBadRequester(requester);
-    RequesterCounters& rc = counters_.per_requester[requester];
-    CacheOutcome out;
-    ++counters_.accesses;
-    ++rc.accesses;
-    if (write) ++counters_.writes; else ++counters_.reads;
+    if (requester >= config_.requesters) throw_bad_requester(requester);
+    // Only a cache shared by several requesters counts per requester as it goes; a private one's
+    // single entry is its totals (counters()). Accesses and reads are derived there too.
+    RequesterCounters* rc = shared_ ? &counters_.per_requester[requester] : nullptr;
+    if (rc) ++rc->accesses;
+    if (write) ++counters_.writes;
 
     const size_t base = static_cast<size_t>(set) * ways_;
     const uint64_t tag = line + 1;
-    const uint32_t w = findWay(base, tag);
+    const uint32_t w = find_way(base, tag);
     if (w != kBypass) {
-      ++counters_.hits;
-      ++rc.hits;
+      CacheOutcome out;
       out.hit = true;
-      policy_.touch(set, w, info);
+      out.slot = base + w;
+      out.ready = hit(set, base, w, rc, info, now);
       if (write) {
         if (config_.write_back) {
           dirty_[base + w] = 1;
@@ -134,6 +190,28 @@ class SetAssocCache {
     return miss(set, base, tag, write, rc, info);
   }
 
+  // The hit path alone, for the common case of a read hit: true (and the line's ready cycle) when
+  // `addr` is present, with every effect access() has on a hit; false, with no effect at all,
+  // when access() must handle it (a miss, or a write to a write-through cache).
+  bool try_hit(uint64_t addr, bool write, uint32_t requester, const AccessInfo& info, uint64_t now, uint64_t* ready) {
+    if (write && !config_.write_back) return false;
+    const uint64_t line = addr >> line_shift_;
+    const uint64_t tag = line + 1;
+    const uint32_t set = static_cast<uint32_t>(line) & set_mask_;
+    const size_t base = static_cast<size_t>(set) * ways_;
+    const uint32_t w = find_way(base, tag);
+    if (w == kBypass) return false;
+    if (requester >= config_.requesters) throw_bad_requester(requester);
+    RequesterCounters* rc = shared_ ? &counters_.per_requester[requester] : nullptr;
+    if (rc) ++rc->accesses;
+    *ready = hit(set, base, w, rc, info, now);
+    if (write) {
+      ++counters_.writes;
+      dirty_[base + w] = 1;
+    }
+    return true;
+  }
+
   // Insert a line without a demand access (prefetch into L1, paper 002). No-op on a present line.
   // The caller fetches the line from below when outcome.fetch is set.
   CacheOutcome prefetch(uint64_t addr, const AccessInfo& info) {
@@ -142,8 +220,11 @@ class SetAssocCache {
     const size_t base = static_cast<size_t>(set) * ways_;
     CacheOutcome out;
     ++counters_.prefetches;
-    if (findWay(base, line + 1) != kBypass) {
+    const uint32_t w = find_way(base, line + 1);
+    if (w != kBypass) {
       out.hit = true;
+      out.slot = base + w;
+      out.ready = ready_[base + w];
       return out;
     }
     const uint32_t way = allocate(set, base, line + 1, info, out);
@@ -154,6 +235,19 @@ class SetAssocCache {
     }
     return out;
   }
+
+  // The data of the line allocated (or hit) by `outcome` arrives at `ready` (in-flight fill).
+  void set_ready(const CacheOutcome& outcome, uint64_t ready) {
+    if (outcome.filled || outcome.hit) ready_[outcome.slot] = ready;
+  }
+
+  // MSHRs: the cycle a miss at `now` may go below, counting the wait; then commit its fill time.
+  uint64_t reserve_mshr(uint64_t now) {
+    const uint64_t start = mshrs_.reserve(now);
+    counters_.mshr_stall_cycles += start - now;
+    return start;
+  }
+  void commit_mshr(uint64_t ready) { mshrs_.commit(ready); }
 
   // Where a line would live: for probing several caches of the same geometry.
   LineLocation locate(uint64_t addr) const {
@@ -167,13 +261,13 @@ class SetAssocCache {
       case 8: return any<8>(t, loc.tag);
       default: break;
     }
-    return findWay(loc.base, loc.tag) != kBypass;
+    return find_way(loc.base, loc.tag) != kBypass;
   }
 
   bool contains(uint64_t addr) const {
     const uint64_t line = addr >> line_shift_;
     const size_t base = static_cast<size_t>(static_cast<uint32_t>(line) & set_mask_) * ways_;
-    return findWay(base, line + 1) != kBypass;
+    return find_way(base, line + 1) != kBypass;
   }
 
   // Drop a line; returns true when it was dirty (the caller decides whether to write it back).
@@ -181,11 +275,12 @@ class SetAssocCache {
     const uint64_t line = addr >> line_shift_;
     const uint32_t set = static_cast<uint32_t>(line) & set_mask_;
     const size_t base = static_cast<size_t>(set) * ways_;
-    const uint32_t way = findWay(base, line + 1);
+    const uint32_t way = find_way(base, line + 1);
     if (way == kBypass) return false;
     const bool was_dirty = dirty_[base + way] != 0;
     tags_[base + way] = kInvalid;
     dirty_[base + way] = 0;
+    ready_[base + way] = 0;
     policy_.invalidate(set, way);
     ++counters_.invalidations;
     return was_dirty;
@@ -193,36 +288,59 @@ class SetAssocCache {
 
   // Bank arbitration: the cycle at which an access to `addr` arriving at `now` can start; each
   // bank accepts one access per cycle (paper 000 Table I: L2 with 8 banks).
-  uint64_t reserveBank(uint64_t addr, uint64_t now) {
+  uint64_t reserve_bank(uint64_t addr, uint64_t now) {
     const uint32_t bank = static_cast<uint32_t>(addr >> line_shift_) & set_mask_ & bank_mask_;
     const uint64_t start = std::max(now, bank_free_[bank]);
     bank_free_[bank] = start + 1;
     return start;
   }
 
+  // Counters restart (a new frame of a run whose cache contents carry over); contents, in-flight
+  // fills and bank state are kept.
+  void clear_counters() {
+    const size_t requesters = counters_.per_requester.size();
+    counters_ = CacheCounters{};
+    counters_.per_requester.resize(requesters);
+  }
+
   const CacheConfig& config() const { return config_; }
-  const CacheCounters& counters() const { return counters_; }
+  // The counters, with what is derived on reading: accesses and reads, and for a cache with one
+  // requester its per-requester entry.
+  const CacheCounters& counters() const {
+    counters_.accesses = counters_.hits + counters_.misses;
+    counters_.reads = counters_.accesses - counters_.writes;
+    if (!shared_) counters_.per_requester[0] = {counters_.accesses, counters_.hits, counters_.misses};
+    return counters_;
+  }
   uint32_t sets() const { return sets_; }
   uint32_t ways() const { return ways_; }
   const Policy& policy() const { return policy_; }
+  Policy& policy() { return policy_; }
 
  private:
   static constexpr uint64_t kInvalid = 0;  // tags store line + 1, so 0 marks an invalid way
 
   static const CacheConfig& checked(const CacheConfig& config) {
-    validateCacheConfig(config);
+    validate_cache_config(config);
     return config;
   }
 
-  // Scans every way without an early exit: which way matches is unpredictable, and a
-  // mispredicted loop exit per access costs more than the few extra compares.
-  // The common associativities get a fully unrolled scan.
+  // What a demand hit on way w does in every case; returns the cycle the line's data is present.
+  uint64_t hit(uint32_t set, size_t base, uint32_t w, RequesterCounters* rc, const AccessInfo& info, uint64_t now) {
+    ++counters_.hits;
+    if (rc) ++rc->hits;
+    const uint64_t ready = ready_[base + w];
+    counters_.mshr_merges += ready > now;  // no branch: whether a fill is in flight is unpredictable
+    if (info.update_replacement) policy_.touch(set, w, info);
+    return ready;
+  }
+
   // The miss path, out of line so the hit path above stays small enough to inline.
-  TESSERA_NOINLINE CacheOutcome miss(uint32_t set, size_t base, uint64_t tag, bool write, RequesterCounters& rc,
+  TESSERA_NOINLINE CacheOutcome miss(uint32_t set, size_t base, uint64_t tag, bool write, RequesterCounters* rc,
                                      const AccessInfo& info) {
     CacheOutcome out;
     ++counters_.misses;
-    ++rc.misses;
+    if (rc) ++rc->misses;
     if (write) ++counters_.write_misses; else ++counters_.read_misses;
     if (write && !config_.write_allocate) {
       out.forward_write = true;
@@ -256,12 +374,15 @@ class SetAssocCache {
     return out;
   }
 
-  [[noreturn]] TESSERA_NOINLINE void throwBadRequester(uint32_t requester) const {
+  [[noreturn]] TESSERA_NOINLINE void throw_bad_requester(uint32_t requester) const {
     throw std::out_of_range("cache '" + config_.name + "': requester " + std::to_string(requester) + " of " +
                             std::to_string(config_.requesters));
   }
 
-  uint32_t findWay(size_t base, uint64_t tag) const {
+  // Scans every way without an early exit: which way matches is unpredictable, and a
+  // mispredicted loop exit per access costs more than the few extra compares. The common
+  // associativities get a fully unrolled scan.
+  uint32_t find_way(size_t base, uint64_t tag) const {
     const uint64_t* t = tags_.data() + base;
     switch (ways_) {
       case 1: return scan<1>(t, tag);
@@ -283,15 +404,17 @@ class SetAssocCache {
   }
   template <uint32_t N>
   static uint32_t scan(const uint64_t* t, uint64_t tag) {
-    uint32_t found = kBypass;
-    for (uint32_t w = 0; w < N; ++w) found = t[w] == tag ? w : found;
-    return found;
+    // A bit per matching way, then the highest one (a tag matches at most once; of several
+    // invalid ways the last is taken): compares and a select, no branch per way.
+    uint32_t match = 0;
+    for (uint32_t w = 0; w < N; ++w) match |= static_cast<uint32_t>(t[w] == tag) << w;
+    return match != 0 ? static_cast<uint32_t>(std::bit_width(match)) - 1 : kBypass;
   }
 
   // Choose a way for `tag` (an invalid one first, else the policy's victim), evicting and
   // reporting a dirty victim. Returns kBypass when the policy declines to allocate.
   uint32_t allocate(uint32_t set, size_t base, uint64_t tag, const AccessInfo& info, CacheOutcome& out) {
-    uint32_t way = findWay(base, kInvalid);
+    uint32_t way = find_way(base, kInvalid);
     if (way == kBypass) {
       way = policy_.victim(set, info);
       if (way == kBypass) return kBypass;
@@ -299,17 +422,29 @@ class SetAssocCache {
       out.evicted = true;
       out.evicted_addr = (tags_[base + way] - 1) << line_shift_;
       if (dirty_[base + way]) {
-        out.writeback = true;
-        out.writeback_addr = out.evicted_addr;
-        ++counters_.writebacks;
+        // A policy that knows a line is dead (TCOR's L2, paper 003 section III-D) drops it
+        // without writing it back: nobody reads it again.
+        bool write_back = true;
+        if constexpr (requires(const Policy& p) { p.writes_back(set, way, true); }) {
+          write_back = policy_.writes_back(set, way, true);
+        }
+        if (write_back) {
+          out.writeback = true;
+          out.writeback_addr = out.evicted_addr;
+          ++counters_.writebacks;
+        } else {
+          ++counters_.dead_drops;
+        }
       }
       policy_.invalidate(set, way);
     }
     tags_[base + way] = tag;
     dirty_[base + way] = 0;
+    ready_[base + way] = 0;
     policy_.reset(set, way, info);
     ++counters_.fills;
     out.filled = true;
+    out.slot = base + way;
     return way;
   }
 
@@ -321,9 +456,12 @@ class SetAssocCache {
   uint32_t bank_mask_;
   Policy policy_;
   std::vector<uint64_t> tags_;   // sets x ways, contiguous per set
+  std::vector<uint64_t> ready_;  // sets x ways: cycle the line's data arrives (in-flight fills)
   std::vector<uint8_t> dirty_;   // sets x ways
   std::vector<uint64_t> bank_free_;
-  CacheCounters counters_;
+  MshrFile mshrs_;
+  bool shared_;                    // several requesters: per-requester counters kept as it goes
+  mutable CacheCounters counters_;  // accesses, reads and a private cache's requester derived on reading
 };
 
 }  // namespace tessera::model

@@ -1,21 +1,26 @@
 // Event-driven timing model of the tile-based GPU (papers 000, 001, 003), consuming one frame's
 // access stream (replay/stream). Library tessera_gpu_model.
 //
-// Per render pass: the geometry phase (vertex processors fetch through their vertex caches and
-// shade; the Polygon List Builder writes the Parameter Buffer through the tile cache), then the
-// raster phase as a discrete-event simulation over a time-ordered event queue:
-//   tile fetcher (PB reads through the tile cache, one tile ahead of the rasterizer)
+// Per subpass of each render pass: the geometry phase (geometry_phase.cpp: vertex fetch through
+// the vertex caches, vertex processors, the Polygon List Builder writing the Parameter Buffer
+// through the tile cache), then the raster phase as a discrete-event simulation of one timing
+// unit per file (raster_pipeline.h):
+//   tile fetcher (PB reads through the tile cache into the triangle queue)
 //   -> rasterizer (raster.quads_per_cycle) -> per core: fragment queue (queue.fragment)
 //   -> early-Z (1 quad/cycle, depthbuf.latency; at most gpu.earlyz_inflight_quads past it and not
 //      yet in the core) -> shader core (core.max_quads resident quads; core.issue_lanes
-//      lane-instructions per cycle; a quad's texture instructions go through L1 -> L2 -> DRAM at
-//      tex.lines_per_cycle and the latencies hierarchy.h returns, while other quads issue)
-//   -> blending (1 quad/cycle, colorbuf.latency) -> colour buffer flush (AttachmentStore lines to
-//      memory) before the buffer takes the next tile.
+//      lane-instructions per cycle; texture instructions go through L1 -> L2 -> DRAM with
+//      in-flight fills, at tex.lines_per_cycle, while other quads issue)
+//   -> colour queue (queue.color) -> blending (1 quad/cycle, colorbuf.latency) -> colour buffer
+//      flush (AttachmentStore lines to memory) before the buffer takes the next tile.
 // Barriers (paper 001 section II-C): early-Z, fragment stage and blending each take quads of a new
 // tile only when every quad of the previous tile has left that stage (gpu.barrier=tile), or, in
 // the decoupled architecture of section III-E (gpu.barrier=subtile), when this core's quads of the
 // previous tile have left it (its Z/colour bank is flushed on its own).
+//
+// A model simulates the frames of one run in order: caches, in-flight fills, open DRAM rows and
+// the page map stay warm from one frame to the next (the papers simulate frame sequences) unless
+// sim.cold_caches is set; reset() starts a new run.
 #pragma once
 
 #include <cstdint>
@@ -68,18 +73,41 @@ struct FrameResults {
   uint64_t raster_cycles = 0;
   uint64_t passes = 0, draws = 0, tiles = 0, quads = 0, shaded_quads = 0, fragments = 0;
   uint64_t texture_samples = 0, texture_lines = 0, front_buffer_hits = 0;
+  bool warm = false;             // caches carried over from the run's previous frame
+  CoreActivity activity;         // what the non-memory structures did (energy.h)
   std::vector<StageStats> stages;
   std::vector<CoreStats> cores;
   double cores_imbalance = 0;  // mean over tiles of the mean |busy - mean| / mean of the cores
+  double cores_quad_deviation = 0;  // the same for the cores' quads (paper 001 Figs. 12 and 15)
   double replication_avg = 0;  // L1s holding a serviced block, paper 000 Fig. 1
+  std::vector<double> replication_share;  // [k]: share of serviced blocks held in k L1s
   EnergyReport energy;         // energy.tech as configured
   double energy_hp_nj = 0, energy_lop_nj = 0;  // the same node, hp and lop cells
   // The flat forms for the results database (DESIGN.md section 8 names).
   std::vector<std::pair<std::string, double>> frame_metrics;
-  std::vector<TileMetric> tile_metrics;  // cycles, quads, core.<i>.busy_cycles per tile
+  std::vector<TileMetric> tile_metrics;  // cycles, quads, core.<i>.busy_cycles, l2.accesses per tile
   std::vector<CoreMetric> core_metrics;  // quads, busy_cycles, l1tex.accesses, l1tex.hits
 
   double metric(std::string_view name) const;  // frame_metrics lookup; NaN when absent
+};
+
+struct FrameIndex;
+
+// A frame's access stream, checked and indexed once (passes, subpasses, tiles with their seek
+// points and headers) so that every configuration runs it without walking its structure again:
+// shade once, index once, simulate many. The stream's bytes must outlive it.
+class IndexedFrame {
+ public:
+  // nullptr with `*error` = one line naming the problem when the stream is damaged.
+  static std::unique_ptr<IndexedFrame> build(std::span<const uint8_t> frame_stream, std::string* error);
+  ~IndexedFrame();
+  IndexedFrame(const IndexedFrame&) = delete;
+  IndexedFrame& operator=(const IndexedFrame&) = delete;
+  const FrameIndex& index() const { return *index_; }
+
+ private:
+  IndexedFrame();
+  std::unique_ptr<FrameIndex> index_;
 };
 
 class GpuModel {
@@ -90,10 +118,15 @@ class GpuModel {
   GpuModel(const GpuModel&) = delete;
   GpuModel& operator=(const GpuModel&) = delete;
 
-  // Simulates one frame's stream (caches start cold). On damaged or inconsistent input returns
-  // false with `*error` = one line naming the problem; `results` is then incomplete.
+  // Simulates the run's next frame (warm caches unless sim.cold_caches or the run's first frame).
+  // On damaged or inconsistent input returns false with `*error` = one line naming the problem;
+  // `results` is then incomplete and the next frame starts a new run.
+  bool run(const IndexedFrame& frame, FrameResults& results, std::string* error);
+  // The same on a stream not indexed yet.
   bool run(std::span<const uint8_t> frame_stream, FrameResults& results, std::string* error);
   FrameResults run(std::span<const uint8_t> frame_stream, std::string* error);
+  // Starts a new run: the next frame starts with cold caches.
+  void reset();
 
   // The hierarchy of the last run (its counters), for tests and schemes.
   const MemoryHierarchy* hierarchy() const;

@@ -1,16 +1,22 @@
 // The memory hierarchy of the baseline mobile tile-based GPU (papers 000, 001, 003): one private
 // L1 texture cache per shader core, a vertex cache per vertex processor, a tile cache for the
-// Parameter Buffer, a shared banked L2 and main memory. Every access returns its latency so a
-// timing model can schedule around it.
+// Parameter Buffer, a shared banked L2 and main memory. Every access returns its latency and
+// the cycle the structure accepted it, so a timing model can schedule around both.
 //
-// Seams for the schemes that come later:
+// In-flight fills: a miss allocates its line at once but records when the line's data arrives
+// (from L2 or main memory); a later request to that line waits for the fill instead of hitting
+// at hit latency (counted as `mshr_merges`). Each cache has a bounded file of outstanding misses
+// (`<cache>.mshrs`); a miss that finds it full waits for the earliest fill, and so does its
+// requester (MemResponse::accept_delay). Prefetched lines become usable at their fill time.
+//
+// Seams for the schemes:
 //  - TextureOrganisation: replaces how a texture request is served above L2 (DTM-NUCA remote L1
 //    access over a mesh, paper 000; a buffer in front of L1, TFM paper 004). The baseline
 //    private-L1 path is built in and runs without any virtual call when no organisation is set.
-//  - prefetchTexture(): fills an L1 from the tile queue without a demand access (DAE, paper 002).
+//  - prefetch_texture(): fills an L1 from the tile queue without a demand access (DAE, paper 002).
 //  - tile cache policy `opt` + MemRequest::next_use: TCOR OPT numbers (paper 003).
 //  - AccessInfo::priority_class reaches the L2 policy: L2 dead-line priority classes (paper 003).
-//  - accessBelowL1(): the shared L2 + DRAM path, public, so new first-level structures reuse it.
+//  - access_below_l1(): the shared L2 + DRAM path, public, so new first-level structures reuse it.
 #pragma once
 
 #include <cstdint>
@@ -36,7 +42,7 @@ struct HierarchyConfig {
 
   // From a parameter set (params.h). Throws ParamError naming the parameter group on an
   // inconsistent configuration (for example sets not a power of two).
-  static HierarchyConfig fromParams(const ParamSet& params);
+  static HierarchyConfig from_params(const ParamSet& params);
 };
 
 // Which first-level structure a request goes to.
@@ -44,6 +50,8 @@ enum class Stream : uint8_t { Texture = 0, Vertex = 1, Tile = 2 };
 
 // Where a request was finally served from.
 enum class ServedBy : uint8_t { L1 = 0, Remote = 1, L2 = 2, Dram = 3 };
+
+inline constexpr uint32_t kNoPrimitive = 0xffffffffu;
 
 struct MemRequest {
   uint64_t addr = 0;
@@ -53,11 +61,21 @@ struct MemRequest {
   bool write = false;              // only the tile cache (Parameter Buffer) is written
   bool full_line = false;
   uint8_t priority_class = 0;      // passed to the L2 policy
+  // Parameter Buffer requests (Stream::Tile), as the stream records them: the primitive
+  // (kNoPrimitive for a PB-Lists line read), its section (0 PB-Lists, 1 PB-Attributes) and the
+  // tile: for a read the reading tile's position in the processing order, for a write the tile
+  // index (ty * tiles_x + tx) the binner listed it in.
+  uint32_t primitive = kNoPrimitive;
+  uint32_t tile = 0;
+  uint8_t section = 0;
 };
 
 struct MemResponse {
-  uint32_t latency = 0;  // cycles from issue to data
+  uint32_t latency = 0;       // cycles from issue to data
   ServedBy served_by = ServedBy::L1;
+  // Cycles from issue until the first structure took the request (a busy bank, a full MSHR
+  // file): the requester cannot send its next request before then.
+  uint32_t accept_delay = 0;
 };
 
 class MemoryHierarchy;
@@ -93,6 +111,15 @@ class TextureOrganisation {
   virtual MemResponse access(MemoryHierarchy& hierarchy, const MemRequest& request, uint64_t now) = 0;
 };
 
+// A replacement for the unified tile cache (the Parameter Buffer's first level): TCOR's Primitive
+// List Cache and Attribute Cache (paper 003 section III-C). It serves every Stream::Tile request
+// and reaches L2 through access_below_l1(l2_requester_tile(), ...).
+class TileCacheOrganisation {
+ public:
+  virtual ~TileCacheOrganisation() = default;
+  virtual MemResponse access(MemoryHierarchy& hierarchy, const MemRequest& request, uint64_t now) = 0;
+};
+
 class MemoryHierarchy {
  public:
   // Throws std::invalid_argument on an invalid configuration.
@@ -103,43 +130,49 @@ class MemoryHierarchy {
 
   // One request issued at cycle `now`.
   MemResponse access(const MemRequest& request, uint64_t now) {
-    if (request.stream == Stream::Texture) return accessTexture(request, now);
-    return accessOther(request, now);
+    if (request.stream == Stream::Texture) return access_texture(request, now);
+    return access_other(request, now);
   }
 
   // Baseline texture path: private L1 of request.unit, then L2 and DRAM.
-  MemResponse accessPrivateL1(const MemRequest& request, uint64_t now) {
-    return l1tex_[checkedCore(request.unit)].visit(
-        [&](auto& l1) { return servePrivateL1(l1, request, now); });
+  MemResponse access_private_l1(const MemRequest& request, uint64_t now) {
+    return l1tex_[checked_core(request.unit)].visit(
+        [&](auto& l1) { return serve_private_l1(l1, request, now); });
   }
 
-  // Prefetch a texture line into the L1 of `core` (DAE, paper 002); returns the cycle the line
-  // is present. Counts as a prefetch, not a demand access.
-  uint64_t prefetchTexture(uint32_t core, uint64_t addr, uint64_t now);
+  // Prefetch a texture line into the L1 of `core` (DAE, paper 002); returns the cycle the line's
+  // data is present (its in-flight fill). Counts as a prefetch, not a demand access.
+  uint64_t prefetch_texture(uint32_t core, uint64_t addr, uint64_t now);
 
-  // The shared path below the first level: L2 access by `l2_requester` (see l2Requester*), and a
-  // DRAM access on a miss. Dirty L2 victims are written to DRAM as posted writes. Returns the
+  // The shared path below the first level: L2 access by `l2_requester` (see l2_requester_*), and
+  // a DRAM access on a miss. Dirty L2 victims are written to DRAM as posted writes. Returns the
   // latency from `now`.
-  MemResponse accessBelowL1(uint32_t l2_requester, uint64_t addr, bool write, const AccessInfo& info, uint64_t now);
+  MemResponse access_below_l1(uint32_t l2_requester, uint64_t addr, bool write, const AccessInfo& info, uint64_t now);
 
   // Color buffer flush of a finished tile straight to the frame buffer in memory (paper 003
   // Fig. 2: the Color Buffer writes main memory directly). One call per line.
-  uint64_t flushColorLine(uint64_t addr, uint64_t now);
+  uint64_t flush_color_line(uint64_t addr, uint64_t now);
 
-  void setTextureOrganisation(std::unique_ptr<TextureOrganisation> organisation);
+  void set_texture_organisation(std::unique_ptr<TextureOrganisation> organisation);
+  void set_tile_organisation(std::unique_ptr<TileCacheOrganisation> organisation);
+  TileCacheOrganisation* tile_organisation() const { return tile_organisation_.get(); }
+
+  // A new frame of the same run: every counter restarts; cache contents, in-flight fills, open
+  // DRAM rows and the page map carry over (the papers simulate frame sequences with warm caches).
+  void begin_frame();
 
   // Per-requester index of the L2 counters.
-  uint32_t l2RequesterTexture(uint32_t core) const { return core; }
-  uint32_t l2RequesterVertex(uint32_t vp) const { return config_.shader_cores + vp; }
-  uint32_t l2RequesterTile() const { return config_.shader_cores + config_.vertex_processors; }
-  uint32_t l2Requesters() const { return config_.shader_cores + config_.vertex_processors + 1; }
+  uint32_t l2_requester_texture(uint32_t core) const { return core; }
+  uint32_t l2_requester_vertex(uint32_t vp) const { return config_.shader_cores + vp; }
+  uint32_t l2_requester_tile() const { return config_.shader_cores + config_.vertex_processors; }
+  uint32_t l2_requesters() const { return config_.shader_cores + config_.vertex_processors + 1; }
 
   AnyCache& l1tex(uint32_t core) { return l1tex_[core]; }
   const AnyCache& l1tex(uint32_t core) const { return l1tex_[core]; }
-  AnyCache& vertexCache(uint32_t vp) { return vertex_[vp]; }
-  const AnyCache& vertexCache(uint32_t vp) const { return vertex_[vp]; }
-  AnyCache& tileCache() { return tile_[0]; }
-  const AnyCache& tileCache() const { return tile_[0]; }
+  AnyCache& vertex_cache(uint32_t vp) { return vertex_[vp]; }
+  const AnyCache& vertex_cache(uint32_t vp) const { return vertex_[vp]; }
+  AnyCache& tile_cache() { return tile_[0]; }
+  const AnyCache& tile_cache() const { return tile_[0]; }
   AnyCache& l2() { return l2_[0]; }
   const AnyCache& l2() const { return l2_[0]; }
   Dram& dram() { return dram_; }
@@ -148,57 +181,83 @@ class MemoryHierarchy {
 
   // Paper 000 Fig. 1: replication_histogram()[k] = texture requests after whose service the
   // block resided in exactly k private L1 texture caches (k = 0 .. shader_cores).
-  const std::vector<uint64_t>& replicationHistogram() const { return replication_; }
+  const std::vector<uint64_t>& replication_histogram() const { return replication_; }
   // Records the replication degree of the block at `addr` now (called by organisations that
   // replace the baseline path, after serving a request).
-  void recordReplication(uint64_t addr);
+  void record_replication(uint64_t addr);
 
-  // Sums over the L1 texture caches.
-  CacheCounters l1texTotals() const;
+  // Sums over the L1 texture caches and over the vertex caches.
+  CacheCounters l1tex_totals() const;
+  CacheCounters vertex_totals() const;
 
-  // Line reads L2 sent to DRAM on behalf of each L2 requester (l2Requester*): attributes main
+  // Line reads L2 sent to DRAM on behalf of each L2 requester (l2_requester_*): attributes main
   // memory traffic to its source (Parameter Buffer DRAM accesses, TCOR paper 003 Fig. 13).
-  uint64_t dramFetchesFor(uint32_t l2_requester) const { return dram_fetches_[l2_requester]; }
+  uint64_t dram_fetches_for(uint32_t l2_requester) const { return dram_fetches_[l2_requester]; }
 
  private:
-  MemResponse accessTexture(const MemRequest& request, uint64_t now) {
+  MemResponse access_texture(const MemRequest& request, uint64_t now) {
     if (organisation_) return organisation_->access(*this, request, now);
-    return accessPrivateL1(request, now);
+    return access_private_l1(request, now);
   }
-  MemResponse accessOther(const MemRequest& request, uint64_t now);
-  uint32_t checkedCore(uint32_t core) const {
-    if (core >= config_.shader_cores) throwNoSuchCore(core);
+  MemResponse access_other(const MemRequest& request, uint64_t now);
+  uint32_t checked_core(uint32_t core) const {
+    if (core >= config_.shader_cores) throw_no_such_core(core);
     return core;
   }
-  // The L1 hit is handled inline (the common case, about 9 in 10 texture requests); misses go
-  // out of line. Cache is the concrete SetAssocCache<P> of every L1 (they share the policy).
+  // A read or write-back hit is handled inline (the common case, about 9 in 10 texture requests)
+  // and does nothing else; everything that is not (misses, write-throughs, replication
+  // statistics) goes out of line so the hit path needs few registers. Cache is the concrete
+  // SetAssocCache<P> of every L1 (they share the policy).
   template <class Cache>
-  MemResponse servePrivateL1(Cache& l1, const MemRequest& request, uint64_t now) {
+  MemResponse serve_private_l1(Cache& l1, const MemRequest& request, uint64_t now) {
+    const uint64_t start = l1tex_banked_ ? l1.reserve_bank(request.addr, now) : now;
+    uint64_t ready = 0;
+    if (!config_.track_replication &&
+        l1.try_hit(request.addr, request.write, 0, AccessInfo{request.next_use, request.priority_class, request.full_line},
+                   start, &ready)) {
+      const uint64_t t = start + config_.l1tex.hit_latency;
+      return {static_cast<uint32_t>(std::max(t, ready) - now), ServedBy::L1, static_cast<uint32_t>(start - now)};
+    }
+    return serve_private_l1_access(l1, request, start, now);
+  }
+  template <class Cache>
+  TESSERA_NOINLINE MemResponse serve_private_l1_access(Cache& l1, const MemRequest& request, uint64_t start,
+                                                       uint64_t now) {
     const AccessInfo info{request.next_use, request.priority_class, request.full_line};
-    const uint64_t start = l1tex_banked_ ? l1.reserveBank(request.addr, now) : now;
-    const CacheOutcome o = l1.access(request.addr, request.write, 0, info);
-    MemResponse r{static_cast<uint32_t>(start - now) + config_.l1tex.hit_latency, ServedBy::L1};
-    if (!o.hit || o.forward_write) r = l1texMiss(o, request, start + config_.l1tex.hit_latency, now);
-    if (config_.track_replication && holders_) {
-      const uint64_t line = request.addr >> l1_line_shift_;
+    const CacheOutcome o = l1.access(request.addr, request.write, 0, info, start);
+    if (config_.track_replication) record_replication(l1, o, request.addr);
+    const uint64_t t = start + config_.l1tex.hit_latency;
+    if (!o.hit || o.forward_write) return l1tex_miss(o, request, t, now);
+    return {static_cast<uint32_t>(std::max(t, o.ready) - now), ServedBy::L1, static_cast<uint32_t>(start - now)};
+  }
+  // The replication degree of the block just served (paper 000 Fig. 1), from the holder counts
+  // kept on every fill and eviction, or by probing every L1 once an organisation may bypass them.
+  template <class Cache>
+  void record_replication(Cache& l1, const CacheOutcome& o, uint64_t addr) {
+    if (holders_) {
+      const uint64_t line = addr >> l1_line_shift_;
       if (o.evicted) holders_->decrement(o.evicted_addr >> l1_line_shift_);
       ++replication_[o.filled ? holders_->increment(line) : holders_->get(line)];
-    } else if (config_.track_replication) {
-      // All L1s share one geometry: locate the set once, then scan it in each cache.
-      const LineLocation loc = l1.locate(request.addr);
-      uint32_t holders = 0;
-      for (AnyCache& c : l1tex_) holders += c.as<Cache>()->holds(loc) ? 1 : 0;
-      ++replication_[holders];
+      return;
     }
-    return r;
+    // All L1s share one geometry: locate the set once, then scan it in each cache.
+    const LineLocation loc = l1.locate(addr);
+    uint32_t holders = 0;
+    for (AnyCache& c : l1tex_) holders += c.as<Cache>()->holds(loc) ? 1 : 0;
+    ++replication_[holders];
   }
-  [[noreturn]] void throwNoSuchCore(uint32_t core) const;
-  // Below-L1 part of a texture miss that reached the L2 at cycle t; latency counted from now.
-  MemResponse l1texMiss(const CacheOutcome& o, const MemRequest& request, uint64_t t, uint64_t now);
-  // Cache is a concrete SetAssocCache<P> (the policy dispatch happened once, in the caller).
+  [[noreturn]] void throw_no_such_core(uint32_t core) const;
+  // The L1 miss path below the tag lookup.
+  MemResponse l1tex_miss(const CacheOutcome& o, const MemRequest& request, uint64_t t, uint64_t now);
+  // The part of a first-level access below a miss (or a write passed through) that reached the
+  // structure's tag lookup at cycle t: write-backs, the MSHR, the fill from L2 and the line's
+  // fill time. Cache is a concrete SetAssocCache<P>; latency and accept delay count from now.
   template <class Cache>
-  MemResponse serveFirstLevel(Cache& cache, const CacheConfig& config, uint32_t l2_requester, const MemRequest& request,
-                              uint64_t now);
+  MemResponse first_level_miss(Cache& cache, const CacheOutcome& o, uint32_t l2_requester, const MemRequest& request,
+                               uint64_t t, uint64_t now);
+  template <class Cache>
+  MemResponse serve_first_level(Cache& cache, const CacheConfig& config, uint32_t l2_requester,
+                                const MemRequest& request, uint64_t now);
 
   HierarchyConfig config_;
   std::vector<AnyCache> l1tex_;
@@ -207,6 +266,7 @@ class MemoryHierarchy {
   std::vector<AnyCache> l2_;
   Dram dram_;
   std::unique_ptr<TextureOrganisation> organisation_;
+  std::unique_ptr<TileCacheOrganisation> tile_organisation_;
   std::vector<uint64_t> replication_;
   std::vector<uint64_t> dram_fetches_;
   // Incremental holder counts while every L1 fill and eviction passes through this class (no

@@ -1,6 +1,6 @@
-// The seams of the timing model (issue #5 point 4): each scheme of the papers replaces one small
-// interface here instead of editing the model core. A null hook means the baseline of the papers:
-//   tile order        stream order (the renderer's traversal)          TileOrder
+// The seams of the timing model: each scheme of the papers replaces one small interface here
+// instead of editing the model core. A null hook means the baseline of the papers:
+//   tile order        gpu.tile_order (paper 001 Fig. 7)                TileOrder
 //   quad -> core      FG-xshift2 (paper 001 section III-B, Fig. 6)     QuadScheduler
 //   L1 organisation   private L1 per core (hierarchy.h)                texture_organisation
 //   L1 prefetch       none (paper 002 DAE prefetches from the queue)   TexturePrefetcher
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "tessera/model/hierarchy.h"
+#include "tessera/pipeline/tile_order.h"
 
 namespace tessera::model {
 
@@ -44,7 +45,19 @@ class TileOrder {
   virtual void order(const PassInfo& pass, std::span<const TileRef> tiles, std::vector<uint32_t>& order) = 0;
 };
 
-// Baseline: the order the renderer recorded (its gpu.tile_order traversal).
+// Baseline: the configured gpu.tile_order curve (tessera/pipeline/tile_order.h) over the pass's
+// tile grid, whatever order the renderer recorded the tiles in.
+class CurveTileOrder final : public TileOrder {
+ public:
+  explicit CurveTileOrder(pipeline::TileOrderKind kind) : kind_(kind) {}
+  void order(const PassInfo& pass, std::span<const TileRef> tiles, std::vector<uint32_t>& order) override;
+
+ private:
+  pipeline::TileOrderKind kind_;
+  std::vector<uint32_t> position_;  // tile index -> position in `tiles`, reused
+};
+
+// The order the renderer recorded.
 class StreamTileOrder final : public TileOrder {
  public:
   void order(const PassInfo& pass, std::span<const TileRef> tiles, std::vector<uint32_t>& order) override;
@@ -65,7 +78,7 @@ class QuadScheduler {
   virtual uint32_t core(const PassInfo& pass, const TileRef& tile, uint32_t seq, uint32_t x, uint32_t y,
                         uint32_t cores) = 0;
   // Called before each frame, so a stateful scheduler gives the same answer for the same frame.
-  virtual void frameBegin() {}
+  virtual void frame_begin() {}
 };
 
 // Baseline FG-xshift2 (paper 001 Fig. 6): quad column plus 2 per quad row, modulo the cores, so
@@ -87,7 +100,7 @@ class RoundRobinScheduler final : public QuadScheduler {
  public:
   uint32_t core(const PassInfo& pass, const TileRef& tile, uint32_t seq, uint32_t x, uint32_t y,
                 uint32_t cores) override;
-  void frameBegin() override { next_ = 0; }
+  void frame_begin() override { next_ = 0; }
 
  private:
   uint32_t next_ = 0;
@@ -98,13 +111,13 @@ class RoundRobinScheduler final : public QuadScheduler {
 class TexturePrefetcher {
  public:
   virtual ~TexturePrefetcher() = default;
-  virtual void quadQueued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines, uint64_t now) = 0;
+  virtual void quad_queued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines, uint64_t now) = 0;
 };
 
 // Trivial alternative: prefetch every line of the quad into its core's L1.
 class QueuePrefetcher final : public TexturePrefetcher {
  public:
-  void quadQueued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines, uint64_t now) override;
+  void quad_queued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines, uint64_t now) override;
 };
 
 // A small structure in front of each L1 texture cache (paper 004 TFM). A hit serves the line in
@@ -114,7 +127,7 @@ class TextureFrontBuffer {
   virtual ~TextureFrontBuffer() = default;
   virtual void reset(uint32_t cores) = 0;  // called at the start of every frame
   virtual bool access(uint32_t core, uint64_t line_addr) = 0;
-  virtual uint32_t latency() const { return 1; }
+  virtual uint32_t latency() const = 0;  // hit latency in cycles
 };
 
 // Trivial alternative: one register per core holding the last line it read.
@@ -122,6 +135,7 @@ class LastLineBuffer final : public TextureFrontBuffer {
  public:
   void reset(uint32_t cores) override { last_.assign(cores, ~uint64_t{0}); }
   bool access(uint32_t core, uint64_t line_addr) override;
+  uint32_t latency() const override { return 1; }
 
  private:
   std::vector<uint64_t> last_;
@@ -160,15 +174,48 @@ class UnknownTileNextUse final : public TileNextUse {
   void compute(std::span<const uint64_t> addrs, uint32_t line_bytes, std::vector<uint64_t>& next_use) override;
 };
 
+struct FrameResults;
+struct EnergyParams;
+struct StructureEnergy;
+
+// One subpass's Parameter Buffer as the tile fetcher will read it (TCOR's OPT Numbers are known
+// at binning because the tile order is, paper 003 section III-A).
+struct BinnedPhase {
+  PassInfo pass;
+  std::vector<TileRef> tiles;                    // in processing order
+  std::vector<std::vector<uint32_t>> primitives; // per tile: the primitives whose attributes it reads
+};
+
+// Told when each frame of a run starts and ends (schemes keep per-frame state and add their own
+// metrics to the frame's results, after the model's), and asked for the energy of the structures
+// a scheme adds, which counts in the whole GPU's (energy.total_nj).
+class FrameObserver {
+ public:
+  virtual ~FrameObserver() = default;
+  virtual void frame_begin(MemoryHierarchy& /*hierarchy*/) {}
+  // A subpass's raster phase begins (called only when a tile-cache organisation is installed).
+  virtual void phase_begin(MemoryHierarchy& /*hierarchy*/, const BinnedPhase& /*phase*/) {}
+  // The tile fetcher has read every Parameter Buffer line of the tile at position k.
+  virtual void tile_fetched(MemoryHierarchy& /*hierarchy*/, uint32_t /*k*/) {}
+  virtual void frame_end(const MemoryHierarchy& /*hierarchy*/, FrameResults& /*results*/) {}
+  // Dynamic and static energy of the scheme's own structures this frame (`cycles` long), in the
+  // technology of `params` (called once per technology variant the results report).
+  virtual void energy(const MemoryHierarchy& /*hierarchy*/, const EnergyParams& /*params*/, uint64_t /*cycles*/,
+                      std::vector<StructureEnergy>& /*out*/) {}
+};
+
 struct Hooks {
-  std::shared_ptr<TileOrder> tile_order;               // null: StreamTileOrder
+  std::shared_ptr<TileOrder> tile_order;               // null: CurveTileOrder(gpu.tile_order)
   std::shared_ptr<QuadScheduler> quad_scheduler;       // null: FgXshift2Scheduler
-  // Called once per frame on the fresh hierarchy; null: the built-in private L1s.
+  // Called once per run on the fresh hierarchy; null: the built-in private L1s.
   std::function<std::unique_ptr<TextureOrganisation>(MemoryHierarchy&)> texture_organisation;
+  // Called once per run on the fresh hierarchy; null: the unified tile cache.
+  std::function<std::unique_ptr<TileCacheOrganisation>(MemoryHierarchy&)> tile_organisation;
   std::shared_ptr<TexturePrefetcher> prefetcher;       // null: none
   std::shared_ptr<TextureFrontBuffer> front_buffer;    // null: none
   std::shared_ptr<L2PriorityClassifier> l2_priority;   // null: class 0
   std::shared_ptr<TileNextUse> tile_next_use;          // null: ExactTileNextUse (tile.policy=opt only)
+  std::vector<std::shared_ptr<FrameObserver>> observers;  // frame begin / end, in order
 };
 
 }  // namespace tessera::model

@@ -10,6 +10,6 @@
 namespace tessera::model {
 
 // result[i] = smallest j > i with the same line (addr / line_bytes) as access i, or kNoNextUse.
-std::vector<uint64_t> nextUsePositions(std::span<const uint64_t> addrs, uint32_t line_bytes);
+std::vector<uint64_t> next_use_positions(std::span<const uint64_t> addrs, uint32_t line_bytes);
 
 }  // namespace tessera::model

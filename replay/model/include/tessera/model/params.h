@@ -21,7 +21,7 @@ class ParamError : public std::runtime_error {
 };
 
 enum class ParamType { Int, Float, Bool, String };
-std::string_view paramTypeName(ParamType type);
+std::string_view param_type_name(ParamType type);
 
 using ParamValue = std::variant<int64_t, double, bool, std::string>;
 
@@ -62,19 +62,19 @@ class ParamSet {
   void apply(std::string_view assignment);
   // A config file or stored configuration: one key=value per line, '#' comments, blank lines.
   // Errors name `origin` and the line number.
-  void applyText(std::string_view text, std::string_view origin);
+  void apply_text(std::string_view text, std::string_view origin);
 
-  int64_t getInt(std::string_view name) const;
-  uint32_t getU32(std::string_view name) const;
-  double getFloat(std::string_view name) const;
-  bool getBool(std::string_view name) const;
-  const std::string& getString(std::string_view name) const;
+  int64_t get_int(std::string_view name) const;
+  uint32_t get_u32(std::string_view name) const;
+  double get_float(std::string_view name) const;
+  bool get_bool(std::string_view name) const;
+  const std::string& get_string(std::string_view name) const;
   // The value in canonical text form.
   std::string text(std::string_view name) const;
 
-  // Every parameter as `key=value` lines in name order; applyText of this text on a fresh set
+  // Every parameter as `key=value` lines in name order; apply_text of this text on a fresh set
   // reproduces this set exactly.
-  std::string toText() const;
+  std::string to_text() const;
   const ParamRegistry& registry() const { return *registry_; }
 
   bool operator==(const ParamSet& other) const { return values_ == other.values_; }
@@ -93,6 +93,6 @@ struct PresetInfo {
 };
 std::vector<PresetInfo> presets();
 // Defaults with the preset's values applied; throws ParamError for an unknown preset name.
-ParamSet makePreset(std::string_view name, const ParamRegistry& registry = ParamRegistry::model());
+ParamSet make_preset(std::string_view name, const ParamRegistry& registry = ParamRegistry::model());
 
 }  // namespace tessera::model

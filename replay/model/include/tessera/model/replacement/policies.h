@@ -1,5 +1,6 @@
 // The replacement policies selectable by name (ChampSim style: one folder per policy). Adding a
-// policy = a folder with its header + one entry in CachePolicyVariant below.
+// policy = a folder with its header + one entry in CachePolicyVariant below and in
+// replacement_policy_names() (src/cache.cpp).
 #pragma once
 
 #include <string>
@@ -8,15 +9,18 @@
 #include <vector>
 
 #include "tessera/model/cache.h"
+#include "tessera/model/replacement/drrip/drrip.h"
 #include "tessera/model/replacement/lru/lru.h"
+#include "tessera/model/replacement/mru/mru.h"
 #include "tessera/model/replacement/opt/opt.h"
 
 namespace tessera::model {
 
-using CachePolicyVariant = std::variant<SetAssocCache<LruPolicy>, SetAssocCache<OptPolicy>>;
+using CachePolicyVariant = std::variant<SetAssocCache<LruPolicy>, SetAssocCache<OptPolicy>, SetAssocCache<MruPolicy>,
+                                        SetAssocCache<DrripPolicy>>;
 
 // Names accepted for CacheConfig::policy, in variant order.
-std::vector<std::string_view> replacementPolicyNames();
+std::vector<std::string_view> replacement_policy_names();
 
 // A cache whose policy is chosen at run time by name. Each call dispatches once on the variant
 // index (a jump, not a virtual call); hot loops that want none can visit() once and run the
@@ -44,11 +48,20 @@ class AnyCache {
     }
   }
 
-  CacheOutcome access(uint64_t addr, bool write, uint32_t requester, const AccessInfo& info) {
-    return visit([&](auto& c) { return c.access(addr, write, requester, info); });
+  CacheOutcome access(uint64_t addr, bool write, uint32_t requester, const AccessInfo& info, uint64_t now = 0) {
+    return visit([&](auto& c) { return c.access(addr, write, requester, info, now); });
   }
   CacheOutcome prefetch(uint64_t addr, const AccessInfo& info) {
     return visit([&](auto& c) { return c.prefetch(addr, info); });
+  }
+  void set_ready(const CacheOutcome& outcome, uint64_t ready) {
+    visit([&](auto& c) { c.set_ready(outcome, ready); });
+  }
+  uint64_t reserve_mshr(uint64_t now) {
+    return visit([&](auto& c) { return c.reserve_mshr(now); });
+  }
+  void commit_mshr(uint64_t ready) {
+    visit([&](auto& c) { c.commit_mshr(ready); });
   }
   bool contains(uint64_t addr) const {
     return visit([&](const auto& c) { return c.contains(addr); });
@@ -56,14 +69,24 @@ class AnyCache {
   bool invalidate(uint64_t addr) {
     return visit([&](auto& c) { return c.invalidate(addr); });
   }
-  uint64_t reserveBank(uint64_t addr, uint64_t now) {
-    return visit([&](auto& c) { return c.reserveBank(addr, now); });
+  uint64_t reserve_bank(uint64_t addr, uint64_t now) {
+    return visit([&](auto& c) { return c.reserve_bank(addr, now); });
+  }
+  void clear_counters() {
+    visit([](auto& c) { c.clear_counters(); });
   }
   const CacheCounters& counters() const {
     return visit([](const auto& c) -> const CacheCounters& { return c.counters(); });
   }
   const CacheConfig& config() const {
     return visit([](const auto& c) -> const CacheConfig& { return c.config(); });
+  }
+  // The policy when the cache's policy is P, else nullptr (schemes that signal their policy, such
+  // as TCOR's tile progress to the dead-line L2).
+  template <class P>
+  P* policy_as() {
+    auto* c = std::get_if<SetAssocCache<P>>(&cache_);
+    return c ? &c->policy() : nullptr;
   }
   // The concrete cache when its type is C, else nullptr.
   template <class C>

@@ -1,0 +1,40 @@
+-- Paper 000 (DTM-NUCA) Fig. 11: speedup of the two DTM-NUCA flavours against private texture
+-- caches with the same number of shader cores (gpu.shader_cores overrides of mobile32; x = cores).
+-- Columns: capture ('mean' = arithmetic mean over captures), series, part, x, value.
+WITH
+series(ord, series, prefix) AS (VALUES
+  (-1, 'Baseline', 'mobile32'),
+  (0, 'DTM-NUCA', 'mobile32+dtm-nuca'),
+  (1, 'DTM-NUCA-Dist', 'mobile32+dtm-nuca-dist')),
+-- Frames measured: a run's first frame starts with cold caches (sim.warm = 0) and is left out
+-- when the run has warm frames.
+cold(capture, frame, config) AS (
+  SELECT capture, frame, config FROM frame_metrics
+  WHERE metric = 'sim.warm' AND value = 0
+    AND (capture, config) IN (SELECT capture, config FROM frame_metrics
+                              WHERE metric = 'sim.warm' AND value = 1)),
+m AS (SELECT * FROM frame_metrics WHERE (capture, frame, config) NOT IN (SELECT * FROM cold)),
+-- Parameter values of the configurations that have runs (config_param holds the full set).
+param(config, key, value) AS (
+  SELECT DISTINCT g.name, p.key, p.value FROM config g
+  JOIN config_param p ON p.config_id = g.config_id
+  WHERE EXISTS (SELECT 1 FROM run r WHERE r.config_id = g.config_id)),
+runs(ord, series, config, x) AS (
+  SELECT s.ord, s.series, p.config, CAST(p.value AS INTEGER) FROM series s
+  JOIN param p ON p.key = 'gpu.shader_cores'
+              AND (p.config = s.prefix OR p.config LIKE s.prefix || '+gpu.shader_cores=%')
+              AND p.config NOT LIKE s.prefix || '+gpu.shader_cores=%+%'),
+per_capture(capture, ord, series, x, value) AS (
+  SELECT a.capture, r.ord, r.series, r.x, sum(b.value) / NULLIF(sum(a.value), 0)
+  FROM runs r
+  JOIN runs base ON base.ord = -1 AND base.x = r.x
+  JOIN m a ON a.config = r.config AND a.metric = 'cycles'
+  JOIN m b ON b.capture = a.capture AND b.frame = a.frame AND b.config = base.config
+          AND b.metric = 'cycles'
+  WHERE r.ord >= 0
+  GROUP BY a.capture, r.ord, r.series, r.x)
+SELECT capture, series, part, x, value FROM (
+  SELECT capture, ord, series, NULL AS part, x, value FROM per_capture
+  UNION ALL
+  SELECT 'mean', ord, series, NULL, x, avg(value) FROM per_capture GROUP BY ord, series, x)
+ORDER BY capture = 'mean', capture, ord, x;

@@ -1,0 +1,38 @@
+-- Paper 002 (DAE) Fig. 3b: energy against speedup, both normalised to the single-warp
+-- Tegra-2-like GPU (tegra2): x = speedup (base cycles over cycles), value = energy.total_nj over
+-- the base's.
+-- Columns: capture ('mean' = arithmetic mean over captures), series, part, x, value.
+WITH
+series(ord, series, config) AS (VALUES
+  (0, '2 warps', 'tegra2+core.max_quads=2'),
+  (1, '16 warps', 'tegra2+core.max_quads=16'),
+  (2, 'GHB prefetcher', 'tegra2+prefetch-ghb'),
+  (3, 'DAE', 'tegra2+dae'),
+  (4, 'DAE, 2 warps', 'tegra2+dae+core.max_quads=2'),
+  (5, 'DAE without sharing, 2 warps', 'tegra2+dae-no-sharing+core.max_quads=2'),
+  (6, 'Perfect caches', 'tegra2+perfect-l1')),
+-- Frames measured: a run's first frame starts with cold caches (sim.warm = 0) and is left out
+-- when the run has warm frames.
+cold(capture, frame, config) AS (
+  SELECT capture, frame, config FROM frame_metrics
+  WHERE metric = 'sim.warm' AND value = 0
+    AND (capture, config) IN (SELECT capture, config FROM frame_metrics
+                              WHERE metric = 'sim.warm' AND value = 1)),
+m AS (SELECT * FROM frame_metrics WHERE (capture, frame, config) NOT IN (SELECT * FROM cold)),
+per_capture(capture, ord, series, x, value) AS (
+  SELECT a.capture, s.ord, s.series, sum(bc.value) / NULLIF(sum(a.value), 0),
+         sum(e.value) / NULLIF(sum(be.value), 0)
+  FROM series s
+  JOIN m a ON a.config = s.config AND a.metric = 'cycles'
+  JOIN m bc ON bc.capture = a.capture AND bc.frame = a.frame AND bc.config = 'tegra2'
+           AND bc.metric = 'cycles'
+  JOIN m e ON e.capture = a.capture AND e.frame = a.frame AND e.config = a.config
+          AND e.metric = 'energy.total_nj'
+  JOIN m be ON be.capture = a.capture AND be.frame = a.frame AND be.config = 'tegra2'
+           AND be.metric = 'energy.total_nj'
+  GROUP BY a.capture, s.ord, s.series)
+SELECT capture, series, part, x, value FROM (
+  SELECT capture, ord, series, NULL AS part, x, value FROM per_capture
+  UNION ALL
+  SELECT 'mean', ord, series, NULL, avg(x), avg(value) FROM per_capture GROUP BY ord, series)
+ORDER BY capture = 'mean', capture, ord;

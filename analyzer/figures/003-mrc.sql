@@ -1,0 +1,45 @@
+-- Paper 003 (TCOR) Figs. 11-13: miss ratio of the tile cache (Parameter Buffer accesses) against
+-- its size, per replacement policy and associativity (tile.size, tile.policy and tile.ways
+-- overrides of mobile4-64k), with the lower bound LB of section V-A (tcor.lower_bound misses).
+-- All captures and measured frames pooled: capture = 'suite'. x = tile cache size in KiB.
+-- Columns: capture, series, part, x, value.
+WITH
+-- Frames measured: a run's first frame starts with cold caches (sim.warm = 0) and is left out
+-- when the run has warm frames.
+cold(capture, frame, config) AS (
+  SELECT capture, frame, config FROM frame_metrics
+  WHERE metric = 'sim.warm' AND value = 0
+    AND (capture, config) IN (SELECT capture, config FROM frame_metrics
+                              WHERE metric = 'sim.warm' AND value = 1)),
+m AS (SELECT * FROM frame_metrics WHERE (capture, frame, config) NOT IN (SELECT * FROM cold)),
+-- Parameter values of the configurations that have runs (config_param holds the full set).
+param(config, key, value) AS (
+  SELECT DISTINCT g.name, p.key, p.value FROM config g
+  JOIN config_param p ON p.config_id = g.config_id
+  WHERE EXISTS (SELECT 1 FROM run r WHERE r.config_id = g.config_id)),
+runs(config, policy, ways, x) AS (
+  SELECT c.config, p.value, CAST(w.value AS INTEGER), CAST(c.value AS REAL) / 1024
+  FROM param c
+  JOIN param w ON w.config = c.config AND w.key = 'tile.ways'
+  JOIN param p ON p.config = c.config AND p.key = 'tile.policy'
+  WHERE c.key = 'tile.size'
+    AND (c.config = 'mobile4-64k' OR c.config LIKE 'mobile4-64k+tile.%')),
+pooled(series, ord, x, misses, accesses) AS (
+  SELECT upper(r.policy) || ', ' || r.ways || '-way', 1, r.x,
+         sum(mi.value), sum(ac.value)
+  FROM runs r
+  JOIN m ac ON ac.config = r.config AND ac.metric = 'tile.accesses'
+  JOIN m mi ON mi.capture = ac.capture AND mi.frame = ac.frame AND mi.config = ac.config
+           AND mi.metric = 'tile.misses'
+  GROUP BY r.policy, r.ways, r.x
+  UNION ALL
+  SELECT 'lower bound (LB)', 0, r.x, sum(lb.value), sum(ac.value)
+  FROM runs r
+  JOIN m ac ON ac.config = r.config AND ac.metric = 'tile.accesses'
+  JOIN m lb ON lb.capture = ac.capture AND lb.frame = ac.frame AND lb.config = ac.config
+           AND lb.metric = 'tcor.lower_bound'
+  WHERE r.config = (SELECT min(config) FROM runs o WHERE o.x = r.x)
+  GROUP BY r.x)
+SELECT 'suite' AS capture, series, NULL AS part, x, misses / accesses AS value FROM pooled
+WHERE accesses > 0
+ORDER BY ord, series, x;

@@ -1,0 +1,143 @@
+#include "report_queries.h"
+
+#include "report_assets.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+
+namespace tessera::report {
+
+const std::string& figure_sql(std::string_view name) {
+  const auto& all = embedded_figures();
+  auto it = all.find(name);
+  if (it == all.end()) throw std::out_of_range("no figure SQL named '" + std::string(name) + "'");
+  return it->second;
+}
+
+std::vector<std::string> figure_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, sql] : embedded_figures()) names.push_back(name);
+  return names;
+}
+
+size_t Table::column(std::string_view name) const {
+  for (size_t i = 0; i < columns.size(); ++i)
+    if (columns[i] == name) return i;
+  throw std::out_of_range("query result has no column '" + std::string(name) + "'");
+}
+
+Table run(results::ResultsDb& db, const std::string& sql) {
+  Table t;
+  db.query(sql, [&](const std::vector<std::string>& columns, const results::ResultsDb::Row& r) {
+    if (t.columns.empty()) t.columns = columns;
+    std::vector<std::optional<std::string>> row(r.values.size());
+    for (size_t i = 0; i < r.values.size(); ++i)
+      if (!r.is_null[i]) row[i] = r.values[i];
+    t.rows.push_back(std::move(row));
+  });
+  return t;
+}
+
+std::vector<FigureRow> figure_rows(results::ResultsDb& db, const std::string& figure_id) {
+  const Table t = run(db, figure_sql(figure_id));
+  std::vector<FigureRow> rows;
+  if (t.rows.empty()) return rows;
+  const size_t capture = t.column("capture"), series = t.column("series"), part = t.column("part"),
+               x = t.column("x"), value = t.column("value");
+  for (const auto& r : t.rows) {
+    if (!r[value]) continue;  // no number to draw
+    FigureRow f;
+    f.capture = r[capture].value_or("");
+    f.series = r[series].value_or("");
+    f.part = r[part].value_or("");
+    if (r[x]) f.x = std::stod(*r[x]);
+    f.value = std::stod(*r[value]);
+    rows.push_back(std::move(f));
+  }
+  return rows;
+}
+
+namespace {
+
+// The summary row a headline reads: 'mean' for figures over captures, 'suite' for pooled ones.
+std::optional<double> read(const std::vector<FigureRow>& rows, const Headline& h, const std::string& series) {
+  std::optional<double> sum;
+  for (const auto& r : rows) {
+    if (r.capture != "mean" && r.capture != "suite") continue;
+    if (r.series != series) continue;
+    if (!h.part.empty() && r.part != h.part) continue;
+    if (h.x && (!r.x || std::fabs(*r.x - *h.x) > 1e-9)) continue;
+    // Without a part, a stacked series is the sum of its parts (a bar's full height).
+    sum = sum.value_or(0) + r.value;
+    if (!h.part.empty() || h.x || r.part.empty()) break;
+  }
+  return sum;
+}
+
+}  // namespace
+
+std::optional<double> headline_value(const std::vector<FigureRow>& rows, const Headline& h) {
+  std::optional<double> v = read(rows, h, h.series);
+  if (!v) return std::nullopt;
+  if (!h.over.empty()) {
+    const std::optional<double> base = read(rows, h, h.over);
+    if (!base || *base == 0) return std::nullopt;
+    *v /= *base;
+  }
+  switch (h.show) {
+    case Show::kChange: return (*v - 1) * 100;
+    case Show::kPercent: return *v * 100;
+    case Show::kTimes:
+    case Show::kPoints: return *v;
+  }
+  return v;
+}
+
+std::string format_headline(double value, Show show) {
+  char buf[48];
+  switch (show) {
+    case Show::kChange: std::snprintf(buf, sizeof buf, "%+.1f %%", value); break;
+    case Show::kPercent:
+    case Show::kPoints: std::snprintf(buf, sizeof buf, "%.1f %%", value); break;
+    case Show::kTimes: std::snprintf(buf, sizeof buf, "%.2fx", value); break;
+  }
+  return buf;
+}
+
+std::string sql_literal(std::string_view text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string pair_deltas_sql(const std::vector<std::pair<std::string, std::string>>& pairs,
+                            const std::vector<std::string>& metrics) {
+  std::string sql = figure_sql("pair-deltas");
+  const std::string begin_mark = "-- params begin\n", end_mark = "-- params end\n";
+  const size_t begin = sql.find(begin_mark), end = sql.find(end_mark);
+  if (begin == std::string::npos || end == std::string::npos || end < begin)
+    throw std::logic_error("pair-deltas.sql: params markers missing");
+  // An empty VALUES list is not SQL: a pair of NULLs matches no run.
+  std::string params = "pairs(config, base) AS (VALUES ";
+  if (pairs.empty()) params += "(NULL, NULL)";
+  for (size_t i = 0; i < pairs.size(); ++i)
+    params += (i ? ", (" : "(") + sql_literal(pairs[i].first) + ", " + sql_literal(pairs[i].second) + ")";
+  params += "),\nmetrics(ord, metric) AS (VALUES ";
+  if (metrics.empty()) params += "(0, NULL)";
+  for (size_t i = 0; i < metrics.size(); ++i)
+    params += (i ? ", (" : "(") + std::to_string(i) + ", " + sql_literal(metrics[i]) + ")";
+  params += "),\n";
+  return sql.substr(0, begin) + params + sql.substr(end + end_mark.size());
+}
+
+std::vector<std::string> configurations(results::ResultsDb& db) {
+  std::vector<std::string> names;
+  const Table t = run(db, "SELECT DISTINCT config FROM frame_metrics ORDER BY config");
+  for (const auto& r : t.rows)
+    if (r[0]) names.push_back(*r[0]);
+  return names;
+}
+
+}  // namespace tessera::report

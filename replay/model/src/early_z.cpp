@@ -1,0 +1,93 @@
+#include "early_z.h"
+
+#include <algorithm>
+
+#include "raster_pipeline.h"
+
+namespace tessera::model {
+
+void EarlyZ::begin_phase(uint64_t t0) {
+  const uint32_t cores = p_.cfg.cores;
+  fifo_.assign(cores, {});
+  free_.assign(cores, t0);
+  out_.assign(cores, 0);
+  meter.reset_units(cores);
+}
+
+void EarlyZ::enqueue(uint32_t core, uint32_t slot, uint64_t t) {
+  fifo_[core].push_back(slot);
+  p_.wake(UnitKind::EarlyZ, core, t);
+}
+
+void EarlyZ::admitted(uint32_t core, uint64_t t) {
+  --out_[core];
+  p_.wake(UnitKind::EarlyZ, core, t);
+}
+
+void EarlyZ::issue_loads(uint32_t k, uint32_t core, bool all, uint64_t t) {
+  const TileIndex& tile = p_.tile(k);
+  const uint32_t cores = p_.cfg.cores;
+  uint64_t issue = t, done = t, n = 0;
+  // Per subtile each core's bank loads its share of the tile's lines.
+  for (uint32_t i = tile.load_begin; i < tile.load_end; ++i) {
+    const ByteRange& load = p_.index->loads[i];
+    for_each_line(load.address, load.bytes, p_.cfg.line_bytes, [&](uint64_t line, bool) {
+      if (all || n++ % cores == core) {
+        done = std::max(done, p_.h->dram().access(line, false, issue, DramSource::Other));
+        ++issue;
+        ++p_.activity->tile_buffer_loads;
+      }
+    });
+  }
+  for (uint32_t c = 0; c < cores; ++c) {
+    if (all || c == core) p_.load_done[size_t{k} * cores + c] = done;
+  }
+}
+
+void EarlyZ::step(uint32_t c, uint64_t t) {
+  if (fifo_[c].empty()) return;
+  if (t < free_[c]) return p_.wake(UnitKind::EarlyZ, c, free_[c]);
+  const uint32_t slot = fifo_[c].front();
+  QuadRec& q = p_.recs[slot];
+  // Not in the queue yet (it was put there for a later cycle).
+  if (q.arrive > t) return p_.wake(UnitKind::EarlyZ, c, q.arrive);
+  uint64_t wait = 0;
+  if (!p_.barrier[0].open(c, q.tile, t, &wait)) {
+    meter.stall_begin(c, t);
+    if (wait) p_.wake(UnitKind::EarlyZ, c, wait);
+    return;
+  }
+  const uint64_t loaded = p_.load_done[size_t{q.tile} * p_.cfg.cores + c];
+  if (loaded > t) {
+    meter.stall_begin(c, t);
+    return p_.wake(UnitKind::EarlyZ, c, loaded);
+  }
+  if (q.shaded && out_[c] >= p_.cfg.earlyz_inflight) {
+    meter.stall_begin(c, t);
+    return;  // admitted() wakes it
+  }
+  fifo_[c].pop_front();
+  p_.rasterizer.queue_freed(c, t);
+  meter.stall_end(c, t);
+  meter.queue_wait += t - q.arrive;
+  free_[c] = t + 1;
+  ++meter.busy;
+  ++p_.activity->quads_depth_tested;
+  const uint64_t done = t + p_.cfg.earlyz_latency;
+  const uint32_t k = q.tile;
+  if (!q.shaded) {
+    // Killed by the early tests: it leaves the pipeline here.
+    p_.free_rec(slot);
+    p_.quad_done(BarrierStage::EarlyZ, k, c, done);
+    p_.quad_done(BarrierStage::Fragment, k, c, done);
+    p_.quad_done(BarrierStage::Blend, k, c, done);
+  } else {
+    ++out_[c];
+    q.ready = done;
+    p_.core.admit(c, slot, done);
+    p_.quad_done(BarrierStage::EarlyZ, k, c, done);
+  }
+  if (!fifo_[c].empty()) p_.wake(UnitKind::EarlyZ, c, t + 1);
+}
+
+}  // namespace tessera::model

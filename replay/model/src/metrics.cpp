@@ -1,0 +1,143 @@
+#include "metrics.h"
+
+namespace tessera::model {
+
+namespace {
+
+template <class T>
+struct Counter {
+  const char* name;
+  uint64_t T::*field;
+};
+
+constexpr Counter<FrameResults> kFrameCounters[] = {
+    {"cycles", &FrameResults::cycles},
+    {"cycles.geometry", &FrameResults::geometry_cycles},
+    {"cycles.raster", &FrameResults::raster_cycles},
+    {"passes", &FrameResults::passes},
+    {"draws", &FrameResults::draws},
+    {"tiles", &FrameResults::tiles},
+    {"quads", &FrameResults::quads},
+    {"quads.shaded", &FrameResults::shaded_quads},
+    {"fragments", &FrameResults::fragments},
+    {"texture.samples", &FrameResults::texture_samples},
+    {"texture.lines", &FrameResults::texture_lines},
+};
+
+// Every cache: <cache>.<counter>. `fetches` are the line reads sent below, not always the misses:
+// a full-line write miss (a write-back arriving from the level above) allocates without reading
+// the line (README, "Cache").
+constexpr Counter<CacheCounters> kCacheCounters[] = {
+    {"accesses", &CacheCounters::accesses},
+    {"hits", &CacheCounters::hits},
+    {"misses", &CacheCounters::misses},
+    {"evictions", &CacheCounters::evictions},
+    {"writebacks", &CacheCounters::writebacks},
+    {"fetches", &CacheCounters::fetches},
+    {"write_throughs", &CacheCounters::write_throughs},
+    {"bypasses", &CacheCounters::bypasses},
+    {"prefetches", &CacheCounters::prefetches},
+    {"prefetch_fills", &CacheCounters::prefetch_fills},
+    {"mshr_merges", &CacheCounters::mshr_merges},
+    {"mshr_stall_cycles", &CacheCounters::mshr_stall_cycles},
+    {"dead_drops", &CacheCounters::dead_drops},
+};
+
+constexpr Counter<DramCounters> kDramCounters[] = {
+    {"dram.reads", &DramCounters::reads},
+    {"dram.writes", &DramCounters::writes},
+    {"dram.bytes", &DramCounters::bytes},
+    {"dram.row_hits", &DramCounters::row_hits},
+    {"dram.row_misses", &DramCounters::row_misses},
+};
+constexpr std::pair<const char*, DramSource> kDramSourceNames[] = {
+    {"dram.l2_fetches", DramSource::L2Fetch},
+    {"dram.l2_writes", DramSource::L2Write},
+    {"dram.color_flushes", DramSource::ColorFlush},
+    {"dram.attachment_loads", DramSource::Other},
+};
+
+constexpr Counter<CoreActivity> kActivityCounters[] = {
+    {"core.lane_instructions", &CoreActivity::fragment_lane_instructions},
+    {"core.issue_cycles", &CoreActivity::fragment_issue_cycles},
+    {"vertex_shader.lane_instructions", &CoreActivity::vertex_lane_instructions},
+    {"vertex_shader.issue_cycles", &CoreActivity::vertex_issue_cycles},
+    {"texture.probes", &CoreActivity::texture_probes},
+    {"raster.quads", &CoreActivity::quads_rasterized},
+    {"earlyz.quads", &CoreActivity::quads_depth_tested},
+    {"blend.quads", &CoreActivity::quads_blended},
+    {"tile_buffers.loads", &CoreActivity::tile_buffer_loads},
+    {"tile_buffers.flushes", &CoreActivity::tile_buffer_flushes},
+};
+
+double d(uint64_t v) { return static_cast<double>(v); }
+
+}  // namespace
+
+void emit_frame_metrics(FrameResults& r, const MetricSources& src) {
+  const MemoryHierarchy& h = src.hierarchy;
+  auto& m = r.frame_metrics;
+  auto put = [&](std::string n, double v) { m.emplace_back(std::move(n), v); };
+  for (const auto& c : kFrameCounters) put(c.name, d(r.*c.field));
+  put("sim.warm", r.warm ? 1 : 0);
+
+  auto cache = [&](const std::string& n, const CacheCounters& c) {
+    for (const auto& k : kCacheCounters) put(n + "." + k.name, d(c.*k.field));
+  };
+  const CacheCounters l1 = h.l1tex_totals();
+  cache("l1tex", l1);
+  // With the built-in private L1s every hit is a local hit; an organisation (DTM-NUCA) that
+  // serves remote hits reports them itself.
+  if (!src.texture_organisation) put("l1tex.local_hits", d(l1.hits));
+  if (src.front_buffer) put("tfm.hits", d(r.front_buffer_hits));
+  cache("vertex", h.vertex_totals());
+  cache("tile", h.tile_cache().counters());
+  const CacheCounters& l2 = h.l2().counters();
+  cache("l2", l2);
+  uint64_t l2_tex = 0, l2_vx = 0;
+  for (uint32_t c = 0; c < src.config.cores; ++c) l2_tex += l2.per_requester[h.l2_requester_texture(c)].accesses;
+  for (uint32_t v = 0; v < src.config.vertex_processors; ++v) l2_vx += l2.per_requester[h.l2_requester_vertex(v)].accesses;
+  put("l2.texture_accesses", d(l2_tex));
+  put("l2.vertex_accesses", d(l2_vx));
+  put("pb.l2_accesses", d(l2.per_requester[h.l2_requester_tile()].accesses));
+  put("pb.dram_accesses", d(h.dram_fetches_for(h.l2_requester_tile())));
+
+  const DramCounters& dc = h.dram().counters();
+  put("dram.accesses", d(dc.accesses()));
+  for (const auto& c : kDramCounters) put(c.name, d(dc.*c.field));
+  for (const auto& [name, source] : kDramSourceNames) put(name, d(dc.per_source[static_cast<uint32_t>(source)]));
+  put("dram.pages", d(h.dram().pages_mapped()));
+
+  for (const StageStats& s : r.stages) {
+    put("stage." + s.name + ".busy_cycles", d(s.busy_cycles));
+    put("stage." + s.name + ".stall_cycles", d(s.stall_cycles));
+    if (s.name == "earlyz" || s.name == "fragment" || s.name == "blend") {
+      put("stage." + s.name + ".queue_wait_cycles", d(s.queue_wait_cycles));
+    }
+  }
+  for (const auto& c : kActivityCounters) put(c.name, d(r.activity.*c.field));
+  if (src.sim_events) {
+    for (uint32_t k = 0; k < kUnitKinds; ++k) put(std::string("sim.events.") + kUnitKindNames[k], d(src.sim_events[k]));
+  }
+
+  // Paper 000 Fig. 1: share of serviced blocks held in 1, 2, 3 and 4 or more private L1s.
+  put("replication.avg", r.replication_avg);
+  const std::vector<double>& share = r.replication_share;
+  double four_plus = 0;
+  for (size_t k = 4; k < share.size(); ++k) four_plus += share[k];
+  for (size_t k = 1; k <= 3; ++k) put("replication.share_" + std::to_string(k), k < share.size() ? share[k] : 0);
+  put("replication.share_4plus", four_plus);
+  put("cores.imbalance", r.cores_imbalance);
+  put("cores.quad_deviation", r.cores_quad_deviation);
+
+  put("energy.total_nj", r.energy.total_nj);
+  put("energy.memory_nj", r.energy.memory_nj);
+  put("energy.core_nj", r.energy.core_nj);
+  put("energy.dynamic_nj", r.energy.dynamic_nj);
+  put("energy.static_nj", r.energy.leakage_nj);
+  put("energy.total_hp_nj", r.energy_hp_nj);
+  put("energy.total_lop_nj", r.energy_lop_nj);
+  for (const StructureEnergy& s : r.energy.structures) put("energy." + s.name + "_nj", s.total_nj());
+}
+
+}  // namespace tessera::model

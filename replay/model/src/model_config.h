@@ -1,0 +1,55 @@
+// The timing model's parameters, read once from a ParamSet (params.h gives each one's meaning).
+#pragma once
+
+#include <cstdint>
+
+#include "tessera/model/params.h"
+#include "tessera/pipeline/tile_order.h"
+
+namespace tessera::model {
+
+struct ModelConfig {
+  uint32_t cores = 4, vertex_processors = 1, line_bytes = 64;
+  uint32_t tile_width = 32, tile_height = 32;
+  pipeline::TileOrderKind tile_order = pipeline::TileOrderKind::Z;
+  bool subtile_barriers = false;       // gpu.barrier=subtile (paper 001 section III-E)
+  uint32_t quads_per_cycle = 1;        // raster.quads_per_cycle
+  uint32_t max_quads = 16;             // core.max_quads
+  uint32_t issue_lanes = 4, vp_issue_lanes = 4;
+  uint32_t tex_lines_per_cycle = 1, tex_latency = 4;
+  uint32_t earlyz_latency = 1, blend_latency = 1, earlyz_inflight = 8;
+  uint32_t vertex_queue = 16, triangle_queue = 16, fragment_queue = 64, color_queue = 64;
+  bool tile_opt = false;               // tile.policy=opt: the tile cache needs next-use numbers
+  bool cold_caches = false;            // sim.cold_caches
+
+  static ModelConfig from_params(const ParamSet& p) {
+    ModelConfig c;
+    c.cores = p.get_u32("gpu.shader_cores");
+    c.vertex_processors = p.get_u32("gpu.vertex_processors");
+    c.line_bytes = p.get_u32("l2.line");
+    c.tile_width = p.get_u32("gpu.tile_width");
+    c.tile_height = p.get_u32("gpu.tile_height");
+    if (!pipeline::parse_tile_order(p.get_string("gpu.tile_order"), &c.tile_order)) {
+      throw ParamError("gpu.tile_order: unknown order '" + p.get_string("gpu.tile_order") + "'");
+    }
+    c.subtile_barriers = p.get_string("gpu.barrier") == "subtile";
+    c.quads_per_cycle = p.get_u32("raster.quads_per_cycle");
+    c.max_quads = p.get_u32("core.max_quads");
+    c.issue_lanes = p.get_u32("core.issue_lanes");
+    c.vp_issue_lanes = p.get_u32("vp.issue_lanes");
+    c.tex_lines_per_cycle = p.get_u32("tex.lines_per_cycle");
+    c.tex_latency = p.get_u32("tex.latency");
+    c.earlyz_latency = p.get_u32("depthbuf.latency");
+    c.blend_latency = p.get_u32("colorbuf.latency");
+    c.earlyz_inflight = p.get_u32("gpu.earlyz_inflight_quads");
+    c.vertex_queue = p.get_u32("queue.vertex");
+    c.triangle_queue = p.get_u32("queue.triangle");
+    c.fragment_queue = p.get_u32("queue.fragment");
+    c.color_queue = p.get_u32("queue.color");
+    c.tile_opt = p.get_string("tile.policy") == "opt";
+    c.cold_caches = p.get_bool("sim.cold_caches");
+    return c;
+  }
+};
+
+}  // namespace tessera::model

@@ -1,0 +1,196 @@
+// Constructed access streams whose answer is known, for the timing model's tests: a frame of
+// 32x32 tiles whose quads, texture samples, vertex work, Parameter Buffer and attachment traffic
+// are chosen per tile and quad.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tessera/model/gpu_model.h"
+#include "tessera/stream/access_stream.h"
+
+namespace tessera::model::testing {
+
+using stream::StreamWriter;
+
+// What one quad of a constructed tile does.
+struct QuadSpec {
+  bool present = true;
+  bool shaded = true;
+  uint64_t instructions = 4;
+  // lines[lane] = the lines of that lane's samples, one sample per inner vector.
+  std::vector<std::vector<uint64_t>> samples[4];
+  uint32_t coverage = 0xf;
+};
+
+using QuadFn = std::function<QuadSpec(uint32_t tile_seq, uint32_t qx, uint32_t qy)>;
+
+struct FrameSpec {
+  uint32_t tiles_x = 1, tiles_y = 1;
+  uint32_t draws = 0, vertices_per_draw = 0;  // vertex fetches of 16 B, one per vertex
+  uint32_t batches_per_draw = 1;               // VertexShade events per draw (its vertices split evenly)
+  uint32_t vertex_pool = 0;                    // nonzero: vertex v of every draw reads vertex (v * 37) % pool
+  uint64_t vertex_instructions = 0;            // per VertexShade
+  uint32_t pb_lines_per_tile = 0;              // PB-Lists line written and read per tile
+  uint32_t primitives_per_tile = 1;            // Primitive events per tile (its quads split evenly)
+  uint32_t attribute_lines = 0;                // PB-Attributes lines per primitive, written and read
+  uint32_t load_lines = 0, store_lines = 0;    // attachment lines per tile
+  uint32_t subpasses = 1;                      // geometry + tiles repeated inside the pass
+  std::vector<uint32_t> order;                 // tile processing order (empty: scanline)
+  QuadFn quad;
+};
+
+constexpr uint64_t kPbBase = 0x4000'0000, kVertexBase = 0x5000'0000, kFbBase = 0x6000'0000, kLoadBase = 0x7000'0000;
+constexpr uint64_t kAttrBase = 0x4800'0000;
+
+inline std::vector<uint8_t> buildFrame(const FrameSpec& f) {
+  StreamWriter w;
+  w.frame_begin(1, f.tiles_x * 32, f.tiles_y * 32);
+  w.pass_begin(0, f.tiles_x * 32, f.tiles_y * 32, 32, 32, f.tiles_x, f.tiles_y);
+  const uint32_t ntiles = f.tiles_x * f.tiles_y;
+  std::vector<uint32_t> order = f.order;
+  if (order.empty()) {
+    for (uint32_t t = 0; t < ntiles; ++t) order.push_back(t);
+  }
+  const uint32_t nprims = std::max(1u, f.primitives_per_tile);
+  uint32_t prim = 0;
+  for (uint32_t sp = 0; sp < f.subpasses; ++sp) {
+    const uint64_t sp_base = uint64_t{sp} << 24;
+    for (uint32_t d = 0; d < f.draws; ++d) {
+      w.draw(sp * f.draws + d);
+      const uint32_t batches = std::max(1u, f.batches_per_draw);
+      for (uint32_t b = 0; b < batches; ++b) {
+        const uint32_t v0 = f.vertices_per_draw * b / batches, v1 = f.vertices_per_draw * (b + 1) / batches;
+        for (uint32_t v = v0; v < v1; ++v) {
+          const uint64_t vertex = f.vertex_pool ? (uint64_t{v} * 37) % f.vertex_pool : uint64_t{d} * 4096 + v;
+          w.vertex_fetch(kVertexBase + sp_base + vertex * 16, 16);
+        }
+        w.vertex_shade(v1 - v0, f.vertex_instructions);
+      }
+      for (uint32_t t = 0; t < ntiles; ++t) {
+        for (uint32_t l = 0; l < f.pb_lines_per_tile; ++l) {
+          w.pb_write(kPbBase + sp_base + (uint64_t{t} * 64 + l) * 64, 64, d, t, 0);
+        }
+      }
+    }
+    // Attributes of every primitive the tiles will read, written once (PB-Attributes).
+    const uint32_t first_prim = prim;
+    for (uint32_t i = 0; i < ntiles * nprims && f.attribute_lines > 0; ++i) {
+      w.pb_write(kAttrBase + (uint64_t{first_prim + i} * f.attribute_lines) * 64, 64 * f.attribute_lines,
+                 first_prim + i, i / nprims, 1);
+    }
+    for (uint32_t seq = 0; seq < ntiles; ++seq) {
+      const uint32_t t = order[seq];
+      const uint32_t tx = t % f.tiles_x, ty = t / f.tiles_x;
+      w.tile_begin(t, tx * 32, ty * 32, seq);
+      for (uint32_t l = 0; l < f.load_lines; ++l) w.attachment_load(kLoadBase + (uint64_t{t} * 256 + l) * 64, 64, 0);
+      for (uint32_t l = 0; l < f.pb_lines_per_tile; ++l) {
+        w.pb_read(kPbBase + sp_base + (uint64_t{t} * 64 + l) * 64, 64, 0, 0xffffffffu);
+      }
+      const uint32_t tile_prim = first_prim + t * nprims;
+      for (uint32_t p = 0; p < nprims && f.attribute_lines > 0; ++p) {
+        w.pb_read(kAttrBase + (uint64_t{tile_prim + p} * f.attribute_lines) * 64, 64 * f.attribute_lines, 1, tile_prim + p);
+      }
+      uint32_t quad_index = 0;
+      for (uint32_t p = 0; p < nprims; ++p) {
+        w.primitive(tile_prim + p, 0);
+        for (; quad_index < 256 * (p + 1) / nprims; ++quad_index) {
+          const uint32_t qx = quad_index % 16, qy = quad_index / 16;
+          const QuadSpec q = f.quad(seq, qx, qy);
+          if (!q.present) continue;
+          const uint32_t flags = q.shaded ? stream::kQuadShaded : 0u;
+          w.quad(tx * 32 + qx * 2, ty * 32 + qy * 2, q.coverage, q.shaded ? q.coverage : 0u, q.shaded ? q.coverage : 0u,
+                 flags, q.instructions);
+          for (uint32_t lane = 0; lane < 4; ++lane) {
+            for (const auto& lines : q.samples[lane]) w.texture(lane, 0, 1, 1, lines);
+          }
+        }
+      }
+      for (uint32_t l = 0; l < f.store_lines; ++l) w.attachment_store(kFbBase + (uint64_t{t} * 256 + l) * 64, 64, 0);
+      w.tile_end(t);
+    }
+    prim = first_prim + ntiles * nprims;
+  }
+  w.pass_end(0);
+  w.frame_end();
+  return w.finish();
+}
+
+inline FrameResults runModel(const std::vector<uint8_t>& bytes, const ParamSet& p, Hooks hooks = {}) {
+  GpuModel model(p, std::move(hooks));
+  std::string error;
+  FrameResults r;
+  EXPECT_TRUE(model.run(bytes, r, &error)) << error;
+  return r;
+}
+
+inline ParamSet mobile4(std::initializer_list<const char*> overrides = {}) {
+  ParamSet p = make_preset("mobile4");
+  for (const char* o : overrides) p.apply(o);
+  return p;
+}
+
+inline double m(const FrameResults& r, const char* name) {
+  const double v = r.metric(name);
+  EXPECT_FALSE(std::isnan(v)) << "metric " << name << " missing";
+  return v;
+}
+
+// Every quad of every tile shaded with `instructions` lane-instructions and no texture.
+inline QuadFn heavy(uint64_t instructions) {
+  return [instructions](uint32_t, uint32_t, uint32_t) {
+    QuadSpec q;
+    q.instructions = instructions;
+    return q;
+  };
+}
+
+// A stream with every event kind, texture reuse, small caches so every level misses and writes back.
+inline FrameSpec mixedFrame() {
+  FrameSpec f;
+  f.tiles_x = 3;
+  f.tiles_y = 2;
+  f.draws = 3;
+  f.vertices_per_draw = 200;
+  f.vertex_instructions = 800;
+  f.pb_lines_per_tile = 24;
+  f.load_lines = 16;
+  f.store_lines = 64;
+  f.quad = [](uint32_t seq, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    const uint32_t h = (seq * 2654435761u) ^ (qx * 40503u) ^ (qy * 9973u);
+    q.present = (h % 7) != 0;
+    q.shaded = (h % 5) != 0;
+    q.coverage = 1 + h % 15;
+    q.instructions = 20 + h % 40;
+    if (!q.shaded) return q;
+    for (uint32_t lane = 0; lane < 4; ++lane) {
+      const uint64_t u = (seq * 8 + qx) / 2, v = (qy + lane) / 2;
+      const uint64_t line = 0x1000'0000 + (v * 64 + u) * 64;
+      q.samples[lane].push_back({line, line + 64});
+      if (lane % 2 == 0) q.samples[lane].push_back({line + 0x10'0000});
+    }
+    return q;
+  };
+  return f;
+}
+
+inline ParamSet smallCaches() {
+  return mobile4({"l1tex.size=1KiB", "l2.size=8KiB", "tile.size=1KiB", "vertex.size=1KiB"});
+}
+
+inline stream::StreamCounts recount(const std::vector<uint8_t>& bytes) {
+  stream::StreamReader rd(bytes);
+  stream::Event e;
+  while (rd.next(e)) {
+  }
+  EXPECT_TRUE(rd.error().empty()) << rd.error();
+  return rd.counts();
+}
+
+}  // namespace tessera::model::testing

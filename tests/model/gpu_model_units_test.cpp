@@ -1,0 +1,390 @@
+// The timing units on constructed streams: in-flight fills and MSHRs, the bounded queues,
+// early-Z arrival, subpasses, warm caches across frames, main-memory capacity, whole-GPU energy.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "frame_builder.h"
+#include "tessera/model/gpu_model.h"
+#include "tessera/model/hierarchy.h"
+#include "tessera/stream/access_stream.h"
+
+namespace tessera::model {
+namespace {
+
+using namespace testing;
+
+MemRequest tex(uint16_t core, uint64_t addr) {
+  MemRequest r;
+  r.addr = addr;
+  r.unit = core;
+  return r;
+}
+
+// mobile4 below L1: L2 12 cycles, DRAM 24 cycles of transfer + 100 (row miss) or 50 (row hit).
+TEST(InFlightFills, AHitUnderFillWaitsForTheFill) {
+  MemoryHierarchy h(HierarchyConfig::from_params(make_preset("mobile4")));
+  const MemResponse miss = h.access(tex(0, 0x10000), 0);
+  EXPECT_EQ(miss.latency, 1u + 12 + 24 + 100);  // the line arrives at cycle 137
+  // Ten cycles later the tag is there but the data is not: the access waits for the fill.
+  const MemResponse under = h.access(tex(0, 0x10010), 10);
+  EXPECT_EQ(under.served_by, ServedBy::L1);
+  EXPECT_EQ(under.latency, 137u - 10);
+  // Once it has arrived, a hit costs the hit latency.
+  EXPECT_EQ(h.access(tex(0, 0x10020), 200).latency, 1u);
+  const CacheCounters& c = h.l1tex(0).counters();
+  EXPECT_EQ(c.hits, 2u);
+  EXPECT_EQ(c.misses, 1u);
+  EXPECT_EQ(c.mshr_merges, 1u);
+  EXPECT_EQ(c.fetches, 1u);  // one fill served both
+  // The same at L2: core 1 misses in its L1 on the line core 0 is still fetching into L2.
+  MemoryHierarchy h2(HierarchyConfig::from_params(make_preset("mobile4")));
+  h2.access(tex(0, 0x20000), 0);
+  const MemResponse other = h2.access(tex(1, 0x20000), 5);
+  EXPECT_EQ(other.served_by, ServedBy::L2);
+  EXPECT_EQ(other.latency, 137u - 5);
+  EXPECT_EQ(h2.l2().counters().mshr_merges, 1u);
+  EXPECT_EQ(h2.dram().counters().reads, 1u);
+}
+
+TEST(InFlightFills, APrefetchedLineIsUsableAtItsFillTime) {
+  MemoryHierarchy h(HierarchyConfig::from_params(make_preset("mobile4")));
+  EXPECT_EQ(h.prefetch_texture(0, 0x30000, 0), 137u);
+  EXPECT_EQ(h.access(tex(0, 0x30000), 40).latency, 137u - 40);  // too early: waits for the fill
+  EXPECT_EQ(h.access(tex(0, 0x30000), 300).latency, 1u);         // in time: an L1 hit
+  EXPECT_EQ(h.l1tex(0).counters().mshr_merges, 1u);
+  EXPECT_EQ(h.l1tex(0).counters().misses, 0u);
+}
+
+TEST(InFlightFills, AFullMshrFileStallsTheMissAndItsRequester) {
+  ParamSet p = make_preset("mobile4");
+  p.set("l1tex.mshrs", "2");
+  MemoryHierarchy h(HierarchyConfig::from_params(p));
+  // Three misses to lines in three different DRAM pages, one per cycle: the first two take the
+  // two MSHRs; the third waits for the first fill (cycle 137) before it can go to L2.
+  const MemResponse a = h.access(tex(0, 0x100000), 0);
+  const MemResponse b = h.access(tex(0, 0x200000), 1);
+  const MemResponse c = h.access(tex(0, 0x300000), 2);
+  EXPECT_EQ(a.accept_delay, 0u);
+  EXPECT_EQ(b.accept_delay, 0u);
+  EXPECT_EQ(c.accept_delay, 137u - 3);           // accepted when the first MSHR frees
+  EXPECT_GE(c.latency, (137u - 2) + 12 + 24 + 50);  // then the whole trip below
+  EXPECT_EQ(h.l1tex(0).counters().mshr_stall_cycles, 137u - 3);
+  // Unbounded MSHRs (0): no wait.
+  p.set("l1tex.mshrs", "0");
+  MemoryHierarchy u(HierarchyConfig::from_params(p));
+  u.access(tex(0, 0x100000), 0);
+  u.access(tex(0, 0x200000), 1);
+  EXPECT_EQ(u.access(tex(0, 0x300000), 2).accept_delay, 0u);
+  EXPECT_EQ(u.l1tex(0).counters().mshr_stall_cycles, 0u);
+}
+
+// The timing model sees hit-under-fill: a core whose quads all sample one new line waits one
+// DRAM round trip for the first quad, and the others merge into that fill (no extra fetch) but
+// also wait for it instead of hitting at L1 latency.
+TEST(InFlightFills, QuadsSamplingALineInFlightWaitForIt) {
+  FrameSpec f;
+  f.quad = [](uint32_t, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    q.present = qy == 0 && qx % 4 == 0;  // four quads, all on core 0 (FG-xshift2)
+    q.instructions = 8;
+    q.samples[0].push_back({0x2000'0000});
+    return q;
+  };
+  const FrameResults r = runModel(buildFrame(f), mobile4());
+  EXPECT_EQ(m(r, "l1tex.accesses"), 4);
+  EXPECT_EQ(m(r, "l1tex.misses"), 1);
+  EXPECT_EQ(m(r, "l1tex.mshr_merges"), 3);
+  EXPECT_EQ(m(r, "l2.accesses"), 1);
+  // All four quads finish after the fill arrives (1 + 12 + 24 + 100 cycles after the first
+  // texture instruction, which issues at cycle 4): none could run its last segment earlier.
+  EXPECT_GE(r.raster_cycles, 4u + 137 + 4);
+}
+
+// Early-Z takes a quad no sooner than the cycle it arrives in its queue. Two tiles, two cores,
+// per-tile barriers, depthbuf.latency 0: tile 0 is one killed quad on core 0 (rasterized at 0,
+// in early-Z at 1, gone at 1), which opens tile 1 for every core at cycle 1; tile 1's quad goes
+// to core 1 and is rasterized at 1 (one quad per cycle), so it arrives at 2. Early-Z of core 1,
+// woken at 1 by the barrier, must not take it before 2; it then shades (1 cycle, 2 -> 3) and
+// blends at 3 (latency 1): the frame ends at 4.
+TEST(EarlyZ, NeverTakesAQuadBeforeItArrives) {
+  FrameSpec f;
+  f.tiles_x = 2;
+  f.quad = [](uint32_t seq, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    q.present = qy == 0 && qx == seq;  // tile 0: quad (0,0) -> core 0; tile 1: quad (1,0) -> core 1
+    q.shaded = seq == 1;
+    q.instructions = 4;
+    return q;
+  };
+  const ParamSet p = mobile4({"gpu.shader_cores=2", "gpu.tile_order=scanline", "depthbuf.latency=0",
+                              "colorbuf.latency=1", "raster.quads_per_cycle=1"});
+  const FrameResults r = runModel(buildFrame(f), p);
+  EXPECT_EQ(r.cores[1].quads, 1u);
+  EXPECT_EQ(m(r, "stage.earlyz.queue_wait_cycles"), 0);
+  EXPECT_EQ(r.raster_cycles, 4u);
+}
+
+// A pass with two subpasses: each repeats its geometry and its tiles inside one PassBegin /
+// PassEnd. Every count reconciles with the stream, and the second subpass runs after the first.
+TEST(Subpasses, TwoSubpassesRunOneAfterTheOtherAndReconcile) {
+  FrameSpec f = mixedFrame();
+  f.attribute_lines = 2;
+  f.primitives_per_tile = 3;
+  FrameSpec two = f;
+  two.subpasses = 2;
+  const auto one_bytes = buildFrame(f), two_bytes = buildFrame(two);
+  const stream::StreamCounts c = recount(two_bytes);
+  const FrameResults r1 = runModel(one_bytes, smallCaches());
+  const FrameResults r2 = runModel(two_bytes, smallCaches());
+  EXPECT_EQ(m(r2, "passes"), 1);
+  EXPECT_EQ(m(r2, "draws"), static_cast<double>(c[stream::EventKind::Draw]));
+  EXPECT_EQ(m(r2, "draws"), 2 * m(r1, "draws"));
+  EXPECT_EQ(m(r2, "tiles"), static_cast<double>(c[stream::EventKind::TileBegin]));
+  EXPECT_EQ(m(r2, "tiles"), 2 * 6);
+  EXPECT_EQ(m(r2, "quads"), static_cast<double>(c[stream::EventKind::Quad]));
+  EXPECT_EQ(m(r2, "l1tex.accesses"), static_cast<double>(c.texture_lines));
+  // Every Parameter Buffer access is line-aligned: one tile-cache access per 64 B.
+  EXPECT_EQ(m(r2, "tile.accesses"), static_cast<double>(c.pb_write_bytes + c.pb_read_bytes) / 64);
+  EXPECT_EQ(m(r2, "vertex.accesses"), static_cast<double>(c[stream::EventKind::VertexFetch]));
+  EXPECT_EQ(m(r2, "cycles"), m(r2, "cycles.geometry") + m(r2, "cycles.raster"));
+  EXPECT_GT(m(r2, "cycles.geometry"), m(r1, "cycles.geometry"));
+  EXPECT_GT(m(r2, "cycles.raster"), m(r1, "cycles.raster"));
+  for (const char* k : {"l1tex", "vertex", "tile", "l2"}) {
+    const std::string n(k);
+    EXPECT_EQ(r2.metric(n + ".hits") + r2.metric(n + ".misses"), r2.metric(n + ".accesses")) << n;
+  }
+  EXPECT_EQ(m(r2, "dram.accesses"), m(r2, "dram.l2_fetches") + m(r2, "dram.l2_writes") + m(r2, "dram.color_flushes") +
+                                        m(r2, "dram.attachment_loads"));
+}
+
+TEST(VertexCaches, FetchesAndWriteThroughsAreSummedOverTheVertexCaches) {
+  FrameSpec f = mixedFrame();
+  ParamSet p = smallCaches();
+  p.set("gpu.vertex_processors", "2");
+  f.batches_per_draw = 4;
+  const FrameResults r = runModel(buildFrame(f), p);
+  // Read-only vertex caches: every miss fetches one line, which is one L2 vertex access.
+  EXPECT_GT(m(r, "vertex.misses"), 0);
+  EXPECT_EQ(m(r, "vertex.fetches"), m(r, "vertex.misses"));
+  EXPECT_EQ(m(r, "vertex.fetches"), m(r, "l2.vertex_accesses"));
+  EXPECT_EQ(m(r, "vertex.write_throughs"), 0);
+}
+
+// The triangle queue bounds how far the tile fetcher runs ahead of the rasterizer: with room for
+// one primitive it fetches the next primitive's attributes only once the rasterizer took the
+// previous one, and stalls meanwhile.
+TEST(Queues, TheTriangleQueueBoundsTheTileFetcher) {
+  // 64 primitives of 4 one-cycle quads per tile, whose attributes (2 lines each) miss the small
+  // tile cache: fetching a primitive takes longer than rasterizing one.
+  FrameSpec f;
+  f.tiles_x = 4;
+  f.primitives_per_tile = 64;
+  f.attribute_lines = 2;
+  f.quad = heavy(4);
+  const auto bytes = buildFrame(f);
+  const FrameResults deep = runModel(bytes, mobile4({"queue.triangle=16", "tile.size=1KiB"}));
+  const FrameResults one = runModel(bytes, mobile4({"queue.triangle=1", "tile.size=1KiB"}));
+  EXPECT_EQ(m(one, "tile.accesses"), m(deep, "tile.accesses"));
+  EXPECT_GT(m(one, "stage.tile_fetch.stall_cycles"), m(deep, "stage.tile_fetch.stall_cycles"));
+  EXPECT_GT(m(one, "stage.raster.stall_cycles"), m(deep, "stage.raster.stall_cycles"));
+  EXPECT_GT(one.raster_cycles, deep.raster_cycles);
+}
+
+// The vertex queue lets the fetcher work ahead of the vertex processors: with room for one
+// batch, the next batch's fetch waits until a processor takes the previous one.
+TEST(Queues, TheVertexQueueBoundsTheVertexFetcher) {
+  FrameSpec f;
+  f.draws = 2;
+  f.vertices_per_draw = 256;
+  f.batches_per_draw = 8;  // 32 vertices per batch
+  f.vertex_instructions = 32 * 20;
+  f.quad = heavy(4);
+  const auto bytes = buildFrame(f);
+  const FrameResults deep = runModel(bytes, mobile4({"queue.vertex=256"}));
+  const FrameResults one = runModel(bytes, mobile4({"queue.vertex=32"}));
+  EXPECT_EQ(m(one, "vertex.accesses"), m(deep, "vertex.accesses"));
+  EXPECT_GT(one.geometry_cycles, deep.geometry_cycles);
+}
+
+// The colour queue: a core whose finished quads cannot enter it (blending waits for the previous
+// tile's long flush) keeps them in its thread slots and stops admitting new ones.
+TEST(Queues, AFullColourQueueHoldsQuadsInTheCore) {
+  FrameSpec f;
+  f.tiles_x = 3;
+  f.store_lines = 256;  // a long colour flush per tile
+  f.quad = heavy(8);
+  const auto bytes = buildFrame(f);
+  const FrameResults deep = runModel(bytes, mobile4({"queue.color=64"}));
+  const FrameResults one = runModel(bytes, mobile4({"queue.color=1"}));
+  EXPECT_EQ(m(one, "blend.quads"), m(deep, "blend.quads"));
+  EXPECT_GT(m(one, "stage.fragment.stall_cycles"), m(deep, "stage.fragment.stall_cycles"));
+  EXPECT_GE(one.raster_cycles, deep.raster_cycles);
+}
+
+// Frames of one run keep the caches warm; sim.cold_caches starts each one cold.
+TEST(WarmCaches, TheSecondFrameOfARunFindsTheFirstFramesLines) {
+  const auto bytes = buildFrame(mixedFrame());
+  GpuModel model(mobile4());
+  std::string error;
+  const FrameResults first = model.run(bytes, &error);
+  const FrameResults second = model.run(bytes, &error);
+  ASSERT_TRUE(error.empty()) << error;
+  EXPECT_EQ(m(first, "sim.warm"), 0);
+  EXPECT_EQ(m(second, "sim.warm"), 1);
+  EXPECT_EQ(m(second, "l1tex.accesses"), m(first, "l1tex.accesses"));
+  EXPECT_LT(m(second, "l2.misses"), m(first, "l2.misses"));
+  EXPECT_LT(m(second, "dram.l2_fetches"), m(first, "dram.l2_fetches"));
+  ParamSet cold = mobile4();
+  cold.set("sim.cold_caches", "true");
+  GpuModel cold_model(cold);
+  cold_model.run(bytes, &error);
+  const FrameResults again = cold_model.run(bytes, &error);
+  EXPECT_EQ(m(again, "sim.warm"), 0);
+  EXPECT_EQ(m(again, "l2.misses"), m(first, "l2.misses"));
+}
+
+TEST(MainMemory, ARunTouchingMorePagesThanDramSizeIsRefused) {
+  FrameSpec f;
+  f.quad = [](uint32_t, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    // Two lines in two pages of their own per quad: 512 distinct pages.
+    const uint64_t page = 0x2000'0000 + uint64_t{qy * 16 + qx} * 8192;
+    q.samples[0].push_back({page, page + 4096});
+    return q;
+  };
+  const auto bytes = buildFrame(f);
+  GpuModel small(mobile4({"dram.size=1MiB"}));  // 256 pages of 4 KiB
+  std::string error;
+  FrameResults r;
+  EXPECT_FALSE(small.run(bytes, r, &error));
+  EXPECT_NE(error.find("dram.size"), std::string::npos) << error;
+  EXPECT_EQ(error.find('\n'), std::string::npos);
+  const FrameResults ok = runModel(bytes, mobile4({"dram.size=2MiB"}));
+  EXPECT_EQ(m(ok, "dram.pages"), 512);
+}
+
+TEST(TileSize, AStreamShadedWithOtherTilesIsRefused) {
+  GpuModel model(mobile4({"gpu.tile_width=16", "gpu.tile_height=16"}));
+  std::string error;
+  FrameResults r;
+  EXPECT_FALSE(model.run(buildFrame(mixedFrame()), r, &error));
+  EXPECT_NE(error.find("32x32"), std::string::npos) << error;
+  EXPECT_NE(error.find("16x16"), std::string::npos) << error;
+}
+
+// Whole-GPU energy: the memory hierarchy and the rest add up, every structure is accounted for,
+// and core activity is charged from the stream's counts.
+TEST(Energy, WholeGpuEnergyAddsUpAndChargesTheCores) {
+  const auto bytes = buildFrame(mixedFrame());
+  const stream::StreamCounts c = recount(bytes);
+  const FrameResults r = runModel(bytes, smallCaches());
+  EXPECT_GT(m(r, "energy.memory_nj"), 0);
+  EXPECT_GT(m(r, "energy.core_nj"), 0);
+  EXPECT_LT(m(r, "energy.memory_nj"), m(r, "energy.total_nj"));
+  EXPECT_NEAR(m(r, "energy.memory_nj") + m(r, "energy.core_nj"), m(r, "energy.total_nj"), 1e-9 * m(r, "energy.total_nj"));
+  EXPECT_NEAR(m(r, "energy.dynamic_nj") + m(r, "energy.static_nj"), m(r, "energy.total_nj"), 1e-9 * m(r, "energy.total_nj"));
+  double memory = 0, sum = 0;
+  for (const StructureEnergy& s : r.energy.structures) {
+    sum += s.total_nj();
+    if (s.memory) memory += s.total_nj();
+  }
+  EXPECT_NEAR(sum, m(r, "energy.total_nj"), 1e-9 * sum);
+  EXPECT_NEAR(memory, m(r, "energy.memory_nj"), 1e-9 * sum);
+  // The shader's dynamic energy is one multiply-add per lane instruction of the shaded quads plus
+  // an instruction-buffer read per issue cycle.
+  const StructureEnergy* shader = r.energy.find("shader");
+  ASSERT_NE(shader, nullptr);
+  const EnergyParams ep = EnergyParams::from_params(smallCaches());
+  EXPECT_NEAR(shader->dynamic_nj,
+              (m(r, "core.lane_instructions") * fma_pj(ep.tech) +
+               m(r, "core.issue_cycles") * small_ram(ep.tech, 1024).read_pj) * 1e-3,
+              1e-9);
+  EXPECT_LE(m(r, "core.lane_instructions"), static_cast<double>(c.fragment_instructions));
+  EXPECT_EQ(m(r, "raster.quads"), static_cast<double>(c[stream::EventKind::Quad]));
+  EXPECT_EQ(m(r, "vertex_shader.lane_instructions"), static_cast<double>(c.vertex_instructions));
+  // More resident quads make a bigger register file: more energy per access and more leakage.
+  ParamSet big = smallCaches();
+  big.set("core.max_quads", "64");
+  const FrameResults b = runModel(bytes, big);
+  EXPECT_GT(b.energy.find("regfile")->total_nj() / m(b, "core.issue_cycles"),
+            r.energy.find("regfile")->total_nj() / m(r, "core.issue_cycles"));
+}
+
+}  // namespace
+}  // namespace tessera::model
+
+namespace tessera::model {
+namespace {
+
+using namespace testing;
+
+// A tile-cache organisation with no cache at all: every Parameter Buffer access goes to L2. It
+// sees each request's primitive, section and tile, and the observer sees each phase's binning and
+// each tile the fetcher finishes.
+class NoTileCache final : public TileCacheOrganisation {
+ public:
+  MemResponse access(MemoryHierarchy& h, const MemRequest& r, uint64_t now) override {
+    if (r.write) ++writes;
+    if (!r.write && r.section == 1) ++attribute_reads;
+    return h.access_below_l1(h.l2_requester_tile(), r.addr, r.write, AccessInfo{kNoNextUse, 0, r.full_line}, now);
+  }
+  uint64_t writes = 0, attribute_reads = 0;
+};
+
+class PhaseProbe final : public FrameObserver {
+ public:
+  void phase_begin(MemoryHierarchy&, const BinnedPhase& phase) override {
+    ++phases;
+    for (const auto& prims : phase.primitives) primitives += prims.size();
+  }
+  void tile_fetched(MemoryHierarchy&, uint32_t) override { ++tiles; }
+  void energy(const MemoryHierarchy&, const EnergyParams&, uint64_t, std::vector<StructureEnergy>& out) override {
+    StructureEnergy s;
+    s.name = "probe";
+    s.dynamic_nj = 1000;
+    out.push_back(s);
+  }
+  uint64_t phases = 0, primitives = 0, tiles = 0;
+};
+
+TEST(SchemeSeams, ATileCacheOrganisationServesTheParameterBuffer) {
+  FrameSpec f = mixedFrame();
+  f.primitives_per_tile = 3;
+  f.attribute_lines = 1;
+  const auto bytes = buildFrame(f);
+  const stream::StreamCounts c = recount(bytes);
+  auto org = std::make_shared<NoTileCache*>(nullptr);
+  auto probe = std::make_shared<PhaseProbe>();
+  Hooks hooks;
+  hooks.tile_organisation = [org](MemoryHierarchy&) {
+    auto o = std::make_unique<NoTileCache>();
+    *org = o.get();
+    return o;
+  };
+  hooks.observers.push_back(probe);
+  GpuModel model(smallCaches(), hooks);
+  std::string error;
+  FrameResults r;
+  ASSERT_TRUE(model.run(bytes, r, &error)) << error;
+  EXPECT_EQ(m(r, "tile.accesses"), 0);  // the unified tile cache is out of the path
+  EXPECT_EQ(m(r, "pb.l2_accesses"), static_cast<double>(c.pb_write_bytes + c.pb_read_bytes) / 64);
+  EXPECT_EQ((*org)->writes, c.pb_write_bytes / 64);
+  EXPECT_EQ((*org)->attribute_reads, 6u * 3);  // one attribute line per primitive, 3 per tile
+  EXPECT_EQ(probe->phases, 1u);
+  EXPECT_EQ(probe->primitives, 6u * 3);
+  EXPECT_EQ(probe->tiles, 6u);
+  // The observer's structure counts in the whole GPU's energy.
+  const StructureEnergy* s = r.energy.find("probe");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->dynamic_nj, 1000);
+  EXPECT_EQ(m(r, "energy.probe_nj"), 1000);
+  double sum = 0;
+  for (const StructureEnergy& e : r.energy.structures) sum += e.total_nj();
+  EXPECT_NEAR(sum, m(r, "energy.total_nj"), 1e-9 * sum);
+}
+
+}  // namespace
+}  // namespace tessera::model

@@ -1,0 +1,334 @@
+// DTexL (paper 001): the groupings of Fig. 6 on a tile, the subtile assignments of Fig. 8 along
+// the tile orders of Fig. 7, and the decoupled barriers of section III-E on a known frame.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <vector>
+
+#include "../frame_builder.h"
+#include "dtexl/dtexl_scheduler.h"
+#include "dtexl/quad_grouping.h"
+#include "dtexl/subtile_assignment.h"
+#include "tessera/model/configuration.h"
+#include "tessera/pipeline/tile_order.h"
+
+namespace tessera::model {
+namespace {
+
+using dtexl::Assignment;
+using dtexl::Grouping;
+using namespace testing;
+
+// The core of every quad of a 16x16-quad tile, as a grid of digits (row by row).
+std::vector<std::string> layout(Grouping g) {
+  std::vector<std::string> rows;
+  for (uint32_t qy = 0; qy < 16; ++qy) {
+    std::string row;
+    for (uint32_t qx = 0; qx < 16; ++qx) row += static_cast<char>('0' + dtexl::subtile(g, qx, qy, 16, 16, 4));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+TEST(DtexlGrouping, FineGrainedNeighbourhoods) {
+  // Fig. 6(a)/(b): no 4-neighbour of a quad is on its core; (c)/(d): exactly two diagonal
+  // neighbours are; (e)/(f): two vertical or two horizontal neighbours are.
+  struct Expect {
+    Grouping g;
+    int same_horizontal, same_vertical, same_diagonal;
+  };
+  for (const Expect& e : {Expect{Grouping::FgXshift2, 0, 0, 0}, Expect{Grouping::FgYshift2, 0, 0, 0},
+                          Expect{Grouping::FgXshift1, 0, 0, 2}, Expect{Grouping::FgYshift1, 0, 0, 2},
+                          Expect{Grouping::FgXstripe, 0, 2, 0}, Expect{Grouping::FgYstripe, 2, 0, 0}}) {
+    // An inner quad and its eight neighbours.
+    const uint32_t x = 8, y = 8;
+    const uint32_t c = dtexl::subtile(e.g, x, y, 16, 16, 4);
+    auto same = [&](int dx, int dy) { return dtexl::subtile(e.g, x + dx, y + dy, 16, 16, 4) == c ? 1 : 0; };
+    EXPECT_EQ(same(-1, 0) + same(1, 0), e.same_horizontal) << dtexl::grouping_name(e.g);
+    EXPECT_EQ(same(0, -1) + same(0, 1), e.same_vertical) << dtexl::grouping_name(e.g);
+    EXPECT_EQ(same(-1, -1) + same(1, 1) + same(-1, 1) + same(1, -1), e.same_diagonal) << dtexl::grouping_name(e.g);
+  }
+  // FG-xshift2 on the first two quad rows: 0123..., then shifted by two.
+  const auto rows = layout(Grouping::FgXshift2);
+  EXPECT_EQ(rows[0], "0123012301230123");
+  EXPECT_EQ(rows[1], "2301230123012301");
+}
+
+TEST(DtexlGrouping, CoarseGrainedRegions) {
+  // CG-square: quadrants; CG-xrect: four 4-quad-wide columns; CG-yrect: four 4-quad-tall bands.
+  EXPECT_EQ(layout(Grouping::CgSquare)[0], "0000000011111111");
+  EXPECT_EQ(layout(Grouping::CgSquare)[15], "2222222233333333");
+  EXPECT_EQ(layout(Grouping::CgXrect)[7], "0000111122223333");
+  EXPECT_EQ(layout(Grouping::CgYrect)[3], "0000000000000000");
+  EXPECT_EQ(layout(Grouping::CgYrect)[4], "1111111111111111");
+  EXPECT_EQ(layout(Grouping::CgYrect)[15], "3333333333333333");
+  // CG-triangle: top 0, right 1, bottom 2, left 3, meeting at the centre; quads on the main
+  // diagonal go left/right, those on the other diagonal top/bottom.
+  const auto tri = layout(Grouping::CgTriangle);
+  EXPECT_EQ(tri[0], "3000000000000000");
+  EXPECT_EQ(tri[7], "3333333301111111");
+  EXPECT_EQ(tri[8], "3333333211111111");
+  EXPECT_EQ(tri[15], "2222222222222221");
+  // Every coarse grouping gives each core 64 of the 256 quads.
+  for (Grouping g : {Grouping::CgXrect, Grouping::CgYrect, Grouping::CgSquare, Grouping::CgTriangle}) {
+    std::array<int, 4> count{};
+    for (const auto& row : layout(g)) {
+      for (char c : row) ++count[c - '0'];
+    }
+    EXPECT_EQ(count, (std::array<int, 4>{64, 64, 64, 64})) << dtexl::grouping_name(g);
+  }
+}
+
+// The cores of a tile's four CG-square subtiles along the 16 tiles of a 4x4 frame (Fig. 8).
+std::vector<std::vector<uint32_t>> assignments(Assignment a, pipeline::TileOrderKind order, Grouping g = Grouping::CgSquare,
+                                               uint32_t n = 4) {
+  dtexl::SubtileAssigner assigner(a, dtexl::subtile_grid(g, 4));
+  std::vector<std::vector<uint32_t>> maps;
+  const auto tiles = pipeline::tile_order(order, n, n);
+  for (uint32_t seq = 0; seq < tiles.size(); ++seq) {
+    assigner.next_tile(seq, tiles[seq] % n, tiles[seq] / n);
+    maps.push_back(assigner.map());
+  }
+  return maps;
+}
+
+// Consecutive tiles sharing an edge: do the subtiles on both sides of it run on the same cores?
+uint32_t edges_kept(Assignment a, pipeline::TileOrderKind order, Grouping g = Grouping::CgSquare, uint32_t n = 4) {
+  dtexl::SubtileAssigner assigner(a, dtexl::subtile_grid(g, 4));
+  const auto tiles = pipeline::tile_order(order, n, n);
+  for (uint32_t seq = 0; seq < tiles.size(); ++seq) assigner.next_tile(seq, tiles[seq] % n, tiles[seq] / n);
+  return static_cast<uint32_t>(assigner.edge_kept());
+}
+
+TEST(DtexlAssignment, Figure8ConstantAssignments) {
+  for (auto order : {pipeline::TileOrderKind::Z, pipeline::TileOrderKind::Hilbert}) {
+    for (const auto& map : assignments(Assignment::Const, order)) EXPECT_EQ(map, (std::vector<uint32_t>{0, 1, 2, 3}));
+  }
+}
+
+TEST(DtexlAssignment, Figure8FlipsKeepSharedEdgesOnOneCore) {
+  // The 4x4 Hilbert order steps to a neighbour every time: 15 transitions share an edge. With
+  // flips, the two subtiles on each side of every shared edge run on the same cores; constant
+  // assignments keep none (a 2x2 grid mirrored is never itself).
+  using pipeline::TileOrderKind;
+  EXPECT_EQ(edges_kept(Assignment::Flip, TileOrderKind::Hilbert), 15u);
+  EXPECT_EQ(edges_kept(Assignment::Flip2, TileOrderKind::Hilbert), 15u);
+  EXPECT_EQ(edges_kept(Assignment::Const, TileOrderKind::Hilbert), 0u);
+  // flip3 turns the assignment at tile 16 only: all 15 transitions of a 4x4 frame keep it.
+  EXPECT_EQ(edges_kept(Assignment::Flip3, TileOrderKind::Hilbert), 15u);
+  // Z-order shares an edge on 8 of its 15 transitions (the jumps between 2x2 blocks do not).
+  EXPECT_EQ(edges_kept(Assignment::Flip, TileOrderKind::Z), 8u);
+  // The first HLB-flp1 steps by hand: tile 0 at (0,0), tile 1 at (1,0) to its right: mirrored
+  // left-right; tile 2 at (1,1) below: mirrored top-bottom.
+  const auto flp1 = assignments(Assignment::Flip, TileOrderKind::Hilbert);
+  EXPECT_EQ(flp1[0], (std::vector<uint32_t>{0, 1, 2, 3}));
+  EXPECT_EQ(flp1[1], (std::vector<uint32_t>{1, 0, 3, 2}));
+  EXPECT_EQ(flp1[2], (std::vector<uint32_t>{3, 2, 1, 0}));
+  // HLB-flp2 at the same tile 2 (entering the figure's odd tile 3): flip, then the two subtiles
+  // away from the shared (top) edge swap.
+  const auto flp2 = assignments(Assignment::Flip2, TileOrderKind::Hilbert);
+  EXPECT_EQ(flp2[1], (std::vector<uint32_t>{1, 0, 3, 2}));
+  EXPECT_EQ(flp2[2], (std::vector<uint32_t>{3, 2, 0, 1}));
+}
+
+// Over a frame, how often each core's subtile lies on a shared edge (the advantage section
+// III-D says HLB-flp1 gives one core and flp2 / flp3 spread).
+std::array<uint32_t, 4> edge_share(Assignment a, uint32_t n) {
+  dtexl::SubtileAssigner assigner(a, dtexl::subtile_grid(Grouping::CgSquare, 4));
+  const auto tiles = pipeline::tile_order(pipeline::TileOrderKind::Hilbert, n, n);
+  std::array<uint32_t, 4> share{};
+  uint32_t px = 0, py = 0;
+  for (uint32_t seq = 0; seq < tiles.size(); ++seq) {
+    const uint32_t tx = tiles[seq] % n, ty = tiles[seq] / n;
+    assigner.next_tile(seq, tx, ty);
+    if (seq > 0) {
+      const int dx = static_cast<int>(tx) - static_cast<int>(px), dy = static_cast<int>(ty) - static_cast<int>(py);
+      for (uint32_t s = 0; s < 4; ++s) {
+        const uint32_t col = s % 2, row = s / 2;
+        const bool edge = dx > 0 ? col == 0 : dx < 0 ? col == 1 : dy > 0 ? row == 0 : row == 1;
+        if (edge) ++share[assigner.core(s)];
+      }
+    }
+    px = tx;
+    py = ty;
+  }
+  return share;
+}
+
+TEST(DtexlAssignment, Flp1FavoursOneCore) {
+  // Section III-D: with HLB-flp1 "SC4 is favoured to always have a shared edge. Whereas, SC1
+  // never gets shared edges" -- here core 3 is at the edge three times as often as core 0.
+  const auto share = edge_share(Assignment::Flip, 64);
+  EXPECT_EQ(std::max_element(share.begin(), share.end()) - share.begin(), 3);
+  EXPECT_EQ(std::min_element(share.begin(), share.end()) - share.begin(), 0);
+  EXPECT_GT(share[3], 2 * share[0]);
+}
+
+TEST(DtexlAssignment, Flp2AndFlp3FavourNoCore) {
+  for (Assignment a : {Assignment::Flip2, Assignment::Flip3}) {
+    const auto share = edge_share(a, 64);
+    const uint32_t lo = *std::min_element(share.begin(), share.end()), hi = *std::max_element(share.begin(), share.end());
+    // 4095 transitions x 2 edge subtiles: each core near a quarter, within 10 %.
+    EXPECT_LT(hi - lo, (lo + hi) / 2 / 10) << dtexl::assignment_name(a) << " " << share[0] << " " << share[1] << " "
+                                           << share[2] << " " << share[3];
+  }
+}
+
+// The scheduler on a real tile: CG-square puts each quadrant on one core and the next tile's
+// subtiles follow the flip.
+TEST(DtexlScheduler, QuadrantsOfConsecutiveTilesFollowTheAssignment) {
+  dtexl::DtexlScheduler s(Grouping::CgSquare, Assignment::Flip);
+  PassInfo pass;
+  pass.tile_width = pass.tile_height = 32;
+  pass.tiles_x = 2;
+  pass.tiles_y = 1;
+  TileRef t0;  // (0,0)
+  TileRef t1;
+  t1.tx = 1;
+  t1.x0 = 32;
+  s.frame_begin();
+  EXPECT_EQ(s.core(pass, t0, 0, 0, 0, 4), 0u);    // top-left quadrant
+  EXPECT_EQ(s.core(pass, t0, 0, 30, 0, 4), 1u);   // top-right
+  EXPECT_EQ(s.core(pass, t0, 0, 0, 30, 4), 2u);   // bottom-left
+  EXPECT_EQ(s.core(pass, t1, 1, 32, 0, 4), 1u);   // tile 1's top-left faces tile 0's top-right
+  EXPECT_EQ(s.core(pass, t1, 1, 62, 30, 4), 2u);  // bottom-right mirrors bottom-left
+  EXPECT_EQ(s.transitions(), 1u);
+  EXPECT_EQ(s.edge_kept(), 1u);
+}
+
+// Section III-E on a known frame: four tiles whose quads all go to core (tile mod 4) under
+// CG-square with a constant assignment... the heavy subtile of tile k is quadrant k. Per tile
+// barriers make every tile wait for its heavy core: 4 x (64 quads x 1000 cycles); decoupled
+// barriers let each core run its heavy subtile while the others run theirs: about 64 x 1000.
+TEST(DtexlBarriers, DecoupledBarriersOverlapTheHeavySubtiles) {
+  FrameSpec f;
+  f.tiles_x = 4;
+  f.quad = [](uint32_t seq, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    const uint32_t quadrant = (qy / 8) * 2 + qx / 8;
+    q.instructions = quadrant == seq % 4 ? 4000 : 4;  // 1000 issue cycles or 1
+    return q;
+  };
+  const auto bytes = buildFrame(f);
+  auto run = [&](const char* spec) {
+    Configuration c = parse_configuration(spec);
+    c.params.set("queue.fragment", "256");  // room for a core to run a tile ahead
+    auto model = c.make_model();
+    FrameResults r;
+    std::string error;
+    EXPECT_TRUE(model->run(bytes, r, &error)) << error;
+    return r;
+  };
+  // Constant assignment in scanline order keeps quadrant k on core k in every tile.
+  const FrameResults tile = run("mobile4+dtexl-group-cg-square+gpu.tile_order=scanline");
+  const FrameResults sub = run("mobile4+dtexl-hlb-const+gpu.tile_order=scanline");
+  EXPECT_EQ(m(tile, "stage.fragment.busy_cycles"), m(sub, "stage.fragment.busy_cycles"));
+  EXPECT_EQ(m(tile, "stage.fragment.busy_cycles"), 4.0 * (64 * 1000 + 192 * 1));
+  // Per tile: the heavy core's 64 x 1000 cycles, four times over.
+  EXPECT_GE(tile.raster_cycles, 4u * 64000);
+  EXPECT_LT(tile.raster_cycles, 4u * 64000 + 2000);
+  // Decoupled: each core's heavy subtile overlaps the others'; the frame takes one of them plus
+  // the light quads around it (3 x 64 one-cycle quads of the other tiles on that core).
+  EXPECT_GE(sub.raster_cycles, 64000u);
+  EXPECT_LT(sub.raster_cycles, 64000u + 3 * 64 + 2000);
+  EXPECT_GT(m(tile, "cores.imbalance"), 1.0);
+}
+
+// Combining: DTexL takes the quad scheduler; a scheme on another hook runs beside it.
+class LastLineScheme final : public SchemeInstance {
+ public:
+  void install(Hooks& hooks) override { hooks.front_buffer = buffer; }
+  void frame_end(const MemoryHierarchy&, FrameResults& r) override { r.frame_metrics.emplace_back("lastline.frames", 1); }
+  std::shared_ptr<LastLineBuffer> buffer = std::make_shared<LastLineBuffer>();
+};
+
+SchemeRegistry& test_registry() {
+  static SchemeRegistry* r = [] {
+    auto* reg = new SchemeRegistry(SchemeRegistry::global());
+    SchemeInfo s;
+    s.name = "lastline";
+    s.paper = "test";
+    s.description = "one register per core in front of L1";
+    s.preset = "mobile4";
+    s.hooks = {HookKind::FrontBuffer};
+    SchemeVariant v;
+    v.name = "lastline";
+    s.variants.push_back(v);
+    s.make = [](const ParamSet&) { return std::make_unique<LastLineScheme>(); };
+    reg->add(s);
+    SchemeInfo clash = s;
+    clash.name = "otherscheduler";
+    clash.hooks = {HookKind::QuadScheduler};
+    clash.variants[0].name = "otherscheduler";
+    clash.make = nullptr;
+    reg->add(clash);
+    return reg;
+  }();
+  return *r;
+}
+
+TEST(SchemeCombination, DtexlRunsBesideASchemeOnAnotherHook) {
+  const Configuration c = parse_configuration("mobile4+lastline+dtexl", test_registry());
+  EXPECT_EQ(c.name, "mobile4+dtexl+lastline");  // variants in name order
+  EXPECT_EQ(c.params.get_string("gpu.barrier"), "subtile");
+  FrameSpec f = mixedFrame();
+  f.tiles_x = 4;
+  const auto bytes = buildFrame(f);
+  auto model = c.make_model();
+  FrameResults r;
+  std::string error;
+  ASSERT_TRUE(model->run(bytes, r, &error)) << error;
+  EXPECT_EQ(m(r, "lastline.frames"), 1);
+  EXPECT_GT(m(r, "tfm.hits"), 0);
+  EXPECT_GT(m(r, "dtexl.transitions"), 0);
+  EXPECT_EQ(m(r, "l1tex.accesses") + m(r, "tfm.hits"), m(r, "texture.lines"));
+}
+
+TEST(SchemeCombination, TwoSchemesOnOneHookAreRefusedNamingBoth) {
+  try {
+    parse_configuration("mobile4+dtexl+otherscheduler", test_registry());
+    FAIL() << "accepted";
+  } catch (const ParamError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "configuration 'mobile4+dtexl+otherscheduler': dtexl and otherscheduler both take the quad scheduler hook");
+  }
+  try {
+    parse_configuration("mobile4+dtexl+dtexl-hlb-const");
+    FAIL() << "accepted";
+  } catch (const ParamError& e) {
+    EXPECT_NE(std::string(e.what()).find("both variants of dtexl"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Configurations, SpecsOverridesAndRefusals) {
+  // An unknown preset or scheme: one line naming it.
+  EXPECT_THROW(parse_configuration("mobile8+dtexl"), ParamError);
+  try {
+    parse_configuration("mobile4+dtxl");
+  } catch (const ParamError& e) {
+    EXPECT_EQ(std::string(e.what()), "configuration 'mobile4+dtxl': unknown scheme 'dtxl' (tessera schemes --list names every one)");
+  }
+  // --set reaches every configuration that has the key, and only those; a key none has is refused.
+  auto configs = build_configurations({"mobile4", "mobile4+dtexl"}, "", "", {"dtexl.grouping=CG-xrect", "l1tex.size=32KiB"});
+  ASSERT_EQ(configs.size(), 2u);
+  EXPECT_EQ(configs[0].name, "mobile4+l1tex.size=32KiB");
+  EXPECT_EQ(configs[1].name, "mobile4+dtexl+dtexl.grouping=CG-xrect+l1tex.size=32KiB");
+  EXPECT_EQ(configs[1].params.get_string("dtexl.grouping"), "CG-xrect");
+  EXPECT_EQ(configs[0].params.get_int("l1tex.size"), 32 * 1024);
+  EXPECT_THROW(build_configurations({"mobile4"}, "", "", {"dtexl.grouping=CG-xrect"}), ParamError);
+  // The parameters of the upper bound: one core with the four L1s' capacity.
+  const Configuration bound = parse_configuration("mobile4+dtexl-upper-bound");
+  EXPECT_EQ(bound.params.get_int("gpu.shader_cores"), 1);
+  EXPECT_EQ(bound.params.get_int("l1tex.size"), 64 * 1024);
+  // --schemes dtexl: the baseline, then every variant, on the paper's preset.
+  const auto specs = scheme_specs({"dtexl"}, {});
+  EXPECT_EQ(specs.front(), "mobile4");
+  EXPECT_NE(std::find(specs.begin(), specs.end(), "mobile4+dtexl"), specs.end());
+  EXPECT_NE(std::find(specs.begin(), specs.end(), "mobile4+dtexl-upper-bound"), specs.end());
+  EXPECT_EQ(scheme_specs({"dtexl"}, {"mobile32"}).front(), "mobile32");
+}
+
+}  // namespace
+}  // namespace tessera::model

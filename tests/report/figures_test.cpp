@@ -1,0 +1,389 @@
+// The report's figure SQL (analyzer/figures/) on databases built row by row, with exact expected
+// values: normalisation over the frames both runs measured, cold first frames left out, means over
+// captures, stacked shares, lines over config_param values, the headline numbers read from the
+// rows, and the configuration-name parser. Scheme configurations are fed as constructed rows, so
+// each paper section is tested before its scheme runs in the GPU model.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+#include "config_spec.h"
+#include "fixture_db.h"
+#include "report_catalogue.h"
+#include "report_queries.h"
+#include "test_util.h"
+
+namespace tessera::report {
+namespace {
+
+using tessera::testing::TempPath;
+using fixture::FixtureDb;
+
+// The row of a figure for (capture, series[, part][, x]); fails the test when absent.
+double at(const std::vector<FigureRow>& rows, const std::string& capture, const std::string& series,
+          const std::string& part = "", std::optional<double> x = std::nullopt) {
+  for (const auto& r : rows)
+    if (r.capture == capture && r.series == series && r.part == part && (!x || (r.x && *r.x == *x))) return r.value;
+  ADD_FAILURE() << "no row " << capture << " / " << series << " / " << part;
+  return NAN;
+}
+
+const Headline& headline(const std::string& figure, const std::string& text_start) {
+  for (const auto& p : papers())
+    for (const auto& f : p.figures)
+      if (f.id == figure)
+        for (const auto& h : f.headlines)
+          if (h.text.rfind(text_start, 0) == 0) return h;
+  for (const auto& f : replication_figures())
+    if (f.id == figure)
+      for (const auto& h : f.headlines)
+        if (h.text.rfind(text_start, 0) == 0) return h;
+  throw std::out_of_range(figure + ": no headline " + text_start);
+}
+
+TEST(ConfigSpec, SplitsPresetSchemesAndOverrides) {
+  const ConfigSpec s = ConfigSpec::parse("mobile32+dtm-nuca+tfm+gpu.shader_cores=4");
+  EXPECT_EQ(s.preset, "mobile32");
+  EXPECT_EQ(s.schemes, (std::vector<std::string>{"dtm-nuca", "tfm"}));
+  EXPECT_EQ(s.overrides, (std::vector<std::string>{"gpu.shader_cores=4"}));
+  EXPECT_EQ(s.default_base(), "mobile32");
+  EXPECT_EQ(ConfigSpec::parse("mobile4").default_base(), "mobile4");
+  EXPECT_TRUE(ConfigSpec::parse("mobile4").schemes.empty());
+  for (const char* bad : {"", "mobile4++dtexl", "mobile4+", "+dtexl", "tile.size=4"})
+    EXPECT_THROW(ConfigSpec::parse(bad), std::invalid_argument) << bad;
+}
+
+TEST(FigureSql, NormalisesToTheBaseOverSharedWarmFramesAndAveragesCaptures) {
+  TempPath path("r.db");
+  FixtureDb f(path.str());
+  // Frame 1 is cold (sim.warm = 0) and left out: counted, it would change both ratios.
+  f.warm_run("a.tcap", "mobile4", "l2.accesses", 1000, 100, 300);
+  f.warm_run("a.tcap", "mobile4+dtexl-group-cg-square", "l2.accesses", 9999, 50, 150);
+  f.warm_run("b.tcap", "mobile4", "l2.accesses", 1000, 200, 200);
+  f.warm_run("b.tcap", "mobile4+dtexl-group-cg-square", "l2.accesses", 1, 100, 60);
+  f.warm_run("b.tcap", "mobile4+dtexl-group-cg-yrect", "l2.accesses", 1, 300, 300);
+  const auto rows = figure_rows(f.db(), "001-fig11-l2-by-grouping");
+  EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "CG-square"), 0.5);   // (50 + 150) / (100 + 300)
+  EXPECT_DOUBLE_EQ(at(rows, "b.tcap", "CG-square"), 0.4);   // 160 / 400
+  EXPECT_DOUBLE_EQ(at(rows, "mean", "CG-square"), 0.45);
+  EXPECT_DOUBLE_EQ(at(rows, "b.tcap", "CG-yrect"), 1.5);
+  EXPECT_DOUBLE_EQ(at(rows, "mean", "CG-yrect"), 1.5);      // the one capture that has it
+  EXPECT_DOUBLE_EQ(at(rows, "mean", "FG-xshift2"), 1.0);    // the base, drawn as the reference
+  EXPECT_EQ(rows.size(), 2u * 2 + 1 + 3);                   // 2 captures x 2 + b's yrect + 3 means
+  EXPECT_EQ(rows.back().capture, "mean");
+  const auto v = headline_value(rows, headline("001-fig11-l2-by-grouping", "L2 accesses, CG-square"));
+  ASSERT_TRUE(v);
+  EXPECT_NEAR(*v, -55.0, 1e-9);
+  EXPECT_EQ(format_headline(*v, Show::kChange), "-55.0 %");
+  EXPECT_FALSE(headline_value(rows, headline("001-fig11-l2-by-grouping", "L2 accesses, CG-xrect")));
+}
+
+TEST(FigureSql, OnlyFramesBothRunsMeasuredAreCompared) {
+  TempPath path("r.db");
+  FixtureDb f(path.str());
+  f.run("a.tcap", "mobile32", {{1, {{"cycles", 100}}}, {2, {{"cycles", 300}}}});
+  f.run("a.tcap", "mobile32+dtm-nuca", {{2, {{"cycles", 200}}}});  // frame 2 only
+  const auto rows = figure_rows(f.db(), "000-fig09-speedup-nuca");
+  EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "DTM-NUCA"), 1.5);  // 300 / 200, frame 1 has no partner
+  EXPECT_NEAR(*headline_value(rows, headline("000-fig09-speedup-nuca", "speedup, DTM-NUCA ")), 50.0, 1e-9);
+}
+
+TEST(FigureSql, ARunWithoutWarmFramesKeepsItsColdOnes) {
+  TempPath path("r.db");
+  FixtureDb f(path.str());
+  f.run("a.tcap", "mobile4", {{1, {{"cycles", 1000}, {"energy.total_nj", 100}, {"sim.warm", 0}}}});
+  f.run("a.tcap", "mobile4+dtexl", {{1, {{"cycles", 800}, {"energy.total_nj", 90}, {"sim.warm", 0}}}});
+  const auto speed = figure_rows(f.db(), "001-fig17-speedup-dtexl");
+  EXPECT_DOUBLE_EQ(at(speed, "a.tcap", "DTexL (HLB-flp2)"), 1.25);
+  const auto energy = figure_rows(f.db(), "001-fig18-energy-decrease-dtexl");
+  EXPECT_NEAR(at(energy, "mean", "DTexL (HLB-flp2)"), 10.0, 1e-9);  // percent decrease
+  EXPECT_NEAR(*headline_value(energy, headline("001-fig18-energy-decrease-dtexl", "GPU energy decrease, DTexL")),
+              10.0, 1e-9);
+}
+
+TEST(FigureSql, OnlyTheBaseMeansNoFigure) {
+  TempPath path("r.db");
+  FixtureDb f(path.str());
+  f.warm_run("a.tcap", "mobile4", "l2.accesses", 1, 2, 3);
+  f.warm_run("a.tcap", "mobile32", "energy.total_nj", 1, 2, 3);
+  f.run("a.tcap", "mobile32", {{2, {{"energy.memory_nj", 1}, {"energy.total_nj", 2}}}});
+  EXPECT_TRUE(figure_rows(f.db(), "001-fig11-l2-by-grouping").empty());
+  EXPECT_TRUE(figure_rows(f.db(), "000-fig10-energy-nuca").empty());
+  EXPECT_TRUE(figure_rows(f.db(), "000-fig07-l2-by-l1-size").empty());
+}
+
+TEST(FigureSql, EachSeriesIsNormalisedToItsOwnBase) {
+  TempPath path("r.db");
+  FixtureDb f(path.str());
+  f.run("a.tcap", "mobile4-64k", {{1, {{"pb.l2_accesses", 200}}}});
+  f.run("a.tcap", "mobile4-64k+tcor", {{1, {{"pb.l2_accesses", 133}}}});
+  f.run("a.tcap", "mobile4-64k+tile.size=131072", {{1, {{"pb.l2_accesses", 100}}}});
+  f.run("a.tcap", "mobile4-64k+tcor+tile.size=131072", {{1, {{"pb.l2_accesses", 63}}}});
+  const auto rows = figure_rows(f.db(), "003-fig14-pb-l2");
+  EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "TCOR"), 0.665);
+  EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "TCOR, 128 KiB"), 0.63);  // against the 128 KiB baseline
+  EXPECT_NEAR(*headline_value(rows, headline("003-fig14-pb-l2", "PB accesses to L2, 128 KiB")), -37.0, 1e-9);
+}
+
+TEST(FigureSql, LocalAndRemoteSharesOfTextureAccesses) {
+  TempPath path("r.db");
+  FixtureDb f(path.str());
+  f.run("a.tcap", "mobile32+dtm-nuca",
+        {{1, {{"l1tex.accesses", 1000}, {"l1tex.local_hits", 600}, {"l1tex.remote_hits", 200},
+              {"l1tex.remote_l2_hits", 150}, {"l1tex.remote_l2_misses", 50}}}});
+  f.run("b.tcap", "mobile32+dtm-nuca",
+        {{1, {{"l1tex.accesses", 100}, {"l1tex.local_hits", 80}, {"l1tex.remote_hits", 10},
+              {"l1tex.remote_l2_hits", 5}, {"l1tex.remote_l2_misses", 5}}}});
+  const auto rows = figure_rows(f.db(), "000-fig08-local-remote");
+  EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "DTM-NUCA", "local hits"), 0.6);
+  EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "DTM-NUCA", "remote, L2 misses"), 0.05);
+  EXPECT_DOUBLE_EQ(at(rows, "mean", "DTM-NUCA", "local hits"), 0.7);
+  EXPECT_NEAR(*headline_value(rows, headline("000-fig08-local-remote", "local hits, DTM-NUCA ")), 70.0, 1e-9);
+}
+
+TEST(FigureSql, EnergyStackSplitsMemoryFromTheRestAndSumsToTheTotal) {
+  TempPath path("r.db");
+  FixtureDb f(path.str());
+  f.run("a.tcap", "mobile32", {{1, {{"energy.total_nj", 1000}, {"energy.memory_nj", 400}}}});
+  f.run("a.tcap", "mobile32+d-nuca", {{1, {{"energy.total_nj", 1040}, {"energy.memory_nj", 500}}}});
+  const auto rows = figure_rows(f.db(), "000-fig10-energy-nuca");
+  EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "Baseline", "memory hierarchy"), 0.4);
+  EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "D-NUCA", "memory hierarchy"), 0.5);
+  EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "D-NUCA", "rest of the GPU"), 0.54);
+  EXPECT_NEAR(*headline_value(rows, headline("000-fig10-energy-nuca", "GPU energy, D-NUCA")), 4.0, 1e-9);
+}
+
+TEST(FigureSql, ScalingPairsEachCoreCountWithItsOwnBaseline) {
+  TempPath path("r.db");
+  FixtureDb f(path.str());
+  for (const char* capture : {"a.tcap", "b.tcap"}) {
+    f.run(capture, "mobile32", {{1, {{"cycles", 1000}}}}, {{"gpu.shader_cores", "32"}});
+    f.run(capture, "mobile32+dtm-nuca", {{1, {{"cycles", 800}}}}, {{"gpu.shader_cores", "32"}});
+    f.run(capture, "mobile32+gpu.shader_cores=4", {{1, {{"cycles", 4000}}}}, {{"gpu.shader_cores", "4"}});
+  }
+  f.run("a.tcap", "mobile32+dtm-nuca+gpu.shader_cores=4", {{1, {{"cycles", 3200}}}}, {{"gpu.shader_cores", "4"}});
+  f.run("b.tcap", "mobile32+dtm-nuca+gpu.shader_cores=4", {{1, {{"cycles", 4000}}}}, {{"gpu.shader_cores", "4"}});
+  const auto rows = figure_rows(f.db(), "000-fig11-scaling");
+  EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "DTM-NUCA", "", 4), 1.25);
+  EXPECT_DOUBLE_EQ(at(rows, "mean", "DTM-NUCA", "", 4), 1.125);
+  EXPECT_DOUBLE_EQ(at(rows, "mean", "DTM-NUCA", "", 32), 1.25);
+  for (const auto& r : rows) EXPECT_NE(r.series, "Baseline");
+  EXPECT_NEAR(*headline_value(rows, headline("000-fig11-scaling", "speedup with 4 cores, DTM-NUCA ")), 12.5, 1e-9);
+}
+
+TEST(FigureSql, MissRatioCurvesPoolTheSuitePerPolicyAndSize) {
+  TempPath path("r.db");
+  FixtureDb f(path.str());
+  auto params = [](const char* size, const char* policy) {
+    return results::Params{{"tile.size", size}, {"tile.policy", policy}, {"tile.ways", "4"}};
+  };
+  f.run("a.tcap", "mobile4-64k", {{1, {{"tile.accesses", 100}, {"tile.misses", 40}, {"tcor.lower_bound", 20}}}},
+        params("65536", "lru"));
+  f.run("b.tcap", "mobile4-64k", {{1, {{"tile.accesses", 300}, {"tile.misses", 80}, {"tcor.lower_bound", 60}}}},
+        params("65536", "lru"));
+  f.run("a.tcap", "mobile4-64k+tile.policy=opt", {{1, {{"tile.accesses", 100}, {"tile.misses", 25}}}},
+        params("65536", "opt"));
+  f.run("a.tcap", "mobile4-64k+tile.size=16384+tile.policy=opt", {{1, {{"tile.accesses", 100}, {"tile.misses", 50}}}},
+        params("16384", "opt"));
+  f.run("a.tcap", "mobile4-64k+tcor", {{1, {{"tile.accesses", 100}, {"tile.misses", 1}}}}, params("65536", "opt"));
+  const auto rows = figure_rows(f.db(), "003-mrc");
+  EXPECT_DOUBLE_EQ(at(rows, "suite", "LRU, 4-way", "", 64), 0.3);  // (40 + 80) / (100 + 300)
+  EXPECT_DOUBLE_EQ(at(rows, "suite", "OPT, 4-way", "", 64), 0.25);
+  EXPECT_DOUBLE_EQ(at(rows, "suite", "OPT, 4-way", "", 16), 0.5);
+  EXPECT_DOUBLE_EQ(at(rows, "suite", "lower bound (LB)", "", 64), 0.2);
+  EXPECT_EQ(rows.size(), 4u);  // the tcor scheme run is not a point of the curves
+}
+
+TEST(FigureSql, FootprintCaseSharesAndTheirHeadlines) {
+  TempPath path("r.db");
+  FixtureDb f(path.str());
+  f.run("a.tcap", "mobile-256k+tfm",
+        {{1, {{"tfm.case1", 29}, {"tfm.case2", 10}, {"tfm.case3", 8}, {"tfm.case4", 3}}},
+         {2, {{"tfm.case1", 29}, {"tfm.case2", 10}, {"tfm.case3", 8}, {"tfm.case4", 3}}}});
+  const auto rows = figure_rows(f.db(), "004-cases");
+  EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "TFM", "one block (case 1)"), 0.58);
+  EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "TFM", "two blocks (cases 2, 3)"), 0.36);
+  EXPECT_DOUBLE_EQ(at(rows, "mean", "TFM", "four blocks (case 4)"), 0.06);
+  EXPECT_NEAR(*headline_value(rows, headline("004-cases", "footprints in two blocks")), 36.0, 1e-9);
+}
+
+TEST(FigureSql, HitRatesAndEnergyRatiosOfTheTexturePath) {
+  TempPath path("r.db");
+  FixtureDb f(path.str());
+  f.run("a.tcap", "mobile-256k",
+        {{1, {{"l1tex.accesses", 100}, {"l1tex.hits", 96}, {"energy.texture_path_pj_per_access", 40}}}});
+  f.run("a.tcap", "mobile-256k+filter-dm512",
+        {{1, {{"tfm.accesses", 100}, {"tfm.hits", 75}, {"energy.texture_path_pj_per_access", 16}}}});
+  f.run("a.tcap", "mobile-256k+tfm",
+        {{1, {{"tfm.accesses", 200}, {"tfm.hits", 160}, {"energy.texture_path_pj_per_access", 12}}}});
+  const auto hits = figure_rows(f.db(), "004-fig8-hit-rate");
+  EXPECT_DOUBLE_EQ(at(hits, "a.tcap", "TFM"), 0.8);
+  EXPECT_DOUBLE_EQ(at(hits, "mean", "L1 16 KiB 2-way"), 0.96);
+  EXPECT_NEAR(*headline_value(hits, headline("004-fig8-hit-rate", "TFM hit rate")), 80.0, 1e-9);
+  const auto energy = figure_rows(f.db(), "004-fig9-access-energy");
+  EXPECT_NEAR(*headline_value(energy, headline("004-fig9-access-energy", "access energy, TFM against a 512 B direct")),
+              -25.0, 1e-9);
+  EXPECT_NEAR(*headline_value(energy, headline("004-fig9-access-energy", "access energy, TFM against the conv")),
+              -70.0, 1e-9);
+  EXPECT_FALSE(headline_value(energy, headline("004-fig9-access-energy", "access energy, TFM against a 512 B fully")));
+}
+
+TEST(FigureSql, EnergyAgainstSpeedupPerWarpCountAndScheme) {
+  TempPath path("r.db");
+  FixtureDb f(path.str());
+  f.run("a.tcap", "tegra2", {{1, {{"cycles", 3230}, {"energy.total_nj", 100}}}});
+  f.run("a.tcap", "tegra2+core.max_quads=16", {{1, {{"cycles", 1000}, {"energy.total_nj", 125}}}});
+  f.run("a.tcap", "tegra2+dae+core.max_quads=2", {{1, {{"cycles", 1075}, {"energy.total_nj", 82.5}}}});
+  const auto rows = figure_rows(f.db(), "002-fig3b-energy-speedup");
+  EXPECT_DOUBLE_EQ(*rows.front().x, 3.23);
+  EXPECT_DOUBLE_EQ(rows.front().value, 1.25);
+  EXPECT_NEAR(*headline_value(rows, headline("002-fig3b-energy-speedup", "GPU energy, 16 warps")), 25.0, 1e-9);
+  EXPECT_NEAR(*headline_value(rows, headline("002-fig3b-energy-speedup", "GPU energy, DAE with 2 warps")), -34.0, 1e-9);
+  const auto speed = figure_rows(f.db(), "002-fig3a-speedup");
+  EXPECT_NEAR(*headline_value(speed, headline("002-fig3a-speedup", "speedup, 16 warps")), 3.23, 1e-9);
+  EXPECT_NEAR(*headline_value(speed, headline("002-fig3a-speedup", "DAE with 2 warps")), 100 * 1000 / 1075.0, 1e-9);
+}
+
+TEST(FigureSql, AbsoluteMetricsAndRatiosOfTwoMetrics) {
+  TempPath path("r.db");
+  FixtureDb f(path.str());
+  f.run("a.tcap", "tegra2", {{1, {{"l1tex.misses", 100}, {"l1tex.misses_remote_resident", 60}}},
+                             {2, {{"l1tex.misses", 100}, {"l1tex.misses_remote_resident", 80}}}});
+  f.run("a.tcap", "mobile4", {{1, {{"cores.imbalance", 0.04}, {"replication.avg", 2}}},
+                              {2, {{"cores.imbalance", 0.06}, {"replication.avg", 3}}}});
+  EXPECT_DOUBLE_EQ(at(figure_rows(f.db(), "002-remote-resident-misses"), "mean", "tegra2"), 0.7);
+  EXPECT_DOUBLE_EQ(at(figure_rows(f.db(), "001-fig14-time-imbalance"), "a.tcap", "FG-xshift2"), 5.0);
+  EXPECT_DOUBLE_EQ(at(figure_rows(f.db(), "replication-avg"), "a.tcap", "mobile4"), 2.5);
+}
+
+TEST(FigureSql, ReplicationSharesPerPreset) {
+  TempPath path("r.db");
+  FixtureDb f(path.str());
+  f.run("a.tcap", "mobile4", {{1, {{"replication.share_1", 0.154}, {"replication.share_2", 0.2},
+                                   {"replication.share_3", 0.146}, {"replication.share_4plus", 0.5}}}});
+  const auto rows = figure_rows(f.db(), "000-fig01-replication");
+  EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "mobile4", "4+ L1s"), 0.5);
+  EXPECT_NEAR(*headline_value(rows, headline("000-fig01-replication", "blocks in exactly one")), 15.4, 1e-9);
+}
+
+TEST(FigureSql, SuiteDescribesEachCapture) {
+  TempPath path("r.db");
+  FixtureDb f(path.str());
+  // FixtureDb frames are 64x32 = 2048 pixels.
+  for (const char* config : {"mobile4", "mobile32"}) {
+    f.run("out/game.tcap", config,
+          {{4, {{"draws", 10}, {"quads", 500}, {"fragments", 4096}, {"replay.psnr_db", 40},
+                {"workload.texture_bytes", 2 * 1048576.0}}},
+           {5, {{"draws", 20}, {"quads", 700}, {"fragments", 2048}, {"replay.psnr_db", 50}}}});
+  }
+  const Table t = run(f.db(), figure_sql("suite"));
+  ASSERT_EQ(t.rows.size(), 1u);
+  const auto& r = t.rows[0];
+  EXPECT_EQ(*r[t.column("capture")], "out/game.tcap");
+  EXPECT_EQ(*r[t.column("resolution")], "64x32");
+  EXPECT_EQ(*r[t.column("frames")], "2");
+  EXPECT_EQ(*r[t.column("configurations")], "2");
+  EXPECT_DOUBLE_EQ(std::stod(*r[t.column("draws")]), 15);
+  EXPECT_DOUBLE_EQ(std::stod(*r[t.column("overdraw")]), 1.5);
+  EXPECT_DOUBLE_EQ(std::stod(*r[t.column("texture_mib")]), 2);
+  EXPECT_DOUBLE_EQ(std::stod(*r[t.column("psnr_min_db")]), 40);
+  EXPECT_DOUBLE_EQ(std::stod(*r[t.column("psnr_mean_db")]), 45);
+  EXPECT_EQ(*r[t.column("worst_frame")], "4");
+}
+
+TEST(FigureSql, TilesAverageMeasuredFramesCountingMissingTilesAsZero) {
+  TempPath path("r.db");
+  FixtureDb f(path.str());
+  f.run("a.tcap", "mobile4",
+        {{1, {{"sim.warm", 0}}}, {2, {{"sim.warm", 1}}}, {3, {{"sim.warm", 1}}}}, {},
+        {{1, {{0, 0, "cycles", 1000}}}, {2, {{0, 0, "cycles", 10}, {1, 0, "cycles", 6}}}, {3, {{0, 0, "cycles", 30}}}});
+  const Table t = run(f.db(), figure_sql("tiles"));
+  ASSERT_EQ(t.rows.size(), 2u);
+  EXPECT_DOUBLE_EQ(std::stod(*t.rows[0][t.column("value")]), 20);  // (10 + 30) / 2, cold frame out
+  EXPECT_DOUBLE_EQ(std::stod(*t.rows[1][t.column("value")]), 3);   // (6 + 0) / 2
+}
+
+TEST(FigureSql, PairDeltasTakesItsPairsAndMetricsFromTheCaller) {
+  TempPath path("r.db");
+  FixtureDb f(path.str());
+  f.warm_run("a.tcap", "mobile4", "cycles", 1, 100, 300);
+  f.warm_run("a.tcap", "mobile4+dtexl", "cycles", 1, 100, 100);
+  f.warm_run("b.tcap", "mobile4", "cycles", 1, 100, 100);
+  f.warm_run("b.tcap", "mobile4+dtexl", "cycles", 1, 50, 50);
+  const Table t = run(f.db(), pair_deltas_sql({{"mobile4+dtexl", "mobile4"}}, {"cycles"}));
+  ASSERT_EQ(t.rows.size(), 3u);
+  EXPECT_EQ(*t.rows[0][t.column("capture")], "a.tcap");
+  EXPECT_DOUBLE_EQ(std::stod(*t.rows[0][t.column("value")]), 100);
+  EXPECT_DOUBLE_EQ(std::stod(*t.rows[0][t.column("base_value")]), 200);
+  EXPECT_DOUBLE_EQ(std::stod(*t.rows[0][t.column("ratio")]), 0.5);
+  EXPECT_EQ(*t.rows[0][t.column("frames")], "2");
+  EXPECT_EQ(*t.rows[2][t.column("capture")], "mean");
+  EXPECT_DOUBLE_EQ(std::stod(*t.rows[2][t.column("ratio")]), 0.5);
+  // The file as a user runs it pairs each configuration with its preset and the default metrics.
+  const Table as_is = run(f.db(), figure_sql("pair-deltas"));
+  std::set<std::string> pairs;
+  for (const auto& r : as_is.rows) pairs.insert(*r[as_is.column("config")] + "/" + *r[as_is.column("base")]);
+  EXPECT_EQ(pairs, (std::set<std::string>{"mobile4/mobile4", "mobile4+dtexl/mobile4"}));
+  // A name with a quote stays one literal.
+  EXPECT_NO_THROW(run(f.db(), pair_deltas_sql({{"it's", "mobile4"}}, {"cycles"})));
+}
+
+TEST(FigureSql, EveryFileRunsOnAnEmptyDatabaseAndEveryFigureHasOne) {
+  TempPath path("r.db");
+  FixtureDb f(path.str());
+  std::set<std::string> files;
+  for (const auto& name : figure_names()) {
+    files.insert(name);
+    EXPECT_NO_THROW(run(f.db(), figure_sql(name))) << name;
+  }
+  std::set<std::string> used = {"suite", "tiles", "pair-deltas"};
+  auto check = [&](const Figure& fig) {
+    EXPECT_TRUE(files.count(fig.id)) << fig.id << " has no analyzer/figures/" << fig.id << ".sql";
+    EXPECT_FALSE(fig.needs.empty()) << fig.id;
+    used.insert(fig.id);
+  };
+  for (const auto& p : papers())
+    for (const auto& fig : p.figures) check(fig);
+  for (const auto& fig : replication_figures()) check(fig);
+  EXPECT_EQ(used, files) << "a figure file the report never draws";
+}
+
+TEST(FigureSql, EveryFileLeavesColdFramesOutTheSameWay) {
+  // One rule for every figure: the block is copied into each file (each runs on its own with
+  // tessera query), so this keeps the copies identical.
+  const std::string& ref = figure_sql("pair-deltas");
+  const size_t begin = ref.find("-- Frames measured:"), end = ref.find("m AS (", begin);
+  ASSERT_NE(begin, std::string::npos);
+  const std::string block = ref.substr(begin, ref.find('\n', end) - begin);
+  for (const auto& name : figure_names()) {
+    if (name == "suite") continue;  // the functional pass: every frame counts
+    EXPECT_NE(figure_sql(name).find(block), std::string::npos) << name;
+  }
+}
+
+TEST(FigureSql, NormalisedFiguresShareOneBody) {
+  // The normalised bars (ratio, speedup, decrease against a base) differ only in their series.
+  std::string body;
+  int files = 0;
+  for (const auto& name : figure_names()) {
+    const std::string& sql = figure_sql(name);
+    if (sql.find("series(ord, series, config, base, metric, how)") == std::string::npos) continue;
+    const std::string tail = sql.substr(sql.find("-- Per capture:"));
+    if (body.empty()) body = tail;
+    EXPECT_EQ(tail, body) << name;
+    ++files;
+  }
+  EXPECT_GE(files, 10);
+}
+
+TEST(Headlines, FormatAsThePaperPrints) {
+  EXPECT_EQ(format_headline(-46.8, Show::kChange), "-46.8 %");
+  EXPECT_EQ(format_headline(16.9, Show::kChange), "+16.9 %");
+  EXPECT_EQ(format_headline(66.3, Show::kPercent), "66.3 %");
+  EXPECT_EQ(format_headline(1.2, Show::kTimes), "1.20x");
+  EXPECT_EQ(format_headline(46.5, Show::kPoints), "46.5 %");
+}
+
+}  // namespace
+}  // namespace tessera::report

@@ -1,0 +1,187 @@
+#!/usr/bin/python3
+"""Opens a tessera report in Debian's headless Chromium (python3-selenium + chromium-driver) and
+checks what a reader would see: no console error, every figure either drawn (an SVG with marks)
+or replaced by its one-line notice, every figure with data rows drawn, the tables present, and a
+screenshot that is not blank.
+
+Usage: report_browser_check.py REPORT.html SCREENSHOT.png [--expect-chart ID ...] [--expect-notice ID ...]
+Exit 0 when every check passes; prints one line per failed check otherwise.
+"""
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+import zlib
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+
+def png_is_blank(path):
+    """True when every pixel of the PNG equals the first one (decoded with zlib: no imaging library)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, width, height, bpp = 8, b"", 0, 0, 0
+    while pos < len(data):
+        length = int.from_bytes(data[pos:pos + 4], "big")
+        kind = data[pos + 4:pos + 8]
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height = int.from_bytes(body[0:4], "big"), int.from_bytes(body[4:8], "big")
+            bpp = {2: 3, 6: 4}[body[9]]
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * bpp
+    # Filter bytes differ per row; a blank image still has identical unfiltered rows. Unfilter the
+    # first pixel column only where it is enough: compare distinct byte values over the scanlines.
+    prev = bytearray(stride)
+    first = None
+    for y in range(height):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 0xFF
+            elif f == 2:
+                line[i] = (line[i] + b) & 0xFF
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 0xFF
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
+        if first is None:
+            first = bytes(line[:bpp])
+        if bytes(line) != first * width:
+            return False
+        prev = line
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("report")
+    ap.add_argument("screenshot")
+    ap.add_argument("--expect-chart", nargs="*", default=[])
+    ap.add_argument("--expect-notice", nargs="*", default=[])
+    ap.add_argument("--shots", help="folder for one screenshot per figure")
+    args = ap.parse_args()
+
+    profile = tempfile.mkdtemp(prefix="tessera-report-profile-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for a in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+              "--disable-background-networking", "--disable-component-update", "--disable-sync",
+              "--user-data-dir=" + profile, "--window-size=1280,1000"):
+        options.add_argument(a)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    failures = []
+    try:
+        driver.get("file://" + os.path.abspath(args.report))
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            if driver.execute_script("return document.body.dataset.rendered !== undefined"):
+                break
+            time.sleep(0.2)
+        else:
+            failures.append("the page never finished drawing (body[data-rendered] unset)")
+
+        state = driver.execute_script("""
+          const out = {figures: {}, tables: {}};
+          for (const f of document.querySelectorAll('figure.fig')) {
+            const chart = f.querySelector('div.chart');
+            out.figures[f.dataset.fig] = {
+              rows: Number(f.dataset.rows),
+              notice: !!f.querySelector('.notice'),
+              state: chart ? (chart.dataset.state || '') : 'notice',
+              marks: chart ? Number(chart.dataset.marks || 0) : 0,
+              svg: chart ? chart.querySelectorAll('svg').length : 0,
+              error: chart ? (chart.dataset.renderError || '') : '',
+            };
+          }
+          for (const t of document.querySelectorAll('[data-fig]:not(figure):not(div.chart)')) {
+            out.tables[t.dataset.fig] = {tag: t.tagName, rows: t.querySelectorAll('tr').length,
+                                         notice: t.classList.contains('notice')};
+          }
+          out.sections = Array.from(document.querySelectorAll('section')).map((s) => s.id);
+          return out;""")
+        for fid, f in sorted(state["figures"].items()):
+            if f["error"]:
+                failures.append(f"{fid}: render error: {f['error']}")
+            if f["rows"] > 0 and (f["state"] != "chart" or f["svg"] != 1 or f["marks"] <= 0):
+                failures.append(f"{fid}: has {f['rows']} data rows but no drawn chart ({f})")
+            if f["rows"] == 0 and not f["notice"]:
+                failures.append(f"{fid}: no data rows and no notice")
+        for fid in args.expect_chart:
+            f = state["figures"].get(fid) or state["tables"].get(fid)
+            if not f:
+                failures.append(f"{fid}: not on the page")
+            elif "state" in f and f["state"] != "chart":
+                failures.append(f"{fid}: expected a drawn chart, got {f}")
+            elif "tag" in f and (f["notice"] or f["rows"] < 2):
+                failures.append(f"{fid}: expected a table with rows, got {f}")
+        for fid in args.expect_notice:
+            f = state["figures"].get(fid) or state["tables"].get(fid)
+            if not f or not f["notice"]:
+                failures.append(f"{fid}: expected its one-line notice, got {f}")
+        # Heat maps: every configuration (and difference) of the menu draws its tiles of the first
+        # metric (cycles), and of the last one (the highest core) either its tiles or the line
+        # saying that configuration has no such core; no error either way.
+        from selenium.webdriver.support.ui import Select
+        for chart in driver.find_elements("css selector", "div.chart[data-heatmap]"):
+            fid = chart.get_attribute("data-fig")
+            selects = chart.find_elements("css selector", ".vega-bindings select")
+            if len(selects) != 2:
+                failures.append(f"{fid}: {len(selects)} menus, expected metric and configuration")
+                continue
+            metric, view = Select(selects[0]), Select(selects[1])
+            for i in range(len(view.options)):
+                view.select_by_index(i)
+                for m in (len(metric.options) - 1, 0):
+                    metric.select_by_index(m)
+                    time.sleep(0.05)
+                    tiles, text = driver.execute_script(
+                        "const c = arguments[0];"
+                        "return [c.querySelectorAll('g.mark-rect.role-mark path').length,"
+                        "        Array.from(c.querySelectorAll('g.mark-text.role-mark text')).map((t) => t.textContent).join('')];",
+                        chart)
+                    what = f"{fid}: {metric.options[m].text} of {view.options[i].text}"
+                    if m == 0 and tiles == 0:
+                        failures.append(what + ": no tiles")
+                    if tiles == 0 and "is not measured" not in text:
+                        failures.append(what + ": neither tiles nor a note")
+        for errors in [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]:
+            failures.append("console error: " + errors["message"])
+
+        height = driver.execute_script("return document.body.scrollHeight")
+        driver.set_window_size(1280, min(max(height, 1000), 16000))
+        driver.save_screenshot(args.screenshot)
+        if png_is_blank(args.screenshot):
+            failures.append("the screenshot is blank")
+        if args.shots:
+            os.makedirs(args.shots, exist_ok=True)
+            for el in driver.find_elements("css selector", "section"):
+                el.screenshot(os.path.join(args.shots, el.get_attribute("id") + ".png"))
+        print(json.dumps({"charts": sorted(k for k, f in state["figures"].items() if f["state"] == "chart"),
+                          "notices": sorted(k for k, f in state["figures"].items() if f["notice"]),
+                          "tables": state["tables"], "sections": state["sections"]}, indent=1))
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+    for f in failures:
+        print("FAIL: " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
