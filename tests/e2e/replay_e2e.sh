@@ -6,7 +6,8 @@
 #  - the results database holds the DESIGN.md section 8 metrics for mobile4 and mobile32,
 #  - the counters reconcile (hits + misses = accesses, and the like).
 # Usage: replay_e2e.sh TESSERA_CLI LAYER_DIR WORKLOAD [APP]   (WORKLOAD: vkcube, vkscene,
-# glmark2-texture, glmark2-bump, glmark2-jellyfish)
+# glmark2-texture, glmark2-bump, glmark2-jellyfish, glmark2-ideas (line strips, Bresenham),
+# glmark2-texture-msaa4 (a 4-sample default framebuffer, resolved for the present))
 set -euo pipefail
 tessera=$1 layer_dir=$2 workload=$3 app=${4:-}
 work=$(mktemp -d /tmp/tessera-replay-e2e-XXXXXX)
@@ -35,6 +36,10 @@ capture() {  # capture [--gl] FRAMES -- APP ARGS
 case $workload in
   vkcube) capture 3-4 -- vkcube --c 6 --width 640 --height 360 ;;
   vkscene) capture 2-3 -- "$app" --frames 4 --width 640 --height 360 ;;
+  # ideas: scene time 10x wall time, so its animation has moved by frame 5.
+  glmark2-ideas) capture --gl 5-6 -- glmark2 -s $size -b "ideas:nframes=10:duration=1000:speed=10" ;;
+  glmark2-texture-msaa4)
+    capture --gl 5-6 -- glmark2 -s $size --visual-config samples=4 -b "texture:nframes=10:duration=1000" ;;
   glmark2-*) capture --gl 5-6 -- glmark2 -s $size -b "${workload#glmark2-}:nframes=10:duration=1000" ;;
   *) echo "unknown workload $workload"; exit 2 ;;
 esac

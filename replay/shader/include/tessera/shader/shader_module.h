@@ -41,6 +41,7 @@ struct InterfaceVariable {
   bool flat = false;
   bool noperspective = false;
   bool centroid = false;
+  bool sample = false;  // Sample decoration: interpolated at each sample (per-sample shading)
 };
 
 enum class ResourceKind : uint8_t {
@@ -99,6 +100,12 @@ struct ShaderInfo {
   bool has_discard = false;
   bool early_fragment_tests = false;
   bool origin_upper_left = true;
+  // Fragment built-ins read or written (lanes.h fields the caller then fills or reads). A
+  // shader reading SampleId or SamplePosition, or with a Sample-decorated input, is shaded once
+  // per sample (spec "Sample Shading").
+  bool reads_point_coord = false, reads_sample_id = false, reads_sample_position = false;
+  bool reads_sample_mask = false, writes_sample_mask = false;
+  bool sample_interpolation = false;
   // Vertex.
   bool writes_point_size = false;
   // Compute: LocalSize / LocalSizeId execution mode, or the WorkgroupSize built-in constant.
