@@ -719,7 +719,7 @@ TEST_F(CaptureE2E, GlmarkIdeasRecordsZinksDynamicStateAndLines) {
 }
 
 TEST_F(CaptureE2E, GlmarkStoresEachBlobOnceAcrossFrames) {
-  // Issue 3: a texture is stored once however many frames are captured. The memory holding
+  // Content-addressed blobs (schema/capture-format.md): a texture is stored once however many frames are captured. The memory holding
   // the texture is snapshotted at every submit; content addressing keeps one copy, so six
   // frames cost about the same blob bytes as two.
   auto blob_bytes = [this](const std::string& frames) {
