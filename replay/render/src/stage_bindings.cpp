@@ -43,8 +43,8 @@ void bind_stage(std::span<const frontend::DescriptorBinding> descriptors, std::s
     switch (res.kind) {
       case shader::ResourceKind::UniformBuffer:
       case shader::ResourceKind::StorageBuffer: {
-        if (b->elements.empty() || b->elements[0].buffer == nullptr) break;
-        const frontend::DescriptorElement& e = b->elements[0];
+        if (res.array_element >= b->elements.size() || b->elements[res.array_element].buffer == nullptr) break;
+        const frontend::DescriptorElement& e = b->elements[res.array_element];
         const std::span<std::byte> bytes = e.buffer->bytes();
         if (e.offset >= bytes.size()) break;
         shader::BufferView& v = out.buffers[r];

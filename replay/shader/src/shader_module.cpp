@@ -91,9 +91,11 @@ struct Ptr {
   // Handle space (and Texel: the image and its coordinate registers).
   uint32_t resource = 0, element = 0;
   uint32_t texel_coord = 0, texel_coord_n = 0;
-  // Buffer variable declared as a one-element array of blocks (Zink declares its uniform
-  // blocks this way): the first access-chain index selects the descriptor, not memory.
+  // Buffer variable declared as an array of blocks (Zink declares GL uniform blocks this way):
+  // the first access-chain index selects the descriptor (resources buffer .. buffer +
+  // descriptors - 1), not memory.
   bool descriptor_array = false;
+  uint32_t descriptors = 1;
 };
 
 struct Handle {
@@ -622,8 +624,14 @@ void Decoder::declare_global_variable(const Instr& in) {
         p.buffer = kPushConstants;
         info_.push_constant_size = size;
       } else {
-        if (array_size != 1) fail("unsupported: arrays of buffer descriptors (" + std::to_string(array_size) + " elements)");
+        // One resource per element; devices expose at most a few hundred buffer descriptors per
+        // stage (maxPerStageDescriptorUniformBuffers / StorageBuffers), so a larger array is
+        // damage, not a shader to run.
+        if (array_size == 0 || array_size > 1024) {
+          fail("buffer descriptor array of " + std::to_string(array_size) + " elements (1 to 1024 supported)");
+        }
         p.descriptor_array = type(pointee).kind == TypeInfo::Array;
+        p.descriptors = array_size;
         const Deco* bd = deco(block_type);
         ResourceBinding rb;
         rb.name = name;
@@ -633,7 +641,10 @@ void Decoder::declare_global_variable(const Instr& in) {
                       ? ResourceKind::StorageBuffer : ResourceKind::UniformBuffer;
         rb.block_size = size;
         p.buffer = static_cast<uint32_t>(resources_.size());
-        resources_.push_back(rb);
+        for (uint32_t k = 0; k < array_size; ++k) {
+          rb.array_element = k;
+          resources_.push_back(rb);
+        }
       }
       break;
     }
@@ -1384,8 +1395,13 @@ void Decoder::access_chain(const Instr& in) {
   };
   uint32_t first_index = 4;
   if (p.space == Space::Buffer && p.descriptor_array && in.wc > 4) {
+    // Each element is its own resource; a dynamic index would need the descriptor chosen per
+    // lane (SPIR-V allows it only with the runtime descriptor array capabilities).
     auto c = const_u32(in[4]);
-    if (!c || *c != 0) fail("unsupported: non-zero index into a buffer descriptor array");
+    if (!c) fail("unsupported: dynamic index into a buffer descriptor array");
+    if (*c >= p.descriptors) fail("index " + std::to_string(*c) + " past a buffer descriptor array of " +
+                                  std::to_string(p.descriptors));
+    p.buffer += *c;
     t = type(t).elem;
     p.descriptor_array = false;
     first_index = 5;

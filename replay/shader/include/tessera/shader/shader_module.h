@@ -61,6 +61,9 @@ struct ResourceBinding {
   uint32_t array_size = 1;
   ResourceKind kind = ResourceKind::UniformBuffer;
   uint32_t block_size = 0;  // bytes of the declared block (buffers)
+  // Buffers: the element of the binding's descriptor array this entry reads. An array of N
+  // blocks is N entries, one per descriptor (Vulkan: each element is its own descriptor).
+  uint32_t array_element = 0;
 };
 
 struct BufferView {
