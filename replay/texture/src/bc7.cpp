@@ -2,6 +2,7 @@
 // and D3D11's BC7): a 128-bit block is read from its least significant bit up, mode first.
 #include "tessera/texture/format.h"
 
+#include <bit>
 #include <utility>
 
 namespace tessera::texture {
@@ -126,7 +127,7 @@ void decode_bc7_block(const uint8_t* block, Rgba8 out[16]) {
     for (uint32_t t = 0; t < 16; ++t) out[t] = {0, 0, 0, 0};
     return;
   }
-  const uint32_t mode = static_cast<uint32_t>(__builtin_ctz(block[0]));
+  const auto mode = static_cast<uint32_t>(std::countr_zero(block[0]));
   const Bc7Mode& m = kModes[mode];
   BitReader bits(block);
   bits.read(mode + 1);
