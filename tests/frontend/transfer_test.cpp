@@ -198,6 +198,33 @@ TEST(FrontendTransfer, ImageCopyAndCompressedBlocks) {
   EXPECT_EQ(bc_dst, expect);
 }
 
+TEST(FrontendTransfer, Bc7ImageHoldsItsBlocks) {
+  // BC7 (UNORM and SRGB) is held like the other BC formats: 16-byte 4x4 blocks, here 2x2 of them.
+  CaptureBuilder b;
+  Scene s;
+  s.write(b);
+  b.object(image_record(0x372, VK_FORMAT_BC7_SRGB_BLOCK, 8, 8));
+  b.object(image_record(0x373, VK_FORMAT_BC7_UNORM_BLOCK, 4, 4));
+  b.begin_frame(1);
+  pattern_memory(b);
+  cap::CmdCopyRecord up{cap::CmdCopyRecord::kBufferToImage, Scene::kBuffer, 0x372, 0, 0, 0, {}};
+  up.regions = {box(0, 0, 0, 0, 0, 0, 8, 8)};
+  b.cmd(up);
+  // Block (1, 1) of the SRGB image to the UNORM image: a copy between compatible formats.
+  cap::CmdCopyRecord copy{cap::CmdCopyRecord::kImageToImage, 0x372, 0x373, 0, 0, 0, {}};
+  copy.regions = {box(4, 4, 8, 8, 0, 0, 4, 4)};
+  b.cmd(copy);
+  b.submit();
+  b.end_frame();
+  auto r = replay(b);
+  ASSERT_EQ(r->result.skipped.total(), 0u) << reasons(r->result);
+  std::vector<uint8_t> pattern(64);
+  std::iota(pattern.begin(), pattern.end(), uint8_t{0});
+  EXPECT_EQ(r->replay->find_image(0x372)->subresource(Aspect::ColorOrDepth, 0, 0), pattern);
+  EXPECT_EQ(r->replay->find_image(0x373)->subresource(Aspect::ColorOrDepth, 0, 0),
+            std::vector<uint8_t>(pattern.begin() + 48, pattern.end()));
+}
+
 TEST(FrontendTransfer, BlitNearestLinearMirroredAndConverted) {
   CaptureBuilder b;
   Scene s;
