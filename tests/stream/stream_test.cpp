@@ -203,13 +203,13 @@ TEST(AccessStream, DamageIsReportedNotMisread) {
   version[4] = 9;
   StreamReader future(version);
   EXPECT_FALSE(future.next(e));
-  EXPECT_EQ(future.error(), "byte 5: access stream version 9, this build reads 1 to 2");
+  EXPECT_EQ(future.error(), "byte 5: access stream version 9, this build reads 1 to 3");
 
   std::vector<uint8_t> ancient = bytes;
   ancient[4] = 0;
   StreamReader zero(ancient);
   EXPECT_FALSE(zero.next(e));
-  EXPECT_EQ(zero.error(), "byte 5: access stream version 0, this build reads 1 to 2");
+  EXPECT_EQ(zero.error(), "byte 5: access stream version 0, this build reads 1 to 3");
 }
 
 // Version 1 streams (before VertexTexture) decode as they always did; the new tag is damage there.
