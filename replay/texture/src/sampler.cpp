@@ -162,7 +162,14 @@ FootprintCase classify(const TexelRead* texels, int n) {
   return FootprintCase::FourBlocks;
 }
 
-// `texels`: 1 for nearest or fetch, 4 for a bilinear footprint.
+// Texels of a footprint read from memory (border texels are not).
+uint32_t texels_read(const TexelRead* texels, int n) {
+  uint32_t k = 0;
+  for (int i = 0; i < n; ++i) k += texels[i].x >= 0 ? 1u : 0u;
+  return k;
+}
+
+// `texels`: the texels read from memory (1 for nearest or fetch, 4 for a whole bilinear footprint).
 void note_probe(Footprint* fp, FootprintCase fc, uint32_t texels, uint32_t level) {
   if (!fp) return;
   fp->end_probe(fc, texels, level);
@@ -242,7 +249,7 @@ void texel_space(const Context& c, uint32_t level, float s, float t, float* u, f
   // Read order t1..t4 of paper 004 Fig. 4: (i0,j0), (i1,j0), (i0,j1), (i1,j1).
   const TexelRead r[4] = {read_wrapped(c, lv, level, x0, y0), read_wrapped(c, lv, level, x1, y0),
                           read_wrapped(c, lv, level, x0, y1), read_wrapped(c, lv, level, x1, y1)};
-  note_probe(c.fp, classify(r, 4), 4, level);
+  note_probe(c.fp, classify(r, 4), texels_read(r, 4), level);
   Rgba out;
   for (int k = 0; k < 4; ++k) {
     out[k] = (1 - alpha) * (1 - beta) * r[0].value[k] + alpha * (1 - beta) * r[1].value[k] +
@@ -609,7 +616,7 @@ void Footprint::end_probe(FootprintCase fc, uint32_t texels, uint32_t level) {
   ProbeKind kind;
   if (n == 0) kind = ProbeKind::None;
   else if (texels == 1) kind = ProbeKind::SingleTexel;
-  else if (fc != FootprintCase::None && n == kLookups[static_cast<int>(fc)]) kind = static_cast<ProbeKind>(fc);
+  else if (texels == 4 && fc != FootprintCase::None && n == kLookups[static_cast<int>(fc)]) kind = static_cast<ProbeKind>(fc);
   else kind = ProbeKind::Irregular;
   probes[probe_count] = ProbeRecord{kind, static_cast<uint8_t>(level), static_cast<uint16_t>(first), static_cast<uint16_t>(n)};
   if (probe_count == 0) first_case = fc;
@@ -708,7 +715,7 @@ Rgba gather(const Texture& tex, const SamplerState& sampler, const SampleRequest
     const int32_t y0 = wrap(j0, lh, sampler.address_v), y1 = wrap(j0 + 1, lh, sampler.address_v);
     const TexelRead r[4] = {read_wrapped(c, lv, 0, x0, y1), read_wrapped(c, lv, 0, x1, y1),
                             read_wrapped(c, lv, 0, x1, y0), read_wrapped(c, lv, 0, x0, y0)};
-    note_probe(fp, classify(r, 4), 4, 0);
+    note_probe(fp, classify(r, 4), texels_read(r, 4), 0);
     for (int k = 0; k < 4; ++k) texel[k] = r[k].value;
   }
   // The component is taken from the swizzled texels ("Texel Gathering"); OpImageDrefGather

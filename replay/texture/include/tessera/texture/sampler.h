@@ -82,9 +82,9 @@ enum class ProbeKind : uint8_t {
   TwoBlocksHorizontal = 3,
   FourBlocks = 4,
   SingleTexel = 5,    // nearest filtering or a texel fetch: one texel, one block
-  Irregular = 6,      // a bilinear probe whose texels do not form Algorithm 2's footprint (some
-                      // border texels, or a cube corner averaging texels of three faces): its
-                      // distinct blocks in read order
+  Irregular = 6,      // a bilinear probe whose texels do not form Algorithm 2's footprint (two
+                      // or three border texels, or a cube corner averaging texels of three
+                      // faces): its distinct blocks in read order
 };
 
 struct ProbeRecord {
@@ -141,8 +141,10 @@ struct Footprint {
       if (blocks[k] == block) return;
     if (block_count - first < kMaxBlocksPerProbe && block_count < kMaxBlocks) blocks[block_count++] = block;
   }
-  // Closes the current probe (the texels read since the previous one): `texels` = 1 for nearest
-  // or fetch, 4 for a bilinear footprint, classified `fc` by Algorithm 2.
+  // Closes the current probe (the texels read since the previous one): `texels` = the texels it
+  // read from memory (1 for nearest or fetch, 4 for a whole bilinear footprint, fewer when some
+  // are border texels), classified `fc` by Algorithm 2. One texel is a SingleTexel probe; four in
+  // Algorithm 2's blocks are its case; anything else is Irregular.
   void end_probe(FootprintCase fc, uint32_t texels, uint32_t level);
   // Index of the first block of the probe being read.
   uint32_t open_probe_first() const {
