@@ -52,16 +52,31 @@ constexpr uint16_t kProbeBlocks[kProbeKindIrregular] = {0, 1, 2, 2, 4, 1};
 
 // The lines of a sample's blocks in order of first appearance (version 3 leaves the lines out
 // when they equal these). False when there are more than `max`.
-bool block_lines(std::span<const uint64_t> blocks, std::vector<uint64_t>& out, size_t max) {
+inline bool block_lines(std::span<const uint64_t> blocks, std::vector<uint64_t>& out, size_t max) {
   out.clear();
   for (uint64_t b : blocks) {
     const uint64_t line = b & ~uint64_t{63};
+    if (!out.empty() && out.back() == line) continue;  // the common repeat
     if (std::find(out.begin(), out.end(), line) == out.end()) {
       if (out.size() == max) return false;
       out.push_back(line);
     }
   }
   return true;
+}
+
+// Whether block_lines(blocks) would equal `lines`, without building it (the writer's hot path).
+inline bool lines_are_block_lines(std::span<const uint64_t> blocks, std::span<const uint64_t> lines) {
+  size_t k = 0;  // lines matched so far
+  for (uint64_t b : blocks) {
+    const uint64_t line = b & ~uint64_t{63};
+    if (k > 0 && lines[k - 1] == line) continue;
+    if (std::find(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(k), line) != lines.begin() + static_cast<std::ptrdiff_t>(k))
+      continue;
+    if (k == lines.size() || lines[k] != line) return false;
+    ++k;
+  }
+  return k == lines.size();
 }
 
 // LEB128 at `p` (room for 10 bytes reserved by the caller); returns the end.
@@ -254,8 +269,7 @@ void StreamWriter::sample(EventKind kind, uint32_t lane, uint32_t level, uint32_
   emit(e);
   // Lines are left out when the blocks' lines in order are exactly the sample's lines (every
   // block of 64 B or less lies in one line: the common case).
-  const bool derived = with_probes && block_lines(detail.blocks, derived_lines_, lines.size()) &&
-                       std::equal(lines.begin(), lines.end(), derived_lines_.begin(), derived_lines_.end());
+  const bool derived = with_probes && lines_are_block_lines(detail.blocks, lines);
   // One reservation for the whole event (at most 10 bytes a varint): this is the renderer's
   // hottest encoder.
   uint8_t* const start = bytes_.reserve(10 * (6 + lines.size() + 2 * detail.probes.size() + detail.blocks.size()));

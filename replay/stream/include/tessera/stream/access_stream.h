@@ -188,7 +188,6 @@ class StreamWriter {
   uint64_t last_address_[4] = {};
   uint64_t last_line_ = 0;
   uint32_t last_quad_x_ = 0, last_quad_y_ = 0;
-  std::vector<uint64_t> derived_lines_;  // lines of a sample's blocks, reused
 };
 
 // Decodes a frame's stream. Damaged input (bad header, unknown tag, truncated varint) stops the
