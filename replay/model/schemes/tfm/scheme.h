@@ -29,11 +29,8 @@ struct TfmConfig {
   uint32_t fill_latency = 2;         // tfm.fill_latency: a block moved from L1 into the buffer
   TbaReplacement replacement = TbaReplacement::Lru;
 
+  // A lookup that misses costs latency + the L1's time + fill_latency (shader_core.cpp).
   static TfmConfig from_params(const ParamSet& params);
-  uint32_t hit_latency() const { return latency; }
-  // A lookup that misses: the lookup, the L1 access (l1_latency: whatever the L1 path took), the
-  // fill of the buffer.
-  uint32_t miss_latency(uint32_t l1_latency) const { return latency + l1_latency + fill_latency; }
 };
 
 // Metrics the scheme adds (tfm.hits, energy.texture_path_pj_per_access come from the model for
