@@ -177,6 +177,10 @@ const std::map<std::string, Alternative>& alternatives() {
       {"tcor.plc_size", {"512"}},
       {"tcor.opt_bits", {"2"}},
       {"tcor.pb_layout", {"baseline"}},
+      {"tfm.front", {"filter-fa512"}},
+      {"tfm.latency", {"3"}},
+      {"tfm.fill_latency", {"7"}},
+      {"tfm.replacement", {"fifo"}},
   };
   return table;
 }

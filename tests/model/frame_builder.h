@@ -18,6 +18,19 @@ namespace tessera::model::testing {
 
 using stream::StreamWriter;
 
+// A sample's single filter probe over `lines` (64 B blocks, one per line): case 1 for one line,
+// case 3 (two blocks side by side) for two, an irregular probe for more (version 3 records, so a
+// front buffer such as TFM can replay the constructed frame).
+inline void write_sample(StreamWriter& w, uint32_t lane, const std::vector<uint64_t>& lines) {
+  const uint8_t kind = lines.size() == 1 ? 1 : lines.size() == 2 ? 3 : stream::kProbeKindIrregular;
+  const stream::TextureProbe probe{kind, 0, 0, static_cast<uint16_t>(lines.size())};
+  if (lines.empty() || lines.size() > stream::kMaxBlocksPerProbe) {
+    w.texture(lane, 0, 1, 1, lines);
+  } else {
+    w.texture(lane, 0, 1, 1, lines, stream::SampleProbes{std::span<const stream::TextureProbe>(&probe, 1), lines, 64});
+  }
+}
+
 // What one quad of a constructed tile does.
 struct QuadSpec {
   bool present = true;
@@ -116,7 +129,7 @@ inline std::vector<uint8_t> buildFrame(const FrameSpec& f) {
           w.quad(tx * 32 + qx * 2, ty * 32 + qy * 2, q.coverage, q.shaded ? q.coverage : 0u, q.shaded ? q.coverage : 0u,
                  flags, q.instructions);
           for (uint32_t lane = 0; lane < 4; ++lane) {
-            for (const auto& lines : q.samples[lane]) w.texture(lane, 0, 1, 1, lines);
+            for (const auto& lines : q.samples[lane]) write_sample(w, lane, lines);
           }
         }
       }

@@ -203,13 +203,13 @@ TEST(AccessStream, DamageIsReportedNotMisread) {
   version[4] = 9;
   StreamReader future(version);
   EXPECT_FALSE(future.next(e));
-  EXPECT_EQ(future.error(), "byte 5: access stream version 9, this build reads 1 to 2");
+  EXPECT_EQ(future.error(), "byte 5: access stream version 9, this build reads 1 to 3");
 
   std::vector<uint8_t> ancient = bytes;
   ancient[4] = 0;
   StreamReader zero(ancient);
   EXPECT_FALSE(zero.next(e));
-  EXPECT_EQ(zero.error(), "byte 5: access stream version 0, this build reads 1 to 2");
+  EXPECT_EQ(zero.error(), "byte 5: access stream version 0, this build reads 1 to 3");
 }
 
 // Version 1 streams (before VertexTexture) decode as they always did; the new tag is damage there.
@@ -250,6 +250,118 @@ TEST(AccessStream, FinishResetsTheWriter) {
   w.frame_begin(1, 8, 8);
   w.frame_end();
   EXPECT_EQ(w.finish(), first);
+}
+
+}  // namespace
+}  // namespace tessera::stream
+
+namespace tessera::stream {
+namespace {
+
+struct Decoded {
+  std::vector<uint64_t> lines, blocks;
+  std::vector<TextureProbe> probes;
+  uint32_t block_bytes = 0;
+};
+
+std::vector<Decoded> decode_samples(std::span<const uint8_t> bytes, std::string* error = nullptr) {
+  std::vector<Decoded> out;
+  StreamReader reader(bytes);
+  Event e;
+  while (reader.next(e)) {
+    if (e.kind != EventKind::Texture && e.kind != EventKind::VertexTexture) continue;
+    out.push_back({{e.lines.begin(), e.lines.end()}, {e.blocks.begin(), e.blocks.end()}, {e.probes.begin(), e.probes.end()}, e.u[4]});
+  }
+  if (error) *error = reader.error();
+  return out;
+}
+
+// Version 3: each probe's kind, level and blocks round-trip; lines left out when they are the
+// blocks' lines (RGBA8, R8) decode as written, and a 128 B block (RGBA16F) keeps explicit lines.
+TEST(AccessStream, ProbeRecordsRoundTrip) {
+  StreamWriter w;
+  w.frame_begin(1, 64, 64);
+  // Trilinear RGBA8: a case-3 probe on level 2 (blocks of t1, t2), a case-1 probe on level 3.
+  const TextureProbe tri[2] = {{3, 2, 0, 2}, {1, 3, 2, 1}};
+  const uint64_t tri_blocks[3] = {0x10000, 0x10040, 0x20000};
+  const uint64_t tri_lines[3] = {0x10000, 0x10040, 0x20000};
+  w.texture(1, 2, 3, 2, tri_lines, SampleProbes{tri, tri_blocks, 64});
+  // R8: 16 B blocks, two in one line (case 3), lines derived.
+  const TextureProbe r8[1] = {{3, 0, 0, 2}};
+  const uint64_t r8_blocks[2] = {0x30010, 0x30020};
+  const uint64_t r8_lines[1] = {0x30000};
+  w.texture(2, 0, 3, 1, r8_lines, SampleProbes{r8, r8_blocks, 16});
+  // RGBA16F: a case-1 probe whose texels lie in the block's second line, and a border probe.
+  const TextureProbe half[2] = {{1, 0, 0, 1}, {0, 0, 1, 0}};
+  const uint64_t half_blocks[1] = {0x40080};
+  const uint64_t half_lines[1] = {0x400c0};
+  w.vertex_texture(9, 0, 1, 2, half_lines, SampleProbes{half, half_blocks, 128});
+  // Cube corner: an irregular probe of five blocks.
+  const TextureProbe corner[1] = {{kProbeKindIrregular, 1, 0, 5}};
+  const uint64_t corner_blocks[5] = {0x50000, 0x51000, 0x52000, 0x50040, 0x51040};
+  const uint64_t corner_lines[5] = {0x50000, 0x51000, 0x52000, 0x50040, 0x51040};
+  w.texture(0, 1, 4, 1, corner_lines, SampleProbes{corner, corner_blocks, 64});
+  // No records (a writer without them): lines only.
+  const uint64_t plain[2] = {0x60000, 0x60040};
+  w.texture(3, 0, 1, 1, plain);
+  w.frame_end();
+  const std::vector<uint8_t> bytes = w.finish();
+  const std::vector<Decoded> d = decode_samples(bytes);
+  ASSERT_EQ(d.size(), 5u);
+  EXPECT_EQ(d[0].lines, (std::vector<uint64_t>{0x10000, 0x10040, 0x20000}));
+  EXPECT_EQ(d[0].probes, (std::vector<TextureProbe>{{3, 2, 0, 2}, {1, 3, 2, 1}}));
+  EXPECT_EQ(d[0].blocks, (std::vector<uint64_t>{0x10000, 0x10040, 0x20000}));
+  EXPECT_EQ(d[0].block_bytes, 64u);
+  EXPECT_EQ(d[1].lines, (std::vector<uint64_t>{0x30000}));
+  EXPECT_EQ(d[1].blocks, (std::vector<uint64_t>{0x30010, 0x30020}));
+  EXPECT_EQ(d[1].block_bytes, 16u);
+  EXPECT_EQ(d[2].lines, (std::vector<uint64_t>{0x400c0}));
+  EXPECT_EQ(d[2].blocks, (std::vector<uint64_t>{0x40080}));
+  EXPECT_EQ(d[2].probes, (std::vector<TextureProbe>{{1, 0, 0, 1}, {0, 0, 1, 0}}));
+  EXPECT_EQ(d[3].probes, (std::vector<TextureProbe>{{kProbeKindIrregular, 1, 0, 5}}));
+  EXPECT_EQ(d[3].blocks, (std::vector<uint64_t>{0x50000, 0x51000, 0x52000, 0x50040, 0x51040}));
+  EXPECT_EQ(d[4].lines, (std::vector<uint64_t>{0x60000, 0x60040}));
+  EXPECT_TRUE(d[4].probes.empty());
+  // Records must match the probe count and Algorithm 2's block counts.
+  StreamWriter bad;
+  EXPECT_THROW(bad.texture(0, 0, 1, 2, tri_lines, SampleProbes{std::span<const TextureProbe>(tri, 1), tri_blocks, 64}),
+               std::invalid_argument);
+  const TextureProbe wrong[1] = {{4, 0, 0, 3}};
+  EXPECT_THROW(bad.texture(0, 0, 1, 1, tri_lines, SampleProbes{wrong, tri_blocks, 64}), std::invalid_argument);
+}
+
+// A version 2 Texture event (no detail field) decodes as it always did: lines, no probes.
+TEST(AccessStream, VersionTwoTextureEventsDecode) {
+  const std::vector<uint8_t> v2 = {'T', 'S', 'T', 'R', 2,
+                                   static_cast<uint8_t>(EventKind::FrameBegin), 1, 64, 64,
+                                   static_cast<uint8_t>(EventKind::Texture), 1 | 1 << 2, 0, 1, 2, 0x80, 0x80, 0x08, 0x80, 0x01,
+                                   static_cast<uint8_t>(EventKind::FrameEnd)};
+  std::string error;
+  const std::vector<Decoded> d = decode_samples(v2, &error);
+  EXPECT_EQ(error, "");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].lines, (std::vector<uint64_t>{0x10000, 0x10040}));
+  EXPECT_TRUE(d[0].probes.empty());
+  EXPECT_EQ(d[0].block_bytes, 0u);
+}
+
+// Damage in the probe records stops the reader with one line.
+TEST(AccessStream, DamagedProbeRecordsAreRefused) {
+  StreamWriter w;
+  w.frame_begin(1, 64, 64);
+  const TextureProbe p[1] = {{1, 0, 0, 1}};
+  const uint64_t b[1] = {0x10000};
+  w.texture(0, 0, 1, 1, b, SampleProbes{p, b, 64});
+  w.frame_end();
+  std::vector<uint8_t> bytes = w.finish();
+  // FrameBegin is 4 bytes after the 5-byte header; the Texture event: tag, packed, level, probes,
+  // detail (64 << 1: two bytes), head, block.
+  const size_t head = 5 + 4 + 6;
+  ASSERT_EQ(bytes[head], 1u);
+  bytes[head] = 7;  // probe kind 7
+  std::string error;
+  decode_samples(bytes, &error);
+  EXPECT_EQ(error, "byte 9: texture probe of kind 7 at level 0");
 }
 
 }  // namespace

@@ -306,6 +306,70 @@ TEST(Footprint, FourCasesOfAlgorithm2) {
   EXPECT_EQ(fp.lines[0], block(1, 1));
 }
 
+// Each probe's record for paper 004's TFM: Algorithm 2's case and the blocks it looks up, in the
+// order of Fig. 4 (t1 = (u0,v0), t2 = (u1,v0), t3 = (u0,v1), t4 = (u1,v1)).
+TEST(Footprint, ProbeRecordsInFilterOrder) {
+  Texture tex;
+  std::string error;
+  ASSERT_TRUE(tex.create(VK_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 1, 0x4000, &error)) << error;
+  const SamplerState s = linear_sampler();
+  const auto block = [](uint64_t bx, uint64_t by) { return 0x4000 + (by * 4 + bx) * 64; };
+  const auto blocks_of = [](const Footprint& fp, uint32_t p) {
+    return std::vector<uint64_t>(fp.blocks + fp.probes[p].first_block,
+                                 fp.blocks + fp.probes[p].first_block + fp.probes[p].block_count);
+  };
+  Footprint fp;
+  sample(tex, s, at(1.5f / 16, 1.5f / 16), &fp);  // case 1: the block of t1
+  ASSERT_EQ(fp.probe_count, 1u);
+  EXPECT_EQ(fp.probes[0].kind, ProbeKind::SingleBlock);
+  EXPECT_EQ(blocks_of(fp, 0), (std::vector<uint64_t>{block(0, 0)}));
+  EXPECT_EQ(fp.block_bytes, 64u);
+  sample(tex, s, at(1.5f / 16, 4.0f / 16), &fp);  // case 2: t1 then t3, one above the other
+  EXPECT_EQ(fp.probes[0].kind, ProbeKind::TwoBlocksVertical);
+  EXPECT_EQ(blocks_of(fp, 0), (std::vector<uint64_t>{block(0, 0), block(0, 1)}));
+  sample(tex, s, at(4.0f / 16, 1.5f / 16), &fp);  // case 3: t1 then t2, side by side
+  EXPECT_EQ(fp.probes[0].kind, ProbeKind::TwoBlocksHorizontal);
+  EXPECT_EQ(blocks_of(fp, 0), (std::vector<uint64_t>{block(0, 0), block(1, 0)}));
+  sample(tex, s, at(8.0f / 16, 12.0f / 16), &fp);  // case 4: t1, t2, t3, t4
+  EXPECT_EQ(fp.probes[0].kind, ProbeKind::FourBlocks);
+  EXPECT_EQ(blocks_of(fp, 0), (std::vector<uint64_t>{block(1, 2), block(2, 2), block(1, 3), block(2, 3)}));
+  // Wrapped: t1 = texel 15 (block column 3), t2 = texel 0 (column 0).
+  sample(tex, s, at(0.25f / 16, 1.5f / 16), &fp);
+  EXPECT_EQ(blocks_of(fp, 0), (std::vector<uint64_t>{block(3, 0), block(0, 0)}));
+  // Three border texels: one texel read, looked up as a single texel.
+  sample(tex, linear_sampler(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER), at(0.25f / 16, 0.25f / 16), &fp);
+  EXPECT_EQ(fp.probes[0].kind, ProbeKind::SingleTexel);
+  sample(tex, SamplerState{}, at(4.0f / 16, 4.0f / 16), &fp);  // nearest
+  EXPECT_EQ(fp.probes[0].kind, ProbeKind::SingleTexel);
+  EXPECT_EQ(blocks_of(fp, 0), (std::vector<uint64_t>{block(1, 1)}));
+
+  // R8: a 4x4 block is 16 B, four blocks to a line; the blocks are not the lines.
+  Texture r8;
+  ASSERT_TRUE(r8.create(VK_FORMAT_R8_UNORM, 16, 16, 1, 1, 0x8000, &error)) << error;
+  sample(r8, s, at(4.0f / 16, 1.5f / 16), &fp);
+  EXPECT_EQ(fp.block_bytes, 16u);
+  EXPECT_EQ(blocks_of(fp, 0), (std::vector<uint64_t>{0x8000, 0x8010}));
+  ASSERT_EQ(fp.line_count, 1u);
+  EXPECT_EQ(fp.lines[0], 0x8000u);
+}
+
+// Trilinear: one probe per level, the finer level first, each with its own level.
+TEST(Footprint, TrilinearProbesCarryTheirLevels) {
+  Texture tex;
+  std::string error;
+  ASSERT_TRUE(tex.create(VK_FORMAT_R8G8B8A8_UNORM, 16, 16, 3, 1, 0x4000, &error)) << error;
+  SamplerState s = linear_sampler();
+  s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+  s.max_lod = 2;
+  Footprint fp;
+  sample(tex, s, at(0.3f, 0.6f, 0.5f), &fp);
+  ASSERT_EQ(fp.probe_count, 2u);
+  EXPECT_EQ(fp.probes[0].level, 0u);
+  EXPECT_EQ(fp.probes[1].level, 1u);
+  EXPECT_NE(fp.probes[0].kind, ProbeKind::None);
+  EXPECT_NE(fp.probes[1].kind, ProbeKind::None);
+}
+
 TEST(Sample, SrgbDecodedBeforeFiltering) {
   Texture tex;
   std::string error;

@@ -6,11 +6,13 @@ namespace tessera::model {
 void register_dtexl(SchemeRegistry& registry);
 void register_dtm_nuca(SchemeRegistry& registry);
 void register_tcor(SchemeRegistry& registry);
+void register_tfm(SchemeRegistry& registry);
 
 void register_schemes(SchemeRegistry& registry) {
   register_dtexl(registry);
   register_dtm_nuca(registry);
   register_tcor(registry);
+  register_tfm(registry);
 }
 
 }  // namespace tessera::model

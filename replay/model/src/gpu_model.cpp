@@ -332,6 +332,18 @@ struct GpuModel::Impl {
       return compute_energy(*h, r.activity, ep, r.cycles, extra);
     };
     r.energy = energy(eparams);
+    if (r.texture_lines > 0) {
+      double path_nj = 0;
+      for (const char* name : {"tfm", "l1tex"}) {
+        if (const StructureEnergy* se = r.energy.find(name)) path_nj += se->dynamic_nj;
+      }
+      uint64_t l2_tex = 0;
+      const CacheCounters& l2c = h->l2().counters();
+      for (uint32_t c = 0; c < cfg.cores; ++c) l2_tex += l2c.per_requester[h->l2_requester_texture(c)].accesses;
+      // Every L2 access of a texture requester is charged one L2 line read (energy.h figures).
+      const double path_pj = path_nj * 1e3 + static_cast<double>(l2_tex) * sram_1mib_8way(eparams.tech).read_pj;
+      r.texture_path_pj_per_access = path_pj / static_cast<double>(r.texture_lines);
+    }
     EnergyParams hp = eparams, lop = eparams;
     hp.tech = same_node(eparams.tech, true);
     lop.tech = same_node(eparams.tech, false);

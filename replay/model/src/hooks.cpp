@@ -54,6 +54,18 @@ void QueuePrefetcher::quad_queued(MemoryHierarchy& hierarchy, uint32_t core, std
   for (uint64_t line : lines) hierarchy.prefetch_texture(core, line, now);
 }
 
+uint32_t LineFrontBuffer::sample(uint32_t core, const TextureSampleView& s, std::vector<uint64_t>& l1_lines) {
+  uint32_t hits = 0;
+  for (uint64_t line : s.lines) {
+    if (access(core, line)) {
+      ++hits;
+    } else {
+      l1_lines.push_back(line);
+    }
+  }
+  return hits;
+}
+
 bool LastLineBuffer::access(uint32_t core, uint64_t line_addr) {
   if (core >= last_.size()) last_.resize(core + 1, ~uint64_t{0});
   const bool hit = last_[core] == line_addr;

@@ -150,6 +150,7 @@ void emit_frame_metrics(FrameResults& r, const MetricSources& src) {
   put("cores.quad_deviation", r.cores_quad_deviation);
 
   put("energy.total_nj", r.energy.total_nj);
+  put("energy.texture_path_pj_per_access", r.texture_path_pj_per_access);
   put("energy.memory_nj", r.energy.memory_nj);
   put("energy.core_nj", r.energy.core_nj);
   put("energy.dynamic_nj", r.energy.dynamic_nj);

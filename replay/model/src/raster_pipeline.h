@@ -49,6 +49,12 @@ struct QuadRec {
   std::vector<uint64_t> lines;
   std::vector<uint32_t> sample_end;    // end index into lines, per sample
   std::vector<uint32_t> sample_instr;  // texture instruction of each sample
+  // Only with a front buffer (paper 004): each sample's filter probes and their blocks.
+  std::vector<stream::TextureProbe> probe_records;  // first_block within the sample's blocks
+  std::vector<uint64_t> blocks;
+  std::vector<uint32_t> sample_probe_end;    // end index into probe_records, per sample
+  std::vector<uint32_t> sample_block_end;    // end index into blocks, per sample
+  std::vector<uint32_t> sample_block_bytes;
 };
 
 // The stages behind a barrier (paper 001 Fig. 4): early-Z, the fragment stage and blending.

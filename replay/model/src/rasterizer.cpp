@@ -64,6 +64,12 @@ uint32_t Rasterizer::read_quad(const Event& e) {
   q.lines.clear();
   q.sample_end.clear();
   q.sample_instr.clear();
+  const bool with_probes = p_.hooks.front_buffer != nullptr;
+  q.probe_records.clear();
+  q.blocks.clear();
+  q.sample_probe_end.clear();
+  q.sample_block_end.clear();
+  q.sample_block_bytes.clear();
   ++p_.res->quads;
   static constexpr uint8_t kPixels[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
   p_.res->fragments += kPixels[e.u[2] & 0xfu];
@@ -79,6 +85,13 @@ uint32_t Rasterizer::read_quad(const Event& e) {
     q.lines.insert(q.lines.end(), s.lines.begin(), s.lines.end());
     q.sample_end.push_back(static_cast<uint32_t>(q.lines.size()));
     q.sample_instr.push_back(instr);
+    if (with_probes) {
+      q.probe_records.insert(q.probe_records.end(), s.probes.begin(), s.probes.end());
+      q.blocks.insert(q.blocks.end(), s.blocks.begin(), s.blocks.end());
+      q.sample_probe_end.push_back(static_cast<uint32_t>(q.probe_records.size()));
+      q.sample_block_end.push_back(static_cast<uint32_t>(q.blocks.size()));
+      q.sample_block_bytes.push_back(s.u[4]);
+    }
     q.probes += s.u[3];
     ++p_.res->texture_samples;
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <span>
 
 #include "raster_pipeline.h"
 
@@ -130,34 +131,47 @@ void ShaderCore::texture_issue(uint32_t c, uint32_t slot, uint64_t t) {
   uint64_t done = t, lines = 0;
   MemRequest r;
   r.unit = static_cast<uint16_t>(c);
+  // Issues one line to L1 at the current request slot; `extra` = cycles of the front buffer
+  // around the L1 access (its lookup before, its fill after).
+  const auto issue_l1 = [&](uint64_t line, uint32_t extra) {
+    const uint64_t issue = slot_cycle;
+    r.addr = line;
+    if (classify) r.priority_class = p_.priority(Stream::Texture, line, false);
+    const MemResponse m = p_.h->access(r, issue);
+    done = std::max(done, issue + extra + m.latency);
+    if (m.served_by == ServedBy::L2 || m.served_by == ServedBy::Dram) ++p_.tile_l2[q.tile];
+    if (m.accept_delay > 0) {
+      slot_cycle = issue + m.accept_delay;
+      in_cycle = 0;
+    }
+    if (++in_cycle == per_cycle) {
+      in_cycle = 0;
+      ++slot_cycle;
+    }
+  };
   uint32_t begin = 0;
   for (size_t s = 0; s < q.sample_end.size(); ++s) {
     const uint32_t end = q.sample_end[s];
     if (q.sample_instr[s] == instr) {
       lines += end - begin;
-      for (uint32_t i = begin; i < end; ++i) {
-        const uint64_t issue = slot_cycle;
-        const uint64_t line = q.lines[i];
-        uint32_t accept = 0;
-        if (front && front->access(c, line)) {
-          ++p_.res->front_buffer_hits;
-          done = std::max(done, issue + front->latency());
-        } else {
-          r.addr = line;
-          if (classify) r.priority_class = p_.priority(Stream::Texture, line, false);
-          const MemResponse m = p_.h->access(r, issue);
-          done = std::max(done, issue + m.latency);
-          accept = m.accept_delay;
-          if (m.served_by == ServedBy::L2 || m.served_by == ServedBy::Dram) ++p_.tile_l2[q.tile];
-        }
-        if (accept > 0) {
-          slot_cycle = issue + accept;
-          in_cycle = 0;
-        }
-        if (++in_cycle == per_cycle) {
-          in_cycle = 0;
-          ++slot_cycle;
-        }
+      const std::span<const uint64_t> sample_lines(q.lines.data() + begin, end - begin);
+      if (front) {
+        // The front buffer sees the whole sample (its probes, paper 004 Algorithm 2) and names
+        // the lines L1 must serve; what it serves itself is ready after its latency.
+        const uint32_t probe_begin = s == 0 ? 0 : q.sample_probe_end[s - 1];
+        const uint32_t block_begin = s == 0 ? 0 : q.sample_block_end[s - 1];
+        const TextureSampleView view{
+            sample_lines,
+            std::span<const stream::TextureProbe>(q.probe_records.data() + probe_begin, q.sample_probe_end[s] - probe_begin),
+            std::span<const uint64_t>(q.blocks.data() + block_begin, q.sample_block_end[s] - block_begin),
+            q.sample_block_bytes[s]};
+        front_l1_.clear();
+        const uint32_t hits = front->sample(c, view, front_l1_);
+        p_.res->front_buffer_hits += hits;
+        if (hits > 0) done = std::max(done, slot_cycle + front->latency());
+        for (uint64_t line : front_l1_) issue_l1(line, front->latency() + front->fill_latency());
+      } else {
+        for (uint64_t line : sample_lines) issue_l1(line, 0);
       }
     }
     begin = end;

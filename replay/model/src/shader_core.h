@@ -54,6 +54,7 @@ class ShaderCore {
   std::vector<std::deque<std::pair<uint32_t, uint64_t>>> leaving_;  // (slot, finished at): colour queue full
   std::vector<uint64_t> core_free_, tex_free_;
   std::vector<uint32_t> resident_, tex_in_cycle_;
+  std::vector<uint64_t> front_l1_;  // lines a front buffer sends on to L1, reused
   uint64_t order_ = 0;
 };
 

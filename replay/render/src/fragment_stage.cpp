@@ -176,7 +176,7 @@ FragmentStage::FragmentStage() : batch_(std::make_unique<shader::LaneBatch>()) {
 FragmentStage::~FragmentStage() = default;
 
 void FragmentStage::record(uint32_t lane, const texture::Footprint& fp) {
-  samples_.push_back(footprint_sample(lane, fp, lines_));
+  samples_.push_back(footprint_sample(lane, fp, store_));
 }
 
 void FragmentStage::attach(DrawState& ds) {
@@ -190,8 +190,7 @@ void FragmentStage::attach(DrawState& ds) {
   for (; next < samples_.size() && samples_[next].lane / 4 < units_end; ++next) {
     const Sample& sm = samples_[next];
     if (out)
-      out->texture(sm.lane % 4, sm.level, sm.footprint_case, sm.probes,
-                   std::span<const uint64_t>(lines_.data() + sm.first_line, sm.line_count));
+      out->texture(sm.lane % 4, sm.level, sm.footprint_case, sm.probes, store_.lines_of(sm), store_.probes_of(sm));
     ++stats.texture_samples;
     stats.texture_lines += sm.line_count;
   }
@@ -333,7 +332,7 @@ void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
 
     // Fragment shading of the quads that still have live pixels, helpers included.
     samples_.clear();
-    lines_.clear();
+    store_.clear();
     if (shaded != 0) {
       b.lane_count = shaded * 4;
       b.helper = 0;
@@ -511,7 +510,7 @@ void FragmentStage::process_samples(Context& cx, TileBuffers& tiles, stream::Str
     // Shading: lanes at the pixel centres (Centroid inputs at a covered sample of a partly
     // covered pixel), or at the unit's sample location.
     samples_.clear();
-    lines_.clear();
+    store_.clear();
     if (units != 0) {
       b.lane_count = units * 4;
       b.helper = 0;

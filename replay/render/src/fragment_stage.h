@@ -69,7 +69,7 @@ class FragmentStage {
   std::vector<pipeline::Quad> quads_;
   std::vector<pipeline::QuadSamples> quad_samples_;
   std::vector<Sample> samples_;
-  std::vector<uint64_t> lines_;
+  FootprintStore store_;  // the samples' lines, probes and blocks
 };
 
 }  // namespace tessera::render

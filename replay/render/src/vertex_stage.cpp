@@ -114,7 +114,7 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
   const shader::Bindings bindings = ds.vs_bind->bindings();
   // Vertex shader texture samples go to the stream ahead of their batch's VertexShade event.
   ds.vs_bind->textures.set_footprint_sink(
-      [this](uint32_t lane, const texture::Footprint& fp) { samples_.push_back(footprint_sample(lane, fp, lines_)); });
+      [this](uint32_t lane, const texture::Footprint& fp) { samples_.push_back(footprint_sample(lane, fp, store_)); });
   result.vertices.resize(shade_.size());
   std::string error;
   for (size_t first = 0; first < shade_.size(); first += shader::kMaxLanes) {
@@ -150,15 +150,14 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
       }
     }
     samples_.clear();
-    lines_.clear();
+    store_.clear();
     if (!ds.vs->executor->execute(b, bindings, error)) {
       reason = "draw: vertex shader: " + error;
       return false;
     }
     for (const FootprintSample& sm : samples_) {
       if (out)
-        out->vertex_texture(sm.lane, sm.level, sm.footprint_case, sm.probes,
-                            std::span<const uint64_t>(lines_.data() + sm.first_line, sm.line_count));
+        out->vertex_texture(sm.lane, sm.level, sm.footprint_case, sm.probes, store_.lines_of(sm), store_.probes_of(sm));
       ++stats.vertex_texture_samples;
       stats.vertex_texture_lines += sm.line_count;
     }

@@ -42,7 +42,7 @@ class VertexStage {
  private:
   std::unique_ptr<shader::LaneBatch> batch_;
   std::vector<FootprintSample> samples_;  // the current batch's texture samples
-  std::vector<uint64_t> lines_;
+  FootprintStore store_;  // the samples' lines, probes and blocks
   std::vector<uint32_t> indices_;   // index values of the draw (indexed draws)
   std::vector<uint32_t> shade_;     // vertex numbers to shade, in first-use order
   std::unordered_map<uint32_t, uint32_t> slot_of_;  // index value -> position in shade_

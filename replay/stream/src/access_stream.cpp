@@ -5,6 +5,8 @@
 #include <bit>
 #include <cstring>
 #include <initializer_list>
+#include <stdexcept>
+#include <string>
 
 namespace tessera::stream {
 
@@ -42,6 +44,49 @@ template <typename Buffer>
 void put_delta(Buffer& out, uint64_t& last, uint64_t value) {
   put_varint(out, zigzag(static_cast<int64_t>(value - last)));
   last = value;
+}
+
+// Blocks a probe of each kind looks up (Algorithm 2 of paper 004: 1, 2, 2, 4; one texel: 1); an
+// irregular probe carries its count.
+constexpr uint16_t kProbeBlocks[kProbeKindIrregular] = {0, 1, 2, 2, 4, 1};
+
+// The lines of a sample's blocks in order of first appearance (version 3 leaves the lines out
+// when they equal these). False when there are more than `max`.
+inline bool block_lines(std::span<const uint64_t> blocks, std::vector<uint64_t>& out, size_t max) {
+  out.clear();
+  for (uint64_t b : blocks) {
+    const uint64_t line = b & ~uint64_t{63};
+    if (!out.empty() && out.back() == line) continue;  // the common repeat
+    if (std::find(out.begin(), out.end(), line) == out.end()) {
+      if (out.size() == max) return false;
+      out.push_back(line);
+    }
+  }
+  return true;
+}
+
+// Whether block_lines(blocks) would equal `lines`, without building it (the writer's hot path).
+inline bool lines_are_block_lines(std::span<const uint64_t> blocks, std::span<const uint64_t> lines) {
+  size_t k = 0;  // lines matched so far
+  for (uint64_t b : blocks) {
+    const uint64_t line = b & ~uint64_t{63};
+    if (k > 0 && lines[k - 1] == line) continue;
+    if (std::find(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(k), line) != lines.begin() + static_cast<std::ptrdiff_t>(k))
+      continue;
+    if (k == lines.size() || lines[k] != line) return false;
+    ++k;
+  }
+  return k == lines.size();
+}
+
+// LEB128 at `p` (room for 10 bytes reserved by the caller); returns the end.
+inline uint8_t* write_varint(uint8_t* p, uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = static_cast<uint8_t>(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<uint8_t>(v);
+  return p;
 }
 
 // PbRead's primitive is 0xffffffff for a PB-Lists line: stored +1 so that case takes one byte.
@@ -87,7 +132,10 @@ const char* event_kind_name(EventKind kind) {
 void StreamCounts::add(const Event& e) {
   ++events[static_cast<uint8_t>(e.kind)];
   switch (e.kind) {
-    case EventKind::Texture: texture_lines += e.lines.size(); break;
+    case EventKind::Texture:
+      texture_lines += e.lines.size();
+      for (const TextureProbe& p : e.probes) texture_probe_blocks += p.block_count;
+      break;
     case EventKind::VertexTexture: vertex_texture_lines += e.lines.size(); break;
     case EventKind::VertexFetch: vertex_fetch_bytes += e.u[0]; break;
     case EventKind::VertexShade: vertex_instructions += e.wide; break;
@@ -103,15 +151,12 @@ void StreamCounts::add(const Event& e) {
 
 // ---- Writer ----------------------------------------------------------------------------------
 
-uint8_t* StreamWriter::Buffer::reserve(size_t n) {
-  if (size + n > capacity) {
-    const size_t grown = std::max<size_t>({capacity * 2, size + n, 1 << 16});
-    std::unique_ptr<uint8_t[]> bigger(new uint8_t[grown]);
-    if (size != 0) std::memcpy(bigger.get(), data.get(), size);
-    data = std::move(bigger);
-    capacity = grown;
-  }
-  return data.get() + size;
+void StreamWriter::Buffer::grow(size_t n) {
+  const size_t grown = std::max<size_t>({capacity * 2, size + n, 1 << 16});
+  std::unique_ptr<uint8_t[]> bigger(new uint8_t[grown]);
+  if (size != 0) std::memcpy(bigger.get(), data.get(), size);
+  data = std::move(bigger);
+  capacity = grown;
 }
 
 StreamWriter::StreamWriter() {
@@ -212,25 +257,68 @@ void StreamWriter::quad(uint32_t x, uint32_t y, uint32_t coverage, uint32_t dept
 
 template <uint32_t kLaneBits>
 void StreamWriter::sample(EventKind kind, uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
-                          std::span<const uint64_t> lines) {
+                          std::span<const uint64_t> lines, const SampleProbes& detail) {
   constexpr uint32_t kLaneMask = (1u << kLaneBits) - 1;
-  emit(make_event(kind, {lane & kLaneMask, level, footprint_case, probes}, 0, 0, lines));
+  const bool with_probes = !detail.probes.empty();
+  if (with_probes && (detail.probes.size() != probes || probes > kMaxProbesPerSample || detail.block_bytes == 0))
+    throw std::invalid_argument("access stream: a sample of " + std::to_string(probes) + " probes with " +
+                                std::to_string(detail.probes.size()) + " probe records");
+  Event e = make_event(kind, {lane & kLaneMask, level, footprint_case, probes, detail.block_bytes}, 0, 0, lines);
+  e.probes = detail.probes;
+  e.blocks = detail.blocks;
+  emit(e);
+  // Lines are left out when the blocks' lines in order are exactly the sample's lines (every
+  // block of 64 B or less lies in one line: the common case).
+  const bool derived = with_probes && lines_are_block_lines(detail.blocks, lines);
+  // One reservation for the whole event (at most 10 bytes a varint): this is the renderer's
+  // hottest encoder.
+  uint8_t* const start = bytes_.reserve(10 * (6 + lines.size() + 2 * detail.probes.size() + detail.blocks.size()));
+  uint8_t* p = start;
   // Lane and case packed in one varint: one byte for the common cases.
-  put_varint(bytes_, (lane & kLaneMask) | static_cast<uint64_t>(footprint_case) << kLaneBits);
-  put_varint(bytes_, level);
-  put_varint(bytes_, probes);
-  put_varint(bytes_, lines.size());
-  for (uint64_t line : lines) put_delta(bytes_, last_line_, line);
+  p = write_varint(p, (lane & kLaneMask) | static_cast<uint64_t>(footprint_case) << kLaneBits);
+  p = write_varint(p, level);
+  p = write_varint(p, probes);
+  // Version 3: block bytes (0: no probe records) << 1 | lines written explicitly.
+  p = write_varint(p, static_cast<uint64_t>(with_probes ? detail.block_bytes : 0) << 1 | (derived ? 0 : 1));
+  if (!derived) {
+    p = write_varint(p, lines.size());
+    for (uint64_t line : lines) {
+      p = write_varint(p, zigzag(static_cast<int64_t>(line - last_line_)));
+      last_line_ = line;
+    }
+  }
+  if (with_probes) {
+    // Blocks are deltas in units of 8 bytes against the previous block, the first against the
+    // texture-line predictor.
+    uint64_t last = last_line_ >> 3;
+    for (const TextureProbe& pr : detail.probes) {
+      if (pr.kind > kProbeKindIrregular || pr.block_count > kMaxBlocksPerProbe ||
+          size_t{pr.first_block} + pr.block_count > detail.blocks.size() ||
+          (pr.kind != kProbeKindIrregular && pr.block_count != kProbeBlocks[pr.kind]))
+        throw std::invalid_argument("access stream: bad texture probe record");
+      p = write_varint(p, pr.kind | static_cast<uint64_t>(pr.level) << 3);
+      if (pr.kind == kProbeKindIrregular) p = write_varint(p, pr.block_count);
+      for (uint32_t b = pr.first_block; b < pr.first_block + pr.block_count; ++b) {
+        if (detail.blocks[b] & 7) throw std::invalid_argument("access stream: a texture block address not a multiple of 8");
+        const uint64_t unit = detail.blocks[b] >> 3;
+        p = write_varint(p, zigzag(static_cast<int64_t>(unit - last)));
+        last = unit;
+      }
+    }
+    // Derived lines move the predictor as written ones do.
+    if (derived && !lines.empty()) last_line_ = lines.back();
+  }
+  bytes_.size += static_cast<size_t>(p - start);
 }
 
 void StreamWriter::texture(uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
-                           std::span<const uint64_t> lines) {
-  sample<2>(EventKind::Texture, lane, level, footprint_case, probes, lines);
+                           std::span<const uint64_t> lines, const SampleProbes& detail) {
+  sample<2>(EventKind::Texture, lane, level, footprint_case, probes, lines, detail);
 }
 
 void StreamWriter::vertex_texture(uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
-                                  std::span<const uint64_t> lines) {
-  sample<6>(EventKind::VertexTexture, lane, level, footprint_case, probes, lines);
+                                  std::span<const uint64_t> lines, const SampleProbes& detail) {
+  sample<6>(EventKind::VertexTexture, lane, level, footprint_case, probes, lines, detail);
 }
 
 void StreamWriter::attachment_load(uint64_t address, uint32_t bytes, uint32_t attachment) {
@@ -428,13 +516,56 @@ bool StreamReader::next(Event& e) {
       e.u[2] = static_cast<uint32_t>(packed >> lane_bits);
       e.u[1] = u32();
       e.u[3] = u32();
-      const uint64_t count = varint();
-      if (!ok || count > kMaxLinesPerSample) {
-        pos_ = start;
-        return fail("texture sample with " + std::to_string(count) + " lines");
+      // Version 3: block bytes << 1 | explicit lines (schema/access-stream.md).
+      const uint64_t detail = version_ >= 3 ? varint() : 1;
+      if (detail >> 1 > UINT32_MAX) ok = false;
+      e.u[4] = static_cast<uint32_t>(detail >> 1);
+      const bool explicit_lines = (detail & 1) != 0;
+      if (!explicit_lines && e.u[4] == 0) ok = false;
+      lines_.clear();
+      if (ok && explicit_lines) {
+        const uint64_t count = varint();
+        if (!ok || count > kMaxLinesPerSample) {
+          pos_ = start;
+          return fail("texture sample with " + std::to_string(count) + " lines");
+        }
+        lines_.resize(count);
+        for (uint64_t& line : lines_) line = delta(last_line_);
       }
-      lines_.resize(count);
-      for (uint64_t& line : lines_) line = delta(last_line_);
+      probes_.clear();
+      blocks_.clear();
+      if (ok && e.u[4] != 0) {
+        if (e.u[3] > kMaxProbesPerSample) {
+          pos_ = start;
+          return fail("texture sample with " + std::to_string(e.u[3]) + " probe records");
+        }
+        uint64_t last = last_line_ >> 3;
+        for (uint32_t r = 0; r < e.u[3] && ok; ++r) {
+          const uint64_t head = varint();
+          TextureProbe p;
+          p.kind = static_cast<uint8_t>(head & 7);
+          if (p.kind > kProbeKindIrregular || (head >> 3) > 255) {
+            pos_ = start;
+            return fail("texture probe of kind " + std::to_string(head & 7) + " at level " + std::to_string(head >> 3));
+          }
+          p.level = static_cast<uint8_t>(head >> 3);
+          const uint64_t n = p.kind == kProbeKindIrregular ? varint() : kProbeBlocks[p.kind];
+          if (n > kMaxBlocksPerProbe) {
+            pos_ = start;
+            return fail("texture probe with " + std::to_string(n) + " blocks");
+          }
+          p.first_block = static_cast<uint16_t>(blocks_.size());
+          p.block_count = static_cast<uint16_t>(n);
+          for (uint64_t b = 0; b < n; ++b) blocks_.push_back(delta(last) << 3);
+          probes_.push_back(p);
+        }
+        if (!explicit_lines) {
+          block_lines(blocks_, lines_, kMaxLinesPerSample);
+          if (!lines_.empty()) last_line_ = lines_.back();
+        }
+        e.probes = std::span<const TextureProbe>(probes_.data(), probes_.size());
+        e.blocks = std::span<const uint64_t>(blocks_.data(), blocks_.size());
+      }
       e.lines = std::span<const uint64_t>(lines_.data(), lines_.size());
       break;
     }

@@ -110,6 +110,7 @@ struct Context {
 };
 
 Context make_context(const Texture& tex, const SamplerState& sampler, const SampleRequest& req, Footprint* fp) {
+  if (fp) fp->block_bytes = tex.format().block_bytes;
   // "If the image being sampled has an unsigned normalized fixed-point format, then Dref is
   // clamped to [0,1] before the compare operation."
   return {tex, sampler, req, fp, sampler.compare_enable && req.has_dref,
@@ -130,7 +131,10 @@ TexelRead read_wrapped(const Context& c, const LevelView& lv, uint32_t level, in
     r.x = x;
     r.y = y;
     r.value = lv.texel(static_cast<uint32_t>(x), static_cast<uint32_t>(y));
-    if (c.fp) c.fp->add_line(lv.byte_address(static_cast<uint32_t>(x), static_cast<uint32_t>(y)) / kLineBytes * kLineBytes, level);
+    if (c.fp) {
+      const auto ux = static_cast<uint32_t>(x), uy = static_cast<uint32_t>(y);
+      c.fp->add_texel(lv.byte_address(ux, uy) / kLineBytes * kLineBytes, lv.block_address(ux, uy), level);
+    }
   }
   if (c.do_compare) r.value = compared(c, r.value);
   return r;
@@ -158,11 +162,17 @@ FootprintCase classify(const TexelRead* texels, int n) {
   return FootprintCase::FourBlocks;
 }
 
-void note_probe(Footprint* fp, FootprintCase fc) {
+// Texels of a footprint read from memory (border texels are not).
+uint32_t texels_read(const TexelRead* texels, int n) {
+  uint32_t k = 0;
+  for (int i = 0; i < n; ++i) k += texels[i].x >= 0 ? 1u : 0u;
+  return k;
+}
+
+// `texels`: the texels read from memory (1 for nearest or fetch, 4 for a whole bilinear footprint).
+void note_probe(Footprint* fp, FootprintCase fc, uint32_t texels, uint32_t level) {
   if (!fp) return;
-  if (fp->probe_count == 0) fp->first_case = fc;
-  ++fp->probe_count;
-  ++fp->case_count[static_cast<int>(fc)];
+  fp->end_probe(fc, texels, level);
 }
 
 void note_level(Footprint* fp, uint32_t level) {
@@ -190,7 +200,7 @@ void texel_space(const Context& c, uint32_t level, float s, float t, float* u, f
   if (filter == VK_FILTER_NEAREST) {
     const TexelRead r = read_wrapped(c, lv, level, wrap(texel_index(u) + c.req.offset_x, lw, c.sampler.address_u),
                                      wrap(texel_index(v) + c.req.offset_y, lh, c.sampler.address_v));
-    note_probe(c.fp, classify(&r, 1));
+    note_probe(c.fp, classify(&r, 1), 1, level);
     return r.value;
   }
   const float uu = u - 0.5f, vv = v - 0.5f;
@@ -219,10 +229,15 @@ void texel_space(const Context& c, uint32_t level, float s, float t, float* u, f
       c.fp->add_line(lv.byte_address(ux0, uy1) / kLineBytes * kLineBytes, level);
       c.fp->add_line(lv.byte_address(ux1, uy1) / kLineBytes * kLineBytes, level);
       const bool same_x = ux0 / kBlockDim == ux1 / kBlockDim, same_y = uy0 / kBlockDim == uy1 / kBlockDim;
+      // Algorithm 2's lookups: the block of t1, then t3 (case 2) or t2 (case 3), or all four.
+      c.fp->add_block(lv.block_address(ux0, uy0));
+      if (!same_x) c.fp->add_block(lv.block_address(ux1, uy0));
+      if (!same_y) c.fp->add_block(lv.block_address(ux0, uy1));
+      if (!same_x && !same_y) c.fp->add_block(lv.block_address(ux1, uy1));
       note_probe(c.fp, same_x && same_y ? FootprintCase::SingleBlock
                        : same_x         ? FootprintCase::TwoBlocksVertical
                        : same_y         ? FootprintCase::TwoBlocksHorizontal
-                                        : FootprintCase::FourBlocks);
+                                        : FootprintCase::FourBlocks, 4, level);
     }
     Rgba out;
     for (int k = 0; k < 4; ++k) {
@@ -234,7 +249,7 @@ void texel_space(const Context& c, uint32_t level, float s, float t, float* u, f
   // Read order t1..t4 of paper 004 Fig. 4: (i0,j0), (i1,j0), (i0,j1), (i1,j1).
   const TexelRead r[4] = {read_wrapped(c, lv, level, x0, y0), read_wrapped(c, lv, level, x1, y0),
                           read_wrapped(c, lv, level, x0, y1), read_wrapped(c, lv, level, x1, y1)};
-  note_probe(c.fp, classify(r, 4));
+  note_probe(c.fp, classify(r, 4), texels_read(r, 4), level);
   Rgba out;
   for (int k = 0; k < 4; ++k) {
     out[k] = (1 - alpha) * (1 - beta) * r[0].value[k] + alpha * (1 - beta) * r[1].value[k] +
@@ -266,7 +281,7 @@ Rgba probe_3d(const Context& c, uint32_t level, VkFilter filter, float s, float 
   const auto ld = static_cast<int32_t>(c.tex.depth(level));
   const auto slice = [&](int32_t k) {
     if (k < 0) {
-      note_probe(c.fp, FootprintCase::None);
+      note_probe(c.fp, FootprintCase::None, filter == VK_FILTER_NEAREST ? 1 : 4, level);
       const Rgba b = border_texel(c.sampler, c.tex.format());
       return c.do_compare ? compared(c, b) : b;
     }
@@ -397,7 +412,7 @@ CubeLevel cube_level(const Texture& tex, uint32_t base, uint32_t level) {
 Rgba cube_read_inside(const Context& c, const CubeLevel& cl, uint32_t face, int32_t i, int32_t j) {
   const LevelView& lv = cl.face[face];
   const auto x = static_cast<uint32_t>(i), y = static_cast<uint32_t>(j);
-  if (c.fp) c.fp->add_line(lv.byte_address(x, y) / kLineBytes * kLineBytes, cl.level);
+  if (c.fp) c.fp->add_texel(lv.byte_address(x, y) / kLineBytes * kLineBytes, lv.block_address(x, y), cl.level);
   return c.do_compare ? compared(c, lv.texel(x, y)) : lv.texel(x, y);
 }
 
@@ -445,7 +460,7 @@ void cube_footprint(const Context& c, const CubeLevel& cl, uint32_t face, float 
   texels[1] = cube_read(c, cl, face, i0 + 1, j0);
   texels[2] = cube_read(c, cl, face, i0, j0 + 1);
   texels[3] = cube_read(c, cl, face, i0 + 1, j0 + 1);
-  note_probe(c.fp, classify_cube(i0, j0, cl.n));
+  note_probe(c.fp, classify_cube(i0, j0, cl.n), 4, cl.level);
 }
 
 // A seamless cube probe on `level` of face `face` ("Cube map edge handling"): NEAREST behaves as
@@ -456,7 +471,7 @@ Rgba probe_cube(const Context& c, uint32_t face, uint32_t level, VkFilter filter
   if (filter == VK_FILTER_NEAREST) {
     const int32_t i = std::clamp(texel_index(s * static_cast<float>(cl.n)), 0, cl.n - 1);
     const int32_t j = std::clamp(texel_index(t * static_cast<float>(cl.n)), 0, cl.n - 1);
-    note_probe(c.fp, FootprintCase::SingleBlock);
+    note_probe(c.fp, FootprintCase::SingleBlock, 1, level);
     return cube_read_inside(c, cl, face, i, j);
   }
   Rgba r[4];
@@ -591,6 +606,24 @@ void Footprint::add_line(uint64_t address, uint32_t level) {
   }
 }
 
+void Footprint::end_probe(FootprintCase fc, uint32_t texels, uint32_t level) {
+  if (probe_count == kMaxProbeRecords) return;  // not reached: kMaxProbeRecords bounds the sampler's probes
+  const uint32_t first = open_probe_first();
+  const uint32_t n = block_count - first;
+  // Algorithm 2 looks up 1, 2, 2 or 4 blocks for cases 1..4; a footprint with another count of
+  // distinct blocks (border texels, cube corners) is Irregular.
+  static constexpr uint32_t kLookups[5] = {0, 1, 2, 2, 4};
+  ProbeKind kind;
+  if (n == 0) kind = ProbeKind::None;
+  else if (texels == 1) kind = ProbeKind::SingleTexel;
+  else if (texels == 4 && fc != FootprintCase::None && n == kLookups[static_cast<int>(fc)]) kind = static_cast<ProbeKind>(fc);
+  else kind = ProbeKind::Irregular;
+  probes[probe_count] = ProbeRecord{kind, static_cast<uint8_t>(level), static_cast<uint16_t>(first), static_cast<uint16_t>(n)};
+  if (probe_count == 0) first_case = fc;
+  ++probe_count;
+  ++case_count[static_cast<int>(fc)];
+}
+
 int32_t wrap_texel(int32_t i, int32_t size, VkSamplerAddressMode mode) { return wrap(i, size, mode); }
 
 LodSelection select_lod(const Texture& tex, const SamplerState& sampler, const SampleRequest& req) {
@@ -682,7 +715,7 @@ Rgba gather(const Texture& tex, const SamplerState& sampler, const SampleRequest
     const int32_t y0 = wrap(j0, lh, sampler.address_v), y1 = wrap(j0 + 1, lh, sampler.address_v);
     const TexelRead r[4] = {read_wrapped(c, lv, 0, x0, y1), read_wrapped(c, lv, 0, x1, y1),
                             read_wrapped(c, lv, 0, x1, y0), read_wrapped(c, lv, 0, x0, y0)};
-    note_probe(fp, classify(r, 4));
+    note_probe(fp, classify(r, 4), texels_read(r, 4), 0);
     for (int k = 0; k < 4; ++k) texel[k] = r[k].value;
   }
   // The component is taken from the swizzled texels ("Texel Gathering"); OpImageDrefGather
@@ -710,8 +743,10 @@ Rgba fetch(const Texture& tex, uint32_t layer, uint32_t level, int32_t x, int32_
   const auto ux = static_cast<uint32_t>(x), uy = static_cast<uint32_t>(y), uz = static_cast<uint32_t>(z);
   if (fp) {
     note_level(fp, level);
-    fp->add_line(tex.address(layer, level, ux, uy, uz).byte / kLineBytes * kLineBytes, level);
-    note_probe(fp, FootprintCase::SingleBlock);
+    const TexelAddress a = tex.address(layer, level, ux, uy, uz);
+    fp->block_bytes = tex.format().block_bytes;
+    fp->add_texel(a.byte / kLineBytes * kLineBytes, a.block, level);
+    note_probe(fp, FootprintCase::SingleBlock, 1, level);
   }
   return tex.swizzle(tex.texel(layer, level, ux, uy, uz));
 }

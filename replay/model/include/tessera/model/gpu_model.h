@@ -93,6 +93,9 @@ struct FrameResults {
   std::vector<double> replication_share;  // [k]: share of serviced blocks held in k L1s
   EnergyReport energy;         // energy.tech as configured
   double energy_hp_nj = 0, energy_lop_nj = 0;  // the same node, hp and lop cells
+  // Paper 004 Fig. 9: dynamic energy of the texture path (a front buffer's structure "tfm", the
+  // L1 texture caches, L2 reads for texture requests) per texture line request (texture_lines).
+  double texture_path_pj_per_access = 0;
   // The flat forms for the results database (DESIGN.md section 8 names).
   std::vector<std::pair<std::string, double>> frame_metrics;
   std::vector<TileMetric> tile_metrics;  // cycles, quads, core.<i>.busy_cycles, l2.accesses per tile

@@ -19,6 +19,7 @@
 #include "tessera/model/hierarchy.h"
 #include "tessera/model/next_use.h"
 #include "tessera/pipeline/tile_order.h"
+#include "tessera/stream/access_stream.h"
 
 namespace tessera::model {
 
@@ -121,18 +122,41 @@ class QueuePrefetcher final : public TexturePrefetcher {
   void quad_queued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines, uint64_t now) override;
 };
 
-// A small structure in front of each L1 texture cache (paper 004 TFM). A hit serves the line in
-// front_buffer_latency cycles without an L1 access; a miss goes on to L1.
+// One texture sample as the texture unit hands it to a buffer in front of L1: the distinct 64 B
+// lines the baseline reads from L1, and each filter probe with its 4x4-texel blocks (access stream
+// version 3; schema/access-stream.md). Probes may be empty for a stream without them.
+struct TextureSampleView {
+  std::span<const uint64_t> lines;
+  std::span<const stream::TextureProbe> probes;
+  std::span<const uint64_t> blocks;  // probe.first_block indexes here
+  uint32_t block_bytes = 0;          // bytes of one block of the sampled format
+};
+
+// A small structure in front of each L1 texture cache (paper 004 TFM). It serves what it holds
+// in latency() cycles without an L1 access and names the lines to read from L1 for the rest; an
+// L1 read through it takes latency() + the L1's time + fill_latency() (the line or block is
+// written into the structure before the texel is served).
 class TextureFrontBuffer {
  public:
   virtual ~TextureFrontBuffer() = default;
   virtual void reset(uint32_t cores) = 0;  // called at the start of every frame
-  virtual bool access(uint32_t core, uint64_t line_addr) = 0;
+  // One sample of `core`: appends the lines to read from L1, in order, to `l1_lines` and returns
+  // the accesses it served itself (the model's tfm.hits).
+  virtual uint32_t sample(uint32_t core, const TextureSampleView& s, std::vector<uint64_t>& l1_lines) = 0;
   virtual uint32_t latency() const = 0;  // hit latency in cycles
+  virtual uint32_t fill_latency() const { return 0; }
+};
+
+// A front buffer looked up once per line of the sample (filter caches).
+class LineFrontBuffer : public TextureFrontBuffer {
+ public:
+  uint32_t sample(uint32_t core, const TextureSampleView& s, std::vector<uint64_t>& l1_lines) override;
+  // True on a hit; a miss allocates the line.
+  virtual bool access(uint32_t core, uint64_t line_addr) = 0;
 };
 
 // Trivial alternative: one register per core holding the last line it read.
-class LastLineBuffer final : public TextureFrontBuffer {
+class LastLineBuffer final : public LineFrontBuffer {
  public:
   void reset(uint32_t cores) override { last_.assign(cores, ~uint64_t{0}); }
   bool access(uint32_t core, uint64_t line_addr) override;

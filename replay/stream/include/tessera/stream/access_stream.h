@@ -35,7 +35,9 @@ namespace tessera::stream {
 
 // Version 2 added VertexTexture (17). A version 1 stream is a strict subset of version 2 (same
 // tags, same fields), so the reader accepts both; tag 17 in a version 1 stream is damage.
-inline constexpr uint32_t kFormatVersion = 2;
+// Version 3 appended the filter probes of a sample (TextureProbe records and their 4x4-texel
+// blocks, paper 004) to Texture and VertexTexture; a version 1 or 2 sample has none.
+inline constexpr uint32_t kFormatVersion = 3;
 inline constexpr uint32_t kOldestReadableVersion = 1;
 
 enum class EventKind : uint8_t {
@@ -57,7 +59,9 @@ enum class EventKind : uint8_t {
                      // u[5] flags (QuadFlags), wide = dynamic fragment instructions of the 4 lanes
   Texture = 11,      // one lane's sample: u[0] lane (0..3) of the preceding quad, u[1] mip
                      // level (finest of the footprint), u[2] footprint case (texture::FootprintCase),
-                     // u[3] filter probes; lines = distinct 64 B lines read, in order
+                     // u[3] filter probes; lines = distinct 64 B lines read, in order;
+                     // u[4] bytes of a 4x4 block, probes + blocks = each filter probe (none
+                     // or u[3] of them)
   AttachmentLoad = 12,   // address, u[0] bytes, u[1] attachment: a tile buffer filled from memory
   AttachmentStore = 13,  // address, u[0] bytes, u[1] attachment: a tile buffer flushed
   TileEnd = 14,      // u[0] tile index
@@ -78,12 +82,37 @@ enum QuadFlags : uint32_t {
   kQuadFrontFacing = 4,
 };
 
+// One filter probe of a texture sample as paper 004's Texture Filter Memory sees it: its kind
+// (texture::ProbeKind: 0 no memory read, 1..4 Algorithm 2's cases, 5 one texel, 6 irregular), its
+// mip level and its distinct 4x4-texel blocks in Algorithm 2's lookup order (blocks of t1..t4 of
+// Fig. 4 in order of first appearance), as a range of the sample's block addresses.
+struct TextureProbe {
+  uint8_t kind = 0;
+  uint8_t level = 0;
+  uint16_t first_block = 0;
+  uint16_t block_count = 0;
+  bool operator==(const TextureProbe&) const = default;
+};
+inline constexpr uint8_t kProbeKindIrregular = 6;
+inline constexpr uint32_t kMaxProbesPerSample = 64;
+inline constexpr uint32_t kMaxBlocksPerProbe = 12;
+
+// A sample's probes as the writer takes them: block_bytes is the size of one 4x4-texel block of
+// the sampled format (8 for BC1 up to 256 for RGBA32F); every block address is a multiple of 8.
+struct SampleProbes {
+  std::span<const TextureProbe> probes;
+  std::span<const uint64_t> blocks;
+  uint32_t block_bytes = 0;
+};
+
 struct Event {
   EventKind kind = EventKind::FrameEnd;
   uint64_t address = 0;
   uint64_t wide = 0;
   uint32_t u[7] = {};
   std::span<const uint64_t> lines;  // Texture and VertexTexture; valid until the next next()
+  std::span<const TextureProbe> probes;  // Texture and VertexTexture (version 3); likewise
+  std::span<const uint64_t> blocks;      // the probes' block addresses; likewise
 };
 
 // Totals by kind, kept by both the writer and the reader so tests can reconcile a renderer's own
@@ -92,6 +121,7 @@ struct StreamCounts {
   uint64_t events[kEventKindCount] = {};
   uint64_t texture_lines = 0;          // lines of Texture events (fragment samples)
   uint64_t vertex_texture_lines = 0;   // lines of VertexTexture events (vertex samples)
+  uint64_t texture_probe_blocks = 0;   // probe blocks of Texture events (version 3)
   uint64_t vertex_fetch_bytes = 0;
   uint64_t pb_write_bytes = 0, pb_read_bytes = 0;
   uint64_t fragment_instructions = 0, vertex_instructions = 0;
@@ -118,10 +148,11 @@ class StreamWriter {
   void primitive(uint32_t primitive, uint32_t draw);
   void quad(uint32_t x, uint32_t y, uint32_t coverage, uint32_t depth_pass, uint32_t written,
             uint32_t flags, uint64_t instructions);
+  // `detail` holds either no probe or exactly `probes` of them (std::invalid_argument otherwise).
   void texture(uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
-               std::span<const uint64_t> lines);
+               std::span<const uint64_t> lines, const SampleProbes& detail = {});
   void vertex_texture(uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
-                      std::span<const uint64_t> lines);
+                      std::span<const uint64_t> lines, const SampleProbes& detail = {});
   void attachment_load(uint64_t address, uint32_t bytes, uint32_t attachment);
   void attachment_store(uint64_t address, uint32_t bytes, uint32_t attachment);
   void tile_end(uint32_t tile);
@@ -138,14 +169,19 @@ class StreamWriter {
   // Texture and VertexTexture: the lane takes kLaneBits bits of the first varint.
   template <uint32_t kLaneBits>
   void sample(EventKind kind, uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
-              std::span<const uint64_t> lines);
+              std::span<const uint64_t> lines, const SampleProbes& detail);
   void reset_predictors();
   // Grows geometrically, uninitialised, and keeps its memory across frames: encoding is on the
   // renderer's hot path (a byte-wise vector push_back was a quarter of a textured frame's time).
   struct Buffer {
     std::unique_ptr<uint8_t[]> data;
     size_t size = 0, capacity = 0;
-    uint8_t* reserve(size_t n);  // room for n more bytes at data + size
+    // Room for n more bytes at data + size.
+    uint8_t* reserve(size_t n) {
+      if (size + n > capacity) grow(n);
+      return data.get() + size;
+    }
+    void grow(size_t n);
   };
   Buffer bytes_;
   StreamCounts counts_;
@@ -176,6 +212,8 @@ class StreamReader {
   std::string error_;
   StreamCounts counts_;
   std::vector<uint64_t> lines_;
+  std::vector<TextureProbe> probes_;
+  std::vector<uint64_t> blocks_;
   uint64_t version_ = 0;
   uint64_t last_address_[4] = {};
   uint64_t last_line_ = 0;

@@ -72,11 +72,39 @@ enum class FootprintCase : uint8_t {
   FourBlocks = 4,
 };
 
+// What one filter probe read, as paper 004's Texture Filter Memory sees it (Algorithm 2, Fig. 4).
+// Kinds 1..4 are bilinear footprints whose distinct blocks are exactly those Algorithm 2 looks up
+// (1, 2, 2 or 4), in its lookup order: the blocks of t1..t4 in order of first appearance.
+enum class ProbeKind : uint8_t {
+  None = 0,           // every texel was a border texel: no memory read
+  SingleBlock = 1,    // FootprintCase 1..4, numbered alike
+  TwoBlocksVertical = 2,
+  TwoBlocksHorizontal = 3,
+  FourBlocks = 4,
+  SingleTexel = 5,    // nearest filtering or a texel fetch: one texel, one block
+  Irregular = 6,      // a bilinear probe whose texels do not form Algorithm 2's footprint (two
+                      // or three border texels, or a cube corner averaging texels of three
+                      // faces): its distinct blocks in read order
+};
+
+struct ProbeRecord {
+  ProbeKind kind = ProbeKind::None;
+  uint8_t level = 0;        // mip level of the probe
+  uint16_t first_block = 0; // index into Footprint::blocks
+  uint16_t block_count = 0;
+};
+
 // The memory footprint of one sample. Lines are the distinct 64 B line addresses read (for RGBA8
-// one line is one block), each tagged with its mip level.
+// one line is one block), each tagged with its mip level. Probes are every filter probe in filter
+// order with its distinct 4x4-texel blocks (paper 004 section III: the block is 4x4 texels for
+// every format; block_bytes long, it lives in the line(s) it overlaps).
 struct Footprint {
   static constexpr uint32_t kMaxProbes = 16;
   static constexpr uint32_t kMaxLines = kMaxProbes * 2 * 4 * 2;  // probes x levels x texels x lines/texel
+  // Probe records: kMaxProbes per level, two levels, two slices for 3D.
+  static constexpr uint32_t kMaxProbeRecords = kMaxProbes * 2 * 2;
+  static constexpr uint32_t kMaxBlocksPerProbe = 12;  // a cube-corner bilinear probe: 4 texels x 3 faces
+  static constexpr uint32_t kMaxBlocks = 512;
 
   uint32_t line_count = 0;
   uint64_t lines[kMaxLines];
@@ -86,6 +114,10 @@ struct Footprint {
   uint32_t probe_count = 0;       // filter probes: 1 per level, N per level when anisotropic
   uint32_t case_count[5] = {};    // probes per FootprintCase
   FootprintCase first_case = FootprintCase::None;  // the case of the first probe
+  ProbeRecord probes[kMaxProbeRecords];  // probe_count of them
+  uint32_t block_count = 0;
+  uint64_t blocks[kMaxBlocks];    // block byte addresses, per probe (ProbeRecord)
+  uint32_t block_bytes = 0;       // bytes of one 4x4 block of the sampled format
 
   void clear() {
     line_count = 0;
@@ -93,8 +125,31 @@ struct Footprint {
     probe_count = 0;
     for (uint32_t& c : case_count) c = 0;
     first_case = FootprintCase::None;
+    block_count = 0;
+    block_bytes = 0;
   }
   void add_line(uint64_t address, uint32_t level);
+  // A texel read: its line (add_line) and its block, among the current probe's blocks.
+  void add_texel(uint64_t line, uint64_t block, uint32_t level) {
+    add_line(line, level);
+    add_block(block);
+  }
+  // A block of the current probe (once: a block seen before in this probe is ignored).
+  void add_block(uint64_t block) {
+    const uint32_t first = open_probe_first();
+    for (uint32_t k = first; k < block_count; ++k)
+      if (blocks[k] == block) return;
+    if (block_count - first < kMaxBlocksPerProbe && block_count < kMaxBlocks) blocks[block_count++] = block;
+  }
+  // Closes the current probe (the texels read since the previous one): `texels` = the texels it
+  // read from memory (1 for nearest or fetch, 4 for a whole bilinear footprint, fewer when some
+  // are border texels), classified `fc` by Algorithm 2. One texel is a SingleTexel probe; four in
+  // Algorithm 2's blocks are its case; anything else is Irregular.
+  void end_probe(FootprintCase fc, uint32_t texels, uint32_t level);
+  // Index of the first block of the probe being read.
+  uint32_t open_probe_first() const {
+    return probe_count == 0 ? 0 : probes[probe_count - 1].first_block + probes[probe_count - 1].block_count;
+  }
 };
 
 struct Derivatives {

@@ -42,6 +42,10 @@ struct LevelView {
   const Rgba& texel(uint32_t x, uint32_t y) const { return texels[static_cast<size_t>(y) * width + x]; }
   // Texture::address(...).byte of (x, y), the same arithmetic.
   uint64_t byte_address(uint32_t x, uint32_t y) const;
+  // Address of the 4x4 block holding (x, y) (Texture::address(...).block).
+  uint64_t block_address(uint32_t x, uint32_t y) const {
+    return level_base + (static_cast<uint64_t>(y / kBlockDim) * blocks_x + x / kBlockDim) * block_bytes;
+  }
 };
 
 // Extent of a texture: depth > 1 makes it 3D (then layers must be 1).

@@ -1,0 +1,47 @@
+#include "tfm/scheme.h"
+
+#include <stdexcept>
+
+namespace tessera::model::tfm {
+
+std::string_view front_name(FrontKind kind) {
+  switch (kind) {
+    case FrontKind::Tfm: return "tfm";
+    case FrontKind::FilterDirectMapped512: return "filter-dm512";
+    case FrontKind::FilterFullyAssociative512: return "filter-fa512";
+  }
+  return "tfm";
+}
+
+FrontKind front_kind(std::string_view name) {
+  for (FrontKind k : {FrontKind::Tfm, FrontKind::FilterDirectMapped512, FrontKind::FilterFullyAssociative512}) {
+    if (front_name(k) == name) return k;
+  }
+  throw std::invalid_argument("TFM: unknown front structure '" + std::string(name) + "' (tfm, filter-dm512, filter-fa512)");
+}
+
+std::vector<ParamSpec> params() {
+  return {
+      ParamSpec{"tfm.front", ParamType::String, "tfm",
+                "structure in front of each L1 texture cache: the Texture Filter Memory or a 512 B filter cache "
+                "(paper 004 Fig. 8)",
+                0, 0, {"tfm", "filter-dm512", "filter-fa512"}},
+      ParamSpec{"tfm.latency", ParamType::Int, "1", "cycles of a hit in the buffer in front of L1 (TFM or filter cache)", 0, 1000, {}},
+      ParamSpec{"tfm.fill_latency", ParamType::Int, "2",
+                "cycles to move a block (line) from L1 into the buffer on a miss (paper 004 section IV: two)", 0, 1000, {}},
+      ParamSpec{"tfm.replacement", ParamType::String, "lru",
+                "replacement within a Texture Buffer Array set (the paper names none; lru is our choice)", 0, 0,
+                {"lru", "fifo"}},
+  };
+}
+
+TfmConfig TfmConfig::from_params(const ParamSet& p) {
+  TfmConfig c;
+  c.front = front_kind(p.get_string("tfm.front"));
+  c.latency = p.get_u32("tfm.latency");
+  c.fill_latency = p.get_u32("tfm.fill_latency");
+  c.replacement = tba_replacement(p.get_string("tfm.replacement"));
+  return c;
+}
+
+}  // namespace tessera::model::tfm

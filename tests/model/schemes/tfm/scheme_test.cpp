@@ -1,0 +1,177 @@
+// The TFM scheme: parameters, energies, and the scheme wired into the timing model on constructed
+// access streams with exactly known Texture Buffer Array hits and misses.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "tessera/model/configuration.h"
+#include "tessera/model/gpu_model.h"
+#include "tessera/stream/access_stream.h"
+#include "tfm/scheme.h"
+#include "tfm/tfm_energy.h"
+
+namespace tessera::model::tfm {
+namespace {
+
+ParamRegistry registry() {
+  ParamRegistry r;
+  for (ParamSpec& s : params()) r.add(std::move(s));
+  return r;
+}
+
+TEST(TfmScheme, Params) {
+  const ParamRegistry r = registry();
+  ParamSet set(r);
+  TfmConfig c = TfmConfig::from_params(set);
+  EXPECT_EQ(c.front, FrontKind::Tfm);
+  EXPECT_EQ(c.latency, 1u);
+  EXPECT_EQ(c.fill_latency, 2u);
+  EXPECT_EQ(c.replacement, TbaReplacement::Lru);
+  set.set("tfm.replacement", "fifo");
+  set.set("tfm.fill_latency", "4");
+  set.set("tfm.front", "filter-fa512");
+  c = TfmConfig::from_params(set);
+  EXPECT_EQ(c.replacement, TbaReplacement::Fifo);
+  EXPECT_EQ(c.front, FrontKind::FilterFullyAssociative512);
+  EXPECT_EQ(c.fill_latency, 4u);
+  EXPECT_THROW(set.set("tfm.replacement", "plru"), ParamError);
+  EXPECT_THROW(set.set("tfm.front", "filter-dm1k"), ParamError);
+}
+
+// DESIGN.md section 7's 1 KiB RAM (0.82 / 1.14 pJ per 128-bit row, 32 nm lop) scaled by
+// sqrt(capacity / 1 KiB): a 256 B TBA set and a 512 B filter cache.
+TEST(TfmScheme, Energy) {
+  const TbaEnergy t = tba_energy(TechVariant::Nm32Lop);
+  EXPECT_NEAR(t.texel_read, 0.41, 1e-12);
+  EXPECT_NEAR(t.lookup, 0.41, 1e-12);
+  EXPECT_NEAR(t.fill, 2.28, 1e-12);
+  const double row = 0.82 * std::sqrt(0.5);
+  EXPECT_NEAR(filter_energy(FilterKind::DirectMapped512, TechVariant::Nm32Lop).access, 4 * row + row * 26 / 128, 1e-12);
+  EXPECT_NEAR(filter_energy(FilterKind::FullyAssociative512, TechVariant::Nm32Lop).access, 4 * row + 8 * row * 26 / 128,
+              1e-12);
+  EXPECT_NEAR(filter_energy(FilterKind::DirectMapped512, TechVariant::Nm32Lop).fill, 4 * 1.14 * std::sqrt(0.5), 1e-12);
+  // 20 texel reads, 10 lookups, 6 fills.
+  TfmCounters c;
+  c.accesses = 20;
+  c.lookups = 10;
+  c.fills = 6;
+  EXPECT_NEAR(front_energy_pj(c, TechVariant::Nm32Lop), 20 * 0.41 + 10 * 0.41 + 6 * 2.28, 1e-12);
+}
+
+// --- The scheme in the timing model ---------------------------------------------------------
+
+constexpr uint64_t kLevel0 = 0x100000;  // a 16x16-texel RGBA8 level: 4 x 4 blocks of 64 B
+constexpr uint64_t kLevel1 = 0x200000;
+uint64_t block(uint64_t base, uint32_t bx, uint32_t by) { return base + (uint64_t{by} * 4 + bx) * 64; }
+
+// One bilinear sample: its probes (kind, level, blocks in Algorithm 2's lookup order).
+struct Probe {
+  uint8_t kind;
+  uint8_t level;
+  std::vector<uint64_t> blocks;
+};
+using Sample = std::vector<Probe>;
+
+// A frame of one pass, one tile, one quad per sample whose lane 0 takes it (so all reach core
+// FG-xshift2 sends quad (0,0) to: one core, one TFM).
+std::vector<uint8_t> frame(const std::vector<Sample>& samples) {
+  stream::StreamWriter w;
+  w.frame_begin(1, 32, 32);
+  w.pass_begin(0, 32, 32, 32, 32, 1, 1);
+  w.draw(0);
+  w.tile_begin(0, 0, 0, 0);
+  w.primitive(0, 0);
+  for (const Sample& s : samples) {
+    w.quad(0, 0, 1, 1, 1, stream::kQuadShaded, 40);
+    std::vector<stream::TextureProbe> probes;
+    std::vector<uint64_t> blocks, lines;
+    for (const Probe& p : s) {
+      probes.push_back({p.kind, p.level, static_cast<uint16_t>(blocks.size()), static_cast<uint16_t>(p.blocks.size())});
+      for (uint64_t b : p.blocks) {
+        blocks.push_back(b);
+        if (std::find(lines.begin(), lines.end(), b) == lines.end()) lines.push_back(b);
+      }
+    }
+    w.texture(0, s.front().level, s.front().kind, static_cast<uint32_t>(s.size()), lines,
+              stream::SampleProbes{probes, blocks, 64});
+  }
+  w.tile_end(0);
+  w.pass_end(0);
+  w.frame_end();
+  return w.finish();
+}
+
+FrameResults run(const std::vector<uint8_t>& bytes, const std::string& spec) {
+  const Configuration c = parse_configuration(spec);
+  std::string error;
+  FrameResults r = c.make_model()->run(bytes, &error);
+  EXPECT_EQ(error, "") << spec;
+  return r;
+}
+
+double m(const FrameResults& r, const std::string& name) { return r.metric(name); }
+
+// The bilinear sequence of paper 004 Fig. 4 walked along a row and down (texture_filter_memory_test
+// BilinearSequence): case 1, 3, 2, 4, 1 with 6 misses and 14 hits of 20 texel reads.
+TEST(TfmScheme, ExactHitsAndMissesInTheTimingModel) {
+  const std::vector<Sample> samples = {
+      {{1, 0, {block(kLevel0, 0, 0)}}},
+      {{3, 0, {block(kLevel0, 0, 0), block(kLevel0, 1, 0)}}},
+      {{2, 0, {block(kLevel0, 1, 0), block(kLevel0, 1, 1)}}},
+      {{4, 0, {block(kLevel0, 1, 1), block(kLevel0, 2, 1), block(kLevel0, 1, 2), block(kLevel0, 2, 2)}}},
+      {{1, 0, {block(kLevel0, 1, 1)}}},
+  };
+  const auto bytes = frame(samples);
+  const FrameResults base = run(bytes, "mobile-256k");
+  const FrameResults tfm = run(bytes, "mobile-256k+tfm");
+  EXPECT_EQ(m(tfm, "tfm.accesses"), 20);
+  EXPECT_EQ(m(tfm, "tfm.hits"), 14);
+  EXPECT_EQ(m(tfm, "tfm.misses"), 6);
+  EXPECT_EQ(m(tfm, "tfm.direct"), 10);
+  EXPECT_EQ(m(tfm, "tfm.lookups"), 10);
+  EXPECT_EQ(m(tfm, "tfm.case1"), 2);
+  EXPECT_EQ(m(tfm, "tfm.case2"), 1);
+  EXPECT_EQ(m(tfm, "tfm.case3"), 1);
+  EXPECT_EQ(m(tfm, "tfm.case4"), 1);
+  // The baseline reads each sample's distinct lines: 1 + 2 + 2 + 4 + 1; TFM reads the 6 misses.
+  EXPECT_EQ(m(base, "l1tex.accesses"), 10);
+  EXPECT_EQ(m(tfm, "l1tex.accesses"), 6);
+  EXPECT_EQ(m(tfm, "tfm.l1_accesses_saved"), m(base, "l1tex.accesses") - m(tfm, "l1tex.accesses"));
+  // Its energy counts in the whole GPU's, and the texture path costs less per access.
+  EXPECT_GT(m(tfm, "energy.tfm_nj"), 0);
+  EXPECT_LT(m(tfm, "energy.texture_path_pj_per_access"), m(base, "energy.texture_path_pj_per_access"));
+
+  // The filter caches see line requests: 10, of which the 6 distinct lines miss (in the
+  // direct-mapped one block (1,2) evicts (1,0) from set 1 after (1,0)'s last use).
+  for (const char* spec : {"mobile-256k+filter-dm512", "mobile-256k+filter-fa512"}) {
+    const FrameResults f = run(bytes, spec);
+    EXPECT_EQ(m(f, "tfm.accesses"), 10) << spec;
+    EXPECT_EQ(m(f, "tfm.misses"), 6) << spec;
+    EXPECT_EQ(m(f, "tfm.hits"), 4) << spec;
+    EXPECT_EQ(m(f, "l1tex.accesses"), 6) << spec;
+    EXPECT_EQ(m(f, "tfm.l1_accesses_saved"), m(base, "l1tex.accesses") - m(f, "l1tex.accesses")) << spec;
+  }
+}
+
+// Trilinear: level 0 then level 1 in each sample; the sets switch with the level, so the second
+// sample, the same footprints, hits every block (8 misses, then none).
+TEST(TfmScheme, TrilinearSamplesSwitchSets) {
+  const Sample s = {{4, 0, {block(kLevel0, 0, 0), block(kLevel0, 1, 0), block(kLevel0, 0, 1), block(kLevel0, 1, 1)}},
+                    {4, 1, {block(kLevel1, 0, 0), block(kLevel1, 1, 0), block(kLevel1, 0, 1), block(kLevel1, 1, 1)}}};
+  const FrameResults r = run(frame({s, s}), "mobile-256k+tfm");
+  EXPECT_EQ(m(r, "tfm.accesses"), 16);
+  EXPECT_EQ(m(r, "tfm.misses"), 8);
+  EXPECT_EQ(m(r, "tfm.hits"), 8);
+  EXPECT_EQ(m(r, "tfm.set_switches"), 3);
+}
+
+TEST(TfmScheme, CombinesWithDtexl) {
+  const Sample s = {{1, 0, {block(kLevel0, 0, 0)}}};
+  const FrameResults r = run(frame({s, s}), "mobile4+dtexl+tfm");
+  EXPECT_EQ(m(r, "tfm.hits"), 4 + 3);
+  EXPECT_EQ(m(r, "tfm.misses"), 1);
+}
+
+}  // namespace
+}  // namespace tessera::model::tfm
