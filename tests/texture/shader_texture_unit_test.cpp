@@ -293,8 +293,12 @@ TEST(ShaderTextureUnit, TexelBufferFetchesAndSizeQuery) {
   ShaderTextureUnit unit;
   unit.bind_texel_buffer(2, 1, view);
   std::vector<uint64_t> lines;
+  uint32_t single_texel_probes = 0;
   unit.set_footprint_sink([&](uint32_t, const Footprint& fp) {
     for (uint32_t k = 0; k < fp.line_count; ++k) lines.push_back(fp.lines[k]);
+    for (uint32_t k = 0; k < fp.probe_count; ++k) {
+      single_texel_probes += fp.probes[k].kind == ProbeKind::SingleTexel && fp.probes[k].block_count == 1;
+    }
   });
 
   uint32_t o[4][3] = {};
@@ -316,6 +320,7 @@ TEST(ShaderTextureUnit, TexelBufferFetchesAndSizeQuery) {
   }
   // Texel 0 of the view at 0x10020 (line 0x10000), texel 5 at 0x10070 (line 0x10040).
   EXPECT_EQ(lines, (std::vector<uint64_t>{0x10000, 0x10040}));
+  EXPECT_EQ(single_texel_probes, 2u);  // the texel outside the view reads no memory: no probe
   EXPECT_EQ(unit.lanes_sampled(), 3u);
 
   shader::ImageRequest q = f;

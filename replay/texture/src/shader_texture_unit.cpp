@@ -90,13 +90,14 @@ void ShaderTextureUnit::execute_texel_buffer(const shader::ImageRequest& req, ui
       const uint64_t offset = static_cast<uint64_t>(i) * texel_bytes;
       const Rgba c = decode_texel(buf->format, buf->data + offset);
       for (uint32_t k = 0; k < 4; ++k) out[k][l] = bits(c[k]);
-      // One texel, one line: a nearest fetch of level 0 (the Footprint of `fetch` on an image).
+      // One texel, one line: a single-texel probe of level 0, as `fetch` on an image. A buffer
+      // has no 4x4 texel blocks (paper 004 section III); its block is the 64 B line the texel is in.
+      const uint64_t line = (buf->address + offset) / kLineBytes * kLineBytes;
       fp.levels[0] = 0;
       fp.level_count = 1;
-      fp.add_line((buf->address + offset) / kLineBytes * kLineBytes, 0);
-      fp.first_case = FootprintCase::SingleBlock;
-      fp.probe_count = 1;
-      ++fp.case_count[static_cast<int>(FootprintCase::SingleBlock)];
+      fp.block_bytes = kLineBytes;
+      fp.add_texel(line, line, 0);
+      fp.end_probe(FootprintCase::SingleBlock, 1, 0);
     }
     ++lanes_sampled_;
     if (sink_) sink_(l, fp);
