@@ -107,18 +107,22 @@ class RoundRobinScheduler final : public QuadScheduler {
   uint32_t next_ = 0;
 };
 
-// Called when the rasterizer puts a quad in a core's queue, with the quad's texture lines
-// (paper 002: prefetch from the tile queue while the quad waits).
+// Called when the rasterizer puts a quad early-Z keeps in a core's queue (paper 002: prefetch from
+// the tile queue while the quad waits), with the texture lines whose addresses are known there:
+// those of every sample but the `dependent_samples` whose coordinates depend on an earlier
+// sample's result (the stream's dependent-read marks), which cannot be computed ahead.
 class TexturePrefetcher {
  public:
   virtual ~TexturePrefetcher() = default;
-  virtual void quad_queued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines, uint64_t now) = 0;
+  virtual void quad_queued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines,
+                           uint32_t dependent_samples, uint64_t now) = 0;
 };
 
 // Trivial alternative: prefetch every line of the quad into its core's L1.
 class QueuePrefetcher final : public TexturePrefetcher {
  public:
-  void quad_queued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines, uint64_t now) override;
+  void quad_queued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines,
+                   uint32_t dependent_samples, uint64_t now) override;
 };
 
 // A small structure in front of each L1 texture cache (paper 004 TFM). A hit serves the line in
