@@ -4,8 +4,10 @@
 // field, set by an associative match against the other processors' queued requests, redirects a
 // prefetch that misses to the L1 of the processor that is fetching the same line (inter-core
 // sharing) instead of L2. dae-no-sharing is the same without the Source field.
+#include <deque>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "dae/prefetch_queue.h"
 #include "dtm-nuca/network_energy.h"
@@ -36,12 +38,50 @@ struct DaeCounters {
 
 class DaePrefetcher final : public TexturePrefetcher {
  public:
-  DaePrefetcher(uint32_t cores, uint32_t entries, uint32_t issue_rate, bool sharing, uint32_t remote_latency)
-      : queues_(cores, entries, issue_rate, sharing), remote_latency_(remote_latency) {}
+  DaePrefetcher(uint32_t cores, uint32_t entries, uint32_t issue_rate, bool sharing, uint32_t remote_latency,
+                uint32_t lookahead)
+      : queues_(cores, entries, issue_rate, sharing), remote_latency_(remote_latency), lookahead_(lookahead),
+        cores_(cores) {}
 
+  // A quad early-Z keeps entered the tile queue of `core`: its lines are computed now; they enter
+  // the prefetch queue once the quad is among the `lookahead` quads nearest the core.
   void quad_queued(MemoryHierarchy& h, uint32_t core, std::span<const uint64_t> lines, uint32_t dependent_samples,
                    uint64_t now) override {
     counters.dependent_reads += dependent_samples;
+    Core& c = cores_[core];
+    if (c.released < lookahead_) {
+      ++c.released;
+      release(h, core, lines, now);
+    } else {
+      c.held.emplace_back(lines.begin(), lines.end());
+    }
+  }
+  // The oldest queued quad went to the core: the next held quad comes within reach.
+  void quad_started(MemoryHierarchy& h, uint32_t core, uint64_t now) override {
+    Core& c = cores_[core];
+    if (c.released > 0) --c.released;
+    while (c.released < lookahead_ && !c.held.empty()) {
+      ++c.released;
+      release(h, core, c.held.front(), now);
+      c.held.pop_front();
+    }
+  }
+
+  void clear() {
+    queues_.clear();
+    for (Core& c : cores_) c = {};
+    counters = {};
+  }
+
+  DaeCounters counters;
+
+ private:
+  struct Core {
+    uint32_t released = 0;                    // queued quads whose lines entered the prefetch queue
+    std::deque<std::vector<uint64_t>> held;  // the lines of the queued quads beyond the lookahead
+  };
+
+  void release(MemoryHierarchy& h, uint32_t core, std::span<const uint64_t> lines, uint64_t now) {
     for (uint64_t addr : lines) {
       const PrefetchQueues::Insert in = queues_.insert(core, addr, now);
       counters.compared += in.compared;
@@ -54,8 +94,9 @@ class DaePrefetcher final : public TexturePrefetcher {
         continue;
       }
       ++counters.prefetches;
-      // The model computes ahead: the prefetch is handed to the hierarchy now, at the cycle it
-      // leaves the queue (its fill time is recorded; a demand access before then waits for it).
+      // The prefetch is handed to the hierarchy now, for the cycle it leaves the queue (the model
+      // computes ahead, README "Model choices"): its fill time is recorded, and a demand access
+      // before then waits for it.
       const uint32_t source = in.source == PrefetchQueues::kL2 ? MemoryHierarchy::kNoSourceCore : in.source;
       const MemoryHierarchy::PrefetchOutcome o = h.prefetch_texture(core, addr, in.dispatch, source, remote_latency_);
       counters.remote_served += o.served_by == ServedBy::Remote;
@@ -63,16 +104,9 @@ class DaePrefetcher final : public TexturePrefetcher {
     }
   }
 
-  void clear() {
-    queues_.clear();
-    counters = {};
-  }
-
-  DaeCounters counters;
-
- private:
   PrefetchQueues queues_;
-  uint32_t remote_latency_;
+  uint32_t remote_latency_, lookahead_;
+  std::vector<Core> cores_;
 };
 
 class DaeInstance final : public SchemeInstance {
@@ -82,7 +116,7 @@ class DaeInstance final : public SchemeInstance {
         entries_(p.get_u32("dae.queue_entries")),
         sharing_(p.get_bool("dae.sharing")),
         prefetcher_(std::make_shared<DaePrefetcher>(cores_, entries_, p.get_u32("dae.issue_rate"), sharing_,
-                                                    p.get_u32("dae.remote_latency"))) {
+                                                    p.get_u32("dae.remote_latency"), p.get_u32("dae.lookahead"))) {
     if (sharing_ && cores_ < 2) throw ParamError("dae.sharing=true needs at least two shader cores (gpu.shader_cores is 1)");
   }
   void install(Hooks& hooks) override { hooks.prefetcher = prefetcher_; }
@@ -162,6 +196,8 @@ void register_dae(SchemeRegistry& registry) {
   s.params = {
       ParamSpec{"dae.queue_entries", ParamType::Int, "32", "prefetch queue entries (lines) per pixel processor", 1,
                 1 << 16, {}},
+      ParamSpec{"dae.lookahead", ParamType::Int, "16",
+                "quads of a processor's tile queue, nearest the core, whose lines are prefetched", 1, 1 << 16, {}},
       ParamSpec{"dae.issue_rate", ParamType::Int, "1", "prefetches a processor's queue dispatches to its L1 per cycle",
                 1, 64, {}},
       ParamSpec{"dae.remote_latency", ParamType::Int, "4",

@@ -116,6 +116,9 @@ class TexturePrefetcher {
   virtual ~TexturePrefetcher() = default;
   virtual void quad_queued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines,
                            uint32_t dependent_samples, uint64_t now) = 0;
+  // The oldest quad queued for `core` left the queue for a thread slot of the core at `now`
+  // (queued quads start in order).
+  virtual void quad_started(MemoryHierarchy& /*hierarchy*/, uint32_t /*core*/, uint64_t /*now*/) {}
 };
 
 // Trivial alternative: prefetch every line of the quad into its core's L1.

@@ -86,6 +86,8 @@ struct Footprint {
   uint32_t probe_count = 0;       // filter probes: 1 per level, N per level when anisotropic
   uint32_t case_count[5] = {};    // probes per FootprintCase
   FootprintCase first_case = FootprintCase::None;  // the case of the first probe
+  // The sample's coordinates came from an earlier sample (a dependent read, paper 002 section 3).
+  bool dependent = false;
 
   void clear() {
     line_count = 0;
