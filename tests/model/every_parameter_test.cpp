@@ -177,6 +177,14 @@ const std::map<std::string, Alternative>& alternatives() {
       {"tcor.plc_size", {"512"}},
       {"tcor.opt_bits", {"2"}},
       {"tcor.pb_layout", {"baseline"}},
+      {"dae.queue_entries", {"1"}},
+      {"dae.lookahead", {"2"}},
+      {"dae.issue_rate", {"4"}},
+      {"dae.remote_latency", {"40"}},
+      {"dae.sharing", {"false"}},
+      {"ghb.entries", {"3"}},
+      {"ghb.index_entries", {"1"}},
+      {"ghb.degree", {"1"}},
   };
   return table;
 }
