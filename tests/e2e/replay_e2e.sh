@@ -91,7 +91,13 @@ reconcile "fragments" "replay.fragments"
 reconcile "texture.samples" "replay.texture_samples"
 reconcile "texture.lines" "replay.texture_lines"
 reconcile "l1tex.accesses" "texture.lines"
-reconcile "l1tex.misses" "l2.texture_accesses"
+# Without prefetches every line L1 reads from L2 is a miss (prefetching schemes reconcile their
+# fills in checks/dae.sql).
+check "l1tex.misses = l2.texture_accesses where nothing prefetches" \
+  "SELECT count(*) FROM (SELECT sum(value) FILTER (WHERE metric = 'l1tex.misses') AS m,
+     sum(value) FILTER (WHERE metric = 'l2.texture_accesses') AS l,
+     sum(value) FILTER (WHERE metric = 'l1tex.prefetches') AS p
+   FROM frame_metrics GROUP BY capture, frame, config) WHERE p = 0 AND (m IS NULL OR l IS NULL OR m != l)"
 reconcile "vertex.misses" "l2.vertex_accesses"
 reconcile "l2.accesses" "l2.texture_accesses l2.vertex_accesses pb.l2_accesses"
 # L2 to DRAM: every line L2 reads or writes below is one DRAM access; attachment traffic goes

@@ -196,7 +196,7 @@ void register_dae(SchemeRegistry& registry) {
   s.params = {
       ParamSpec{"dae.queue_entries", ParamType::Int, "32", "prefetch queue entries (lines) per pixel processor", 1,
                 1 << 16, {}},
-      ParamSpec{"dae.lookahead", ParamType::Int, "16",
+      ParamSpec{"dae.lookahead", ParamType::Int, "4",
                 "quads of a processor's tile queue, nearest the core, whose lines are prefetched", 1, 1 << 16, {}},
       ParamSpec{"dae.issue_rate", ParamType::Int, "1", "prefetches a processor's queue dispatches to its L1 per cycle",
                 1, 64, {}},
