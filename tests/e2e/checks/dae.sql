@@ -16,11 +16,11 @@ WITH v AS (
 SELECT (SELECT count(*) FROM v WHERE config LIKE 'tegra2+dae%'
           AND (dae_prefetches IS NULL OR dae_prefetches != probes OR useful != prefetch_hits OR late > useful
                OR misses + fills - coalesce(remote_served, 0) != l2_texture
-               OR (config LIKE 'tegra2+dae' AND remote_served IS NULL)))
-     + (SELECT count(*) FROM v WHERE config = 'tegra2+prefetch-ghb'
+               OR (config NOT LIKE 'tegra2+dae-no-sharing%' AND remote_served IS NULL)))
+     + (SELECT count(*) FROM v WHERE config LIKE 'tegra2+prefetch-ghb%'
           AND (ghb_prefetches IS NULL OR ghb_prefetches != probes OR misses + fills != l2_texture))
-     + (SELECT count(*) FROM v WHERE config = 'tegra2+perfect-l1' AND (misses != 0 OR l2_texture != 0))
-     + (SELECT count(*) FROM v WHERE config = 'tegra2' AND (remote_resident IS NULL OR remote_resident > misses))
+     + (SELECT count(*) FROM v WHERE config LIKE 'tegra2+perfect-l1%' AND (misses != 0 OR l2_texture != 0))
+     + (SELECT count(*) FROM v WHERE (config = 'tegra2' OR config LIKE 'tegra2+core.max_quads=%') AND (remote_resident IS NULL OR remote_resident > misses))
      + (SELECT 5 - count(DISTINCT config) FROM v
           WHERE config IN ('tegra2', 'tegra2+dae', 'tegra2+dae-no-sharing', 'tegra2+prefetch-ghb', 'tegra2+perfect-l1'))
      AS violations
