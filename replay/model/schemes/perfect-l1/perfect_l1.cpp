@@ -31,6 +31,10 @@ class PerfectL1Instance final : public SchemeInstance {
   void install(Hooks& hooks) override {
     hooks.texture_organisation = [](MemoryHierarchy&) { return std::make_unique<PerfectL1Organisation>(); };
   }
+  // An organisation reports the local/remote split (DESIGN.md section 8): every hit is local.
+  void frame_end(const MemoryHierarchy& h, FrameResults& r) override {
+    r.frame_metrics.emplace_back("l1tex.local_hits", static_cast<double>(h.l1tex_totals().hits));
+  }
 };
 
 }  // namespace
@@ -43,7 +47,7 @@ void register_perfect_l1(SchemeRegistry& registry) {
   s.description = "perfect texture caches: every texture request hits its L1 (Fig. 3a's upper bound)";
   s.preset = "tegra2";
   s.hooks = {HookKind::TextureOrganisation};
-  s.metrics = {"l1tex.prefetch_fills"};
+  s.metrics = {"l1tex.prefetch_fills", "l1tex.local_hits"};
   SchemeVariant v;
   v.name = "perfect-l1";
   v.description = "section 3: every texture access hits L1 (3.29x over one warp in the paper)";

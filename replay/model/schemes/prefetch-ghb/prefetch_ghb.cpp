@@ -66,6 +66,8 @@ class GhbInstance final : public SchemeInstance {
   void frame_begin(MemoryHierarchy&) override { counters_ = {}; }
   void frame_end(const MemoryHierarchy& h, FrameResults& r) override {
     const CacheCounters l1 = h.l1tex_totals();
+    // An organisation reports the local/remote split (DESIGN.md section 8): the L1s stay private.
+    r.frame_metrics.emplace_back("l1tex.local_hits", static_cast<double>(l1.hits));
     r.frame_metrics.emplace_back("ghb.trained", static_cast<double>(counters_.trained));
     r.frame_metrics.emplace_back("ghb.prefetches", static_cast<double>(counters_.predictions));
     r.frame_metrics.emplace_back("ghb.useful", static_cast<double>(l1.prefetch_hits));
@@ -112,7 +114,7 @@ void register_prefetch_ghb(SchemeRegistry& registry) {
       ParamSpec{"ghb.degree", ParamType::Int, "4", "lines prefetched per miss whose delta pair recurs", 1, 64, {}},
   };
   s.hooks = {HookKind::TextureOrganisation};
-  s.metrics = {"ghb.trained", "ghb.prefetches", "ghb.useful", "ghb.late", "energy.ghb_nj"};
+  s.metrics = {"l1tex.local_hits", "ghb.trained", "ghb.prefetches", "ghb.useful", "ghb.late", "energy.ghb_nj"};
   SchemeVariant v;
   v.name = "prefetch-ghb";
   v.description = "section 3: a GHB G/DC prefetcher per L1 texture cache";
