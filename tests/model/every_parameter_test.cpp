@@ -181,6 +181,14 @@ const std::map<std::string, Alternative>& alternatives() {
       {"tfm.latency", {"3"}},
       {"tfm.fill_latency", {"7"}},
       {"tfm.replacement", {"fifo"}},
+      {"dae.queue_entries", {"1"}},
+      {"dae.lookahead", {"2"}},
+      {"dae.issue_rate", {"4"}},
+      {"dae.remote_latency", {"40"}},
+      {"dae.sharing", {"false"}},
+      {"ghb.entries", {"3"}},
+      {"ghb.index_entries", {"1"}},
+      {"ghb.degree", {"1"}},
   };
   return table;
 }

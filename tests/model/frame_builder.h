@@ -39,6 +39,8 @@ struct QuadSpec {
   // lines[lane] = the lines of that lane's samples, one sample per inner vector.
   std::vector<std::vector<uint64_t>> samples[4];
   uint32_t coverage = 0xf;
+  // Texture instructions (k-th sample of each lane) that are dependent reads (paper 002).
+  std::vector<uint32_t> dependent;
 };
 
 using QuadFn = std::function<QuadSpec(uint32_t tile_seq, uint32_t qx, uint32_t qy)>;
@@ -125,7 +127,8 @@ inline std::vector<uint8_t> buildFrame(const FrameSpec& f) {
           const uint32_t qx = quad_index % 16, qy = quad_index / 16;
           const QuadSpec q = f.quad(seq, qx, qy);
           if (!q.present) continue;
-          const uint32_t flags = q.shaded ? stream::kQuadShaded : 0u;
+          uint32_t flags = q.shaded ? stream::kQuadShaded : 0u;
+          for (uint32_t k : q.dependent) flags |= stream::quad_dependent_flag(k);
           w.quad(tx * 32 + qx * 2, ty * 32 + qy * 2, q.coverage, q.shaded ? q.coverage : 0u, q.shaded ? q.coverage : 0u,
                  flags, q.instructions);
           for (uint32_t lane = 0; lane < 4; ++lane) {

@@ -562,6 +562,33 @@ class FunctionSampler final : public TextureSampler {
   }
 };
 
+// Paper 002 section 3: an image read whose coordinates come from another's result is marked
+// dependent (it cannot be prefetched ahead of execution); the others are not.
+TEST(ShaderExec, DependentTextureReadsAreMarked) {
+  Fixture f = make("dependent.frag", Stage::Fragment);
+  ASSERT_TRUE(f.module);
+  FunctionSampler sampler;
+  Bindings bind;
+  bind.sampler = &sampler;
+  auto b = make_batch(4);
+  set_quad(*b, 0, 0, 0);
+  for (uint32_t l = 0; l < 4; ++l) {
+    b->inputs[slot(0, 0)][l] = fbits(b->frag_coord[0][l] / 16.0f);
+    b->inputs[slot(0, 1)][l] = fbits(b->frag_coord[1][l] / 16.0f);
+  }
+  std::string error;
+  ASSERT_TRUE(f.exec->execute(*b, bind, error)) << error;
+  // a, b, c, then the loop's two iterations, in execution order.
+  ASSERT_EQ(sampler.requests.size(), 5u);
+  EXPECT_FALSE(sampler.requests[0].dependent);
+  EXPECT_TRUE(sampler.requests[1].dependent);
+  EXPECT_FALSE(sampler.requests[2].dependent);
+  // The loop's sample is one instruction: static data flow marks it dependent in every
+  // iteration, the first included (its coordinates may come from its own result).
+  EXPECT_TRUE(sampler.requests[3].dependent);
+  EXPECT_TRUE(sampler.requests[4].dependent);
+}
+
 TEST(ShaderExec, TextureSamplingPlumbing) {
   Fixture f = make("texture.frag", Stage::Fragment);
   ASSERT_TRUE(f.module);
@@ -613,10 +640,11 @@ TEST(ShaderExec, TextureSamplingPlumbing) {
     EXPECT_EQ(out_f(*b, 3, 2, l), 22.0f + 0.0f);
     EXPECT_EQ(out_f(*b, 3, 3, l), 23.0f + 100.0f);
   }
-  // One sampler call per image instruction for the whole batch.
+  // One sampler call per image instruction for the whole batch; none reads another's result.
   EXPECT_EQ(sampler.requests.size(), 8u);
   for (const ImageRequest& r : sampler.requests) {
     EXPECT_EQ(r.active, 0xffu);
+    EXPECT_FALSE(r.dependent);
     if (r.op == ImageOp::SampleImplicitLod) {
       EXPECT_EQ(r.image_resource, tex);
     }

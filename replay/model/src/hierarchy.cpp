@@ -120,6 +120,7 @@ void MemoryHierarchy::begin_frame() {
   }
   dram_.clear_counters();
   std::fill(replication_.begin(), replication_.end(), 0);
+  misses_remote_resident_ = 0;
   std::fill(dram_fetches_.begin(), dram_fetches_.end(), 0);
   std::fill(dram_writes_.begin(), dram_writes_.end(), 0);
 }
@@ -226,8 +227,12 @@ MemResponse MemoryHierarchy::access_other(const MemRequest& request, uint64_t no
   throw std::invalid_argument("memory request with an unknown stream");
 }
 
-uint64_t MemoryHierarchy::prefetch_texture(uint32_t core, uint64_t addr, uint64_t now) {
+MemoryHierarchy::PrefetchOutcome MemoryHierarchy::prefetch_texture(uint32_t core, uint64_t addr, uint64_t now,
+                                                                   uint32_t source, uint32_t remote_latency) {
   if (core >= config_.shader_cores) throw std::out_of_range("prefetch for a shader core that does not exist");
+  if (source != kNoSourceCore && (source >= config_.shader_cores || source == core)) {
+    throw std::out_of_range("prefetch source " + std::to_string(source) + " is not another shader core");
+  }
   AnyCache& l1 = l1tex_[core];
   const CacheOutcome o = l1.prefetch(addr, AccessInfo{});
   if (holders_) {
@@ -235,16 +240,35 @@ uint64_t MemoryHierarchy::prefetch_texture(uint32_t core, uint64_t addr, uint64_
     if (o.filled) holders_->increment(addr >> l1_line_shift_);
   }
   const uint64_t t = now + config_.l1tex.hit_latency;
-  if (o.hit) return std::max(t, o.ready);
+  if (o.hit) return {std::max(t, o.ready), ServedBy::L1, false};
   if (o.writeback) {
     access_below_l1(l2_requester_texture(core), o.writeback_addr, true, AccessInfo{kNoNextUse, 0, true}, t);
   }
-  if (!o.fetch) return t;
+  if (!o.fetch) return {t, ServedBy::L1, false};
+  // The fill holds an MSHR until its line arrives, from another L1 or from below.
   const uint64_t issue = l1.reserve_mshr(t);
-  const uint64_t ready = issue + access_below_l1(l2_requester_texture(core), addr, false, AccessInfo{}, issue).latency;
-  l1.set_ready(o, ready);
-  l1.commit_mshr(ready);
-  return ready;
+  PrefetchOutcome out;
+  uint64_t below_at = issue;
+  if (source != kNoSourceCore) {
+    uint64_t remote_ready = 0;
+    if (l1tex_[source].probe(addr, &remote_ready)) {
+      // The source's L1 reads the line (hit latency) once its own fill has arrived, and the
+      // interconnect brings it back.
+      out.ready = std::max(issue + config_.l1tex.hit_latency, remote_ready) + remote_latency;
+      out.served_by = ServedBy::Remote;
+    } else {
+      out.remote_miss = true;
+      below_at = issue + remote_latency;
+    }
+  }
+  if (out.served_by != ServedBy::Remote) {
+    const MemResponse below = access_below_l1(l2_requester_texture(core), addr, false, AccessInfo{}, below_at);
+    out.ready = below_at + below.latency;
+    out.served_by = below.served_by;
+  }
+  l1.set_ready(o, out.ready);
+  l1.commit_mshr(out.ready);
+  return out;
 }
 
 uint64_t MemoryHierarchy::flush_color_line(uint64_t addr, uint64_t now) {

@@ -48,7 +48,7 @@ uint32_t RoundRobinScheduler::core(const PassInfo&, const TileRef&, uint32_t, ui
 }
 
 void QueuePrefetcher::quad_queued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines,
-                                  uint64_t now) {
+                                  uint32_t /*dependent_samples*/, uint64_t now) {
   // The lines become usable at their fill time (the cache records it): a demand access that
   // comes earlier waits for the fill.
   for (uint64_t line : lines) hierarchy.prefetch_texture(core, line, now);

@@ -42,6 +42,8 @@ constexpr Counter<CacheCounters> kCacheCounters[] = {
     {"bypasses", &CacheCounters::bypasses},
     {"prefetches", &CacheCounters::prefetches},
     {"prefetch_fills", &CacheCounters::prefetch_fills},
+    {"prefetch_hits", &CacheCounters::prefetch_hits},
+    {"late_prefetch_hits", &CacheCounters::late_prefetch_hits},
     {"mshr_merges", &CacheCounters::mshr_merges},
     {"mshr_stall_cycles", &CacheCounters::mshr_stall_cycles},
     {"dead_drops", &CacheCounters::dead_drops},
@@ -93,6 +95,8 @@ void emit_frame_metrics(FrameResults& r, const MetricSources& src) {
   // With the built-in private L1s every hit is a local hit; an organisation (DTM-NUCA) that
   // serves remote hits reports them itself.
   if (!src.texture_organisation) put("l1tex.local_hits", d(l1.hits));
+  // Paper 002 section 3 (66.3 % of misses): only while the hierarchy keeps holder counts.
+  if (h.tracks_remote_residency()) put("l1tex.misses_remote_resident", d(h.l1tex_misses_remote_resident()));
   if (src.front_buffer) put("tfm.hits", d(r.front_buffer_hits));
   cache("vertex", h.vertex_totals());
   if (!src.tile_organisation) {

@@ -61,6 +61,9 @@ uint32_t Rasterizer::read_quad(const Event& e) {
   q.tex_instrs = 0;
   q.probes = 0;
   for (uint32_t& n : q.lane_samples) n = 0;
+  const bool prefetch = p_.hooks.prefetcher != nullptr;
+  prefetch_lines_.clear();
+  dependent_samples_ = 0;
   q.lines.clear();
   q.sample_end.clear();
   q.sample_instr.clear();
@@ -83,6 +86,13 @@ uint32_t Rasterizer::read_quad(const Event& e) {
     const uint32_t instr = q.lane_samples[s.u[0]]++;
     q.tex_instrs = std::max(q.tex_instrs, instr + 1);
     q.lines.insert(q.lines.end(), s.lines.begin(), s.lines.end());
+    if (prefetch) {
+      if (stream::quad_sample_dependent(e.u[5], instr)) {
+        ++dependent_samples_;
+      } else {
+        prefetch_lines_.insert(prefetch_lines_.end(), s.lines.begin(), s.lines.end());
+      }
+    }
     q.sample_end.push_back(static_cast<uint32_t>(q.lines.size()));
     q.sample_instr.push_back(instr);
     if (with_probes) {
@@ -183,7 +193,11 @@ void Rasterizer::step(uint64_t t) {
     ++p_.q_tile[q.tile];
     ++p_.activity->quads_rasterized;
     q.arrive = t + 1;
-    if (p_.hooks.prefetcher && q.shaded) p_.hooks.prefetcher->quad_queued(*p_.h, q.core, q.lines, t);
+    // The stream says which quads early-Z kills (the renderer ran the test): only those it keeps
+    // are prefetched (README, "Model choices").
+    if (p_.hooks.prefetcher && q.shaded) {
+      p_.hooks.prefetcher->quad_queued(*p_.h, q.core, prefetch_lines_, dependent_samples_, t);
+    }
     p_.earlyz.enqueue(q.core, static_cast<uint32_t>(pending_), t + 1);
     pending_ = -1;
   }

@@ -47,6 +47,10 @@ class Rasterizer {
   int64_t blocked_core_ = -1;
   uint64_t cycle_ = ~uint64_t{0};
   uint32_t emitted_ = 0;        // quads sent in cycle_
+  // The pending quad's lines a prefetcher may fetch ahead (its samples that are not dependent
+  // reads) and its dependent samples; filled only when a prefetcher is installed.
+  std::vector<uint64_t> prefetch_lines_;
+  uint32_t dependent_samples_ = 0;
 };
 
 }  // namespace tessera::model

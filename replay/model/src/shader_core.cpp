@@ -51,6 +51,7 @@ void ShaderCore::admit_step(uint32_t c, uint64_t t) {
   admit_q_[c].pop_front();
   ++resident_[c];
   p_.earlyz.admitted(c, t);
+  if (p_.hooks.prefetcher) p_.hooks.prefetcher->quad_started(*p_.h, c, t);
   push_ready(c, slot, t);
   p_.wake(UnitKind::Core, c, t);
   if (!admit_q_[c].empty()) p_.wake(UnitKind::Admit, c, t + 1);

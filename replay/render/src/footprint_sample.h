@@ -15,6 +15,7 @@ namespace tessera::render {
 struct FootprintSample {
   uint32_t lane, level, footprint_case, probes, first_line, line_count, first_probe, first_block, block_count,
       block_bytes;
+  bool dependent;  // its coordinates came from an earlier sample (paper 002: not prefetchable)
 };
 
 // The lines, probe records and blocks of a batch's samples, one after the other.
@@ -46,6 +47,7 @@ inline FootprintSample footprint_sample(uint32_t lane, const texture::Footprint&
   s.level = fp.level_count ? std::min(fp.levels[0], fp.level_count > 1 ? fp.levels[1] : fp.levels[0]) : 0;
   s.footprint_case = static_cast<uint32_t>(fp.first_case);
   s.probes = fp.probe_count;
+  s.dependent = fp.dependent;
   s.first_line = static_cast<uint32_t>(store.lines.size());
   s.line_count = fp.line_count;
   s.first_probe = static_cast<uint32_t>(store.probes.size());

@@ -196,6 +196,18 @@ void FragmentStage::attach(DrawState& ds) {
   }
 }
 
+uint32_t FragmentStage::dependent_flags(uint32_t units_end, size_t next) const {
+  // The stream marks a quad's k-th texture instruction dependent when the k-th sample of any of
+  // its lanes is (access-stream.md, "Dependent texture reads").
+  uint32_t flags = 0, per_lane[4] = {};
+  for (; next < samples_.size() && samples_[next].lane / 4 < units_end; ++next) {
+    const Sample& sm = samples_[next];
+    const uint32_t k = per_lane[sm.lane % 4]++;
+    if (sm.dependent) flags |= stream::quad_dependent_flag(k);
+  }
+  return flags;
+}
+
 bool FragmentStage::execute(DrawState& ds, const shader::Bindings& bindings, frontend::SkipCounts& skipped) {
   std::string error;
   if (!ds.fs->executor->execute(*batch_, bindings, error)) {
@@ -214,6 +226,7 @@ bool FragmentStage::execute(DrawState& ds, const shader::Bindings& bindings, fro
                                                               uint32_t flags, uint64_t instructions, bool shaded,
                                                               uint8_t shaded_pixels, uint32_t units_end, size_t& next_sample,
                                                               stream::StreamWriter* out, RenderStats& stats) {
+  if (shaded) flags |= dependent_flags(units_end, next_sample);
   if (out) out->quad(static_cast<uint32_t>(q.x), static_cast<uint32_t>(q.y), q.coverage, ds_pass, written, flags, instructions);
   ++stats.quads;
   stats.fragments += static_cast<uint64_t>(std::popcount(q.coverage));

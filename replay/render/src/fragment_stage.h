@@ -64,6 +64,9 @@ class FragmentStage {
                    bool shaded, uint8_t shaded_pixels, uint32_t units_end, size_t& next_sample,
                    stream::StreamWriter* out, RenderStats& stats);
   void emit_texture_events(uint32_t units_end, size_t& next, stream::StreamWriter* out, RenderStats& stats);
+  // Quad flags marking its dependent texture instructions, from the samples of the units before
+  // `units_end` starting at `next`.
+  uint32_t dependent_flags(uint32_t units_end, size_t next) const;
 
   std::unique_ptr<shader::LaneBatch> batch_;
   std::vector<pipeline::Quad> quads_;

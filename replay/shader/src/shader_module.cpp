@@ -16,6 +16,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "dependent_reads.h"
 #include "program.h"
 
 namespace tessera::shader {
@@ -138,6 +139,8 @@ class Decoder {
       : words_(words), entry_(entry), stage_(stage), info_(info), resources_(resources), p_(prog) {}
 
   void run();
+  // Per result id: the image reads whose coordinates depend on another's result.
+  void set_dependent_reads(std::vector<bool> dependent) { dependent_ = std::move(dependent); }
 
  private:
   // ---- helpers ----
@@ -257,6 +260,7 @@ class Decoder {
   ShaderInfo& info_;
   std::vector<ResourceBinding>& resources_;
   Program& p_;
+  std::vector<bool> dependent_;
 
   std::vector<Instr> instrs_;
   std::vector<TypeInfo> types_;
@@ -1738,6 +1742,7 @@ void Decoder::image_inst(const Instr& in) {
   r.dim = it.dim;
   r.arrayed = it.arrayed;
   r.depth_image = it.depth;
+  r.dependent = in[2] < dependent_.size() && dependent_[in[2]];
   // Sampled = 2: a storage image (read, write, atomics and size queries without a sampler).
   im.storage = it.count == 2 && it.dim != ImageDim::SubpassData;
   im.dst = reg_of(in[2]);
@@ -1912,6 +1917,7 @@ std::unique_ptr<ShaderModule> ShaderModule::create(std::span<const uint32_t> wor
   module->program_ = std::make_unique<Program>();
   try {
     Decoder dec(module->optimised_, entry_point, stage, module->info_, module->resources_, *module->program_);
+    dec.set_dependent_reads(dependent_image_reads(module->optimised_, env));
     dec.run();
   } catch (const DecodeError& e) {
     error = prefix + e.message;

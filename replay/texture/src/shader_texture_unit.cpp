@@ -156,6 +156,7 @@ void ShaderTextureUnit::execute(const shader::ImageRequest& req, uint32_t* const
   // Cube arrays count cubes, not faces.
   const uint32_t array_size = cube ? tex->layers() / 6 : tex->layers();
   Footprint fp;
+  fp.dependent = req.dependent;
 
   for (uint32_t l = 0; l < req.lane_count; ++l) {
     if (!((req.active >> l) & 1u)) continue;

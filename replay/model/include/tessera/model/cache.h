@@ -71,6 +71,10 @@ struct CacheCounters {
   uint64_t bypasses = 0;        // misses the policy declined to allocate
   uint64_t prefetches = 0;      // prefetch requests (not demand accesses)
   uint64_t prefetch_fills = 0;  // prefetches that allocated a line
+  // Demand hits on a line a prefetch allocated, the first since its fill (paper 002: a useful
+  // prefetch), and those of them that waited for the prefetch's fill still in flight (late).
+  uint64_t prefetch_hits = 0;
+  uint64_t late_prefetch_hits = 0;
   uint64_t invalidations = 0;
   uint64_t mshr_merges = 0;        // hits on a line whose fill was still in flight (they wait for it)
   uint64_t mshr_stall_cycles = 0;  // cycles misses waited for a free MSHR
@@ -150,6 +154,7 @@ class SetAssocCache {
         tags_(static_cast<size_t>(sets_) * ways_, kInvalid),
         ready_(static_cast<size_t>(sets_) * ways_, 0),
         dirty_(static_cast<size_t>(sets_) * ways_, 0),
+        prefetched_(static_cast<size_t>(sets_) * ways_, 0),
         bank_free_(config.banks, 0),
         mshrs_(config.mshrs),
         shared_(config.requesters > 1),
@@ -243,8 +248,20 @@ class SetAssocCache {
       out.fetch = true;
       ++counters_.fetches;
       ++counters_.prefetch_fills;
+      prefetched_[base + way] = 1;
     }
     return out;
+  }
+
+  // Whether `addr` is allocated, and then the cycle its data is (or will be) present, without
+  // touching counters or replacement state (another core's cache probed by a prefetch, DAE).
+  bool probe(uint64_t addr, uint64_t* ready) const {
+    const uint64_t line = addr >> line_shift_;
+    const size_t base = static_cast<size_t>(static_cast<uint32_t>(line) & set_mask_) * ways_;
+    const uint32_t w = find_way(base, line + 1);
+    if (w == kBypass) return false;
+    *ready = ready_[base + w];
+    return true;
   }
 
   // The data of the line allocated (or hit) by `outcome` arrives at `ready` (in-flight fill).
@@ -296,6 +313,7 @@ class SetAssocCache {
     tags_[base + way] = kInvalid;
     dirty_[base + way] = 0;
     ready_[base + way] = 0;
+    prefetched_[base + way] = 0;
     policy_.invalidate(set, way);
     ++counters_.invalidations;
     return was_dirty;
@@ -346,6 +364,11 @@ class SetAssocCache {
     if (rc) ++rc->hits;
     const uint64_t ready = ready_[base + w];
     counters_.mshr_merges += ready > now;  // no branch: whether a fill is in flight is unpredictable
+    // The first demand hit on a prefetched line: useful, and late when its fill is in flight.
+    const uint64_t prefetched = prefetched_[base + w];
+    counters_.prefetch_hits += prefetched;
+    counters_.late_prefetch_hits += prefetched & static_cast<uint64_t>(ready > now);
+    prefetched_[base + w] = 0;
     if (info.update_replacement) policy_.touch(set, w, info);
     return ready;
   }
@@ -476,6 +499,7 @@ class SetAssocCache {
     tags_[base + way] = tag;
     dirty_[base + way] = 0;
     ready_[base + way] = 0;
+    prefetched_[base + way] = 0;
     policy_.reset(set, way, info);
     ++counters_.fills;
     out.filled = true;
@@ -493,6 +517,7 @@ class SetAssocCache {
   std::vector<uint64_t> tags_;   // sets x ways, contiguous per set
   std::vector<uint64_t> ready_;  // sets x ways: cycle the line's data arrives (in-flight fills)
   std::vector<uint8_t> dirty_;   // sets x ways
+  std::vector<uint8_t> prefetched_;  // sets x ways: allocated by a prefetch, no demand hit yet
   std::vector<uint64_t> bank_free_;
   MshrFile mshrs_;
   bool shared_;                    // several requesters: per-requester counters kept as it goes

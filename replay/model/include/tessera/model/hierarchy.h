@@ -150,7 +150,22 @@ class MemoryHierarchy {
 
   // Prefetch a texture line into the L1 of `core` (DAE, paper 002); returns the cycle the line's
   // data is present (its in-flight fill). Counts as a prefetch, not a demand access.
-  uint64_t prefetch_texture(uint32_t core, uint64_t addr, uint64_t now);
+  uint64_t prefetch_texture(uint32_t core, uint64_t addr, uint64_t now) {
+    return prefetch_texture(core, addr, now, kNoSourceCore, 0).ready;
+  }
+  // The same with a predicted source (paper 002 section 3, the prefetch queue's Source field): on
+  // a miss in the L1 of `core`, the line is asked of the L1 of `source` (another core) over the
+  // interconnect, `remote_latency` cycles there and back; when that L1 holds it (or its fill is in
+  // flight) it arrives from there, else the request goes on to L2 once the answer is back.
+  // kNoSourceCore: straight to L2.
+  static constexpr uint32_t kNoSourceCore = 0xffffffffu;
+  struct PrefetchOutcome {
+    uint64_t ready = 0;                 // the cycle the line's data is in the L1 of `core`
+    ServedBy served_by = ServedBy::L1;  // L1: already allocated; Remote: from `source`; L2 / Dram
+    bool remote_miss = false;           // `source` was asked and did not hold the line
+  };
+  PrefetchOutcome prefetch_texture(uint32_t core, uint64_t addr, uint64_t now, uint32_t source,
+                                   uint32_t remote_latency);
 
   // The shared path below the first level: L2 access by `l2_requester` (see l2_requester_*), and
   // a DRAM access on a miss. Dirty L2 victims are written to DRAM as posted writes. Returns the
@@ -193,6 +208,12 @@ class MemoryHierarchy {
   // Records the replication degree of the block at `addr` now (called by organisations that
   // replace the baseline path, after serving a request).
   void record_replication(uint64_t addr);
+
+  // Paper 002 section 3: demand misses of the private L1s whose line another core's L1 held at that
+  // moment (allocated, possibly still filling). Counted only while the holder counts are kept
+  // (stats.replication=true and no texture organisation): tracks_remote_residency().
+  uint64_t l1tex_misses_remote_resident() const { return misses_remote_resident_; }
+  bool tracks_remote_residency() const { return holders_ != nullptr; }
 
   // Sums over the L1 texture caches and over the vertex caches.
   CacheCounters l1tex_totals() const;
@@ -248,7 +269,10 @@ class MemoryHierarchy {
     if (holders_) {
       const uint64_t line = addr >> l1_line_shift_;
       if (o.evicted) holders_->decrement(o.evicted_addr >> l1_line_shift_);
-      ++replication_[o.filled ? holders_->increment(line) : holders_->get(line)];
+      const uint32_t holders = o.filled ? holders_->increment(line) : holders_->get(line);
+      // A demand miss just allocated the line here: any other holder is another core's L1.
+      misses_remote_resident_ += o.filled && holders > 1;
+      ++replication_[holders];
       return;
     }
     // All L1s share one geometry: locate the set once, then scan it in each cache.
@@ -279,6 +303,7 @@ class MemoryHierarchy {
   std::unique_ptr<TextureOrganisation> organisation_;
   std::unique_ptr<TileCacheOrganisation> tile_organisation_;
   std::vector<uint64_t> replication_;
+  uint64_t misses_remote_resident_ = 0;
   std::vector<uint64_t> dram_fetches_;
   std::vector<uint64_t> dram_writes_;
   // Per L2 line (tag-array slot): the requester that last wrote it, so its write-back is counted

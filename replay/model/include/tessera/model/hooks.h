@@ -108,18 +108,25 @@ class RoundRobinScheduler final : public QuadScheduler {
   uint32_t next_ = 0;
 };
 
-// Called when the rasterizer puts a quad in a core's queue, with the quad's texture lines
-// (paper 002: prefetch from the tile queue while the quad waits).
+// Called when the rasterizer puts a quad early-Z keeps in a core's queue (paper 002: prefetch from
+// the tile queue while the quad waits), with the texture lines whose addresses are known there:
+// those of every sample but the `dependent_samples` whose coordinates depend on an earlier
+// sample's result (the stream's dependent-read marks), which cannot be computed ahead.
 class TexturePrefetcher {
  public:
   virtual ~TexturePrefetcher() = default;
-  virtual void quad_queued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines, uint64_t now) = 0;
+  virtual void quad_queued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines,
+                           uint32_t dependent_samples, uint64_t now) = 0;
+  // The oldest quad queued for `core` left the queue for a thread slot of the core at `now`
+  // (queued quads start in order).
+  virtual void quad_started(MemoryHierarchy& /*hierarchy*/, uint32_t /*core*/, uint64_t /*now*/) {}
 };
 
 // Trivial alternative: prefetch every line of the quad into its core's L1.
 class QueuePrefetcher final : public TexturePrefetcher {
  public:
-  void quad_queued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines, uint64_t now) override;
+  void quad_queued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines,
+                   uint32_t dependent_samples, uint64_t now) override;
 };
 
 // One texture sample as the texture unit hands it to a buffer in front of L1: the distinct 64 B

@@ -78,6 +78,8 @@ struct ImageRequest {
 
   uint32_t lane_count = 0;
   LaneMask active = 0;
+  // Its coordinates depend on an earlier image read's result (dependent_reads.h, paper 002).
+  bool dependent = false;
 
   // Coordinates after the projective divide (Proj variants), layer last when arrayed.
   // For Fetch the integer coordinates are in `icoord`.

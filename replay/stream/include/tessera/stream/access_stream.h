@@ -81,6 +81,21 @@ enum QuadFlags : uint32_t {
   kQuadShaded = 2,      // the fragment shader ran (false when early tests killed all pixels)
   kQuadFrontFacing = 4,
 };
+// Flags bits 3..31: dependent texture reads (paper 002 section 3: a sample whose coordinates
+// depend on an earlier sample's result cannot be prefetched from the tile queue). Bit
+// kQuadDependentShift + k marks the quad's k-th texture instruction (the k-th sample of each of
+// its lanes); the last bit stands for every instruction from kQuadDependentInstructions - 1 on.
+inline constexpr uint32_t kQuadDependentShift = 3;
+inline constexpr uint32_t kQuadDependentInstructions = 29;
+// Whether the k-th texture instruction of a quad with these flags is a dependent read.
+inline bool quad_sample_dependent(uint32_t flags, uint32_t k) {
+  const uint32_t bit = k < kQuadDependentInstructions ? k : kQuadDependentInstructions - 1;
+  return (flags >> (kQuadDependentShift + bit)) & 1u;
+}
+// The flags bit marking texture instruction k dependent.
+inline uint32_t quad_dependent_flag(uint32_t k) {
+  return 1u << (kQuadDependentShift + (k < kQuadDependentInstructions ? k : kQuadDependentInstructions - 1));
+}
 
 // One filter probe of a texture sample as paper 004's Texture Filter Memory sees it: its kind
 // (texture::ProbeKind: 0 no memory read, 1..4 Algorithm 2's cases, 5 one texel, 6 irregular), its

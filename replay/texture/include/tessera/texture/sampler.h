@@ -118,6 +118,8 @@ struct Footprint {
   uint32_t block_count = 0;
   uint64_t blocks[kMaxBlocks];    // block byte addresses, per probe (ProbeRecord)
   uint32_t block_bytes = 0;       // bytes of one 4x4 block of the sampled format
+  // The sample's coordinates came from an earlier sample (a dependent read, paper 002 section 3).
+  bool dependent = false;
 
   void clear() {
     line_count = 0;

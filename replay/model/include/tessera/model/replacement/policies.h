@@ -67,6 +67,9 @@ class AnyCache {
   bool contains(uint64_t addr) const {
     return visit([&](const auto& c) { return c.contains(addr); });
   }
+  bool probe(uint64_t addr, uint64_t* ready) const {
+    return visit([&](const auto& c) { return c.probe(addr, ready); });
+  }
   bool invalidate(uint64_t addr) {
     return visit([&](auto& c) { return c.invalidate(addr); });
   }

@@ -1,0 +1,199 @@
+// Paper 002 (DAE): the prefetch queue's timing and Source field, late and useful prefetches,
+// dependent reads left to execution, and the GHB and perfect-cache references.
+#include <gtest/gtest.h>
+
+#include "../frame_builder.h"
+#include "dae/prefetch_queue.h"
+#include "prefetch-ghb/global_history_buffer.h"
+#include "tessera/model/configuration.h"
+#include "tessera/model/hierarchy.h"
+
+namespace tessera::model {
+namespace {
+
+using namespace testing;
+using dae::PrefetchQueues;
+
+HierarchyConfig mobile4_hierarchy() { return HierarchyConfig::from_params(make_preset("mobile4")); }
+
+// Entries leave in order at the issue rate, never before they exist; a line already waiting in
+// the same queue is not queued twice; a full queue drops.
+TEST(DaePrefetchQueue, DispatchesInOrderAtTheIssueRate) {
+  PrefetchQueues q(1, 2, 2, false);
+  EXPECT_EQ(q.insert(0, 0x100, 10).dispatch, 10u);
+  EXPECT_EQ(q.insert(0, 0x140, 10).dispatch, 10u);
+  EXPECT_EQ(q.insert(0, 0x180, 10).dispatch, 11u);
+  EXPECT_EQ(q.insert(0, 0x180, 10).kind, PrefetchQueues::Insert::Duplicate);
+  EXPECT_EQ(q.insert(0, 0x1c0, 10).dispatch, 11u);  // the first two left at 10, two places free
+  EXPECT_EQ(q.insert(0, 0x200, 10).kind, PrefetchQueues::Insert::Full);
+  EXPECT_EQ(q.queued(0, 10), 2u);
+  EXPECT_EQ(q.insert(0, 0x200, 30).dispatch, 30u);
+}
+
+// Section 3: the new entry's address is compared with every entry queued for the other
+// processors; a match names that processor (the one dispatching it first), none names L2.
+TEST(DaePrefetchQueue, SourceMatchPicksTheRemoteCore) {
+  PrefetchQueues q(3, 8, 1, true);
+  for (uint64_t line : {0xa0, 0xb0, 0xc0}) q.insert(2, line, 0);  // dispatched at 0, 1, 2
+  for (uint64_t line : {0xd0, 0xe0, 0xf0, 0xc0}) q.insert(1, line, 0);  // 0xc0 at 3
+  const PrefetchQueues::Insert in = q.insert(0, 0xc0, 1);
+  EXPECT_EQ(in.kind, PrefetchQueues::Insert::Queued);
+  EXPECT_EQ(in.source, 2u);    // core 2 dispatches 0xc0 at 2, core 1 at 3
+  EXPECT_EQ(in.compared, 3u);  // queued at 1: core 2's c0, core 1's f0 and c0
+  EXPECT_EQ(q.insert(0, 0x99, 1).source, PrefetchQueues::kL2);
+  PrefetchQueues alone(3, 8, 1, false);
+  alone.insert(2, 0xc0, 0);
+  alone.insert(2, 0xc1, 0);
+  EXPECT_EQ(alone.insert(0, 0xc1, 0).source, PrefetchQueues::kL2);
+}
+
+// A prefetch dispatched at t for a line L2 holds fills the L1 at t + L1 + L2 latency (mobile4:
+// 1 + 12); a demand access then hits at the L1 latency, the L2 latency hidden exactly, and
+// counts as a useful prefetch. One arriving before the fill waits for it and counts as late.
+TEST(DaeHierarchy, PrefetchHidesTheL2LatencyAndLateOnesWait) {
+  MemoryHierarchy h(mobile4_hierarchy());
+  MemRequest warm;
+  warm.unit = 1;
+  for (uint64_t a : {0x1000, 0x2000}) {
+    warm.addr = a;
+    h.access(warm, 0);  // now in L2 (and core 1's L1)
+  }
+  h.begin_frame();
+  EXPECT_EQ(h.prefetch_texture(0, 0x1000, 1000), 1013u);
+  MemRequest r;
+  r.unit = 0;
+  r.addr = 0x1000;
+  EXPECT_EQ(h.access(r, 1013).latency, 1u);
+  EXPECT_EQ(h.prefetch_texture(0, 0x2000, 2000), 2013u);
+  r.addr = 0x2000;
+  EXPECT_EQ(h.access(r, 2005).latency, 8u);  // waits for the fill in flight
+  const CacheCounters c = h.l1tex(0).counters();
+  EXPECT_EQ(c.prefetch_hits, 2u);
+  EXPECT_EQ(c.late_prefetch_hits, 1u);
+  EXPECT_EQ(c.misses, 0u);
+  // A second demand hit on the same line is an ordinary hit.
+  EXPECT_EQ(h.access(r, 3000).latency, 1u);
+  EXPECT_EQ(h.l1tex(0).counters().prefetch_hits, 2u);
+}
+
+// With a Source, the L1 of that core serves the line over the interconnect (once its own fill is
+// there), L2 sees nothing; a Source that does not hold the line passes the request to L2 after
+// the round trip.
+TEST(DaeHierarchy, SourceCoreServesThePrefetch) {
+  MemoryHierarchy h(mobile4_hierarchy());
+  const uint64_t remote_ready = h.prefetch_texture(2, 0x4000, 100);  // from DRAM
+  const uint64_t l2_before = h.l2().counters().accesses;
+  const auto o = h.prefetch_texture(0, 0x4000, 101, 2, 4);
+  EXPECT_EQ(o.served_by, ServedBy::Remote);
+  EXPECT_EQ(o.ready, remote_ready + 4);
+  EXPECT_EQ(h.l2().counters().accesses, l2_before);
+  MemRequest warm;
+  warm.unit = 3;
+  warm.addr = 0x8000;
+  h.access(warm, 0);  // in L2, not in core 2's L1
+  const auto miss = h.prefetch_texture(0, 0x8000, 5000, 2, 4);
+  EXPECT_TRUE(miss.remote_miss);
+  EXPECT_EQ(miss.served_by, ServedBy::L2);
+  EXPECT_EQ(miss.ready, 5000u + 1 + 4 + 12);
+  EXPECT_THROW(h.prefetch_texture(0, 0x9000, 0, 0, 4), std::out_of_range);  // a core is not its own source
+}
+
+// One shader core running one quad at a time, each quad sampling its own line; 1024 lines cycle
+// through a 256-line L1, so on the second frame every line misses L1 and hits L2. With the
+// prefetch queue each quad's line is in L1 when its sample issues: the core saves exactly the L2
+// latency (12 cycles) per quad, 1024 x 12 cycles in all.
+TEST(DaeModel, PrefetchQueueHidesExactlyTheL2Latency) {
+  FrameSpec f;
+  f.tiles_x = 2;
+  f.tiles_y = 2;
+  f.quad = [](uint32_t seq, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    q.instructions = 400;
+    q.samples[0].push_back({0x2000'0000 + (uint64_t{seq} * 256 + qy * 16 + qx) * 64});
+    return q;
+  };
+  const auto bytes = buildFrame(f);
+  auto second_frame = [&](const char* spec) {
+    Configuration c = parse_configuration(spec);
+    for (const char* o : {"gpu.shader_cores=1", "core.max_quads=1"}) c.params.apply(o);
+    auto model = c.make_model();
+    FrameResults r;
+    std::string error;
+    EXPECT_TRUE(model->run(bytes, r, &error)) << error;
+    r = {};
+    EXPECT_TRUE(model->run(bytes, r, &error)) << error;
+    return r;
+  };
+  const FrameResults base = second_frame("mobile4");
+  const FrameResults dae = second_frame("mobile4+dae-no-sharing");
+  EXPECT_EQ(m(base, "l1tex.misses"), 1024);
+  EXPECT_EQ(m(base, "l2.hits"), 1024);
+  EXPECT_EQ(m(dae, "l1tex.misses"), 0);
+  EXPECT_EQ(m(dae, "dae.prefetches"), 1024);
+  EXPECT_EQ(m(dae, "dae.useful"), 1024);
+  EXPECT_EQ(m(dae, "dae.late"), 0);
+  EXPECT_EQ(m(dae, "l2.hits"), 1024);
+  EXPECT_EQ(m(base, "cycles") - m(dae, "cycles"), 1024.0 * 12);
+}
+
+// A quad whose second texture instruction takes its coordinates from the first: the second
+// sample's lines are not prefetched (the demand access misses), and each is counted.
+TEST(DaeModel, DependentReadsAreNotPrefetched) {
+  FrameSpec f;
+  f.quad = [](uint32_t, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    q.instructions = 400;
+    const uint64_t i = qy * 16 + qx;
+    q.samples[0].push_back({0x2000'0000 + i * 64});
+    q.samples[0].push_back({0x3000'0000 + i * 64});  // texture instruction 1
+    q.dependent = {1};
+    return q;
+  };
+  const auto bytes = buildFrame(f);
+  Configuration c = parse_configuration("mobile4+dae");
+  auto model = c.make_model();
+  FrameResults r;
+  std::string error;
+  ASSERT_TRUE(model->run(bytes, r, &error)) << error;
+  EXPECT_EQ(m(r, "dae.dependent_reads"), 256);
+  EXPECT_EQ(m(r, "dae.prefetches"), 256);
+  EXPECT_EQ(m(r, "l1tex.prefetches"), 256);
+  EXPECT_EQ(m(r, "dae.useful"), 256);
+  EXPECT_EQ(m(r, "l1tex.misses"), 256);  // every dependent sample
+  EXPECT_EQ(m(r, "l1tex.accesses"), 512);
+}
+
+// Nesbit and Smith's G/DC on a stride: the pair (s, s) recurs from the fourth miss on and
+// replays s, s, ... ; a repeating delta pattern (1, 3) is replayed in order.
+TEST(GlobalHistoryBuffer, StrideAndDeltaPatterns) {
+  ghb::GlobalHistoryBuffer g(16, 16, 3);
+  std::vector<uint64_t> out;
+  for (uint64_t line : {100, 102, 104}) {
+    g.miss(line, out);
+    EXPECT_TRUE(out.empty());
+  }
+  g.miss(106, out);
+  EXPECT_EQ(out, (std::vector<uint64_t>{108, 110, 112}));
+  ghb::GlobalHistoryBuffer p(16, 16, 4);
+  out.clear();
+  // Deltas 1, 3, 1, 3: at the miss on 8 the pair (3, 1) recurs; it last completed at the miss on
+  // 4, and the deltas since (1, 3) are replayed from 8 until the degree is reached.
+  for (uint64_t line : {0, 1, 4, 5, 8}) p.miss(line, out);
+  EXPECT_EQ(out, (std::vector<uint64_t>{9, 12, 13, 16}));
+}
+
+// Perfect caches: every texture access hits L1, nothing goes below.
+TEST(PerfectL1, EveryTextureAccessHits) {
+  const auto bytes = buildFrame(mixedFrame());
+  Configuration c = parse_configuration("mobile4+perfect-l1");
+  auto model = c.make_model();
+  FrameResults r;
+  std::string error;
+  ASSERT_TRUE(model->run(bytes, r, &error)) << error;
+  EXPECT_GT(m(r, "l1tex.accesses"), 0);
+  EXPECT_EQ(m(r, "l1tex.hits"), m(r, "l1tex.accesses"));
+  EXPECT_EQ(m(r, "l2.texture_accesses"), 0);
+}
+
+}  // namespace
+}  // namespace tessera::model
