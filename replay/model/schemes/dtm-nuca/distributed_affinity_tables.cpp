@@ -1,7 +1,6 @@
 #include "dtm-nuca/distributed_affinity_tables.h"
 
 #include <algorithm>
-#include <bit>
 #include <stdexcept>
 #include <string>
 
@@ -42,8 +41,7 @@ DistributedAffinityTables::DistributedAffinityTables(const DistributedTablesConf
 }
 
 uint64_t DistributedAffinityTables::storage_bits_per_node() const {
-  const uint64_t owner_bits = config_.nodes > 1 ? std::bit_width(config_.nodes - 1) : 1;
-  return uint64_t{config_.buckets} * (uint64_t{config_.nodes} * config_.counter_bits + owner_bits);
+  return uint64_t{config_.buckets} * (uint64_t{config_.nodes} * config_.counter_bits + bits_for(config_.nodes));
 }
 
 uint32_t DistributedAffinityTables::owner(uint32_t node, uint64_t block, uint64_t now) {
