@@ -32,10 +32,10 @@
 //    Its own counters then restart from 0.
 //  - Update: a node's own claims apply at once; each arriving packet applies its claims: for each
 //    claimed bucket, the best claim seen in this round (highest counter; between saturated ones
-//    the earlier saturation; then the lowest id, IV-B) becomes the node's owner for that bucket. Buckets nobody claimed keep their owner. Once every packet
-//    of a round has arrived, all tables agree on every claimed bucket. A packet of a round that a
-//    node has already left (a newer epoch ended before it arrived) is dropped: the newer claims
-//    supersede it.
+//    the earlier saturation; then the lowest id, IV-B) becomes the node's owner for that bucket.
+//    Buckets nobody claimed keep their owner. Once every packet of a round has arrived, all
+//    tables agree on every claimed bucket. A packet of a round that a node has already left (a
+//    newer epoch ended before it arrived) is dropped: the newer claims supersede it.
 //  - ownership_changes counts, per round, the buckets whose agreed owner (the best claim over
 //    all nodes) differs from the previous round's; the first agreement on a bucket is not a
 //    change. The lazy per-node views are what lookups see.
