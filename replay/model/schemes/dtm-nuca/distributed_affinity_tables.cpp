@@ -1,5 +1,7 @@
 #include "dtm-nuca/distributed_affinity_tables.h"
 
+#include "dtm-nuca/busy_calendar.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -26,6 +28,12 @@ DistributedAffinityTables::DistributedAffinityTables(const DistributedTablesConf
   }
   if (config.epoch_accesses == 0) throw std::invalid_argument("DTM-NUCA-Dist: an epoch needs at least one access");
   if (config.flit_bytes == 0) throw std::invalid_argument("DTM-NUCA-Dist: flits need at least one byte");
+  // A link books a packet's flits in one calendar (busy_calendar.h), at most its window long.
+  if (sync_packet_flits(config) > BusyCalendar::kWindow) {
+    throw std::invalid_argument("DTM-NUCA-Dist: a synchronisation packet of " +
+                                std::to_string(sync_packet_flits(config)) + " flits exceeds the mesh's " +
+                                std::to_string(BusyCalendar::kWindow) + "-cycle booking window");
+  }
   if (mesh.endpoints() < config.nodes) {
     throw std::invalid_argument("DTM-NUCA-Dist: " + std::to_string(config.nodes) + " nodes on a mesh of " +
                                 std::to_string(mesh.endpoints()) + " endpoints");

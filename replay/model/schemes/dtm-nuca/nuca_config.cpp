@@ -1,5 +1,9 @@
 #include "dtm-nuca/nuca_config.h"
 
+#include <string>
+
+#include "dtm-nuca/busy_calendar.h"
+
 namespace tessera::model::dtm_nuca {
 
 namespace {
@@ -74,6 +78,17 @@ DtmNucaConfig DtmNucaConfig::from_params(const ParamSet& p) {
   c.flit_bytes = p.get_u32("nuca.flit_bytes");
   c.table_latency = p.get_u32("nuca.table_latency");
   c.directory_latency = p.get_u32("nuca.directory_latency");
+  if (c.organisation == Organisation::DtmNucaDist) {
+    // Every link books a packet's flits in its calendar (busy_calendar.h): refuse a
+    // synchronisation packet longer than the calendar's window before any frame runs.
+    const uint64_t flits = DistributedAffinityTables::sync_packet_flits(c.distributed_tables(1));
+    if (flits > BusyCalendar::kWindow) {
+      throw ParamError("nuca.buckets=" + std::to_string(c.buckets) + " with nuca.counter_bits=" +
+                       std::to_string(c.counter_bits) + ", nuca.epoch_accesses=" + std::to_string(c.epoch_accesses) +
+                       " and nuca.flit_bytes=" + std::to_string(c.flit_bytes) + " make a dtm-nuca-dist synchronisation packet of " +
+                       std::to_string(flits) + " flits; a mesh link books at most " + std::to_string(BusyCalendar::kWindow));
+    }
+  }
   return c;
 }
 

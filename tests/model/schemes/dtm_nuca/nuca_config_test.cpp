@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 #include "dtm-nuca/network_energy.h"
 #include "dtm-nuca/nuca_config.h"
@@ -55,6 +56,39 @@ TEST(DtmNucaConfig, ParamsAreValidated) {
   EXPECT_THROW(set.set("nuca.flit_bytes", "0"), ParamError);
   set.set("nuca.mesh_cols", "5");
   EXPECT_THROW(DtmNucaConfig::from_params(set).mesh_shape(32), std::invalid_argument);
+}
+
+// A link books a packet's flits in its 65536-cycle calendar. With 1 B flits a DTM-NUCA-Dist
+// packet carries 1 + 4 + 15 bits per bucket (Table I counters, 20000-access epochs): 26214
+// buckets make 1 + 65535 flits, 26215 make 1 + 65538, refused with the parameters named.
+TEST(DtmNucaConfig, RefusesASynchronisationPacketLongerThanTheLinkCalendar) {
+  const ParamRegistry r = registry();
+  ParamSet set(r);
+  set.set("nuca.organisation", "dtm-nuca-dist");
+  set.set("nuca.flit_bytes", "1");
+  set.set("nuca.buckets", "26214");
+  const DtmNucaConfig fits = DtmNucaConfig::from_params(set);
+  EXPECT_EQ(DistributedAffinityTables::sync_packet_flits(fits.distributed_tables(4)), 65536u);
+  Mesh2D mesh(MeshShape::for_nodes(4), 1);
+  DistributedAffinityTables tables(fits.distributed_tables(4), mesh);
+  tables.count(0, 0);
+  for (uint64_t i = 0; i < 20000; ++i) tables.count_access(0);
+  EXPECT_EQ(mesh.counters().flits, 12u * 65536);  // every node to the 3 others
+
+  set.set("nuca.buckets", "26215");
+  try {
+    (void)DtmNucaConfig::from_params(set);
+    FAIL() << "a 65539-flit packet was accepted";
+  } catch (const ParamError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("nuca.buckets=26215"), std::string::npos) << what;
+    EXPECT_NE(what.find("nuca.flit_bytes=1"), std::string::npos) << what;
+    EXPECT_NE(what.find("65539 flits"), std::string::npos) << what;
+  }
+  EXPECT_THROW(DistributedAffinityTables(DistributedTablesConfig{4, 26215, 4, 8, 20000, 1}, mesh), std::invalid_argument);
+  // The centralized table sends no such packet.
+  set.set("nuca.organisation", "dtm-nuca");
+  EXPECT_EQ(DtmNucaConfig::from_params(set).buckets, 26215u);
 }
 
 TEST(NetworkEnergy, PerBitTraversal) {
