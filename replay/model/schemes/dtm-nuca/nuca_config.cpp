@@ -1,6 +1,7 @@
 #include "dtm-nuca/nuca_config.h"
 
 #include <string>
+#include <vector>
 
 #include "dtm-nuca/busy_calendar.h"
 
@@ -10,6 +11,40 @@ namespace {
 
 ParamSpec int_param(std::string name, std::string def, std::string desc, double min, double max) {
   return ParamSpec{std::move(name), ParamType::Int, std::move(def), std::move(desc), min, max, {}};
+}
+
+// The nuca.* parameters an organisation has no use for, and why. Setting one away from its
+// default is refused: a parameter that does nothing would be a silent no-op.
+struct Unused {
+  Organisation organisation;
+  std::vector<const char*> names;
+  const char* why;
+};
+
+const std::vector<Unused>& unused_params() {
+  static const std::vector<Unused> table = {
+      {Organisation::DtmNuca, {"nuca.directory_latency"}, "only d-nuca has a directory"},
+      {Organisation::DtmNucaDist,
+       {"nuca.hysteresis", "nuca.table_latency", "nuca.directory_latency"},
+       "each node asks its own table, and owners move only at epoch ends (paper 000 IV-B)"},
+      {Organisation::DNuca,
+       {"nuca.buckets", "nuca.counter_bits", "nuca.page_blocks", "nuca.epoch_accesses", "nuca.count_hits",
+        "nuca.hysteresis", "nuca.table_latency"},
+       "it has no Affinity Table: its directory names the holder of each block (paper 000 VI)"},
+  };
+  return table;
+}
+
+void refuse_unused(const ParamSet& p, Organisation organisation) {
+  const ParamSet defaults(p.registry());
+  for (const Unused& u : unused_params()) {
+    if (u.organisation != organisation) continue;
+    for (const char* name : u.names) {
+      if (p.text(name) == defaults.text(name)) continue;
+      throw ParamError(std::string(name) + "=" + p.text(name) + " does nothing with nuca.organisation=" +
+                       organisation_name(organisation) + " (" + u.why + "); leave it at " + defaults.text(name));
+    }
+  }
 }
 
 }  // namespace
@@ -78,6 +113,7 @@ DtmNucaConfig DtmNucaConfig::from_params(const ParamSet& p) {
   c.flit_bytes = p.get_u32("nuca.flit_bytes");
   c.table_latency = p.get_u32("nuca.table_latency");
   c.directory_latency = p.get_u32("nuca.directory_latency");
+  refuse_unused(p, c.organisation);
   if (c.organisation == Organisation::DtmNucaDist) {
     // Every link books a packet's flits in its calendar (busy_calendar.h): refuse a
     // synchronisation packet longer than the calendar's window before any frame runs.

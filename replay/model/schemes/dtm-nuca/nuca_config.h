@@ -36,7 +36,11 @@ struct DtmNucaConfig {
   uint32_t table_latency = 1;
   uint32_t directory_latency = 2;
 
-  // Reads the nuca.* parameters (the set's registry must hold params()).
+  // Reads the nuca.* parameters (the set's registry must hold params()). Throws ParamError, one
+  // line naming the parameter and the organisation, for a parameter set away from its default
+  // that the organisation does not use (d-nuca has no Affinity Table, the distributed tables no
+  // table node and no hysteresis, only d-nuca a directory), and for a dtm-nuca-dist packet
+  // longer than a link's booking window.
   static DtmNucaConfig from_params(const ParamSet& params);
 
   MeshShape mesh_shape(uint32_t processors) const { return MeshShape::for_nodes(processors, mesh_cols); }

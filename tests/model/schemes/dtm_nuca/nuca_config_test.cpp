@@ -4,9 +4,13 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "dtm-nuca/network_energy.h"
 #include "dtm-nuca/nuca_config.h"
+#include "tessera/model/configuration.h"
+#include "tessera/model/gpu_model.h"
 
 namespace tessera::model::dtm_nuca {
 namespace {
@@ -42,12 +46,12 @@ TEST(DtmNucaConfig, ParamsHaveTableIDefaults) {
 TEST(DtmNucaConfig, ParamsAreValidated) {
   const ParamRegistry r = registry();
   ParamSet set(r);
-  set.set("nuca.organisation", "d-nuca");
+  set.set("nuca.organisation", "dtm-nuca");
   set.set("nuca.buckets", "64");
   set.set("nuca.hysteresis", "50");
   set.set("nuca.mesh_cols", "4");
   const DtmNucaConfig c = DtmNucaConfig::from_params(set);
-  EXPECT_EQ(c.organisation, Organisation::DNuca);
+  EXPECT_EQ(c.organisation, Organisation::DtmNuca);
   EXPECT_EQ(c.buckets, 64u);
   EXPECT_EQ(c.hysteresis_pct, 50u);
   EXPECT_EQ(c.mesh_shape(32).rows, 8u);
@@ -56,6 +60,64 @@ TEST(DtmNucaConfig, ParamsAreValidated) {
   EXPECT_THROW(set.set("nuca.flit_bytes", "0"), ParamError);
   set.set("nuca.mesh_cols", "5");
   EXPECT_THROW(DtmNucaConfig::from_params(set).mesh_shape(32), std::invalid_argument);
+}
+
+// Each nuca.* parameter an organisation does not use is refused away from its default, in one
+// line naming the parameter and the organisation; at its default it is accepted.
+TEST(DtmNucaConfig, RefusesParametersTheOrganisationIgnores) {
+  const ParamRegistry r = registry();
+  const std::vector<std::pair<const char*, std::vector<std::pair<const char*, const char*>>>> unused = {
+      {"dtm-nuca", {{"nuca.directory_latency", "4"}}},
+      {"dtm-nuca-dist", {{"nuca.hysteresis", "0"}, {"nuca.table_latency", "3"}, {"nuca.directory_latency", "4"}}},
+      {"d-nuca",
+       {{"nuca.buckets", "4"},
+        {"nuca.counter_bits", "2"},
+        {"nuca.page_blocks", "1"},
+        {"nuca.epoch_accesses", "100"},
+        {"nuca.count_hits", "false"},
+        {"nuca.hysteresis", "0"},
+        {"nuca.table_latency", "3"}}},
+  };
+  size_t refused = 0;
+  for (const auto& [organisation, params] : unused) {
+    ParamSet set(r);
+    set.set("nuca.organisation", organisation);
+    EXPECT_NO_THROW(DtmNucaConfig::from_params(set)) << organisation;
+    for (const auto& [name, value] : params) {
+      ParamSet changed = set;
+      changed.set(name, value);
+      try {
+        (void)DtmNucaConfig::from_params(changed);
+        ADD_FAILURE() << name << "=" << value << " accepted with " << organisation;
+      } catch (const ParamError& e) {
+        const std::string what = e.what();
+        EXPECT_EQ(what.rfind(std::string(name) + "=" + value + " does nothing with nuca.organisation=" + organisation, 0), 0u)
+            << what;
+        EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+        ++refused;
+      }
+    }
+  }
+  EXPECT_EQ(refused, 11u);
+  // Every other nuca.* parameter is used by every organisation.
+  for (const char* organisation : {"dtm-nuca", "dtm-nuca-dist", "d-nuca"}) {
+    ParamSet set(r);
+    set.set("nuca.organisation", organisation);
+    for (const auto& [name, value] : std::vector<std::pair<const char*, const char*>>{
+             {"nuca.hop_latency", "3"}, {"nuca.mesh_cols", "4"}, {"nuca.flit_bytes", "32"}}) {
+      ParamSet changed = set;
+      changed.set(name, value);
+      EXPECT_NO_THROW(DtmNucaConfig::from_params(changed)) << organisation << " " << name;
+    }
+  }
+  // The refusal stops the configuration before any frame runs.
+  try {
+    parse_configuration("mobile32+d-nuca+nuca.buckets=64").make_model();
+    ADD_FAILURE() << "d-nuca with nuca.buckets=64 was accepted";
+  } catch (const ParamError& e) {
+    EXPECT_NE(std::string(e.what()).find("nuca.buckets=64 does nothing with nuca.organisation=d-nuca"), std::string::npos)
+        << e.what();
+  }
 }
 
 // A link books a packet's flits in its 65536-cycle calendar. With 1 B flits a DTM-NUCA-Dist
