@@ -9,10 +9,6 @@ namespace tessera::model::dtm_nuca {
 
 namespace {
 
-ParamSpec int_param(std::string name, std::string def, std::string desc, double min, double max) {
-  return ParamSpec{std::move(name), ParamType::Int, std::move(def), std::move(desc), min, max, {}};
-}
-
 // The nuca.* parameters an organisation has no use for, and why. Setting one away from its
 // default is refused: a parameter that does nothing would be a silent no-op.
 struct Unused {
@@ -65,10 +61,10 @@ std::vector<std::string> organisation_names() {
 
 std::vector<ParamSpec> params() {
   return {
-      ParamSpec{"nuca.organisation", ParamType::String, "dtm-nuca",
-                "NUCA of the L1 texture caches: centralized or distributed Affinity Table, or the D-NUCA bound (paper 000 "
-                "sections IV-A, IV-B, VI; the variants set it)",
-                0, 0, organisation_names()},
+      string_param("nuca.organisation", "dtm-nuca",
+                   "NUCA of the L1 texture caches: centralized or distributed Affinity Table, or the D-NUCA bound (paper "
+                   "000 sections IV-A, IV-B, VI; the variants set it)",
+                   organisation_names()),
       int_param("nuca.buckets", "32", "buckets in the Affinity Table (paper 000 Table I)", 1, 65536),
       int_param("nuca.counter_bits", "4", "bits of each affinity saturating counter (Table I)", 1, 16),
       int_param("nuca.page_blocks", "8", "consecutive blocks per page; pages map to buckets modulo nuca.buckets (Table I)", 1,
@@ -80,10 +76,9 @@ std::vector<ParamSpec> params() {
                 "percent by which a saturating counter must exceed the owner's to take its bucket (our choice: the paper "
                 "gives none)",
                 0, 1000),
-      ParamSpec{"nuca.count_hits", ParamType::Bool, "true",
-                "every texture access increments its processor's affinity counter (III-B); false: only the local misses "
-                "that ask for an owner (III-A)",
-                0, 0, {}},
+      bool_param("nuca.count_hits", "true",
+                 "every texture access increments its processor's affinity counter (III-B); false: only the local misses "
+                 "that ask for an owner (III-A)"),
       int_param("nuca.mesh_cols", "0", "mesh columns; 0 = most square rows x cols with rows <= cols (must divide the cores)", 0,
                 1 << 16),
       int_param("nuca.flit_bytes", "64",
