@@ -165,6 +165,20 @@ TEST(CacheBanks, OneAccessPerBankPerCycle) {
   EXPECT_EQ(cache.reserve_bank(4 * 64, 20), 20u);  // bank 0 free again
 }
 
+// A fully associative cache (one set) interleaves its banks on the line: 4 consecutive lines
+// go to 4 banks in one cycle, the 5th waits for bank 0.
+TEST(CacheBanks, FullyAssociativeCacheSpreadsLinesOverBanks) {
+  CacheConfig c = cfg(1024, 16);  // 16 lines, one set
+  c.banks = 4;
+  SetAssocCache<LruPolicy> cache(c);
+  ASSERT_EQ(cache.sets(), 1u);
+  for (uint64_t line = 0; line < 4; ++line) EXPECT_EQ(cache.reserve_bank(line * 64, 10), 10u) << "line " << line;
+  EXPECT_EQ(cache.reserve_bank(4 * 64, 10), 11u);
+  // Banks beyond the lines mean nothing.
+  c.banks = 32;
+  EXPECT_THROW(validate_cache_config(c), std::invalid_argument);
+}
+
 TEST(CacheConfigTest, RejectsBadGeometryAndPolicy) {
   EXPECT_THROW(SetAssocCache<LruPolicy>(cfg(3 * 64 * 4, 4)), std::invalid_argument);  // 3 sets
   CacheConfig c = cfg(1024, 4);
