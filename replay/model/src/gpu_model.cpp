@@ -85,7 +85,15 @@ struct GpuModel::Impl {
         order_hook(hooks.tile_order ? hooks.tile_order.get() : &default_order),
         next_use_hook(hooks.tile_next_use ? hooks.tile_next_use.get() : &default_next_use),
         pipeline(cfg, hooks, scheduler),
-        geometry(pipeline) {}
+        geometry(pipeline) {
+    // The dead-line L2 (paper 003 III-D) knows a line is dead only from the Parameter Buffer
+    // section and last tile its requests carry and the Tile Fetcher's progress signals, which a
+    // tile-cache organisation (TCOR's) provides; without one it would be plain LRU.
+    if (hcfg.l2.policy == DeadLinePolicy::kName && !hooks.tile_organisation) {
+      throw ParamError("l2.policy=dead-line needs a tile-cache organisation that tags Parameter Buffer lines with their "
+                       "last tile and signals the Tile Fetcher's progress (scheme tcor); without one it is LRU");
+    }
+  }
 
   void reset() {
     h.reset();
