@@ -155,6 +155,24 @@ TEST(CacheInvalidate, DropsLineAndReportsDirty) {
   EXPECT_EQ(cache.counters().invalidations, 2u);
 }
 
+// drop_all empties the cache without write-backs, dirty lines counted as dead drops, for a
+// scanned set (4 ways) and an indexed one (64 ways, fully associative); the freed ways refill.
+TEST(CacheInvalidate, DropAllCountsDirtyLinesAsDeadDrops) {
+  for (uint32_t ways : {4u, 64u}) {
+    SCOPED_TRACE(ways);
+    SetAssocCache<LruPolicy> cache(cfg(64 * 64, ways));
+    for (uint64_t line = 0; line < 6; ++line) cache.access(line * 64, line % 2 == 0, 0, AccessInfo{});
+    EXPECT_EQ(cache.drop_all(), 3u);
+    EXPECT_EQ(cache.counters().dead_drops, 3u);
+    EXPECT_EQ(cache.counters().invalidations, 6u);
+    EXPECT_EQ(cache.counters().writebacks, 0u);
+    for (uint64_t line = 0; line < 6; ++line) EXPECT_FALSE(cache.contains(line * 64));
+    // Every way is free again: 64 lines fill without an eviction.
+    for (uint64_t line = 100; line < 164; ++line) EXPECT_FALSE(cache.access(line * 64, false, 0, AccessInfo{}).evicted);
+    EXPECT_EQ(cache.counters().evictions, 0u);
+  }
+}
+
 TEST(CacheBanks, OneAccessPerBankPerCycle) {
   CacheConfig c = cfg(1024, 2);  // 8 sets
   c.banks = 2;

@@ -49,7 +49,11 @@ void TcorTileCache::phase_begin(const BinnedPhase& phase) {
   list_line_ = 0;
   writing_ = nullptr;
   fills_.clear();
+  // The previous subpass's Parameter Buffer is dead (section III-D): both structures drop it
+  // without write-back. Written back later, a PB-Lists line would carry the tile of a list slot
+  // of this subpass to the L2 and be kept there as live.
   attributes_.drop_all();
+  lists_.cache().drop_all();
 
   // Section V-A: TP primitives, at most CP of them held when binning ends.
   std::vector<uint64_t> histogram;
@@ -249,12 +253,13 @@ std::vector<std::pair<std::string, double>> TcorTileCache::metrics() const {
       {"tile.bypasses", d(a.write_bypasses)},
       {"tile.mshr_merges", d(l.mshr_merges + counters_.fill_waits)},
       {"tile.mshr_stall_cycles", d(l.mshr_stall_cycles + counters_.mshr_stall_cycles)},
-      {"tile.dead_drops", d(a.dead_drops)},
+      {"tile.dead_drops", d(l.dead_drops + a.dead_drops)},
       {"tile.plc.accesses", d(l.accesses)},
       {"tile.plc.hits", d(l.hits)},
       {"tile.plc.misses", d(l.misses)},
       {"tile.plc.fetches", d(l.fetches)},
       {"tile.plc.writebacks", d(l.writebacks)},
+      {"tile.plc.dead_drops", d(l.dead_drops)},
       {"tile.attr.accesses", d(a.accesses)},
       {"tile.attr.reads", d(a.reads)},
       {"tile.attr.writes", d(a.writes)},

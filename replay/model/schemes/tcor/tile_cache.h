@@ -58,8 +58,9 @@ class TcorTileCache final : public TileCacheOrganisation {
   // A new frame: counters restart, contents carry over.
   void begin_frame();
   // A subpass's binning (the model's BinnedPhase): its tiles in processing order and each
-  // primitive's attribute lines. The Attribute Cache drops the previous subpass's primitives
-  // (dead, section III-D) without write-back.
+  // primitive's attribute lines. The Attribute Cache drops the previous subpass's primitives and
+  // the Primitive List Cache its list lines (dead, section III-D) without write-back; dirty ones
+  // count as dead drops.
   void phase_begin(const BinnedPhase& phase);
 
   // tile.* (both structures together, each request one access), tile.plc.*, tile.attr.*,

@@ -26,16 +26,13 @@ struct StreamCounts {
   uint64_t primitives = 0, primitive_reads = 0;
 };
 
-// One frame of one pass in the renderer's layout (pipeline/binning.h, Figs. 3 and 4): per
-// primitive its PMD in every list it joins (4 B each, 1024 per list), then its attributes (48 B,
-// one line each); per tile in scanline order, each list line followed by the attributes of the
-// primitives it names; one quad per primitive.
-std::vector<uint8_t> build(const test::Frame& f, StreamCounts* counts = nullptr) {
-  StreamCounts c;
-  stream::StreamWriter w;
+// One pass in the renderer's layout (pipeline/binning.h, Figs. 3 and 4): per primitive its PMD
+// in every list it joins (4 B each, 1024 per list), then its attributes (48 B, one line each);
+// per tile in scanline order, each list line followed by the attributes of the primitives it
+// names; one quad per primitive.
+void write_pass(stream::StreamWriter& w, uint32_t pass, const test::Frame& f, StreamCounts& c) {
   const uint32_t width = f.tiles_x * 32, height = f.tiles_y * 32;
-  w.frame_begin(1, width, height);
-  w.pass_begin(0, width, height, 32, 32, f.tiles_x, f.tiles_y);
+  w.pass_begin(pass, width, height, 32, 32, f.tiles_x, f.tiles_y);
   w.draw(0);
   std::vector<std::vector<uint32_t>> lists(f.tiles());
   std::vector<uint64_t> first_line(f.tiles_of.size());
@@ -76,11 +73,21 @@ std::vector<uint8_t> build(const test::Frame& f, StreamCounts* counts = nullptr)
     w.attachment_store(kFrame + uint64_t{t} * 4096, 64, 0);
     w.tile_end(t);
   }
-  w.pass_end(0);
+  w.pass_end(pass);
+}
+
+// A frame of one pass per element of `passes`.
+std::vector<uint8_t> build_passes(const std::vector<test::Frame>& passes, StreamCounts* counts = nullptr) {
+  StreamCounts c;
+  stream::StreamWriter w;
+  w.frame_begin(1, passes.front().tiles_x * 32, passes.front().tiles_y * 32);
+  for (uint32_t p = 0; p < passes.size(); ++p) write_pass(w, p, passes[p], c);
   w.frame_end();
   if (counts) *counts = c;
   return w.finish();
 }
+
+std::vector<uint8_t> build(const test::Frame& f, StreamCounts* counts = nullptr) { return build_passes({f}, counts); }
 
 // A frame of 16 x 8 tiles: two background primitives over everything and `count` small meshes'
 // primitives of 1..3 x 1..3 tiles with 1..4 attributes (frame.h).
@@ -244,6 +251,36 @@ TEST(TcorTiming, TileFetcherOutputsMorePrimitivesPerCycle) {
   EXPECT_GT(tcor("tile_fetcher.prims_per_cycle"), base("tile_fetcher.prims_per_cycle"));
   EXPECT_LE(tcor("tile_fetcher.prims_per_cycle"), 1.0);
   EXPECT_EQ(tcor("tile_fetcher.primitives"), base("tile_fetcher.primitives"));
+}
+
+// Section III-D: a subpass's Parameter Buffer is dead once the next one is binned. Two passes of
+// 2 x 1 tiles, one primitive over both tiles (1 attribute): each pass writes one PMD at the start
+// of each tile's list line (2 write misses, no fetch) and reads both lines (2 hits). At the
+// second pass's binning the Primitive List Cache drops the first pass's 2 dirty lines; the
+// second pass's PMD writes then miss on fresh lines rather than hit the dead ones (which would
+// later be written back tagged with a tile of the second pass, live in the L2).
+TEST(TcorTiming, EachSubpassDropsThePreviousListLines) {
+  test::Frame two;
+  two.tiles_x = 2;
+  two.tiles_y = 1;
+  two.tiles_of = {{0, 1}};
+  two.attributes = {1};
+  const auto bytes = build_passes({two, two});
+  const Runs r = run(bytes, kBase + "+tcor+tcor.plc_size=1KiB", 2);
+  // Frame 1: nothing to drop at the first pass; frame 2 also drops the second pass of frame 1.
+  const double drops[] = {2, 4};
+  for (size_t f = 0; f < 2; ++f) {
+    SCOPED_TRACE(f);
+    EXPECT_EQ(r("tile.plc.accesses", f), 8);
+    EXPECT_EQ(r("tile.plc.misses", f), 4);
+    EXPECT_EQ(r("tile.plc.hits", f), 4);
+    EXPECT_EQ(r("tile.plc.fetches", f), 0);
+    EXPECT_EQ(r("tile.plc.writebacks", f), 0);
+    EXPECT_EQ(r("tile.plc.dead_drops", f), drops[f]);
+    // The Attribute Cache drops the first pass's primitive as well (written, read twice: dirty).
+    EXPECT_EQ(r("tile.attr.dead_drops", f), drops[f] / 2);
+    EXPECT_EQ(r("tile.dead_drops", f), drops[f] * 3 / 2);
+  }
 }
 
 // The split cache's own structures count in the memory hierarchy's energy, and its capacity's

@@ -301,6 +301,29 @@ class SetAssocCache {
     return was_dirty;
   }
 
+  // Drops every line without writing any back: their data is dead (a Parameter Buffer the next
+  // render pass rebuilds, paper 003 section III-D). Dirty lines dropped count as dead_drops;
+  // returns how many there were.
+  uint64_t drop_all() {
+    uint64_t dirty = 0;
+    for (size_t i = 0; i < tags_.size(); ++i) {
+      if (tags_[i] == kInvalid) continue;
+      const auto set = static_cast<uint32_t>(i / ways_), way = static_cast<uint32_t>(i % ways_);
+      dirty += dirty_[i];
+      if (indexed_) {
+        index_.erase(tags_[i]);
+        free_[set].push_back(way);
+      }
+      tags_[i] = kInvalid;
+      dirty_[i] = 0;
+      ready_[i] = 0;
+      policy_.invalidate(set, way);
+      ++counters_.invalidations;
+    }
+    counters_.dead_drops += dirty;
+    return dirty;
+  }
+
   // Bank arbitration: the cycle at which an access to `addr` arriving at `now` can start; each
   // bank accepts one access per cycle (paper 000 Table I: L2 with 8 banks). Banks interleave
   // lines: with at least as many sets as banks the bank is the set index's low bits; a cache
