@@ -128,7 +128,7 @@ MemResponse TcorTileCache::lists_access(MemoryHierarchy& h, uint64_t addr, bool 
   }
   if (o.hit) return {static_cast<uint32_t>(std::max(t, o.ready) - now), ServedBy::L1, 0};
   if (!o.fetch) {
-    c.set_ready(o, t);  // a PMD write allocated without a fetch (write-combining)
+    c.set_ready(o, t);  // the first PMD of a fresh line: allocated without a fetch
     return {static_cast<uint32_t>(t - now), ServedBy::L1, 0};
   }
   ++counters_.l2_reads;
