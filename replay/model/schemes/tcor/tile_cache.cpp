@@ -175,7 +175,12 @@ MemResponse TcorTileCache::attribute_read(MemoryHierarchy& h, const MemRequest& 
   r.primitive_served = true;
   const uint64_t t = now + config_.latency;
   if (o.result == AttributeResult::Blocked) {
+    // A line locked only for its outstanding fill unlocks when the fill arrives, even if the
+    // Rasterizer has already taken its primitive: the earliest arrival is worth a retry.
     r.refused = true;
+    uint64_t first = UINT64_MAX;
+    for (const auto& [id, arrive] : fills_) first = std::min(first, arrive);
+    if (first != UINT64_MAX) r.retry_after = static_cast<uint32_t>(first - now);
     return r;
   }
   // The Rasterizer reads the attributes through the ABP from the Attribute Buffer (III-C3).

@@ -298,6 +298,49 @@ TEST(TcorTiming, EachSubpassDropsThePreviousListLines) {
   }
 }
 
+// A tile whose list names primitives the Rasterizer sets up nothing for (no Primitive event: the
+// tile ends at once) takes them from the Tile Fetcher's queue before their fills arrive. With a
+// Primitive Buffer of one set of 4 ways (1 KiB Attribute Cache: 16 lines, 16 / 12 -> 1 set) and 9
+// one-attribute primitives in tile 0's list: the Polygon List Builder's writes keep primitives
+// 0-3 (4-8 bypass: equal OPT Numbers), the reads of 0-3 hit, of 4-7 miss and lock all 4 ways
+// until their fills arrive, and the read of 8 is refused with the queue empty (the Rasterizer
+// took everything). The fetcher retries when the first of those fills arrives, and the read of 8
+// takes primitive 4's line.
+TEST(TcorTiming, ARefusedReadWaitsForAFillWhenNothingIsQueued) {
+  stream::StreamWriter w;
+  w.frame_begin(1, 64, 32);
+  w.pass_begin(0, 64, 32, 32, 32, 2, 1);
+  w.draw(0);
+  constexpr uint32_t kPrimitives = 9;
+  for (uint32_t p = 0; p < kPrimitives; ++p) w.pb_write(kLists + p * 4, 4, p, 0, 0);
+  for (uint32_t p = 0; p < kPrimitives; ++p) w.pb_write(kAttributes + p * 64, 48, p, 0, 1);
+  w.tile_begin(0, 0, 0, 0);
+  w.pb_read(kLists, 64, 0, 0xffffffffu);
+  for (uint32_t p = 0; p < kPrimitives; ++p) w.pb_read(kAttributes + p * 64, 48, 1, p);
+  w.attachment_store(kFrame, 64, 0);
+  w.tile_end(0);
+  w.tile_begin(1, 32, 0, 1);
+  w.attachment_store(kFrame + 4096, 64, 0);
+  w.tile_end(1);
+  w.pass_end(0);
+  w.frame_end();
+  const auto bytes = w.finish();
+  const Runs r = run(bytes, kBase + "+tcor+tcor.plc_size=1KiB+tile.size=2KiB", 2);
+  for (size_t f = 0; f < 2; ++f) {
+    SCOPED_TRACE(f);
+    EXPECT_EQ(r("tile.attr.writes", f), kPrimitives);
+    EXPECT_EQ(r("tile.attr.write_bypasses", f), 5);
+    EXPECT_EQ(r("tile.attr.reads", f), kPrimitives);
+    EXPECT_EQ(r("tile.attr.hits", f), 4);
+    EXPECT_EQ(r("tile.attr.read_misses", f), 5);
+    EXPECT_EQ(r("tile.attr.blocked", f), 1);  // once: primitive 4's fill arrives, its line is free
+    EXPECT_EQ(r("tile_fetcher.primitives", f), kPrimitives);
+    EXPECT_EQ(r("tcor.l2_reads", f), r("tile.plc.fetches", f) + r("tile.attr.fetches", f));
+    EXPECT_EQ(r("tile.attr.fetches", f), 5);
+    EXPECT_EQ(r("pb.l2_accesses", f), r("tcor.l2_reads", f) + r("tcor.l2_writes", f));
+  }
+}
+
 // The split cache's own structures count in the memory hierarchy's energy, and its capacity's
 // leakage is charged once (the unified tile cache's, for tile.size).
 TEST(TcorTiming, EnergyOfTheSplitCache) {
