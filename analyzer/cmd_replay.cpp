@@ -14,10 +14,13 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <algorithm>
+#include <atomic>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <unistd.h>
 #include <vector>
@@ -52,6 +55,7 @@ struct ReplayOptions {
   std::string config_file;
   bool no_model = false;
   bool quiet = false;
+  unsigned threads = 0;  // model runs of a frame at once; 0: one per core
 };
 
 // A configuration with its model, which simulates the run's frames in order.
@@ -272,6 +276,21 @@ void write_database(const ReplayOptions& opt, const capture::CaptureReader& read
   }
 }
 
+// Calls work(k) for every k < n on up to `threads` threads (this one included), each k once.
+// The configurations of a frame are independent models over one read-only IndexedFrame, so
+// running them at once changes no result.
+template <typename Work>
+void for_each_parallel(size_t n, unsigned threads, Work work) {
+  std::atomic<size_t> next{0};
+  const auto worker = [&] {
+    for (size_t k = next++; k < n; k = next++) work(k);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads && t < n; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+}
+
 int run_replay(const ReplayOptions& opt) {
   uint32_t first = 0, last = 0;
   if (!parse_frames(opt.frames, &first, &last)) {
@@ -283,6 +302,7 @@ int run_replay(const ReplayOptions& opt) {
     std::fprintf(stderr, "tessera replay: --db stores GPU model runs; it cannot be used with --no-model\n");
     return 2;
   }
+  const unsigned threads = opt.threads != 0 ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
   std::string error;
   auto reader = capture::CaptureReader::open(opt.file, &error);
   if (!reader) {
@@ -412,17 +432,29 @@ int run_replay(const ReplayOptions& opt) {
         std::fprintf(stderr, "tessera replay: %s: frame %u: %s\n", opt.file.c_str(), f.present, error.c_str());
         return 1;
       }
-      for (size_t c : s.configs) {
-        ConfigRun& run = runs[c];
-        progress.show(i, end, "frame " + std::to_string(f.present) + ": " + run.config.name);
-        model::FrameResults results;
-        if (!run.model->run(*indexed, results, &error)) {
+      const size_t n = s.configs.size();
+      progress.show(i, end, "frame " + std::to_string(f.present) + ": " + std::to_string(n) + " configuration" +
+                                (n == 1 ? "" : "s") + " on " + std::to_string(std::min<size_t>(threads, n)) + " thread" +
+                                (std::min<size_t>(threads, n) == 1 ? "" : "s"));
+      std::vector<model::FrameResults> results(n);
+      std::vector<std::string> errors(n);
+      std::vector<char> ran(n, 0);
+      for_each_parallel(n, threads, [&](size_t k) {
+        try {
+          ran[k] = runs[s.configs[k]].model->run(*indexed, results[k], &errors[k]) ? 1 : 0;
+        } catch (const std::exception& e) {
+          errors[k] = e.what();
+        }
+      });
+      for (size_t k = 0; k < n; ++k) {
+        ConfigRun& run = runs[s.configs[k]];
+        if (!ran[k]) {
           progress.finish();
           std::fprintf(stderr, "tessera replay: %s: frame %u, config %s: %s\n", opt.file.c_str(), f.present,
-                       run.config.name.c_str(), error.c_str());
+                       run.config.name.c_str(), errors[k].c_str());
           return 1;
         }
-        run.frames.emplace_back(outcomes.size(), std::move(results));
+        run.frames.emplace_back(outcomes.size(), std::move(results[k]));
       }
     }
     if (selected) outcomes.push_back(std::move(f));
@@ -488,6 +520,9 @@ void setup_replay(CLI::App& app, int* exit_code) {
   cmd->add_option("--config-file", opt->config_file, "File of KEY=VALUE lines applied before --set");
   cmd->add_flag("--no-model", opt->no_model, "Only render and compare; run no GPU model");
   cmd->add_flag("--quiet", opt->quiet, "No progress bar");
+  cmd->add_option("--threads", opt->threads,
+                  "Configurations of a frame simulated at once (default 0: one thread per core); results do not "
+                  "depend on it");
   cmd->callback([opt, exit_code] { *exit_code = run_replay(*opt); });
 }
 

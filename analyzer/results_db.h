@@ -60,7 +60,7 @@ class ResultsDb {
   int schema_version() const { return schema_version_; }
   const std::string& path() const { return path_; }
 
-  // One transaction per run (issue contract): begin(), put_*..., commit(). rollback() on error.
+  // One transaction per run (a rerun replaces its rows whole): begin(), put_*..., commit(). rollback() on error.
   void begin();
   void commit();
   void rollback();

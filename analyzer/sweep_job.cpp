@@ -8,10 +8,12 @@
 #include <sys/prctl.h>
 #endif
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -106,14 +108,15 @@ std::string self_executable() {
   return exe.string();
 }
 
-pid_t start_job(const std::string& tessera, const Job& job, const JobFiles& files) {
+pid_t start_job(const std::string& tessera, const Job& job, const JobFiles& files, unsigned threads) {
   for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
     const std::string leftover = files.part + suffix;
     if (::unlink(leftover.c_str()) != 0 && errno != ENOENT) {
       throw SweepError(leftover + ": cannot remove what an earlier attempt left: " + std::strerror(errno));
     }
   }
-  std::vector<std::string> args = {tessera, "replay", job.capture, "--db", files.part, "--quiet"};
+  std::vector<std::string> args = {tessera, "replay", job.capture, "--db", files.part, "--quiet",
+                                   "--threads", std::to_string(std::max(1u, threads))};
   if (!job.frames.empty()) args.insert(args.end(), {"--frames", job.frames});
   for (const std::string& c : job.configs) args.insert(args.end(), {"--config", c});
   std::vector<char*> argv;
@@ -204,7 +207,10 @@ int run_job_file(const std::string& job_file) {
     const Job job = read_job_file(job_file);
     const JobFiles files = job_files_of(job_file);
     const auto t0 = std::chrono::steady_clock::now();
-    const pid_t pid = start_job(self_executable(), job, files);
+    // A Slurm array task uses the CPUs its sweep file asked for (cpus-per-task), one by default.
+    unsigned threads = 1;
+    if (const char* cpus = std::getenv("SLURM_CPUS_PER_TASK")) threads = static_cast<unsigned>(std::max(1L, std::atol(cpus)));
+    const pid_t pid = start_job(self_executable(), job, files, threads);
     int status = 0;
     struct rusage usage {};
     while (::wait4(pid, &status, 0, &usage) < 0) {

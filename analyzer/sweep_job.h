@@ -35,8 +35,9 @@ std::string state_dir_for(const std::string& out_db);
 std::string self_executable();
 
 // Starts replay for `job` (cwd: the job's directory, output to the log), after removing what an
-// earlier attempt left. Throws SweepError when the process cannot be started.
-pid_t start_job(const std::string& tessera, const Job& job, const JobFiles& files);
+// earlier attempt left, simulating `threads` configurations of a frame at once (replay's
+// --threads). Throws SweepError when the process cannot be started.
+pid_t start_job(const std::string& tessera, const Job& job, const JobFiles& files, unsigned threads);
 
 struct JobOutcome {
   bool ok = false;

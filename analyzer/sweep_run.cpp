@@ -183,7 +183,9 @@ int run_local(SweepRun& run, unsigned workers, int retries) {
       queue.pop_front();
       ++attempts[j];
       try {
-        const pid_t pid = start_job(tessera, run.plan().jobs[j], run.files(j));
+        // The workers share the cores: each job's replay simulates its configurations on its share.
+        const unsigned threads = std::max(1u, std::thread::hardware_concurrency() / std::max(1u, workers));
+        const pid_t pid = start_job(tessera, run.plan().jobs[j], run.files(j), threads);
         running.emplace(pid, Running{j, std::chrono::steady_clock::now()});
       } catch (const SweepError& e) {
         run.give_up(j, e.what());

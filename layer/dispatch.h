@@ -161,6 +161,23 @@ namespace tessera::layer {
   X(CmdSetPrimitiveRestartEnableEXT)          \
   X(CmdSetLogicOpEXT)                         \
   X(CmdSetPatchControlPointsEXT)              \
+  X(CmdSetColorWriteEnableEXT)                \
+  X(CmdSetVertexInputEXT)                     \
+  X(CmdSetDepthClampEnableEXT)                \
+  X(CmdSetPolygonModeEXT)                     \
+  X(CmdSetRasterizationSamplesEXT)            \
+  X(CmdSetSampleMaskEXT)                      \
+  X(CmdSetAlphaToCoverageEnableEXT)           \
+  X(CmdSetAlphaToOneEnableEXT)                \
+  X(CmdSetLogicOpEnableEXT)                   \
+  X(CmdSetColorBlendEnableEXT)                \
+  X(CmdSetColorBlendEquationEXT)              \
+  X(CmdSetColorWriteMaskEXT)                  \
+  X(CmdSetDepthClipEnableEXT)                 \
+  X(CmdSetProvokingVertexModeEXT)             \
+  X(CmdSetLineRasterizationModeEXT)           \
+  X(CmdSetLineStippleEnableEXT)               \
+  X(CmdSetDepthClipNegativeOneToOneEXT)       \
   X(CmdClearAttachments)                      \
   X(CmdClearColorImage)                       \
   X(CmdClearDepthStencilImage)                \

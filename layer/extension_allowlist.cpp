@@ -25,6 +25,10 @@ constexpr std::string_view kAllowed[] = {
     "VK_KHR_draw_indirect_count",
     "VK_EXT_extended_dynamic_state",
     "VK_EXT_extended_dynamic_state2",
+    "VK_EXT_extended_dynamic_state3",       // the states kHiddenEds3Fields does not hide
+    "VK_EXT_vertex_input_dynamic_state",    // vkCmdSetVertexInputEXT
+    "VK_EXT_color_write_enable",            // color_write_enables, vkCmdSetColorWriteEnableEXT
+    "VK_EXT_depth_clip_control",            // depth_clip_negative_one_to_one
     "VK_KHR_bind_memory2",
     "VK_EXT_vertex_attribute_divisor",
     "VK_EXT_index_type_uint8",
@@ -140,6 +144,29 @@ constexpr HiddenFeature kHiddenFeatures[] = {
      sizeof(VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT), "VK_EXT_rasterization_order_attachment_access"},
 };
 
+// Extended dynamic state 3 is shown, but only with the states the capture records
+// (record_commands.cpp) and replay applies: the features of the others read VK_FALSE, so an
+// application sets them in its pipelines instead (or does without).
+using Eds3Features = VkPhysicalDeviceExtendedDynamicState3FeaturesEXT;
+constexpr VkBool32 Eds3Features::*kHiddenEds3Fields[] = {
+    &Eds3Features::extendedDynamicState3TessellationDomainOrigin,  // no tessellation replay
+    &Eds3Features::extendedDynamicState3RasterizationStream,
+    &Eds3Features::extendedDynamicState3ConservativeRasterizationMode,
+    &Eds3Features::extendedDynamicState3ExtraPrimitiveOverestimationSize,
+    &Eds3Features::extendedDynamicState3SampleLocationsEnable,
+    &Eds3Features::extendedDynamicState3ColorBlendAdvanced,
+    &Eds3Features::extendedDynamicState3ViewportWScalingEnable,
+    &Eds3Features::extendedDynamicState3ViewportSwizzle,
+    &Eds3Features::extendedDynamicState3CoverageToColorEnable,
+    &Eds3Features::extendedDynamicState3CoverageToColorLocation,
+    &Eds3Features::extendedDynamicState3CoverageModulationMode,
+    &Eds3Features::extendedDynamicState3CoverageModulationTableEnable,
+    &Eds3Features::extendedDynamicState3CoverageModulationTable,
+    &Eds3Features::extendedDynamicState3CoverageReductionMode,
+    &Eds3Features::extendedDynamicState3RepresentativeFragmentTestEnable,
+    &Eds3Features::extendedDynamicState3ShadingRateImageEnable,
+};
+
 }  // namespace
 
 bool extension_allowed(const char* name) {
@@ -163,6 +190,10 @@ bool extension_allowed(const char* name) {
 
 void hide_features(void* chain) {
   for (auto* s = static_cast<VkBaseOutStructure*>(chain); s != nullptr; s = s->pNext) {
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT) {
+      auto* f = reinterpret_cast<Eds3Features*>(s);
+      for (VkBool32 Eds3Features::*field : kHiddenEds3Fields) f->*field = VK_FALSE;
+    }
     for (const auto& h : kHiddenFeatures) {
       if (s->sType == h.type && !extension_allowed(h.extension)) {
         // Every VkBool32 after the sType/pNext header.

@@ -355,18 +355,38 @@ void write_device_info(InstanceData* inst, VkPhysicalDevice pd, Session* s) {
   rec.device_id = props.deviceID;
   rec.device_type = static_cast<uint32_t>(props.deviceType);
   rec.device_name = props.deviceName;
-  // Driver properties are core in 1.2; the instance must also allow 1.1 queries.
-  if (props.apiVersion >= VK_API_VERSION_1_2 && inst->api_version >= VK_API_VERSION_1_1 &&
+  // What rasterization depends on: point and line size ranges, strictLines, sample locations.
+  const VkPhysicalDeviceLimits& lim = props.limits;
+  rec.has_limits = 1;
+  rec.limits.point_size_range[0] = lim.pointSizeRange[0];
+  rec.limits.point_size_range[1] = lim.pointSizeRange[1];
+  rec.limits.point_size_granularity = lim.pointSizeGranularity;
+  rec.limits.line_width_range[0] = lim.lineWidthRange[0];
+  rec.limits.line_width_range[1] = lim.lineWidthRange[1];
+  rec.limits.line_width_granularity = lim.lineWidthGranularity;
+  rec.limits.strict_lines = lim.strictLines;
+  rec.limits.standard_sample_locations = lim.standardSampleLocations;
+  rec.limits.framebuffer_color_sample_counts = lim.framebufferColorSampleCounts;
+  rec.limits.point_clipping_behavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;  // Vulkan 1.0
+  // Point clipping (1.1) and driver properties (1.2); the instance must allow 1.1 queries.
+  if (props.apiVersion >= VK_API_VERSION_1_1 && inst->api_version >= VK_API_VERSION_1_1 &&
       inst->vk.GetPhysicalDeviceProperties2 != nullptr) {
     VkPhysicalDeviceDriverProperties driver{};
     driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
+    VkPhysicalDevicePointClippingProperties clipping{};
+    clipping.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_POINT_CLIPPING_PROPERTIES;
+    const bool v12 = props.apiVersion >= VK_API_VERSION_1_2;
+    clipping.pNext = v12 ? &driver : nullptr;
     VkPhysicalDeviceProperties2 p2{};
     p2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
-    p2.pNext = &driver;
+    p2.pNext = &clipping;
     inst->vk.GetPhysicalDeviceProperties2(pd, &p2);
-    rec.driver_id = static_cast<uint32_t>(driver.driverID);
-    rec.driver_name = driver.driverName;
-    rec.driver_info = driver.driverInfo;
+    rec.limits.point_clipping_behavior = static_cast<uint32_t>(clipping.pointClippingBehavior);
+    if (v12) {
+      rec.driver_id = static_cast<uint32_t>(driver.driverID);
+      rec.driver_name = driver.driverName;
+      rec.driver_info = driver.driverInfo;
+    }
   }
   VkPhysicalDeviceMemoryProperties mem{};
   inst->vk.GetPhysicalDeviceMemoryProperties(pd, &mem);

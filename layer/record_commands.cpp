@@ -524,6 +524,82 @@ VKAPI_ATTR void VKAPI_CALL CmdSetStencilOp(VkCommandBuffer cb, VkStencilFaceFlag
              static_cast<uint32_t>(depth_fail), static_cast<uint32_t>(cmp)});
 }
 
+// Colour write enable (VK_EXT_color_write_enable) and the array setters of extended dynamic
+// state 3: the words are laid out as CmdSetDynamicStateRecord documents.
+VKAPI_ATTR void VKAPI_CALL CmdSetColorWriteEnableEXT(VkCommandBuffer cb, uint32_t n,
+                                                     const VkBool32* enables) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdSetColorWriteEnableEXT(cb, n, enables);
+  set_state(cb, d, VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT, {enables, enables + n});
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdSetSampleMaskEXT(VkCommandBuffer cb, VkSampleCountFlagBits samples,
+                                               const VkSampleMask* mask) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdSetSampleMaskEXT(cb, samples, mask);
+  // ceil(rasterizationSamples / 32) words (vkCmdSetSampleMaskEXT).
+  std::vector<uint32_t> words = {static_cast<uint32_t>(samples)};
+  for (uint32_t i = 0; i < (static_cast<uint32_t>(samples) + 31) / 32; ++i) words.push_back(mask[i]);
+  set_state(cb, d, VK_DYNAMIC_STATE_SAMPLE_MASK_EXT, std::move(words));
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdSetColorBlendEnableEXT(VkCommandBuffer cb, uint32_t first,
+                                                     uint32_t n, const VkBool32* enables) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdSetColorBlendEnableEXT(cb, first, n, enables);
+  std::vector<uint32_t> words = {first};
+  words.insert(words.end(), enables, enables + n);
+  set_state(cb, d, VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT, std::move(words));
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdSetColorWriteMaskEXT(VkCommandBuffer cb, uint32_t first, uint32_t n,
+                                                   const VkColorComponentFlags* masks) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdSetColorWriteMaskEXT(cb, first, n, masks);
+  std::vector<uint32_t> words = {first};
+  words.insert(words.end(), masks, masks + n);
+  set_state(cb, d, VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT, std::move(words));
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdSetColorBlendEquationEXT(VkCommandBuffer cb, uint32_t first,
+                                                       uint32_t n,
+                                                       const VkColorBlendEquationEXT* eq) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdSetColorBlendEquationEXT(cb, first, n, eq);
+  std::vector<uint32_t> words = {first};
+  for (uint32_t i = 0; i < n; ++i) {
+    words.insert(words.end(), {static_cast<uint32_t>(eq[i].srcColorBlendFactor),
+                               static_cast<uint32_t>(eq[i].dstColorBlendFactor),
+                               static_cast<uint32_t>(eq[i].colorBlendOp),
+                               static_cast<uint32_t>(eq[i].srcAlphaBlendFactor),
+                               static_cast<uint32_t>(eq[i].dstAlphaBlendFactor),
+                               static_cast<uint32_t>(eq[i].alphaBlendOp)});
+  }
+  set_state(cb, d, VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT, std::move(words));
+}
+
+// VK_EXT_vertex_input_dynamic_state: bindings (with their divisors) and attributes replace the
+// pipeline's vertex input state for the draws that follow.
+VKAPI_ATTR void VKAPI_CALL CmdSetVertexInputEXT(VkCommandBuffer cb, uint32_t nb,
+                                                const VkVertexInputBindingDescription2EXT* b,
+                                                uint32_t na,
+                                                const VkVertexInputAttributeDescription2EXT* a) {
+  DeviceData* d = device_of(cb);
+  d->vk.CmdSetVertexInputEXT(cb, nb, b, na, a);
+  CommandBufferState* s = recording_state(d, cb);
+  if (s == nullptr) return;
+  cap::CmdSetVertexInputRecord rec;
+  for (uint32_t i = 0; i < nb; ++i) {
+    rec.bindings.push_back({b[i].binding, b[i].stride, static_cast<uint32_t>(b[i].inputRate),
+                            b[i].divisor});
+  }
+  for (uint32_t i = 0; i < na; ++i) {
+    rec.attributes.push_back({a[i].location, a[i].binding, static_cast<uint32_t>(a[i].format),
+                              a[i].offset});
+  }
+  append_command(s, rec);
+}
+
 // ---- Clears, copies, barriers ----------------------------------------------------------------
 
 VKAPI_ATTR void VKAPI_CALL CmdClearAttachments(VkCommandBuffer cb, uint32_t na,
@@ -1125,6 +1201,32 @@ PFN_vkVoidFunction command_hook(const char* name) {
   TESSERA_HOOK("vkCmdSetPatchControlPointsEXT",
                CmdSetOne<uint32_t, &DeviceDispatch::CmdSetPatchControlPointsEXT,
                          VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT>)
+  // Extended dynamic state 3 (the states extension_allowlist.cpp leaves visible).
+#define TESSERA_HOOK_EXT(fn, Arg, state) \
+  TESSERA_HOOK("vk" #fn "EXT", CmdSetOne<Arg, &DeviceDispatch::fn##EXT, state>)
+  TESSERA_HOOK_EXT(CmdSetDepthClampEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT)
+  TESSERA_HOOK_EXT(CmdSetPolygonMode, VkPolygonMode, VK_DYNAMIC_STATE_POLYGON_MODE_EXT)
+  TESSERA_HOOK_EXT(CmdSetRasterizationSamples, VkSampleCountFlagBits,
+                   VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT)
+  TESSERA_HOOK_EXT(CmdSetAlphaToCoverageEnable, VkBool32,
+                   VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT)
+  TESSERA_HOOK_EXT(CmdSetAlphaToOneEnable, VkBool32, VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT)
+  TESSERA_HOOK_EXT(CmdSetLogicOpEnable, VkBool32, VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT)
+  TESSERA_HOOK_EXT(CmdSetDepthClipEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT)
+  TESSERA_HOOK_EXT(CmdSetProvokingVertexMode, VkProvokingVertexModeEXT,
+                   VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT)
+  TESSERA_HOOK_EXT(CmdSetLineRasterizationMode, VkLineRasterizationModeEXT,
+                   VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT)
+  TESSERA_HOOK_EXT(CmdSetLineStippleEnable, VkBool32, VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT)
+  TESSERA_HOOK_EXT(CmdSetDepthClipNegativeOneToOne, VkBool32,
+                   VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT)
+#undef TESSERA_HOOK_EXT
+  TESSERA_HOOK("vkCmdSetSampleMaskEXT", CmdSetSampleMaskEXT)
+  TESSERA_HOOK("vkCmdSetColorBlendEnableEXT", CmdSetColorBlendEnableEXT)
+  TESSERA_HOOK("vkCmdSetColorBlendEquationEXT", CmdSetColorBlendEquationEXT)
+  TESSERA_HOOK("vkCmdSetColorWriteMaskEXT", CmdSetColorWriteMaskEXT)
+  TESSERA_HOOK("vkCmdSetColorWriteEnableEXT", CmdSetColorWriteEnableEXT)
+  TESSERA_HOOK("vkCmdSetVertexInputEXT", CmdSetVertexInputEXT)
   TESSERA_HOOK("vkCmdSetStencilOp", CmdSetStencilOp<&DeviceDispatch::CmdSetStencilOp>)
   TESSERA_HOOK("vkCmdSetStencilOpEXT", CmdSetStencilOp<&DeviceDispatch::CmdSetStencilOpEXT>)
   TESSERA_HOOK("vkCmdClearAttachments", CmdClearAttachments)

@@ -2,6 +2,7 @@
 // views, samplers, shader modules, pipelines, render passes, descriptor layouts, sets and
 // updates (update templates are expanded into plain writes here, so replay needs no template
 // logic). Each hook calls the next layer first and records only on success.
+#include <algorithm>
 #include <cstring>
 
 #include "descriptors.h"
@@ -436,7 +437,19 @@ void convert_graphics_pipeline(DeviceData* d, Session* s, const VkGraphicsPipeli
   rec.subpass = ci.subpass;
   rec.flags = ci.flags;
   for (uint32_t i = 0; i < ci.stageCount; ++i) rec.stages.push_back(convert_stage(d, s, ci.pStages[i]));
-  if (const auto* vi = ci.pVertexInputState) {
+  if (const auto* ds = ci.pDynamicState) {
+    for (uint32_t i = 0; i < ds->dynamicStateCount; ++i) {
+      rec.dynamic_states.push_back(static_cast<uint32_t>(ds->pDynamicStates[i]));
+    }
+  }
+  const auto dynamic = [&rec](VkDynamicState state) {
+    return std::find(rec.dynamic_states.begin(), rec.dynamic_states.end(),
+                     static_cast<uint32_t>(state)) != rec.dynamic_states.end();
+  };
+  // With VK_DYNAMIC_STATE_VERTEX_INPUT_EXT, pVertexInputState is ignored and may point anywhere
+  // (VkGraphicsPipelineCreateInfo): vkCmdSetVertexInputEXT supplies that state.
+  const auto* vertex_input = dynamic(VK_DYNAMIC_STATE_VERTEX_INPUT_EXT) ? nullptr : ci.pVertexInputState;
+  if (const auto* vi = vertex_input) {
     for (uint32_t i = 0; i < vi->vertexBindingDescriptionCount; ++i) {
       const auto& b = vi->pVertexBindingDescriptions[i];
       rec.vertex_bindings.push_back({b.binding, b.stride, static_cast<uint32_t>(b.inputRate), 1});
@@ -465,6 +478,10 @@ void convert_graphics_pipeline(DeviceData* d, Session* s, const VkGraphicsPipeli
   if (const auto* vp = ci.pViewportState) {
     rec.viewport_count = vp->viewportCount;
     rec.scissor_count = vp->scissorCount;
+    if (const auto* cc = find_in_chain<VkPipelineViewportDepthClipControlCreateInfoEXT>(
+            vp->pNext, VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_DEPTH_CLIP_CONTROL_CREATE_INFO_EXT)) {
+      rec.depth_clip_negative_one_to_one = cc->negativeOneToOne;
+    }
     // Pointers are ignored (may be garbage) when the state is dynamic.
     bool dyn_vp = false, dyn_sc = false;
     if (const auto* ds = ci.pDynamicState) {
@@ -520,7 +537,10 @@ void convert_graphics_pipeline(DeviceData* d, Session* s, const VkGraphicsPipeli
     rec.samples = static_cast<uint32_t>(ms->rasterizationSamples);
     rec.sample_shading = ms->sampleShadingEnable;
     rec.min_sample_shading = ms->minSampleShading;
-    if (ms->pSampleMask != nullptr) rec.sample_mask = ms->pSampleMask[0];
+    // pSampleMask is ignored when the mask is dynamic (extended dynamic state 3).
+    if (ms->pSampleMask != nullptr && !dynamic(VK_DYNAMIC_STATE_SAMPLE_MASK_EXT)) {
+      rec.sample_mask = ms->pSampleMask[0];
+    }
     rec.alpha_to_coverage = ms->alphaToCoverageEnable;
     rec.alpha_to_one = ms->alphaToOneEnable;
   }
@@ -555,10 +575,11 @@ void convert_graphics_pipeline(DeviceData* d, Session* s, const VkGraphicsPipeli
            a.colorWriteMask});
     }
     for (int i = 0; i < 4; ++i) rec.blend_constants[i] = cb->blendConstants[i];
-  }
-  if (const auto* ds = ci.pDynamicState) {
-    for (uint32_t i = 0; i < ds->dynamicStateCount; ++i) {
-      rec.dynamic_states.push_back(static_cast<uint32_t>(ds->pDynamicStates[i]));
+    if (const auto* cw = find_in_chain<VkPipelineColorWriteCreateInfoEXT>(
+            cb->pNext, VK_STRUCTURE_TYPE_PIPELINE_COLOR_WRITE_CREATE_INFO_EXT)) {
+      for (uint32_t i = 0; i < cw->attachmentCount && cw->pColorWriteEnables != nullptr; ++i) {
+        rec.color_write_enables.push_back(cw->pColorWriteEnables[i]);
+      }
     }
   }
   if (ci.renderPass == VK_NULL_HANDLE) {

@@ -70,6 +70,19 @@ void encode(ByteWriter& w, const DeviceInfoRecord& r) {
     w.put(t.heap_index);
     w.put(t.property_flags);
   }
+  if (r.has_limits == 0) return;  // written by 1.0 writers this way: no limits
+  w.put(r.has_limits);
+  const auto& l = r.limits;
+  w.put(l.point_size_range[0]);
+  w.put(l.point_size_range[1]);
+  w.put(l.point_size_granularity);
+  w.put(l.line_width_range[0]);
+  w.put(l.line_width_range[1]);
+  w.put(l.line_width_granularity);
+  w.put(l.strict_lines);
+  w.put(l.standard_sample_locations);
+  w.put(l.framebuffer_color_sample_counts);
+  w.put(l.point_clipping_behavior);
 }
 
 bool decode(ByteReader& r, DeviceInfoRecord& out) {
@@ -92,6 +105,20 @@ bool decode(ByteReader& r, DeviceInfoRecord& out) {
     t.heap_index = r.get<uint32_t>();
     t.property_flags = r.get<uint32_t>();
   }
+  // Format 1.1 appends the limits; a 1.0 body ends here.
+  if (!r.ok() || r.at_end()) return r.ok();
+  out.has_limits = r.get<uint32_t>();
+  auto& l = out.limits;
+  l.point_size_range[0] = r.get<float>();
+  l.point_size_range[1] = r.get<float>();
+  l.point_size_granularity = r.get<float>();
+  l.line_width_range[0] = r.get<float>();
+  l.line_width_range[1] = r.get<float>();
+  l.line_width_granularity = r.get<float>();
+  l.strict_lines = r.get<uint32_t>();
+  l.standard_sample_locations = r.get<uint32_t>();
+  l.framebuffer_color_sample_counts = r.get<uint32_t>();
+  l.point_clipping_behavior = r.get<uint32_t>();
   return r.ok();
 }
 

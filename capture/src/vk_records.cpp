@@ -50,6 +50,7 @@ const char* vk_record_kind_name(uint32_t kind) {
     case VkRecordKind::kCmdPipelineBarrier: return "cmd_pipeline_barrier";
     case VkRecordKind::kCmdExecuteCommands: return "cmd_execute_commands";
     case VkRecordKind::kCmdDispatchBase: return "cmd_dispatch_base";
+    case VkRecordKind::kCmdSetVertexInput: return "cmd_set_vertex_input";
   }
   return nullptr;
 }

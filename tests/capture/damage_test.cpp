@@ -1,5 +1,6 @@
-// The damaged files `tessera verify` must refuse (issue "Foundation", Done when), checked on
-// the reader itself: each gives one line naming the file, the byte offset and the problem.
+// The damaged files `tessera verify` must refuse (schema/capture-format.md section 7,
+// "Reading"), checked on the reader itself: each gives one line naming the file, the byte offset
+// and the problem.
 #include <gtest/gtest.h>
 
 #include "scene.h"

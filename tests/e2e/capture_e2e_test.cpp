@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <gtest/gtest.h>
+#include <vulkan/vulkan_core.h>
 
 #include <algorithm>
 #include <array>
@@ -124,6 +125,8 @@ struct FrameContents {
   std::vector<CmdDrawIndexedRecord> indexed_draws;
   std::vector<ImageRecord> images;
   std::vector<RenderTargetContentsRecord> render_targets;
+  std::vector<CmdSetDynamicStateRecord> dynamic_states;
+  std::vector<CmdSetVertexInputRecord> vertex_inputs;
   uint64_t submits = 0, pipeline_binds = 0, descriptor_binds = 0, render_passes = 0;
   uint64_t undecodable = 0;
 };
@@ -172,7 +175,9 @@ CaptureContents load(const fs::path& file) {
       take(kind, body, f.presented, f.undecodable) || take(kind, body, f.draws, f.undecodable) ||
           take(kind, body, f.indexed_draws, f.undecodable) ||
           take(kind, body, f.images, f.undecodable) ||
-          take(kind, body, f.render_targets, f.undecodable);
+          take(kind, body, f.render_targets, f.undecodable) ||
+          take(kind, body, f.dynamic_states, f.undecodable) ||
+          take(kind, body, f.vertex_inputs, f.undecodable);
       switch (static_cast<VkRecordKind>(kind)) {
         case VkRecordKind::kSubmit: ++f.submits; break;
         case VkRecordKind::kCmdBindPipeline: ++f.pipeline_binds; break;
@@ -643,8 +648,78 @@ TEST_F(CaptureE2E, GlmarkBumpThroughZink) {
   }
 }
 
+// Zink on lavapipe uses colour write enable, vertex input dynamic state and extended dynamic
+// state 3 now that the layer shows them: every such state its pipelines declare is recorded in
+// the frame (capture format 1.1), the device's rasterization limits too, and the ideas scene's
+// text outlines are line strips.
+TEST_F(CaptureE2E, GlmarkIdeasRecordsZinksDynamicStateAndLines) {
+  const fs::path file = dir_ / "glmark2-ideas.tcap";
+  const auto r = run_glmark2({TESSERA_GLMARK2, "-s", "640x360", "-b", "ideas:nframes=8:duration=1000:speed=10"},
+                             zink(layer_env(file, "4")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto c = load(file);
+  ASSERT_TRUE(c.reader);
+  EXPECT_EQ(c.reader->verify(), "");
+  EXPECT_EQ(c.reader->summary().minor, 1u);
+  ASSERT_EQ(c.frames.size(), 1u);
+  EXPECT_EQ(c.undecodable, 0u);
+  EXPECT_EQ(c.frames[0].undecodable, 0u);
+  ASSERT_FALSE(c.devices.empty());
+  EXPECT_EQ(c.devices[0].has_limits, 1u);
+  EXPECT_GE(c.devices[0].limits.line_width_range[1], 1.0f);
+  EXPECT_GE(c.devices[0].limits.point_size_range[1], 1.0f);
+  const std::set<uint32_t> recorded_states = {
+      VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT,        VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT,
+      VK_DYNAMIC_STATE_POLYGON_MODE_EXT,              VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT,
+      VK_DYNAMIC_STATE_SAMPLE_MASK_EXT,               VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT,
+      VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT,       VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT,
+      VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT,        VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT,
+      VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT,          VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT,
+      VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT,     VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT,
+      VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT,       VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT};
+  std::set<uint32_t> declared, set;
+  bool vertex_input = false;
+  for (const auto& p : c.pipelines)
+    for (uint32_t d : p.dynamic_states) {
+      if (recorded_states.count(d)) declared.insert(d);
+      vertex_input = vertex_input || d == VK_DYNAMIC_STATE_VERTEX_INPUT_EXT;
+    }
+  bool line_strips = false;
+  for (const auto& d : c.frames[0].dynamic_states) {
+    set.insert(d.state);
+    // The word layouts of schema/capture-format.md section 6.1.
+    switch (d.state) {
+      case VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT: EXPECT_GE(d.words.size(), 1u); break;
+      case VK_DYNAMIC_STATE_SAMPLE_MASK_EXT:
+        ASSERT_FALSE(d.words.empty());
+        EXPECT_EQ(d.words.size(), 1 + (d.words[0] + 31) / 32);
+        break;
+      case VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT:
+      case VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT: EXPECT_GE(d.words.size(), 2u); break;
+      case VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT:
+        EXPECT_GE(d.words.size(), 7u);
+        EXPECT_EQ((d.words.size() - 1) % 6, 0u);
+        break;
+      default:
+        if (recorded_states.count(d.state)) {
+          EXPECT_EQ(d.words.size(), 1u) << d.state;
+        }
+        break;
+    }
+    if (d.state == VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY && !d.words.empty() &&
+        d.words[0] == VK_PRIMITIVE_TOPOLOGY_LINE_STRIP)
+      line_strips = true;
+  }
+  EXPECT_GE(declared.size(), 10u) << "Zink no longer uses extended dynamic state 3?";
+  for (uint32_t d : declared) EXPECT_TRUE(set.count(d)) << "dynamic state " << d << " declared but never recorded";
+  EXPECT_TRUE(vertex_input);
+  EXPECT_FALSE(c.frames[0].vertex_inputs.empty());
+  for (const auto& v : c.frames[0].vertex_inputs) EXPECT_FALSE(v.attributes.empty());
+  EXPECT_TRUE(line_strips);
+}
+
 TEST_F(CaptureE2E, GlmarkStoresEachBlobOnceAcrossFrames) {
-  // Issue 3: a texture is stored once however many frames are captured. The memory holding
+  // Content-addressed blobs (schema/capture-format.md): a texture is stored once however many frames are captured. The memory holding
   // the texture is snapshotted at every submit; content addressing keeps one copy, so six
   // frames cost about the same blob bytes as two.
   auto blob_bytes = [this](const std::string& frames) {

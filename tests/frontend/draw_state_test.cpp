@@ -133,10 +133,125 @@ TEST(FrontendDrawState, DynamicStateIsWrittenIntoThePipelineCopy) {
   EXPECT_EQ(draws[1]->index, 1u);
 }
 
+// Capture format 1.1: colour write enable, vertex input dynamic state and the extended dynamic
+// state 3 states the layer records reach the draw's copy of the pipeline; a pipeline that
+// declares none of them keeps its own values.
+TEST(FrontendDrawState, ColorWriteVertexInputAndExtendedDynamicState3ReachTheDraw) {
+  CaptureBuilder b;
+  Scene s;
+  s.write(b, {VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT, VK_DYNAMIC_STATE_VERTEX_INPUT_EXT,
+              VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE, VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT,
+              VK_DYNAMIC_STATE_POLYGON_MODE_EXT, VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT,
+              VK_DYNAMIC_STATE_SAMPLE_MASK_EXT, VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT,
+              VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT, VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT,
+              VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT, VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT,
+              VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT, VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT,
+              VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT, VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT,
+              VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT, VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT});
+  b.object(s.pipeline(0x701, {}));
+  b.begin_frame(1);
+  b.cmd(Scene::begin_pass());
+  b.cmd(cap::CmdBindPipelineRecord{VK_PIPELINE_BIND_POINT_GRAPHICS, Scene::kPipeline});
+  using DS = cap::CmdSetDynamicStateRecord;
+  b.cmd(DS{VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT, {1, 0}});
+  b.cmd(DS{VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT, {1}});
+  b.cmd(DS{VK_DYNAMIC_STATE_POLYGON_MODE_EXT, {VK_POLYGON_MODE_LINE}});
+  b.cmd(DS{VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT, {VK_SAMPLE_COUNT_4_BIT}});
+  b.cmd(DS{VK_DYNAMIC_STATE_SAMPLE_MASK_EXT, {VK_SAMPLE_COUNT_4_BIT, 0x9}});
+  b.cmd(DS{VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT, {1}});
+  b.cmd(DS{VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT, {1}});
+  b.cmd(DS{VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT, {1}});
+  // Attachments 1 and 2 (the pipeline has one): created as the commands name them.
+  b.cmd(DS{VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT, {1, 1, 0}});
+  b.cmd(DS{VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT,
+           {1, VK_BLEND_FACTOR_SRC_ALPHA, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_OP_ADD,
+            VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_MAX}});
+  b.cmd(DS{VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT, {0, 0x3, 0x5, 0x8}});
+  b.cmd(DS{VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT, {0}});
+  b.cmd(DS{VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT, {VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT}});
+  b.cmd(DS{VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT, {VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT}});
+  b.cmd(DS{VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT, {1}});
+  b.cmd(DS{VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT, {1}});
+  // Vertex input from vkCmdSetVertexInputEXT, then a stride from vkCmdBindVertexBuffers2 that
+  // overrides its binding's.
+  b.cmd(cap::CmdSetVertexInputRecord{{{0, 12, VK_VERTEX_INPUT_RATE_VERTEX, 1}, {3, 8, VK_VERTEX_INPUT_RATE_INSTANCE, 2}},
+                                     {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0}, {5, 3, VK_FORMAT_R8G8B8A8_UNORM, 4}}});
+  b.cmd(cap::CmdBindVertexBuffersRecord{3, {Scene::kBuffer}, {0}, {}, {20}});
+  draw_in_pass(b);
+  b.cmd(cap::CmdBindPipelineRecord{VK_PIPELINE_BIND_POINT_GRAPHICS, 0x701});
+  draw_in_pass(b);
+  b.cmd(cap::CmdEndRenderPassRecord{});
+  b.submit();
+  b.end_frame();
+  auto r = replay(b);
+  ASSERT_EQ(r->result.skipped.total(), 0u) << reasons(r->result);
+  const auto draws = r->renderer.draws();
+  ASSERT_EQ(draws.size(), 2u);
+  const auto& st = draws[0]->state;
+  EXPECT_EQ(st.color_write_enables, (std::vector<uint32_t>{1, 0}));
+  EXPECT_EQ(st.depth_clamp, 1u);
+  EXPECT_EQ(st.polygon_mode, uint32_t{VK_POLYGON_MODE_LINE});
+  EXPECT_EQ(st.samples, uint32_t{VK_SAMPLE_COUNT_4_BIT});
+  EXPECT_EQ(st.sample_mask, 0x9u);
+  EXPECT_EQ(st.alpha_to_coverage, 1u);
+  EXPECT_EQ(st.alpha_to_one, 1u);
+  EXPECT_EQ(st.logic_op_enable, 1u);
+  ASSERT_EQ(st.blend_attachments.size(), 3u);
+  EXPECT_EQ(st.blend_attachments[0].write_mask, 0x3u);
+  EXPECT_EQ(st.blend_attachments[1].blend_enable, 1u);
+  EXPECT_EQ(st.blend_attachments[1].src_color, uint32_t{VK_BLEND_FACTOR_SRC_ALPHA});
+  EXPECT_EQ(st.blend_attachments[1].dst_color, uint32_t{VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA});
+  EXPECT_EQ(st.blend_attachments[1].alpha_op, uint32_t{VK_BLEND_OP_MAX});
+  EXPECT_EQ(st.blend_attachments[1].write_mask, 0x5u);
+  EXPECT_EQ(st.blend_attachments[2].blend_enable, 0u);
+  EXPECT_EQ(st.blend_attachments[2].write_mask, 0x8u);
+  EXPECT_EQ(st.depth_clip, 0u);
+  EXPECT_EQ(st.provoking_vertex, uint32_t{VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT});
+  EXPECT_EQ(st.line_mode, uint32_t{VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT});
+  EXPECT_EQ(st.line_stipple_enable, 1u);
+  EXPECT_EQ(st.depth_clip_negative_one_to_one, 1u);
+  ASSERT_EQ(st.vertex_bindings.size(), 2u);
+  EXPECT_EQ(st.vertex_bindings[1], (cap::GraphicsPipelineRecord::VertexBinding{3, 20, VK_VERTEX_INPUT_RATE_INSTANCE, 2}));
+  ASSERT_EQ(st.vertex_attributes.size(), 2u);
+  EXPECT_EQ(st.vertex_attributes[1], (cap::GraphicsPipelineRecord::VertexAttribute{5, 3, VK_FORMAT_R8G8B8A8_UNORM, 4}));
+  // The draw's vertex buffers follow the dynamic bindings.
+  ASSERT_EQ(draws[0]->vertex_buffers.size(), 2u);
+  EXPECT_EQ(draws[0]->vertex_buffers[1].binding, 3u);
+  EXPECT_EQ(draws[0]->vertex_buffers[1].buffer, r->replay->find_buffer(Scene::kBuffer));
+  // The static pipeline keeps its own.
+  const auto& st2 = draws[1]->state;
+  EXPECT_TRUE(st2.color_write_enables.empty());
+  EXPECT_EQ(st2.polygon_mode, uint32_t{VK_POLYGON_MODE_FILL});
+  EXPECT_EQ(st2.sample_mask, ~0u);
+  EXPECT_EQ(st2.vertex_bindings.size(), 1u);
+  EXPECT_EQ(st2.blend_attachments.size(), 1u);
+}
+
+TEST(FrontendDrawState, MalformedExtendedDynamicState3ValuesAreCounted) {
+  CaptureBuilder b;
+  Scene s;
+  s.write(b, {VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT});
+  b.begin_frame(1);
+  b.cmd(Scene::begin_pass());
+  b.cmd(cap::CmdBindPipelineRecord{VK_PIPELINE_BIND_POINT_GRAPHICS, Scene::kPipeline});
+  using DS = cap::CmdSetDynamicStateRecord;
+  b.cmd(DS{VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT, {1000000, 0xf}});  // attachment out of range
+  b.cmd(DS{VK_DYNAMIC_STATE_SAMPLE_MASK_EXT, {4}});                     // no mask word
+  draw_in_pass(b);
+  b.cmd(cap::CmdEndRenderPassRecord{});
+  b.submit();
+  b.end_frame();
+  auto r = replay(b);
+  EXPECT_EQ(skipped(r->result, "dynamic state 1000455012: attachment out of range"), 1u) << reasons(r->result);
+  EXPECT_EQ(skipped(r->result, "dynamic state 1000455006: too few values"), 1u) << reasons(r->result);
+  ASSERT_EQ(r->renderer.draws().size(), 1u);
+  EXPECT_EQ(r->renderer.draws()[0]->state.blend_attachments.size(), 1u);
+}
+
 TEST(FrontendDrawState, ViewportWithoutCountKeepsPipelineCountAndUncapturedStateIsCounted) {
   CaptureBuilder b;
   Scene s;
-  s.write(b, {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT});
+  s.write(b, {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_TESSELLATION_DOMAIN_ORIGIN_EXT});
   b.begin_frame(1);
   b.cmd(Scene::begin_pass());
   b.cmd(cap::CmdBindPipelineRecord{VK_PIPELINE_BIND_POINT_GRAPHICS, Scene::kPipeline});
@@ -151,7 +266,7 @@ TEST(FrontendDrawState, ViewportWithoutCountKeepsPipelineCountAndUncapturedState
   EXPECT_EQ(draws[0]->state.viewport_count, 1u);
   ASSERT_EQ(draws[0]->state.viewports.size(), 1u);
   EXPECT_EQ(draws[0]->state.viewports[0], (cap::Viewport{0, 0, 2, 2, 0, 1}));
-  EXPECT_EQ(skipped(r->result, "draw: dynamic state 1000381000 not captured"), 1u);
+  EXPECT_EQ(skipped(r->result, "draw: dynamic state 1000455002 not captured"), 1u);
   EXPECT_EQ(r->result.skipped.total(), 1u) << reasons(r->result);
 }
 

@@ -92,7 +92,7 @@ void random_image(CaptureBuilder& b, Filler& f) {
 
 // One random object or command record.
 void random_any(CaptureBuilder& b, Filler& f) {
-  switch (f.pick(40)) {
+  switch (f.pick(42)) {
     case 0: random_record<cap::SwapchainRecord>(b, f); break;
     case 1: random_record<cap::SamplerRecord>(b, f); break;
     case 2: random_record<cap::ImageViewRecord>(b, f); break;
@@ -137,6 +137,19 @@ void random_any(CaptureBuilder& b, Filler& f) {
     case 36: random_record<cap::CmdUpdateBufferRecord>(b, f); break;
     case 37: random_record<cap::CmdFillBufferRecord>(b, f); break;
     case 38: random_record<cap::CommandBufferRecord>(b, f); break;
+    case 39: random_record<cap::CmdSetVertexInputRecord>(b, f); break;
+    case 40: {
+      // The dynamic states of capture format 1.1, with random words.
+      constexpr uint32_t states[] = {VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT, VK_DYNAMIC_STATE_SAMPLE_MASK_EXT,
+                                     VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT, VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT,
+                                     VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT, VK_DYNAMIC_STATE_POLYGON_MODE_EXT,
+                                     VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT};
+      cap::CmdSetDynamicStateRecord r;
+      f.fill(r.words);
+      r.state = states[f.pick(std::size(states))];
+      b.object(r);
+      break;
+    }
     default: {
       cap::PresentedImageRecord r;
       f.fill(r.swapchain), f.fill(r.image_index), f.fill(r.width), f.fill(r.pixels);
@@ -159,7 +172,11 @@ TEST(FrontendHostile, RandomValuedRecordsAreCountedOrRefusedNeverACrash) {
     Filler f(seed, blobs);
     Scene scene;
     scene.write(b, {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR,
-                    VK_DYNAMIC_STATE_STENCIL_OP, VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE});
+                    VK_DYNAMIC_STATE_STENCIL_OP, VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE,
+                    VK_DYNAMIC_STATE_VERTEX_INPUT_EXT, VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT,
+                    VK_DYNAMIC_STATE_SAMPLE_MASK_EXT, VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT,
+                    VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT, VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT,
+                    VK_DYNAMIC_STATE_POLYGON_MODE_EXT, VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT});
     for (int i = 0; i < 40; ++i) random_any(b, f);
     b.begin_frame(1);
     // A valid start (a pass with the scene's pipeline bound), then anything.

@@ -88,6 +88,7 @@ TEST(FrontendRenderPass, SubpassesResolvesOpsAndCommandsInOrder) {
   EXPECT_EQ(p.attachments[0].store_op, uint32_t{VK_ATTACHMENT_STORE_OP_DONT_CARE});
   EXPECT_EQ(p.attachments[0].clear, c0);
   EXPECT_EQ(p.attachments[0].resolve, r->replay->find_view(Scene::kTargetView));
+  EXPECT_EQ(p.attachments[0].resolve_mode, uint32_t{VK_RESOLVE_MODE_AVERAGE_BIT});  // render pass resolves average
   EXPECT_EQ(p.attachments[1].format, uint32_t{VK_FORMAT_D24_UNORM_S8_UINT});
   EXPECT_EQ(p.attachments[1].store_op, uint32_t{VK_ATTACHMENT_STORE_OP_STORE});
   EXPECT_EQ(p.attachments[1].stencil_load_op, uint32_t{VK_ATTACHMENT_LOAD_OP_LOAD});
@@ -158,7 +159,13 @@ TEST(FrontendRenderPass, DynamicRenderingIsOneSubpassColoursThenDepthStencil) {
   br.stencil.load_op = VK_ATTACHMENT_LOAD_OP_LOAD;
   br.stencil.store_op = VK_ATTACHMENT_STORE_OP_DONT_CARE;
   br.stencil.clear.words[1] = 9;
+  // Depth and stencil resolve with their own modes (VkRenderingAttachmentInfo::resolveMode).
+  br.depth.resolve_mode = VK_RESOLVE_MODE_MAX_BIT;
+  br.depth.resolve_view = br.stencil.resolve_view = Scene::kTargetView;
+  br.stencil.resolve_mode = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
   b.cmd(br);
+  br.depth.resolve_mode = br.stencil.resolve_mode = 0;
+  br.depth.resolve_view = br.stencil.resolve_view = 0;
   b.cmd(cap::CmdBindPipelineRecord{VK_PIPELINE_BIND_POINT_GRAPHICS, Scene::kPipeline});
   b.cmd(cap::CmdDrawRecord{3, 1, 0, 0});
   b.cmd(cap::CmdEndRenderingRecord{});
@@ -194,6 +201,10 @@ TEST(FrontendRenderPass, DynamicRenderingIsOneSubpassColoursThenDepthStencil) {
   EXPECT_EQ(ds.stencil_store_op, uint32_t{VK_ATTACHMENT_STORE_OP_DONT_CARE});
   EXPECT_EQ(ds.clear.words[0], fbits(1.0f));
   EXPECT_EQ(ds.clear.words[1], 9u);
+  EXPECT_EQ(ds.resolve, r->replay->find_view(Scene::kTargetView));
+  EXPECT_EQ(ds.resolve_mode, uint32_t{VK_RESOLVE_MODE_MAX_BIT});
+  EXPECT_EQ(ds.stencil_resolve_mode, uint32_t{VK_RESOLVE_MODE_SAMPLE_ZERO_BIT});
+  EXPECT_EQ(p.attachments[0].resolve_mode, uint32_t{VK_RESOLVE_MODE_AVERAGE_BIT});
   ASSERT_EQ(p.commands.size(), 1u);
   const auto& q = r->renderer.passes[1];
   EXPECT_EQ(q.index, 1u);
@@ -201,6 +212,38 @@ TEST(FrontendRenderPass, DynamicRenderingIsOneSubpassColoursThenDepthStencil) {
   EXPECT_EQ(q.subpasses[0].depth_stencil, 0u);
   EXPECT_EQ(q.attachments[0].stencil_load_op, uint32_t{VK_ATTACHMENT_LOAD_OP_LOAD});
   EXPECT_EQ(q.attachments[0].stencil_store_op, uint32_t{VK_ATTACHMENT_STORE_OP_STORE});
+  EXPECT_EQ(q.attachments[0].resolve, nullptr);
+}
+
+// The captured device's rasterization limits (device_info, format 1.1) reach every pass; a
+// capture without them gets Vulkan's required minimums.
+TEST(FrontendRenderPass, PassesCarryTheCapturedDevicesRasterizationLimits) {
+  for (bool with_limits : {false, true}) {
+    CaptureBuilder b;
+    Scene s;
+    cap::DeviceInfoRecord dev;
+    dev.device_name = "test";
+    if (with_limits) {
+      dev.has_limits = 1;
+      dev.limits = {{0.5f, 255.0f}, 0.125f, {1.0f, 64.0f}, 0.0078125f, 1, 1, 0x5,
+                    VK_POINT_CLIPPING_BEHAVIOR_USER_CLIP_PLANES_ONLY};
+    }
+    b.object(dev);
+    s.write(b);
+    b.begin_frame(1);
+    b.cmd(Scene::begin_pass());
+    b.cmd(cap::CmdEndRenderPassRecord{});
+    b.submit();
+    b.end_frame();
+    auto r = replay(b);
+    ASSERT_EQ(r->renderer.passes.size(), 1u);
+    const RasterLimits& l = r->renderer.passes[0].limits;
+    EXPECT_EQ(l.point_size_range[0], with_limits ? 0.5f : 1.0f);
+    EXPECT_EQ(l.point_size_range[1], with_limits ? 255.0f : 63.0f);
+    EXPECT_EQ(l.line_width_range[1], with_limits ? 64.0f : 7.0f);
+    EXPECT_EQ(l.strict_lines, with_limits);
+    EXPECT_EQ(l.points_clip_to_view_volume, !with_limits);
+  }
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <variant>
 
@@ -63,8 +65,22 @@ class FrontendE2E : public ::testing::Test {
                             " capture " + (gl ? "--gl " : "") + "--frames " + frames + " -o " +
                             out + " -- " + app + " > " + (dir_ / (name + ".log")).string() +
                             " 2>&1";
-    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    const int status = std::system(cmd.c_str());
+    if (status != 0 && gl && torn_down_after_capture(out, dir_ / (name + ".log"))) return out;
+    EXPECT_EQ(status, 0) << cmd;
     return out;
+  }
+
+  // glmark2 on Zink + lavapipe's X11 WSI sometimes exits 1 with an X BadDrawable error at
+  // window teardown, after its last frame (with or without the layer, as replay_e2e.sh notes):
+  // that run still wrote a complete capture.
+  static bool torn_down_after_capture(const std::string& file, const fs::path& log) {
+    std::ifstream in(log);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (text.find("BadDrawable") == std::string::npos) return false;
+    std::string error;
+    auto reader = capture::CaptureReader::open(file, &error);
+    return reader != nullptr && reader->verify().empty();
   }
 
   void replay_all(const std::string& path, size_t frames) {

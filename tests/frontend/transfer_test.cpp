@@ -1,7 +1,8 @@
 // Transfers executed by the front end, checked byte for byte: buffer copies, updates and fills;
 // buffer <-> image with row length; image copies (BC blocks too); blits (NEAREST, LINEAR,
-// mirrored, format conversion); resolves; colour and depth/stencil clears. Also captured image
-// contents, state carried from frame to frame, and the presented image.
+// mirrored, format conversion); resolves (sample average) and multisampled copies; colour and
+// depth/stencil clears. Also captured image contents, state carried from frame to frame, and the
+// presented image.
 #include <gtest/gtest.h>
 
 #include <numeric>
@@ -115,22 +116,59 @@ TEST(FrontendTransfer, BufferToImageWithRowLengthAndBack) {
   EXPECT_EQ(memory(*r, 1024 + 16, 64), expect);
 }
 
-TEST(FrontendTransfer, ImageCopyResolveAndCompressedBlocks) {
+TEST(FrontendTransfer, ResolveAveragesTheSamplesAndMultisampledCopiesKeepThemAll) {
   CaptureBuilder b;
   Scene s;
   s.write(b);
-  b.object(image_record(0x360, VK_FORMAT_R8G8B8A8_UNORM, 4, 4, 4));  // multisampled source
+  // A 2x1 RGBA8 image with 4 samples whose contents the capture carries (frame.h: sample s of
+  // the subresource is the single-sample layout at s * 8 bytes).
+  cap::ImageRecord ms = image_record(0x3a0, VK_FORMAT_R8G8B8A8_UNORM, 2, 1, 4);
+  const std::vector<uint8_t> samples = {0,   255, 10, 255, 1, 2, 3, 4,    // sample 0: pixel 0, 1
+                                        40,  255, 20, 255, 5, 6, 7, 8,    // sample 1
+                                        80,  0,   30, 255, 9, 10, 11, 12,  // sample 2
+                                        120, 0,   41, 255, 13, 14, 15, 16};  // sample 3
+  ms.subresources = {{0, 0, 0, samples.size(), VK_IMAGE_ASPECT_COLOR_BIT}};
+  ms.contents = b.blob(samples);
+  b.object(ms);
+  b.object(image_record(0x3a1, VK_FORMAT_R8G8B8A8_UNORM, 2, 1));
+  b.object(image_record(0x3a2, VK_FORMAT_R8G8B8A8_UNORM, 2, 1, 4));
+  b.begin_frame(1);
+  cap::CmdCopyRecord resolve{cap::CmdCopyRecord::kResolve, 0x3a0, 0x3a1, 0, 0, 0, {}};
+  resolve.regions = {box(0, 0, 2, 1, 0, 0, 2, 1)};
+  b.cmd(resolve);
+  cap::CmdCopyRecord copy{cap::CmdCopyRecord::kImageToImage, 0x3a0, 0x3a2, 0, 0, 0, {}};
+  copy.regions = {box(1, 0, 2, 1, 0, 0, 1, 1)};
+  b.cmd(copy);
+  b.submit();
+  b.end_frame();
+  auto r = replay(b);
+  ASSERT_EQ(r->result.skipped.total(), 0u) << reasons(r->result);
+  // Averages in float, then UNORM round to nearest: R (0+40+80+120)/4 = 60, G 127.5 -> 128,
+  // B 25.25 -> 25; pixel 1 (1+5+9+13)/4 = 7 ...
+  EXPECT_EQ(r->replay->find_image(0x3a1)->subresource(Aspect::ColorOrDepth, 0, 0),
+            (std::vector<uint8_t>{60, 128, 25, 255, 7, 8, 9, 10}));
+  // The copy moves pixel 1 of every sample to pixel 0 of the same sample.
+  const auto& dst = r->replay->find_image(0x3a2)->subresource(Aspect::ColorOrDepth, 0, 0);
+  ASSERT_EQ(dst.size(), 32u);
+  for (uint32_t smp = 0; smp < 4; ++smp) {
+    EXPECT_EQ(std::vector<uint8_t>(dst.begin() + smp * 8, dst.begin() + smp * 8 + 4),
+              std::vector<uint8_t>(samples.begin() + smp * 8 + 4, samples.begin() + smp * 8 + 8))
+        << "sample " << smp;
+  }
+}
+
+TEST(FrontendTransfer, ImageCopyAndCompressedBlocks) {
+  CaptureBuilder b;
+  Scene s;
+  s.write(b);
   b.object(image_record(0x361, VK_FORMAT_R8G8B8A8_UNORM, 4, 4));
   b.object(image_record(0x370, VK_FORMAT_BC1_RGBA_UNORM_BLOCK, 8, 8));
   b.object(image_record(0x371, VK_FORMAT_BC1_RGBA_UNORM_BLOCK, 8, 8));
   b.begin_frame(1);
   pattern_memory(b);
-  cap::CmdCopyRecord up{cap::CmdCopyRecord::kBufferToImage, Scene::kBuffer, 0x360, 0, 0, 0, {}};
+  cap::CmdCopyRecord up{cap::CmdCopyRecord::kBufferToImage, Scene::kBuffer, 0x361, 0, 0, 0, {}};
   up.regions = {box(0, 0, 0, 0, 0, 0, 4, 4)};
   b.cmd(up);
-  cap::CmdCopyRecord resolve{cap::CmdCopyRecord::kResolve, 0x360, 0x361, 0, 0, 0, {}};
-  resolve.regions = {box(0, 0, 4, 4, 0, 0, 4, 4)};
-  b.cmd(resolve);
   cap::CmdCopyRecord copy{cap::CmdCopyRecord::kImageToImage, 0x361, Scene::kTarget, 0, 0, 0, {}};
   copy.regions = {box(2, 0, 4, 1, 0, 3, 2, 4)};
   b.cmd(copy);
@@ -158,6 +196,33 @@ TEST(FrontendTransfer, ImageCopyResolveAndCompressedBlocks) {
   std::vector<uint8_t> expect(32, 0);
   std::iota(expect.begin() + 24, expect.end(), uint8_t{0});
   EXPECT_EQ(bc_dst, expect);
+}
+
+TEST(FrontendTransfer, Bc7ImageHoldsItsBlocks) {
+  // BC7 (UNORM and SRGB) is held like the other BC formats: 16-byte 4x4 blocks, here 2x2 of them.
+  CaptureBuilder b;
+  Scene s;
+  s.write(b);
+  b.object(image_record(0x372, VK_FORMAT_BC7_SRGB_BLOCK, 8, 8));
+  b.object(image_record(0x373, VK_FORMAT_BC7_UNORM_BLOCK, 4, 4));
+  b.begin_frame(1);
+  pattern_memory(b);
+  cap::CmdCopyRecord up{cap::CmdCopyRecord::kBufferToImage, Scene::kBuffer, 0x372, 0, 0, 0, {}};
+  up.regions = {box(0, 0, 0, 0, 0, 0, 8, 8)};
+  b.cmd(up);
+  // Block (1, 1) of the SRGB image to the UNORM image: a copy between compatible formats.
+  cap::CmdCopyRecord copy{cap::CmdCopyRecord::kImageToImage, 0x372, 0x373, 0, 0, 0, {}};
+  copy.regions = {box(4, 4, 8, 8, 0, 0, 4, 4)};
+  b.cmd(copy);
+  b.submit();
+  b.end_frame();
+  auto r = replay(b);
+  ASSERT_EQ(r->result.skipped.total(), 0u) << reasons(r->result);
+  std::vector<uint8_t> pattern(64);
+  std::iota(pattern.begin(), pattern.end(), uint8_t{0});
+  EXPECT_EQ(r->replay->find_image(0x372)->subresource(Aspect::ColorOrDepth, 0, 0), pattern);
+  EXPECT_EQ(r->replay->find_image(0x373)->subresource(Aspect::ColorOrDepth, 0, 0),
+            std::vector<uint8_t>(pattern.begin() + 48, pattern.end()));
 }
 
 TEST(FrontendTransfer, BlitNearestLinearMirroredAndConverted) {

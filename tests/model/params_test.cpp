@@ -102,6 +102,8 @@ TEST(Presets, PaperBaselines) {
   EXPECT_EQ(p4.get_int("l2.ways"), 4);
   const ParamSet p2 = make_preset("tegra2");  // paper 002 section 2: one warp per pixel processor
   EXPECT_EQ(p2.get_int("core.max_quads"), 1);
+  EXPECT_EQ(p2.get_int("gpu.shader_cores"), 4);        // the ULP GeForce's 4 pixel shader cores
+  EXPECT_EQ(p2.get_int("gpu.vertex_processors"), 4);   // and its 4 vertex shader cores
   for (const auto& info : presets()) {
     EXPECT_FALSE(info.description.empty());
     EXPECT_NE(info.description.find("paper"), std::string_view::npos) << info.name;

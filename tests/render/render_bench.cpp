@@ -1,8 +1,10 @@
 // Throughput of the renderer on a constructed 1280x720 frame (not run by ctest):
-// `render_bench [layers]` draws `layers` (default 3) full-screen layers of a 20x12 grid of quads
-// (480 triangles each), textured from a 256x256 RGBA8 texture with trilinear filtering, depth
-// tested (every layer nearer than the last, so nothing is rejected: overdraw = layers), every
-// second layer alpha blended, into B8G8R8A8 colour + D24S8, recording the access stream.
+// `render_bench [layers [samples]]` draws `layers` (default 3) full-screen layers of a 20x12 grid
+// of quads (480 triangles each), textured from a 256x256 RGBA8 texture with trilinear filtering,
+// depth tested (every layer nearer than the last, so nothing is rejected: overdraw = layers),
+// every second layer alpha blended, into B8G8R8A8 colour + D24S8, recording the access stream.
+// With `samples` (default 1) above 1 both targets are multisampled and the colour is resolved
+// into a single-sample image at the end of the pass (shaded once per pixel).
 // Prints CPU and wall time and fragments shaded per CPU second for three runs.
 #include <chrono>
 #include <cstdio>
@@ -17,6 +19,7 @@ using render::testing::TexturedVertex;
 
 int main(int argc, char** argv) {
   const int layers = argc > 1 ? std::atoi(argv[1]) : 3;
+  const auto samples = static_cast<uint32_t>(argc > 2 ? std::atoi(argv[2]) : 1);
   constexpr uint32_t W = 1280, H = 720;
   render::testing::Scene scene;
   stream::StreamWriter writer;
@@ -28,6 +31,16 @@ int main(int argc, char** argv) {
   frontend::Image* depth = scene.image(VK_FORMAT_D24_UNORM_S8_UINT, W, H, 4, 0x20000000, true);
   auto pass = render::testing::pass(W, H, scene.view(color), VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
                                     scene.view(depth, 0, VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT));
+  if (samples > 1) {
+    for (frontend::Image* img : {color, depth}) {
+      img->samples = samples;
+      for (auto& plane : img->planes) plane.resize(plane.size() * samples);
+    }
+    // The tiler's way: samples stay on chip, only the resolved image is written back.
+    pass.attachments[0].store_op = pass.attachments[1].store_op = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    pass.attachments[1].stencil_store_op = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    pass.attachments[0].resolve = scene.view(scene.image(VK_FORMAT_B8G8R8A8_UNORM, W, H, 4, 0x30000000));
+  }
   auto* trilinear = const_cast<capture::SamplerRecord*>(scene.nearest_sampler());
   trilinear->mag_filter = trilinear->min_filter = VK_FILTER_LINEAR;
   trilinear->mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;

@@ -541,11 +541,11 @@ TEST_F(RendererTest, SubpassesKeepTileContentsBetweenThem) {
 TEST_F(RendererTest, UnsupportedDrawsAreCountedAndTheRestRenders) {
   frontend::Image* img = target();
   auto p = testing::pass(kW, kH, scene.view(img), VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE);
-  frontend::Draw points = testing::color_draw("color.vert", "color.frag", vb(rect(0, 0, kW, kH, {1, 0, 0, 1})), 6, kW, kH);
-  points.state.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+  frontend::Draw patches = testing::color_draw("color.vert", "color.frag", vb(rect(0, 0, kW, kH, {1, 0, 0, 1})), 6, kW, kH);
+  patches.state.topology = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
   frontend::Draw broken = testing::color_draw("color.vert", "color.frag", vb(rect(0, 0, kW, kH, {1, 0, 0, 1})), 6, kW, kH);
   broken.stages[1].spirv = std::make_shared<std::vector<uint32_t>>(std::vector<uint32_t>{0x07230203, 1, 2});
-  p.commands.push_back(points);
+  p.commands.push_back(patches);
   p.commands.push_back(broken);
   p.commands.push_back(broken);
   p.commands.push_back(testing::color_draw("color.vert", "color.frag", vb(rect(0, 0, kW, kH, {0, 1, 0, 1})), 6, kW, kH));
@@ -554,7 +554,7 @@ TEST_F(RendererTest, UnsupportedDrawsAreCountedAndTheRestRenders) {
   EXPECT_EQ(renderer.frame_stats().draws, 1u);
   EXPECT_EQ(renderer.frame_stats().draws_skipped, 3u);
   ASSERT_EQ(skipped.reasons.size(), 2u);
-  EXPECT_EQ(skipped.reasons[0], (std::pair<std::string, uint64_t>{"draw: point topology", 1}));
+  EXPECT_EQ(skipped.reasons[0], (std::pair<std::string, uint64_t>{"draw: patch topology", 1}));
   EXPECT_EQ(skipped.reasons[1].second, 2u);  // the broken module: one reason, counted per draw
   EXPECT_EQ(skipped.reasons[1].first.rfind("draw: shader ", 0), 0u) << skipped.reasons[1].first;
 }

@@ -89,71 +89,10 @@ RenderStats recount(std::span<const uint8_t> bytes, std::string& order_error) {
   return s;
 }
 
-TEST(StreamCounts, RendererCountsEqualWhatTheStreamReaderRecounts) {
-  testing::Scene scene;
-  stream::StreamWriter writer;
-  Renderer renderer(&writer);
-  frontend::SkipCounts skipped;
-
-  // Pass 0: a 16x16 texture drawn with a rotated quad over a depth-tested background, then a
-  // discarding draw in front, then a strip whose colours the vertex shader samples.
-  frontend::Image* tex = scene.image(VK_FORMAT_R8G8B8A8_UNORM, 16, 16, 4, 0x7000000);
-  for (size_t i = 0; i < tex->planes[0].size(); ++i) tex->planes[0][i] = static_cast<uint8_t>(i * 13);
-  frontend::Image* color = scene.image(VK_FORMAT_B8G8R8A8_UNORM, kW, kH, 4, 0x1000000);
-  frontend::Image* depth = scene.image(VK_FORMAT_D16_UNORM, kW, kH, 2, 0x2000000);
-  auto p = testing::pass(kW, kH, scene.view(color), VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_STORE_OP_STORE,
-                         scene.view(depth, 0, VK_IMAGE_ASPECT_DEPTH_BIT));
-  const auto cv = [](float x, float y, float z, float a) { return ColorVertex{{x, y, z, 1}, {0.3f, 0.6f, 0.9f, a}}; };
-  const std::vector<ColorVertex> background = {cv(-1, -1, 0.8f, 1), cv(1, -1, 0.0f, 1), cv(1, 1, 0.8f, 1),
-                                               cv(-1, -1, 0.8f, 1), cv(1, 1, 0.8f, 1), cv(-1, 1, 0.0f, 1)};
-  frontend::Draw bg = testing::color_draw("color.vert", "color.frag",
-                                          scene.buffer(background.data(), background.size() * sizeof(ColorVertex), 0x10000), 6, kW, kH);
-  bg.state.depth_test = bg.state.depth_write = 1;
-  const auto tv = [](float x, float y, float u, float v) { return TexturedVertex{{x, y, 0.5f, 1}, {u, v}}; };
-  const std::vector<TexturedVertex> quad = {tv(0, -0.9f, 0, 0), tv(0.9f, 0, 2, 0), tv(0, 0.9f, 2, 2),
-                                            tv(0, -0.9f, 0, 0), tv(0, 0.9f, 2, 2), tv(-0.9f, 0, 0, 2)};
-  frontend::Draw textured = testing::textured_draw(scene.buffer(quad.data(), quad.size() * sizeof(TexturedVertex), 0x20000), 6, kW, kH);
-  textured.state.depth_test = textured.state.depth_write = 1;
-  frontend::DescriptorBinding binding;
-  binding.type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-  capture::SamplerRecord* linear = const_cast<capture::SamplerRecord*>(scene.nearest_sampler());
-  linear->mag_filter = linear->min_filter = VK_FILTER_LINEAR;
-  linear->address_u = linear->address_v = VK_SAMPLER_ADDRESS_MODE_REPEAT;
-  binding.elements.push_back({scene.view(tex), linear, nullptr, 0, 0});
-  textured.descriptors.push_back(binding);
-  const std::vector<ColorVertex> front = {cv(-1, -1, 0.1f, 0), cv(1, -1, 0.1f, 1), cv(-1, 1, 0.1f, 1)};
-  frontend::Draw discard = testing::color_draw("color.vert", "discard.frag",
-                                               scene.buffer(front.data(), front.size() * sizeof(ColorVertex), 0x30000), 3, kW, kH);
-  discard.state.depth_test = discard.state.depth_write = 1;
-  frontend::Draw vertex_sampled = textured;
-  vertex_sampled.stages[0] = testing::stage("vertex_sampled.vert");
-  vertex_sampled.stages[1] = testing::stage("color.frag");
-  vertex_sampled.state.depth_test = vertex_sampled.state.depth_write = 0;
-  p.commands.push_back(bg);
-  p.commands.push_back(textured);
-  p.commands.push_back(discard);
-  p.commands.push_back(vertex_sampled);
-  p.index = 0;
-
-  writer.frame_begin(1, kW, kH);
-  renderer.render_pass(p, skipped);
-  p.index = 1;
-  p.attachments[0].load_op = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  renderer.render_pass(p, skipped);
-  writer.frame_end();
-  ASSERT_EQ(skipped.total(), 0u);
-  const stream::StreamCounts written = writer.counts();
-  const std::vector<uint8_t> bytes = writer.finish();
-
+// Every RenderStats field of `renderer` equals its recount from `bytes`, and the writer's
+// StreamCounts (`written`) equal the reader's and the renderer's.
+void expect_reconciled(const Renderer& renderer, const stream::StreamCounts& written, const std::vector<uint8_t>& bytes) {
   const RenderStats& mine = renderer.frame_stats();
-  ASSERT_EQ(renderer.pass_stats().size(), 2u);
-  EXPECT_GT(mine.texture_samples, 0u);
-  EXPECT_EQ(mine.vertex_texture_samples, 2u * 6u);  // 6 vertices per pass, one sample each
-  EXPECT_GT(mine.vertex_texture_lines, 0u);
-  EXPECT_GT(mine.quads_shaded, 0u);
-  EXPECT_LT(mine.fragments_shaded, mine.fragments);  // early depth kills some
-  EXPECT_LT(mine.pixels_written, mine.fragments);    // discard kills some
-
   std::string order_error;
   const RenderStats recounted = recount(bytes, order_error);
   EXPECT_EQ(order_error, "");
@@ -195,6 +134,104 @@ TEST(StreamCounts, RendererCountsEqualWhatTheStreamReaderRecounts) {
   EXPECT_EQ(written.texture_lines, mine.texture_lines);
   EXPECT_EQ(written[stream::EventKind::VertexTexture], mine.vertex_texture_samples);
   EXPECT_EQ(written.vertex_texture_lines, mine.vertex_texture_lines);
+}
+
+// Pass 0 of both tests: a 16x16 texture drawn with a rotated quad over a depth-tested
+// background, then a discarding draw in front, then a strip whose colours the vertex shader
+// samples. With `samples` > 1 the targets are multisampled
+// (colour resolved into a third image), the textured draw is shaded per sample, and a line
+// strip and points are added.
+frontend::RenderPassInstance make_pass(testing::Scene& scene, uint32_t samples) {
+  frontend::Image* tex = scene.image(VK_FORMAT_R8G8B8A8_UNORM, 16, 16, 4, 0x7000000);
+  for (size_t i = 0; i < tex->planes[0].size(); ++i) tex->planes[0][i] = static_cast<uint8_t>(i * 13);
+  frontend::Image* color = scene.image(VK_FORMAT_B8G8R8A8_UNORM, kW, kH, 4, 0x1000000);
+  frontend::Image* depth = scene.image(VK_FORMAT_D16_UNORM, kW, kH, 2, 0x2000000);
+  for (frontend::Image* img : {color, depth}) {
+    img->samples = samples;
+    img->planes[0].resize(img->planes[0].size() * samples);
+  }
+  auto p = testing::pass(kW, kH, scene.view(color), VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_STORE_OP_STORE,
+                         scene.view(depth, 0, VK_IMAGE_ASPECT_DEPTH_BIT));
+  const auto cv = [](float x, float y, float z, float a) { return ColorVertex{{x, y, z, 1}, {0.3f, 0.6f, 0.9f, a}}; };
+  const std::vector<ColorVertex> background = {cv(-1, -1, 0.8f, 1), cv(1, -1, 0.0f, 1), cv(1, 1, 0.8f, 1),
+                                               cv(-1, -1, 0.8f, 1), cv(1, 1, 0.8f, 1), cv(-1, 1, 0.0f, 1)};
+  frontend::Draw bg = testing::color_draw("color.vert", "color.frag",
+                                          scene.buffer(background.data(), background.size() * sizeof(ColorVertex), 0x10000), 6, kW, kH);
+  bg.state.depth_test = bg.state.depth_write = 1;
+  const auto tv = [](float x, float y, float u, float v) { return TexturedVertex{{x, y, 0.5f, 1}, {u, v}}; };
+  const std::vector<TexturedVertex> quad = {tv(0, -0.9f, 0, 0), tv(0.9f, 0, 2, 0), tv(0, 0.9f, 2, 2),
+                                            tv(0, -0.9f, 0, 0), tv(0, 0.9f, 2, 2), tv(-0.9f, 0, 0, 2)};
+  frontend::Draw textured = testing::textured_draw(scene.buffer(quad.data(), quad.size() * sizeof(TexturedVertex), 0x20000), 6, kW, kH);
+  textured.state.depth_test = textured.state.depth_write = 1;
+  frontend::DescriptorBinding binding;
+  binding.type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  capture::SamplerRecord* linear = const_cast<capture::SamplerRecord*>(scene.nearest_sampler());
+  linear->mag_filter = linear->min_filter = VK_FILTER_LINEAR;
+  linear->address_u = linear->address_v = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+  binding.elements.push_back({scene.view(tex), linear, nullptr, 0, 0});
+  textured.descriptors.push_back(binding);
+  const std::vector<ColorVertex> front = {cv(-1, -1, 0.1f, 0), cv(1, -1, 0.1f, 1), cv(-1, 1, 0.1f, 1)};
+  frontend::Draw discard = testing::color_draw("color.vert", "discard.frag",
+                                               scene.buffer(front.data(), front.size() * sizeof(ColorVertex), 0x30000), 3, kW, kH);
+  discard.state.depth_test = discard.state.depth_write = 1;
+  frontend::Draw vertex_sampled = textured;
+  vertex_sampled.stages[0] = testing::stage("vertex_sampled.vert");
+  vertex_sampled.stages[1] = testing::stage("color.frag");
+  vertex_sampled.state.depth_test = vertex_sampled.state.depth_write = 0;
+  p.commands.push_back(bg);
+  p.commands.push_back(textured);
+  p.commands.push_back(discard);
+  p.commands.push_back(vertex_sampled);
+  if (samples > 1) {
+    // Shaded once per sample: four times the texture samples of a quad's lanes.
+    std::get<frontend::Draw>(p.commands[1]).state.sample_shading = 1;
+    std::get<frontend::Draw>(p.commands[1]).state.min_sample_shading = 1.0f;
+    p.attachments[0].resolve = scene.view(scene.image(VK_FORMAT_B8G8R8A8_UNORM, kW, kH, 4, 0x3000000));
+    const std::vector<ColorVertex> strip = {cv(-0.9f, -0.8f, 0.05f, 1), cv(0.7f, 0.3f, 0.05f, 1), cv(-0.2f, 0.9f, 0.05f, 1)};
+    frontend::Draw lines = testing::color_draw("color.vert", "color.frag",
+                                               scene.buffer(strip.data(), strip.size() * sizeof(ColorVertex), 0x40000), 3, kW, kH);
+    lines.state.topology = VK_PRIMITIVE_TOPOLOGY_LINE_STRIP;
+    lines.state.line_width = 3;
+    p.commands.push_back(lines);
+    const std::vector<ColorVertex> points = {ColorVertex{{0.5f, -0.5f, 0.05f, 1}, {1, 1, 1, 7}},
+                                             ColorVertex{{-0.5f, 0.5f, 0.05f, 1}, {1, 1, 1, 3}}};
+    frontend::Draw sprites = testing::color_draw("point_size.vert", "color.frag",
+                                                 scene.buffer(points.data(), points.size() * sizeof(ColorVertex), 0x50000), 2, kW, kH);
+    sprites.state.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+    p.commands.push_back(sprites);
+  }
+  return p;
+}
+
+TEST(StreamCounts, RendererCountsEqualWhatTheStreamReaderRecounts) {
+  for (uint32_t samples : {1u, 4u}) {
+    testing::Scene scene;
+    stream::StreamWriter writer;
+    Renderer renderer(&writer);
+    frontend::SkipCounts skipped;
+    auto p = make_pass(scene, samples);
+    p.index = 0;
+    writer.frame_begin(1, kW, kH);
+    renderer.render_pass(p, skipped);
+    p.index = 1;
+    p.attachments[0].load_op = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    renderer.render_pass(p, skipped);
+    writer.frame_end();
+    ASSERT_EQ(skipped.total(), 0u);
+    const stream::StreamCounts written = writer.counts();
+    const std::vector<uint8_t> bytes = writer.finish();
+
+    const RenderStats& mine = renderer.frame_stats();
+    ASSERT_EQ(renderer.pass_stats().size(), 2u);
+    EXPECT_GT(mine.texture_samples, 0u);
+    EXPECT_EQ(mine.vertex_texture_samples, 2u * 6u);  // 6 vertices per pass, one sample each
+    EXPECT_GT(mine.vertex_texture_lines, 0u);
+    EXPECT_GT(mine.quads_shaded, 0u);
+    EXPECT_LT(mine.fragments_shaded, mine.fragments);  // early depth kills some
+    EXPECT_LT(mine.pixels_written, mine.fragments);    // discard kills some
+    SCOPED_TRACE(samples);
+    expect_reconciled(renderer, written, bytes);
+  }
 }
 
 }  // namespace

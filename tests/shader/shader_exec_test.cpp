@@ -425,6 +425,35 @@ TEST(ShaderExec, ScalarLayoutUniformArrayOfOneBlock) {
   EXPECT_EQ(b->outputs[slot(0, 0)][0], 0u);
 }
 
+// An array of three uniform blocks: three resources of one binding, elements 0, 1, 2, each
+// read through its own buffer.
+TEST(ShaderExec, ArraysOfBufferDescriptorsReadOneBufferPerElement) {
+  Fixture f = make("buffer_array.frag", Stage::Fragment);
+  ASSERT_TRUE(f.module);
+  ASSERT_EQ(f.module->resources().size(), 3u);
+  for (uint32_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(f.module->resources()[k].binding, 2u);
+    EXPECT_EQ(f.module->resources()[k].array_element, k);
+    EXPECT_EQ(f.module->resources()[k].block_size, 16u);
+  }
+  std::vector<std::byte> ubo[3];
+  for (uint32_t k = 0; k < 3; ++k) {
+    ubo[k].resize(16);
+    for (uint32_t i = 0; i < 4; ++i) put_f(ubo[k], i * 4, static_cast<float>(k * 10 + i));
+  }
+  BufferView views[3] = {{ubo[0].data(), 16}, {ubo[1].data(), 16}, {ubo[2].data(), 16}};
+  Bindings bind;
+  bind.buffers = views;
+  auto b = make_batch(4);
+  for (uint32_t l = 0; l < 4; ++l) b->inputs[slot(0, 0)][l] = l;
+  run(f, *b, bind);
+  for (uint32_t l = 0; l < 4; ++l) {
+    EXPECT_EQ(out_f(*b, 0, 0, l), static_cast<float>(l));
+    EXPECT_EQ(out_f(*b, 0, 1, l), static_cast<float>(10 + l));
+    EXPECT_EQ(out_f(*b, 0, 2, l), 23.0f);
+  }
+}
+
 TEST(ShaderExec, DerivativesAcrossTheQuad) {
   Fixture f = make("derivatives.frag", Stage::Fragment);
   ASSERT_TRUE(f.module);

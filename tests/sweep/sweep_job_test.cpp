@@ -42,7 +42,7 @@ class SweepJob : public ::testing::Test {
 
   // Runs the job to its end; kill_with != 0 kills replay right after it starts.
   JobOutcome run(int kill_with = 0) {
-    const pid_t pid = start_job(TESSERA_CLI, job_, files_);
+    const pid_t pid = start_job(TESSERA_CLI, job_, files_, 1);
     if (kill_with != 0) ::kill(pid, kill_with);
     int status = 0;
     struct rusage usage {};

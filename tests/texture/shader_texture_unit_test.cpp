@@ -276,3 +276,60 @@ TEST(ShaderTextureUnit, LayerRoundingCubeAnd3DRequests) {
   unit.execute(f, out);
   EXPECT_EQ(unit.unsupported_requests(), 1u);
 }
+
+// A uniform texel buffer (GLSL texelFetch on a samplerBuffer): texel i of the view, decoded by
+// the view's format; outside the view zeros; the size query gives the texel count; each fetch's
+// footprint is the 64 B line of its texel in the simulated address space.
+TEST(ShaderTextureUnit, TexelBufferFetchesAndSizeQuery) {
+  // 10 RGBA32F texels of 16 B each, texel i = (i, 2i, 3i, 4i), viewed from byte 32 (texel 2 on).
+  std::vector<float> data(40);
+  for (uint32_t i = 0; i < 10; ++i)
+    for (uint32_t c = 0; c < 4; ++c) data[i * 4 + c] = static_cast<float>((c + 1) * i);
+  ShaderTextureUnit::TexelBuffer view;
+  ASSERT_TRUE(format_info(VK_FORMAT_R32G32B32A32_SFLOAT, &view.format));
+  view.data = reinterpret_cast<const uint8_t*>(data.data()) + 32;
+  view.size = 8 * 16;
+  view.address = 0x10000 + 32;
+  ShaderTextureUnit unit;
+  unit.bind_texel_buffer(2, 1, view);
+  std::vector<uint64_t> lines;
+  unit.set_footprint_sink([&](uint32_t, const Footprint& fp) {
+    for (uint32_t k = 0; k < fp.line_count; ++k) lines.push_back(fp.lines[k]);
+  });
+
+  uint32_t o[4][3] = {};
+  uint32_t* const out[4] = {o[0], o[1], o[2], o[3]};
+  const int32_t index[3] = {0, 5, 8};
+  shader::ImageRequest f;
+  f.op = shader::ImageOp::Fetch;
+  f.dim = shader::ImageDim::Buffer;
+  f.image_resource = f.sampler_resource = 2;
+  f.array_element = 1;
+  f.lane_count = 3;
+  f.active = 7;
+  f.icoord[0] = index;
+  unit.execute(f, out);
+  for (uint32_t c = 0; c < 4; ++c) {
+    EXPECT_EQ(std::bit_cast<float>(o[c][0]), static_cast<float>((c + 1) * 2));  // view texel 0 = buffer texel 2
+    EXPECT_EQ(std::bit_cast<float>(o[c][1]), static_cast<float>((c + 1) * 7));
+    EXPECT_EQ(o[c][2], 0u);  // view texel 8 is past the view's 8 texels
+  }
+  // Texel 0 of the view at 0x10020 (line 0x10000), texel 5 at 0x10070 (line 0x10040).
+  EXPECT_EQ(lines, (std::vector<uint64_t>{0x10000, 0x10040}));
+  EXPECT_EQ(unit.lanes_sampled(), 3u);
+
+  shader::ImageRequest q = f;
+  q.op = shader::ImageOp::QuerySize;
+  unit.execute(q, out);
+  EXPECT_EQ(o[0][0], 8u);
+
+  // A sample (not a fetch) on a texel buffer is invalid SPIR-V for Dim Buffer: counted, zeros.
+  shader::ImageRequest s = f;
+  s.op = shader::ImageOp::SampleExplicitLod;
+  unit.execute(s, out);
+  EXPECT_EQ(unit.unsupported_requests(), 1u);
+  shader::ImageRequest unbound = f;
+  unbound.array_element = 0;
+  unit.execute(unbound, out);
+  EXPECT_EQ(unit.unbound_requests(), 1u);
+}

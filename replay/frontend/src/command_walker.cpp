@@ -17,6 +17,8 @@ namespace {
 constexpr uint64_t kMaxPushConstantBytes = 65536;
 constexpr uint32_t kMaxIndirectDraws = 1u << 16;
 constexpr uint32_t kMaxViewports = 16;
+// maxColorAttachments is at most 8 on the devices we know; 32 bounds hostile attachment indices.
+constexpr uint32_t kMaxColorAttachments = 32;
 
 template <typename R>
 bool decode_into(std::span<const std::byte> body, R* out, std::string* error) {
@@ -53,6 +55,21 @@ void for_faces(uint32_t mask, F f) {
 void apply_dynamic_state(const DynamicValues& dyn,
                          const std::map<uint32_t, VertexBufferState>& vertex_buffers,
                          cap::GraphicsPipelineRecord& s, SkipCounts& skipped) {
+  const auto dynamic = [&s](uint32_t state) {
+    return std::find(s.dynamic_states.begin(), s.dynamic_states.end(), state) != s.dynamic_states.end();
+  };
+  // Vertex input first: a dynamic binding stride (vkCmdBindVertexBuffers2) then overrides the
+  // stride it gives (VK_EXT_vertex_input_dynamic_state).
+  if (dynamic(VK_DYNAMIC_STATE_VERTEX_INPUT_EXT) && dyn.vertex_input) {
+    s.vertex_bindings = dyn.vertex_input->bindings;
+    s.vertex_attributes = dyn.vertex_input->attributes;
+  }
+  // Per-attachment colour blend state of extended dynamic state 3: the pipeline may have given
+  // no VkPipelineColorBlendStateCreateInfo at all, so the attachments are created as needed.
+  const auto attachment = [&s](uint32_t index) -> cap::GraphicsPipelineRecord::BlendAttachment& {
+    if (s.blend_attachments.size() <= index) s.blend_attachments.resize(index + 1);
+    return s.blend_attachments[index];
+  };
   for (uint32_t ds : s.dynamic_states) {
     switch (ds) {
       case VK_DYNAMIC_STATE_VIEWPORT:
@@ -180,9 +197,64 @@ void apply_dynamic_state(const DynamicValues& dyn,
           s.line_stipple_pattern = (*dyn.line_stipple)[1];
         }
         break;
+      case VK_DYNAMIC_STATE_VERTEX_INPUT_EXT:
+        break;  // applied above
+      case VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT:
+        if (dyn.color_write_enables) s.color_write_enables = *dyn.color_write_enables;
+        break;
+      case VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT:
+        if (dyn.depth_clamp) s.depth_clamp = *dyn.depth_clamp;
+        break;
+      case VK_DYNAMIC_STATE_POLYGON_MODE_EXT:
+        if (dyn.polygon_mode) s.polygon_mode = *dyn.polygon_mode;
+        break;
+      case VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT:
+        if (dyn.rasterization_samples) s.samples = *dyn.rasterization_samples;
+        break;
+      case VK_DYNAMIC_STATE_SAMPLE_MASK_EXT:
+        if (dyn.sample_mask) s.sample_mask = *dyn.sample_mask;
+        break;
+      case VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT:
+        if (dyn.alpha_to_coverage) s.alpha_to_coverage = *dyn.alpha_to_coverage;
+        break;
+      case VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT:
+        if (dyn.alpha_to_one) s.alpha_to_one = *dyn.alpha_to_one;
+        break;
+      case VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT:
+        if (dyn.logic_op_enable) s.logic_op_enable = *dyn.logic_op_enable;
+        break;
+      case VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT:
+        if (dyn.depth_clip) s.depth_clip = *dyn.depth_clip != 0 ? 1 : 0;
+        break;
+      case VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT:
+        if (dyn.provoking_vertex) s.provoking_vertex = *dyn.provoking_vertex;
+        break;
+      case VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT:
+        if (dyn.line_mode) s.line_mode = *dyn.line_mode;
+        break;
+      case VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT:
+        if (dyn.line_stipple_enable) s.line_stipple_enable = *dyn.line_stipple_enable;
+        break;
+      case VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT:
+        if (dyn.depth_clip_negative_one_to_one)
+          s.depth_clip_negative_one_to_one = *dyn.depth_clip_negative_one_to_one;
+        break;
+      case VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT:
+        for (const auto& [i, v] : dyn.blend_enable) attachment(i).blend_enable = v;
+        break;
+      case VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT:
+        for (const auto& [i, v] : dyn.color_write_mask) attachment(i).write_mask = v;
+        break;
+      case VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT:
+        for (const auto& [i, e] : dyn.blend_equation) {
+          auto& a = attachment(i);
+          a.src_color = e[0], a.dst_color = e[1], a.color_op = e[2];
+          a.src_alpha = e[3], a.dst_alpha = e[4], a.alpha_op = e[5];
+        }
+        break;
       default:
-        // E.g. colour write enable, vertex input, extended dynamic state 3: the capture layer
-        // hides those extensions, so a pipeline naming them means a capture made without.
+        // The other states of extended dynamic state 3 (the layer reports their features as
+        // unsupported), or a capture made with extensions the layer hides.
         skipped.add("draw: dynamic state " + std::to_string(ds) + " not captured");
         break;
     }
@@ -232,6 +304,7 @@ void CommandWalker::begin_render_pass(const cap::CmdBeginRenderPassRecord& rec) 
     return;
   }
   RenderPassInstance& p = *pass_;
+  p.limits = res_.limits;
   p.render_area = rec.render_area;
   p.layers = std::max(fb->layers, 1u);
   for (size_t i = 0; i < rp->attachments.size(); ++i) {
@@ -257,7 +330,10 @@ void CommandWalker::begin_render_pass(const cap::CmdBeginRenderPassRecord& rec) 
     for (size_t j = 0; j < sp.resolves.size() && j < sp.colors.size(); ++j) {
       const uint32_t c = index(sp.colors[j]), r = index(sp.resolves[j]);
       if (c != Subpass::kUnused && r != Subpass::kUnused) {
+        // Render pass colour resolves average the samples ("Render Pass Operations"; integer
+        // formats take sample 0).
         p.attachments[c].resolve = p.attachments[r].view;
+        p.attachments[c].resolve_mode = VK_RESOLVE_MODE_AVERAGE_BIT;
       }
     }
     p.subpasses.push_back(std::move(s));
@@ -273,6 +349,7 @@ void CommandWalker::begin_rendering(const cap::CmdBeginRenderingRecord& rec) {
   }
   pass_.emplace();
   RenderPassInstance& p = *pass_;
+  p.limits = res_.limits;
   p.render_area = rec.render_area;
   p.layers = std::max(rec.layer_count, 1u);
   if (rec.view_mask != 0) {
@@ -290,6 +367,7 @@ void CommandWalker::begin_rendering(const cap::CmdBeginRenderingRecord& rec) {
     if (ra.resolve_mode != 0 && ra.resolve_view != 0) {
       a.resolve = Resources::find(res_.views, ra.resolve_view);
       if (a.resolve == nullptr) skipped.add("render pass: unknown resolve view");
+      a.resolve_mode = ra.resolve_mode;
     }
     return a;
   };
@@ -311,6 +389,13 @@ void CommandWalker::begin_rendering(const cap::CmdBeginRenderingRecord& rec) {
     a.stencil_store_op = stencil ? rec.stencil.store_op : uint32_t{VK_ATTACHMENT_STORE_OP_STORE};
     a.clear.words[0] = depth ? rec.depth.clear.words[0] : 0;
     a.clear.words[1] = stencil ? rec.stencil.clear.words[1] : 0;
+    // Depth and stencil resolve separately (VkRenderingAttachmentInfo::resolveMode of each).
+    a.resolve_mode = depth && rec.depth.resolve_view != 0 ? rec.depth.resolve_mode : 0;
+    a.stencil_resolve_mode = stencil && rec.stencil.resolve_view != 0 ? rec.stencil.resolve_mode : 0;
+    if (a.resolve == nullptr && stencil && rec.stencil.resolve_mode != 0 && rec.stencil.resolve_view != 0) {
+      a.resolve = Resources::find(res_.views, rec.stencil.resolve_view);
+      if (a.resolve == nullptr) skipped.add("render pass: unknown resolve view");
+    }
     if (depth && stencil && rec.stencil.view != rec.depth.view) {
       skipped.add("render pass: separate depth and stencil views (stencil view not used)");
     }
@@ -427,6 +512,33 @@ void CommandWalker::set_dynamic(const cap::CmdSetDynamicStateRecord& rec) {
     case VK_DYNAMIC_STATE_LINE_STIPPLE_EXT:
       if (need(2)) d.line_stipple = {w[0], w[1]};
       break;
+    case VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT:
+      d.color_write_enables.emplace(w.begin(), w.begin() + std::min<size_t>(w.size(), kMaxColorAttachments));
+      break;
+    case VK_DYNAMIC_STATE_SAMPLE_MASK_EXT:
+      // {samples, mask words...}: the renderer keeps at most 32 samples, word 0.
+      if (need(2)) d.sample_mask = w[1];
+      break;
+    case VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT:
+    case VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT:
+    case VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT: {
+      // {firstAttachment, values...}, six values per attachment for the equation.
+      if (!need(1)) break;
+      const size_t per = rec.state == VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT ? 6 : 1;
+      const size_t count = (w.size() - 1) / per;
+      if (w[0] >= kMaxColorAttachments || count > kMaxColorAttachments - w[0]) {
+        result_->skipped.add("dynamic state " + std::to_string(rec.state) + ": attachment out of range");
+        break;
+      }
+      for (size_t i = 0; i < count; ++i) {
+        const uint32_t a = w[0] + static_cast<uint32_t>(i);
+        const uint32_t* v = w.data() + 1 + i * per;
+        if (rec.state == VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT) d.blend_enable[a] = v[0];
+        else if (rec.state == VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT) d.color_write_mask[a] = v[0];
+        else d.blend_equation[a] = {v[0], v[1], v[2], v[3], v[4], v[5]};
+      }
+      break;
+    }
     default: {
       std::optional<uint32_t>* one = nullptr;
       switch (rec.state) {
@@ -443,6 +555,19 @@ void CommandWalker::set_dynamic(const cap::CmdSetDynamicStateRecord& rec) {
         case VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE: one = &d.primitive_restart; break;
         case VK_DYNAMIC_STATE_LOGIC_OP_EXT: one = &d.logic_op; break;
         case VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT: one = &d.patch_control_points; break;
+        case VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT: one = &d.depth_clamp; break;
+        case VK_DYNAMIC_STATE_POLYGON_MODE_EXT: one = &d.polygon_mode; break;
+        case VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT: one = &d.rasterization_samples; break;
+        case VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT: one = &d.alpha_to_coverage; break;
+        case VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT: one = &d.alpha_to_one; break;
+        case VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT: one = &d.logic_op_enable; break;
+        case VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT: one = &d.depth_clip; break;
+        case VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT: one = &d.provoking_vertex; break;
+        case VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT: one = &d.line_mode; break;
+        case VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT: one = &d.line_stipple_enable; break;
+        case VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT:
+          one = &d.depth_clip_negative_one_to_one;
+          break;
         default:
           result_->skipped.add("dynamic state " + std::to_string(rec.state) + ": not supported");
           return;
@@ -986,6 +1111,11 @@ bool CommandWalker::command(uint32_t kind, std::span<const std::byte> body, std:
     case K::kCmdSetDynamicState: {
       cap::CmdSetDynamicStateRecord r;
       if ((ok = decode_into(body, &r, error))) set_dynamic(r);
+      break;
+    }
+    case K::kCmdSetVertexInput: {
+      cap::CmdSetVertexInputRecord r;
+      if ((ok = decode_into(body, &r, error))) state().dynamic.vertex_input = std::move(r);
       break;
     }
     case K::kCmdClearAttachments: {

@@ -35,6 +35,17 @@ struct DynamicValues {
       depth_compare, depth_bounds_test, stencil_test, rasterizer_discard, depth_bias_enable,
       primitive_restart, logic_op, patch_control_points;
   std::optional<std::array<uint32_t, 2>> line_stipple;  // factor, pattern
+  // VK_EXT_color_write_enable: one enable per attachment.
+  std::optional<std::vector<uint32_t>> color_write_enables;
+  // Extended dynamic state 3, one value each.
+  std::optional<uint32_t> depth_clamp, polygon_mode, rasterization_samples, sample_mask,
+      alpha_to_coverage, alpha_to_one, logic_op_enable, depth_clip, provoking_vertex, line_mode,
+      line_stipple_enable, depth_clip_negative_one_to_one;
+  // Extended dynamic state 3, per colour attachment index (set one attachment range at a time).
+  std::map<uint32_t, uint32_t> blend_enable, color_write_mask;
+  std::map<uint32_t, std::array<uint32_t, 6>> blend_equation;  // as VkColorBlendEquationEXT
+  // vkCmdSetVertexInputEXT.
+  std::optional<capture::CmdSetVertexInputRecord> vertex_input;
 };
 
 struct VertexBufferState {

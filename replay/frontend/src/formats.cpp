@@ -90,6 +90,8 @@ constexpr Entry kColor[] = {
     {VK_FORMAT_BC2_SRGB_BLOCK, 16, 4, false},
     {VK_FORMAT_BC3_UNORM_BLOCK, 16, 4, false},
     {VK_FORMAT_BC3_SRGB_BLOCK, 16, 4, false},
+    {VK_FORMAT_BC7_UNORM_BLOCK, 16, 4, false},
+    {VK_FORMAT_BC7_SRGB_BLOCK, 16, 4, false},
 };
 
 bool is_srgb(uint32_t f) {

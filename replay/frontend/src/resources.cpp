@@ -78,8 +78,10 @@ void Resources::shape_image(Image& img, SkipCounts& skipped) {
       for (uint32_t l = 0; l < img.array_layers; ++l) {
         for (uint32_t m = 0; m < img.mip_levels; ++m) {
           const uint32_t d = img.depth >> m ? img.depth >> m : 1;
+          // A multisampled image holds its samples one after the other (frame.h).
           const uint64_t n = known ? aspect_bytes(f, static_cast<Aspect>(a), img.mip_width(m),
-                                                  img.mip_height(m), d)
+                                                  img.mip_height(m), d) *
+                                         img.held_samples()
                                    : 0;
           sizes.push_back(n);
           total += n;
@@ -461,6 +463,29 @@ bool Resources::apply(uint32_t kind, std::span<const std::byte> body, SkipCounts
       cap::MemoryContentsRecord r;
       if (!decode_into(body, &r, error)) return false;
       apply_memory_contents(r, skipped);
+      return true;
+    }
+    case static_cast<uint32_t>(cap::RecordKind::kDeviceInfo): {
+      cap::DeviceInfoRecord r;
+      if (!decode_into(body, &r, error)) return false;
+      // A range no device reports (NaN, reversed, beyond 2^16) keeps the required minimum.
+      const auto usable = [](const float range[2]) {
+        return range[0] >= 0.0f && range[0] <= range[1] && range[1] <= 65536.0f;
+      };
+      if (r.has_limits != 0) {
+        const auto& l = r.limits;
+        if (usable(l.point_size_range)) {
+          limits.point_size_range[0] = l.point_size_range[0];
+          limits.point_size_range[1] = l.point_size_range[1];
+        }
+        if (usable(l.line_width_range)) {
+          limits.line_width_range[0] = l.line_width_range[0];
+          limits.line_width_range[1] = l.line_width_range[1];
+        }
+        limits.strict_lines = l.strict_lines != 0;
+        limits.points_clip_to_view_volume =
+            l.point_clipping_behavior == VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
+      }
       return true;
     }
     default:

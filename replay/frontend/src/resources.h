@@ -98,6 +98,7 @@ class Resources {
   std::unordered_map<uint64_t, std::unique_ptr<DescriptorSetState>> sets;
   std::unordered_map<uint64_t, std::unique_ptr<capture::SwapchainRecord>> swapchains;
   std::unordered_map<uint64_t, capture::ShaderModuleRecord> shader_modules;
+  RasterLimits limits;  // the captured device's (device_info), else Vulkan's required minimums
 
  private:
   void apply_image(const capture::ImageRecord& rec, SkipCounts& skipped);

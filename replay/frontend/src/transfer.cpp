@@ -215,22 +215,86 @@ void copy_image_image(Resources& res, const cap::CmdCopyRecord& rec, const char*
            s.block_bytes == d.block_bytes && s.bw == d.bw && s.bh == d.bh && s.d == d.d;
       if (!ok) break;
       const uint64_t n = uint64_t{s.bw} * s.block_bytes;
+      // Multisampled images copy sample by sample (both have the same count: vkCmdCopyImage).
+      const uint32_t samples = std::min(src->held_samples(), dst->held_samples());
       for (uint32_t l = 0; l < layers; ++l) {
         const auto& sp = src->subresource(sa[i], r.src_base_layer + l, r.src_mip);
         auto& dp = dst->subresource(da[i], r.dst_base_layer + l, r.dst_mip);
-        for (uint32_t z = 0; z < s.d; ++z) {
-          for (uint32_t y = 0; y < s.bh; ++y) {
-            const uint64_t so = (s.z0 + z) * s.slice + (s.by0 + y) * s.row +
-                                uint64_t{s.bx0} * s.block_bytes;
-            const uint64_t doff = (d.z0 + z) * d.slice + (d.by0 + y) * d.row +
-                                  uint64_t{d.bx0} * d.block_bytes;
-            if (so + n > sp.size() || doff + n > dp.size()) continue;
-            std::memmove(dp.data() + doff, sp.data() + so, static_cast<size_t>(n));
+        const uint64_t s_sample = sp.size() / src->held_samples(), d_sample = dp.size() / dst->held_samples();
+        for (uint32_t smp = 0; smp < samples; ++smp) {
+          for (uint32_t z = 0; z < s.d; ++z) {
+            for (uint32_t y = 0; y < s.bh; ++y) {
+              const uint64_t so = smp * s_sample + (s.z0 + z) * s.slice + (s.by0 + y) * s.row +
+                                  uint64_t{s.bx0} * s.block_bytes;
+              const uint64_t doff = smp * d_sample + (d.z0 + z) * d.slice + (d.by0 + y) * d.row +
+                                    uint64_t{d.bx0} * d.block_bytes;
+              if (so + n > sp.size() || doff + n > dp.size()) continue;
+              std::memmove(dp.data() + doff, sp.data() + so, static_cast<size_t>(n));
+            }
           }
         }
       }
     }
     if (!ok) skipped.add(std::string(what) + ": region outside an image or incompatible formats");
+  }
+  dst->touch();
+}
+
+// vkCmdResolveImage ("Resolving Multisample Images"): each destination texel receives the
+// average of the source texel's samples, taken in linear space (sRGB decoded) and converted to
+// the destination format; integer formats take sample 0. A single-sample source is copied.
+void resolve_image(Resources& res, const cap::CmdCopyRecord& rec, SkipCounts& skipped) {
+  Image* src = Resources::find(res.images, rec.src);
+  Image* dst = Resources::find(res.images, rec.dst);
+  if (src == nullptr || dst == nullptr || src->held_samples() == 1) {
+    copy_image_image(res, rec, "resolve", skipped);
+    return;
+  }
+  FormatDesc sf, df;
+  if (!image_format(src, &sf) || !image_format(dst, &df) || !sf.convertible || !df.convertible ||
+      !sf.color || !df.color) {
+    skipped.add("resolve: image format not supported", rec.regions.size());
+    return;
+  }
+  const uint32_t samples = src->held_samples();
+  const bool integer = is_integer_format(sf.format);
+  for (const auto& r : rec.regions) {
+    const uint32_t layers = layer_count(r.src_layer_count, r.src_base_layer, *src);
+    BlockBox s, d;
+    const bool ok = layers != 0 && r.src_base_layer + uint64_t{layers} <= src->array_layers &&
+                    r.dst_base_layer + uint64_t{layers} <= dst->array_layers &&
+                    block_box(*src, sf, Aspect::ColorOrDepth, r.src_mip, r.src_x0, r.src_y0, r.src_z0,
+                              r.src_x1, r.src_y1, r.src_z1, &s) &&
+                    block_box(*dst, df, Aspect::ColorOrDepth, r.dst_mip, r.dst_x0, r.dst_y0, r.dst_z0,
+                              r.dst_x0 + (r.src_x1 - r.src_x0), r.dst_y0 + (r.src_y1 - r.src_y0),
+                              r.dst_z0 + (r.src_z1 - r.src_z0), &d);
+    if (!ok) {
+      skipped.add("resolve: region outside an image");
+      continue;
+    }
+    for (uint32_t l = 0; l < layers; ++l) {
+      const auto& sp = src->subresource(Aspect::ColorOrDepth, r.src_base_layer + l, r.src_mip);
+      auto& dp = dst->subresource(Aspect::ColorOrDepth, r.dst_base_layer + l, r.dst_mip);
+      const uint64_t per_sample = sp.size() / samples;
+      for (uint32_t z = 0; z < s.d; ++z) {
+        for (uint32_t y = 0; y < s.bh; ++y) {
+          for (uint32_t x = 0; x < s.bw; ++x) {
+            const uint64_t so = (s.z0 + z) * s.slice + (s.by0 + y) * s.row + uint64_t{s.bx0 + x} * s.block_bytes;
+            const uint64_t doff = (d.z0 + z) * d.slice + (d.by0 + y) * d.row + uint64_t{d.bx0 + x} * d.block_bytes;
+            if (so + (samples - 1) * per_sample + s.block_bytes > sp.size() || doff + d.block_bytes > dp.size()) continue;
+            double sum[4] = {0, 0, 0, 0};
+            for (uint32_t smp = 0; smp < (integer ? 1 : samples); ++smp) {
+              double v[4];
+              decode_texel(sf, Aspect::ColorOrDepth, sp.data() + so + smp * per_sample, v);
+              for (int c = 0; c < 4; ++c) sum[c] += v[c];
+            }
+            if (!integer)
+              for (double& c : sum) c /= samples;
+            encode_texel(df, Aspect::ColorOrDepth, sum, dp.data() + doff);
+          }
+        }
+      }
+    }
   }
   dst->touch();
 }
@@ -343,9 +407,7 @@ void execute_copy(Resources& res, const cap::CmdCopyRecord& rec, SkipCounts& ski
       blit(res, rec, skipped);
       break;
     case cap::CmdCopyRecord::kResolve:
-      // Images hold one sample per texel: resolving copies sample 0 (a renderer that keeps
-      // more samples writes their resolved value into the attachment's plane).
-      copy_image_image(res, rec, "resolve", skipped);
+      resolve_image(res, rec, skipped);
       break;
     default:
       skipped.add("copy: unknown operation " + std::to_string(rec.op));

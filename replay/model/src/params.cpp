@@ -369,12 +369,12 @@ ParamSet make_preset(std::string_view name, const ParamRegistry& registry) {
   } else if (name == "tegra2") {
     // Paper 002 section 2: a GPU "similar to the one in the NVIDIA Tegra 2 chipset" whose pixel
     // processors run one warp (the baseline of Fig. 3 is single-threaded). The paper gives no
-    // sizes; chosen (README): 4 pixel processors and 1 vertex processor as Tegra 2's ULP GeForce,
-    // 300 MHz, a warp = one quad (core.max_quads=1), 16 KiB 4-way texture caches, 128 KiB 8-way
+    // sizes; chosen (README): 4 pixel and 4 vertex processors, the ULP GeForce's 4 + 4 shader
+    // cores (the paper says "vertex processors", plural), 300 MHz, a warp = one quad (core.max_quads=1), 16 KiB 4-way texture caches, 128 KiB 8-way
     // L2, single-channel 32-bit LPDDR2 (8 B per 300 MHz memory cycle).
     set.apply_text(kMobile4, "preset tegra2");
     set.apply_text(
-        "gpu.freq_mhz=300\n core.max_quads=1\n l2.size=128KiB\n l2.ways=8\n l2.latency=12\n"
+        "gpu.freq_mhz=300\n gpu.vertex_processors=4\n core.max_quads=1\n l2.size=128KiB\n l2.ways=8\n l2.latency=12\n"
         "dram.freq_mhz=300\n dram.bytes_per_cycle=8\n dram.channels=1\n dram.size=1GiB\n",
         "preset tegra2");
   } else if (name == "mobile32") {

@@ -28,15 +28,38 @@ PixelRect tile_rect(const TilingConfig& config, uint32_t tile) {
 
 namespace {
 
-// overlaps() with the triangle's bounding box and edge functions computed once by the caller:
-// bin() tests every tile of the bounding box against the same triangle.
-bool overlaps_rect(const EdgeFunctions& ef, int64_t minx, int64_t maxx, int64_t miny, int64_t maxy,
-                   const PixelRect& rect) {
+// The bounding box of a primitive's coverage region and its edges (3 for a triangle, 4 for the
+// quadrilateral of a line or point).
+struct Region {
+  int64_t minx, maxx, miny, maxy;
+  RegionEdges edges;
+};
+
+Region region_of(const ScreenTriangle& t) {
+  Region r;
+  if (t.kind == PrimitiveKind::Triangle) {
+    r.minx = std::min({t.fx[0], t.fx[1], t.fx[2]}), r.maxx = std::max({t.fx[0], t.fx[1], t.fx[2]});
+    r.miny = std::min({t.fy[0], t.fy[1], t.fy[2]}), r.maxy = std::max({t.fy[0], t.fy[1], t.fy[2]});
+    const EdgeFunctions ef = make_edges(t);
+    r.edges.count = 3;
+    for (int k = 0; k < 3; ++k) r.edges.e[k] = ef.e[k];
+  } else {
+    r.minx = std::min({t.qx[0], t.qx[1], t.qx[2], t.qx[3]}), r.maxx = std::max({t.qx[0], t.qx[1], t.qx[2], t.qx[3]});
+    r.miny = std::min({t.qy[0], t.qy[1], t.qy[2], t.qy[3]}), r.maxy = std::max({t.qy[0], t.qy[1], t.qy[2], t.qy[3]});
+    r.edges = make_region_edges(t.qx, t.qy, 4);
+  }
+  return r;
+}
+
+// overlaps() with the region's bounding box and edge functions computed once by the caller:
+// bin() tests every tile of the bounding box against the same primitive.
+bool overlaps_rect(const Region& g, const PixelRect& rect, const SampleExtent& s) {
   if (rect.x0 >= rect.x1 || rect.y0 >= rect.y1) return false;
-  const int64_t sx0 = pixel_center(rect.x0), sx1 = pixel_center(rect.x1 - 1);
-  const int64_t sy0 = pixel_center(rect.y0), sy1 = pixel_center(rect.y1 - 1);
-  if (minx > sx1 || maxx < sx0 || miny > sy1 || maxy < sy0) return false;
-  for (const Edge& e : ef.e) {
+  const int64_t sx0 = int64_t{rect.x0} * kSubPixelOne + s.min_x, sx1 = int64_t{rect.x1 - 1} * kSubPixelOne + s.max_x;
+  const int64_t sy0 = int64_t{rect.y0} * kSubPixelOne + s.min_y, sy1 = int64_t{rect.y1 - 1} * kSubPixelOne + s.max_y;
+  if (g.minx > sx1 || g.maxx < sx0 || g.miny > sy1 || g.maxy < sy0) return false;
+  for (int k = 0; k < g.edges.count; ++k) {
+    const Edge& e = g.edges.e[k];
     const int64_t px = e.a > 0 ? sx1 : sx0;
     const int64_t py = e.b > 0 ? sy1 : sy0;
     if (e.eval(px, py) + e.bias() <= 0) return false;
@@ -46,14 +69,8 @@ bool overlaps_rect(const EdgeFunctions& ef, int64_t minx, int64_t maxx, int64_t 
 
 }  // namespace
 
-bool overlaps(const ScreenTriangle& t, const PixelRect& rect) {
-  if (rect.x0 >= rect.x1 || rect.y0 >= rect.y1) return false;
-  const int64_t minx = std::min({t.fx[0], t.fx[1], t.fx[2]}), maxx = std::max({t.fx[0], t.fx[1], t.fx[2]});
-  const int64_t miny = std::min({t.fy[0], t.fy[1], t.fy[2]}), maxy = std::max({t.fy[0], t.fy[1], t.fy[2]});
-  const int64_t sx0 = pixel_center(rect.x0), sx1 = pixel_center(rect.x1 - 1);
-  const int64_t sy0 = pixel_center(rect.y0), sy1 = pixel_center(rect.y1 - 1);
-  if (minx > sx1 || maxx < sx0 || miny > sy1 || maxy < sy0) return false;
-  return overlaps_rect(make_edges(t), minx, maxx, miny, maxy, rect);
+bool overlaps(const ScreenTriangle& t, const PixelRect& rect, const SampleExtent& samples) {
+  return overlaps_rect(region_of(t), rect, samples);
 }
 
 PolygonListBuilder::PolygonListBuilder(TilingConfig config, ParameterBufferLayout layout)
@@ -73,17 +90,14 @@ uint64_t PolygonListBuilder::pmd_address(uint32_t tile, uint32_t index) const {
 
 uint32_t PolygonListBuilder::bin(const ScreenTriangle& triangle) {
   if (config_.tile_count() == 0) return 0;
-  // Pixels whose centre lies inside the bounding box, clipped to framebuffer and scissor.
-  const int64_t minx = std::min({triangle.fx[0], triangle.fx[1], triangle.fx[2]});
-  const int64_t maxx = std::max({triangle.fx[0], triangle.fx[1], triangle.fx[2]});
-  const int64_t miny = std::min({triangle.fy[0], triangle.fy[1], triangle.fy[2]});
-  const int64_t maxy = std::max({triangle.fy[0], triangle.fy[1], triangle.fy[2]});
-  const int64_t half = kSubPixelOne / 2;
-  const int64_t px0 = std::max<int64_t>({ceil_div(minx - half, kSubPixelOne), 0, config_.scissor_x0});
-  const int64_t py0 = std::max<int64_t>({ceil_div(miny - half, kSubPixelOne), 0, config_.scissor_y0});
-  const int64_t px1 = std::min<int64_t>({floor_div(maxx - half, kSubPixelOne), int64_t{config_.width} - 1,
+  // Pixels with a sample inside the bounding box, clipped to framebuffer and scissor.
+  const Region region = region_of(triangle);
+  const SampleExtent& s = config_.samples;
+  const int64_t px0 = std::max<int64_t>({ceil_div(region.minx - s.max_x, kSubPixelOne), 0, config_.scissor_x0});
+  const int64_t py0 = std::max<int64_t>({ceil_div(region.miny - s.max_y, kSubPixelOne), 0, config_.scissor_y0});
+  const int64_t px1 = std::min<int64_t>({floor_div(region.maxx - s.min_x, kSubPixelOne), int64_t{config_.width} - 1,
                                          int64_t{config_.scissor_x1} - 1});
-  const int64_t py1 = std::min<int64_t>({floor_div(maxy - half, kSubPixelOne), int64_t{config_.height} - 1,
+  const int64_t py1 = std::min<int64_t>({floor_div(region.maxy - s.min_y, kSubPixelOne), int64_t{config_.height} - 1,
                                          int64_t{config_.scissor_y1} - 1});
   if (px0 > px1 || py0 > py1) return 0;
 
@@ -91,12 +105,11 @@ uint32_t PolygonListBuilder::bin(const ScreenTriangle& triangle) {
   // the edge functions are computed once for all of them.
   std::vector<uint32_t>& tiles = candidate_tiles_;
   tiles.clear();
-  const EdgeFunctions ef = make_edges(triangle);
   const uint32_t tiles_x = config_.tiles_x();
   for (int64_t ty = py0 / config_.tile_height; ty <= py1 / config_.tile_height; ++ty)
     for (int64_t tx = px0 / config_.tile_width; tx <= px1 / config_.tile_width; ++tx) {
       const auto tile = static_cast<uint32_t>(ty * tiles_x + tx);
-      if (overlaps_rect(ef, minx, maxx, miny, maxy, tile_rect(config_, tile))) tiles.push_back(tile);
+      if (overlaps_rect(region, tile_rect(config_, tile), s)) tiles.push_back(tile);
     }
   if (tiles.empty()) return 0;
 

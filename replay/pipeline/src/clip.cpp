@@ -26,8 +26,40 @@ ClipVertex intersect(const ClipVertex& inside, float d_in, const ClipVertex& out
   auto lerp = [t](float a, float b) { return a + t * (b - a); };
   r.position = {lerp(inside.position.x, outside.position.x), lerp(inside.position.y, outside.position.y),
                 lerp(inside.position.z, outside.position.z), lerp(inside.position.w, outside.position.w)};
+  r.point_size = lerp(inside.point_size, outside.point_size);
   for (uint32_t i = 0; i < varying_count; ++i) r.varyings[i] = lerp(inside.varyings[i], outside.varyings[i]);
   return r;
+}
+
+// The planes a primitive is clipped against (see clip.h): the depth planes (or w > 0 without
+// depth clipping), then the four guard-band planes.
+int clip_planes(const ClipConfig& config, Plane planes[6]) {
+  const float g = config.guard_band;
+  int n = 0;
+  if (config.depth_clip) {
+    planes[n++] = config.negative_one_to_one ? Plane{0, 0, 1, 1, 0} : Plane{0, 0, 1, 0, 0};  // near
+    planes[n++] = {0, 0, -1, 1, 0};                                                             // far: z <= w
+  } else {
+    // Without depth clipping only w > 0 is required for the divide.
+    planes[n++] = {0, 0, 0, 1, -kMinW};
+  }
+  planes[n++] = {1, 0, 0, g, 0};
+  planes[n++] = {-1, 0, 0, g, 0};
+  planes[n++] = {0, 1, 0, g, 0};
+  planes[n++] = {0, -1, 0, g, 0};
+  return n;
+}
+
+// The view volume: -w <= x, y <= w and the depth range (0 <= z <= w, or -w <= z <= w).
+int view_volume(const ClipConfig& config, Plane planes[6]) {
+  planes[0] = {1, 0, 0, 1, 0};
+  planes[1] = {-1, 0, 0, 1, 0};
+  planes[2] = {0, 1, 0, 1, 0};
+  planes[3] = {0, -1, 0, 1, 0};
+  if (!config.depth_clip) return 4;
+  planes[4] = config.negative_one_to_one ? Plane{0, 0, 1, 1, 0} : Plane{0, 0, 1, 0, 0};
+  planes[5] = {0, 0, -1, 1, 0};
+  return 6;
 }
 
 // Sutherland-Hodgman against one plane.
@@ -53,30 +85,17 @@ void clip_polygon(const std::vector<ClipVertex>& poly, const Plane& plane, uint3
 ClipOutcome clip_triangle(const ClipTriangle& in, uint32_t varying_count, const ClipConfig& config,
                           std::vector<ClipTriangle>& out) {
   varying_count = std::min(varying_count, kMaxVaryingFloats);
-  // Trivial reject against the six planes of the view volume (-w<=x<=w, -w<=y<=w, 0<=z<=w):
-  // a triangle with all three vertices outside the same plane cannot produce a fragment.
-  const Plane view_volume[6] = {{1, 0, 0, 1, 0}, {-1, 0, 0, 1, 0}, {0, 1, 0, 1, 0},
-                                {0, -1, 0, 1, 0}, {0, 0, 1, 0, 0},  {0, 0, -1, 1, 0}};
-  const int view_planes = config.depth_clip ? 6 : 4;
+  // Trivial reject against the planes of the view volume: a triangle with all three vertices
+  // outside the same plane cannot produce a fragment.
+  Plane volume[6];
+  const int view_planes = view_volume(config, volume);
   for (int p = 0; p < view_planes; ++p) {
-    if (distance(view_volume[p], in[0].position) < 0 && distance(view_volume[p], in[1].position) < 0 &&
-        distance(view_volume[p], in[2].position) < 0)
+    if (distance(volume[p], in[0].position) < 0 && distance(volume[p], in[1].position) < 0 &&
+        distance(volume[p], in[2].position) < 0)
       return ClipOutcome::Discarded;
   }
-  const float g = config.guard_band;
   Plane planes[6];
-  int plane_count = 0;
-  if (config.depth_clip) {
-    planes[plane_count++] = {0, 0, 1, 0, 0};   // near: z >= 0
-    planes[plane_count++] = {0, 0, -1, 1, 0};  // far: z <= w
-  } else {
-    // Without depth clipping only w > 0 is required for the divide.
-    planes[plane_count++] = {0, 0, 0, 1, -kMinW};
-  }
-  planes[plane_count++] = {1, 0, 0, g, 0};
-  planes[plane_count++] = {-1, 0, 0, g, 0};
-  planes[plane_count++] = {0, 1, 0, g, 0};
-  planes[plane_count++] = {0, -1, 0, g, 0};
+  const int plane_count = clip_planes(config, planes);
 
   int mask = 0;  // planes some vertex is outside of
   for (int p = 0; p < plane_count; ++p)
@@ -97,6 +116,36 @@ ClipOutcome clip_triangle(const ClipTriangle& in, uint32_t varying_count, const 
   if (poly.size() < 3) return ClipOutcome::Discarded;
   for (size_t i = 1; i + 1 < poly.size(); ++i) out.push_back({poly[0], poly[i], poly[i + 1]});
   return ClipOutcome::Clipped;
+}
+
+ClipOutcome clip_line(ClipVertex& a, ClipVertex& b, uint32_t varying_count, const ClipConfig& config) {
+  varying_count = std::min(varying_count, kMaxVaryingFloats);
+  Plane planes[6];
+  const int plane_count = clip_planes(config, planes);
+  ClipOutcome outcome = ClipOutcome::Inside;
+  for (int p = 0; p < plane_count; ++p) {
+    const float da = distance(planes[p], a.position), db = distance(planes[p], b.position);
+    if (da >= 0 && db >= 0) continue;
+    if (da < 0 && db < 0) return ClipOutcome::Discarded;
+    // One endpoint outside: move it onto the plane, interpolating from the inside one (as for
+    // triangles, so a strip's shared vertex clips identically in both segments).
+    if (da < 0) a = intersect(b, db, a, da, varying_count);
+    else b = intersect(a, da, b, db, varying_count);
+    outcome = ClipOutcome::Clipped;
+  }
+  return outcome;
+}
+
+bool point_kept(const ClipVertex& v, const ClipConfig& config, bool view_volume_clip) {
+  const Vec4& c = v.position;
+  const float g = config.guard_band;
+  if (!(c.w > kMinW) || c.x > g * c.w || -c.x > g * c.w || c.y > g * c.w || -c.y > g * c.w) return false;
+  if (!view_volume_clip) return true;
+  Plane planes[6];
+  const int n = view_volume(config, planes);
+  for (int p = 0; p < n; ++p)
+    if (distance(planes[p], c) < 0) return false;
+  return true;
 }
 
 }  // namespace tessera::pipeline

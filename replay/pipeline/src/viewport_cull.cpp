@@ -19,26 +19,51 @@ void snap(ScreenTriangle& t) {
   t.area2 = -sum;
 }
 
+bool to_screen(const ClipVertex& in, uint32_t varying_count, const Viewport& viewport, ScreenVertex& s) {
+  const Vec4& c = in.position;
+  // Clipping leaves w > 0; anything else (or NaN/inf from the shader) cannot be rasterized.
+  if (!(c.w > 0) || !std::isfinite(c.x) || !std::isfinite(c.y) || !std::isfinite(c.z) || !std::isfinite(c.w))
+    return false;
+  const float px = viewport.width, py = viewport.height;
+  const float ox = viewport.x + viewport.width / 2, oy = viewport.y + viewport.height / 2;
+  const float inv_w = 1.0f / c.w;
+  s.x = px / 2 * (c.x * inv_w) + ox;
+  s.y = py / 2 * (c.y * inv_w) + oy;
+  if (viewport.negative_one_to_one) {
+    s.z = (viewport.max_depth - viewport.min_depth) / 2 * (c.z * inv_w) + (viewport.max_depth + viewport.min_depth) / 2;
+  } else {
+    s.z = (viewport.max_depth - viewport.min_depth) * (c.z * inv_w) + viewport.min_depth;
+  }
+  s.inv_w = inv_w;
+  std::copy_n(in.varyings.begin(), std::min(varying_count, kMaxVaryingFloats), s.varyings.begin());
+  return true;
+}
+
+int64_t polygon_area2(const ScreenVertex* v, size_t n) {
+  const auto fx = [&](size_t i) { return std::llround(static_cast<double>(v[i].x) * kSubPixelOne); };
+  const auto fy = [&](size_t i) { return std::llround(static_cast<double>(v[i].y) * kSubPixelOne); };
+  int64_t sum = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const size_t j = (i + 1) % n;
+    sum += fx(i) * fy(j) - fx(j) * fy(i);
+  }
+  return -sum;
+}
+
+float max_depth_slope(const ScreenTriangle& t) {
+  const float x1 = t.v[1].x - t.v[0].x, y1 = t.v[1].y - t.v[0].y, z1 = t.v[1].z - t.v[0].z;
+  const float x2 = t.v[2].x - t.v[0].x, y2 = t.v[2].y - t.v[0].y, z2 = t.v[2].z - t.v[0].z;
+  const float det = x1 * y2 - x2 * y1;
+  if (det == 0.0f) return 0.0f;
+  const float dzdx = (z1 * y2 - z2 * y1) / det, dzdy = (x1 * z2 - x2 * z1) / det;
+  return std::max(std::fabs(dzdx), std::fabs(dzdy));
+}
+
 SetupOutcome setup_triangle(const ClipTriangle& in, uint32_t varying_count, const Viewport& viewport,
                             uint32_t cull_mode, FrontFace front_face, ScreenTriangle& out) {
   varying_count = std::min(varying_count, kMaxVaryingFloats);
-  const float px = viewport.width, py = viewport.height;
-  const float ox = viewport.x + viewport.width / 2, oy = viewport.y + viewport.height / 2;
-  const float pz = viewport.max_depth - viewport.min_depth, oz = viewport.min_depth;
-  for (int i = 0; i < 3; ++i) {
-    const Vec4& c = in[static_cast<size_t>(i)].position;
-    // Clipping leaves w > 0; anything else (or NaN/inf from the shader) cannot be rasterized.
-    if (!(c.w > 0) || !std::isfinite(c.x) || !std::isfinite(c.y) || !std::isfinite(c.z) ||
-        !std::isfinite(c.w))
-      return SetupOutcome::Degenerate;
-    const float inv_w = 1.0f / c.w;
-    ScreenVertex& s = out.v[i];
-    s.x = px / 2 * (c.x * inv_w) + ox;
-    s.y = py / 2 * (c.y * inv_w) + oy;
-    s.z = pz * (c.z * inv_w) + oz;
-    s.inv_w = inv_w;
-    std::copy_n(in[static_cast<size_t>(i)].varyings.begin(), varying_count, s.varyings.begin());
-  }
+  for (int i = 0; i < 3; ++i)
+    if (!to_screen(in[static_cast<size_t>(i)], varying_count, viewport, out.v[i])) return SetupOutcome::Degenerate;
   out.varying_count = varying_count;
   snap(out);
   if (out.area2 == 0) return SetupOutcome::Degenerate;

@@ -3,12 +3,13 @@
 #include <vulkan/vulkan_core.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace tessera::render {
 
 bool resolve_draw(const frontend::Draw& draw, int32_t area_x, int32_t area_y, uint32_t width,
-                  uint32_t height, ShaderCache& shaders, TextureCache& textures, DrawState& out,
-                  std::string& reason, frontend::SkipCounts& notes) {
+                  uint32_t height, const PassRaster& raster, ShaderCache& shaders, TextureCache& textures,
+                  DrawState& out, std::string& reason, frontend::SkipCounts& notes) {
   const capture::GraphicsPipelineRecord& s = draw.state;
   out.draw = &draw;
   const frontend::ShaderStageCode* vs_code = nullptr;
@@ -26,18 +27,53 @@ bool resolve_draw(const frontend::Draw& draw, int32_t area_x, int32_t area_y, ui
     return false;
   }
   switch (s.topology) {
+    case VK_PRIMITIVE_TOPOLOGY_POINT_LIST: out.topology = pipeline::Topology::PointList; break;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST: out.topology = pipeline::Topology::LineList; break;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP: out.topology = pipeline::Topology::LineStrip; break;
     case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST: out.topology = pipeline::Topology::TriangleList; break;
     case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP: out.topology = pipeline::Topology::TriangleStrip; break;
     case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN: out.topology = pipeline::Topology::TriangleFan; break;
-    case VK_PRIMITIVE_TOPOLOGY_POINT_LIST: reason = "draw: point topology"; return false;
-    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:
-    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP: reason = "draw: line topology"; return false;
-    default: reason = "draw: adjacency or patch topology"; return false;
+    // Without a geometry shader the adjacent vertices are only skipped.
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY: out.topology = pipeline::Topology::LineListWithAdjacency; break;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY: out.topology = pipeline::Topology::LineStripWithAdjacency; break;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY:
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY:
+      reason = "draw: triangle topology with adjacency";
+      return false;
+    default: reason = "draw: patch topology"; return false;
   }
-  if (s.polygon_mode != VK_POLYGON_MODE_FILL) {
-    reason = "draw: polygon mode LINE or POINT";
+  if (s.polygon_mode != VK_POLYGON_MODE_FILL && s.polygon_mode != VK_POLYGON_MODE_LINE &&
+      s.polygon_mode != VK_POLYGON_MODE_POINT) {
+    reason = "draw: polygon mode " + std::to_string(s.polygon_mode);
     return false;
   }
+  out.polygon_mode = s.polygon_mode;
+  // Line rasterization: VK_EXT_line_rasterization mode (DEFAULT follows strictLines: spec
+  // "Basic Line Segment Rasterization"), width clamped to lineWidthRange (Bresenham: rounded,
+  // the range rounded too, at least 1), stipple with a factor in [1, 256].
+  const frontend::RasterLimits& lim = raster.limits;
+  switch (s.line_mode) {
+    case VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT: out.line.mode = pipeline::LineMode::Rectangle; break;
+    case VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT: out.line.mode = pipeline::LineMode::Bresenham; break;
+    case VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT: out.line.mode = pipeline::LineMode::Smooth; break;
+    default:
+      out.line.mode = lim.strict_lines ? pipeline::LineMode::Rectangle : pipeline::LineMode::Parallelogram;
+      break;
+  }
+  const float line_width = std::isfinite(s.line_width) ? s.line_width : 1.0f;
+  if (out.line.mode == pipeline::LineMode::Bresenham) {
+    out.line.width = std::max(1.0f, std::clamp(std::round(line_width), std::round(lim.line_width_range[0]),
+                                               std::round(lim.line_width_range[1])));
+  } else {
+    out.line.width = std::clamp(line_width, lim.line_width_range[0], lim.line_width_range[1]);
+  }
+  if (s.line_stipple_enable != 0 && s.line_stipple_factor >= 1 && s.line_stipple_factor <= 256) {
+    out.line.stipple_factor = static_cast<uint16_t>(s.line_stipple_factor);
+    out.line.stipple_pattern = static_cast<uint16_t>(s.line_stipple_pattern);
+  }
+  out.point_size_min = lim.point_size_range[0];
+  out.point_size_max = lim.point_size_range[1];
+  out.points_clip_to_view_volume = lim.points_clip_to_view_volume;
   if (s.viewports.empty() || s.viewports[0].width == 0 || s.viewports[0].height == 0) {
     reason = "draw: no viewport";
     return false;
@@ -74,9 +110,10 @@ bool resolve_draw(const frontend::Draw& draw, int32_t area_x, int32_t area_y, ui
   // Everything below is in render-area coordinates: the tile grid starts at the area's origin.
   const capture::Viewport& v = s.viewports[0];
   out.viewport = {v.x - static_cast<float>(area_x), v.y - static_cast<float>(area_y), v.width,
-                  v.height, v.min_depth, v.max_depth};
+                  v.height, v.min_depth, v.max_depth, s.depth_clip_negative_one_to_one != 0};
   out.depth_clamp = s.depth_clamp != 0;
   out.clip.depth_clip = s.depth_clip == 2 ? !out.depth_clamp : s.depth_clip != 0;
+  out.clip.negative_one_to_one = s.depth_clip_negative_one_to_one != 0;
   // Vulkan spec "Depth Clamping and Range": clamped to [min(minDepth, maxDepth), max(...)].
   out.depth_clamp_min = std::min(v.min_depth, v.max_depth);
   out.depth_clamp_max = std::max(v.min_depth, v.max_depth);
@@ -106,6 +143,7 @@ bool resolve_draw(const frontend::Draw& draw, int32_t area_x, int32_t area_y, ui
           vr.interp = var.flat || var.scalar != shader::ScalarType::Float32 ? Interp::Flat
                       : var.noperspective                                  ? Interp::Linear
                                                                            : Interp::Perspective;
+          vr.centroid = var.centroid;
           out.has_flat = out.has_flat || vr.interp == Interp::Flat;
           out.varyings.push_back(vr);
         }
@@ -127,8 +165,26 @@ bool resolve_draw(const frontend::Draw& draw, int32_t area_x, int32_t area_y, ui
     out.late_tests = (info.writes_frag_depth || info.has_discard || info.has_side_effects) && !info.early_fragment_tests;
   }
 
-  if (s.logic_op_enable) notes.add("draw: logic op ignored (blending used)");
-  if (s.alpha_to_coverage) notes.add("draw: alpha to coverage ignored");
+  out.logic_op_enable = s.logic_op_enable != 0;
+  out.logic_op = s.logic_op;
+  for (size_t l = 0; l < s.color_write_enables.size() && l < 32; ++l)
+    if (s.color_write_enables[l] == 0) out.color_write_enable &= ~(1u << l);
+  // The subpass decides the sample count (its attachments', which the pipeline's
+  // rasterizationSamples must equal; without attachments, its first draw's).
+  out.samples = raster.samples;
+  out.sample_mask = s.sample_mask;
+  out.alpha_to_coverage = s.alpha_to_coverage != 0;
+  out.alpha_to_one = s.alpha_to_one != 0;
+  if (out.fs) {
+    // Spec "Sample Shading": at least max(ceil(minSampleShading * samples), 1) shadings per
+    // pixel; more than one means once per sample here (the spec allows shading more often). A
+    // shader reading SampleId or SamplePosition, or interpolating at samples, is shaded per
+    // sample whatever the pipeline says.
+    const shader::ShaderInfo& info = out.fs->module->info();
+    const bool rate = s.sample_shading != 0 && std::ceil(s.min_sample_shading * static_cast<float>(out.samples)) > 1.0f;
+    out.sample_shading = out.samples > 1 &&
+                         (rate || info.reads_sample_id || info.reads_sample_position || info.sample_interpolation);
+  }
   out.vs_bind = std::make_unique<StageBindings>();
   bind_stage(draw.descriptors, draw.push_constants, *out.vs->module, textures, out.samplers, *out.vs_bind, notes);
   if (out.fs) {

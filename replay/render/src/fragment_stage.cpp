@@ -8,6 +8,8 @@
 
 #include "tessera/pipeline/blend.h"
 #include "tessera/pipeline/depth_stencil.h"
+#include "tessera/pipeline/logic_op.h"
+#include "tessera/pipeline/viewport_cull.h"
 
 namespace tessera::render {
 
@@ -16,20 +18,14 @@ namespace {
 constexpr uint32_t kQuadsPerBatch = shader::kMaxLanes / 4;
 
 // Vulkan spec "Depth Bias": o = m * slopeFactor + r * constantFactor, clamped by depthBiasClamp,
-// where m is the maximum depth slope of the triangle and r the minimum resolvable difference of
+// where m is the maximum depth slope of the polygon and r the minimum resolvable difference of
 // the depth format (2^-n for an n-bit UNORM format; for float formats 2^(e - 23) with e the
-// exponent of the triangle's largest depth).
+// exponent of the primitive's largest depth). Lines and points drawn for a polygon (polygon
+// mode) carry its slope; those of line and point topologies have none.
 float depth_bias(const capture::GraphicsPipelineRecord& s, const pipeline::ScreenTriangle& t,
                  const AttachmentBuffer* ds) {
   if (!s.depth_bias_enable || ds == nullptr || !ds->depth) return 0.0f;
-  const float x1 = t.v[1].x - t.v[0].x, y1 = t.v[1].y - t.v[0].y, z1 = t.v[1].z - t.v[0].z;
-  const float x2 = t.v[2].x - t.v[0].x, y2 = t.v[2].y - t.v[0].y, z2 = t.v[2].z - t.v[0].z;
-  const float det = x1 * y2 - x2 * y1;
-  float m = 0.0f;
-  if (det != 0.0f) {
-    const float dzdx = (z1 * y2 - z2 * y1) / det, dzdy = (x1 * z2 - x2 * z1) / det;
-    m = std::max(std::fabs(dzdx), std::fabs(dzdy));
-  }
+  const float m = t.kind == pipeline::PrimitiveKind::Triangle ? pipeline::max_depth_slope(t) : t.depth_slope;
   float r;
   switch (ds->format.format) {
     case VK_FORMAT_D16_UNORM:
@@ -51,7 +47,8 @@ float depth_bias(const capture::GraphicsPipelineRecord& s, const pipeline::Scree
 
 // Per-sample tests of Vulkan spec chapter "Fragment Operations", in its order: depth bounds,
 // stencil, depth; stencil and depth writes as the outcome dictates. Returns whether the sample
-// passes. `z` is the fragment depth, already clamped.
+// passes. `p` indexes the tile arrays (pixel * samples + sample); `z` is the fragment depth,
+// already clamped.
 bool depth_stencil_test(const capture::GraphicsPipelineRecord& s, AttachmentBuffer& a, size_t p,
                         float z, bool front) {
   if (s.depth_bounds_test && a.depth) {
@@ -88,7 +85,90 @@ float as_float(uint32_t bits, shader::ScalarType type) {
   return std::bit_cast<float>(bits);
 }
 
+// Spec "Multisample Coverage", alpha to coverage: an implementation-chosen mask whose number of
+// set bits grows with alpha (0 at 0, all at 1). Here the first round(alpha * samples) samples,
+// so one sample is covered from alpha 0.5 on.
+uint32_t alpha_coverage(float alpha, uint32_t samples) {
+  const float a = std::isnan(alpha) ? 0.0f : std::clamp(alpha, 0.0f, 1.0f);
+  const auto n = static_cast<uint32_t>(a * static_cast<float>(samples) + 0.5f);
+  return n >= 32 ? ~0u : (1u << n) - 1;
+}
+
 }  // namespace
+
+struct FragmentStage::Target {
+  AttachmentBuffer* a;
+  pipeline::BlendState blend;
+  shader::ScalarType type;
+  uint32_t slot;
+  pipeline::BlendRange range;
+  bool logic;      // a logic op replaces blending (spec "Logical Operations")
+  bool location0;  // alpha to one, smooth line coverage act on location 0 only
+};
+
+struct FragmentStage::Context {
+  const pipeline::ScreenTriangle& prim;
+  DrawState& ds;
+  const capture::GraphicsPipelineRecord& s;
+  pipeline::PixelRect rect;
+  AttachmentBuffer* dsa = nullptr;
+  bool tests = false, shade = false, late = false, front = false;
+  float bias = 0, zmin = 0, zmax = 1;
+  Target colour[8];
+  uint32_t colour_count = 0;
+  float constants[4] = {0, 0, 0, 0};
+  shader::Bindings bindings;
+  int32_t area_x = 0, area_y = 0;
+  bool smooth = false;  // a smooth line: location 0 alpha scaled by the pixel's coverage
+  // Fragment built-ins the shader reads or writes (the lanes fill them only then).
+  bool point_coord = false, sample_mask_in = false, sample_id = false, sample_position = false;
+  bool writes_depth = false, writes_sample_mask = false;
+  // Anything changing a fragment's coverage after shading (spec "Multisample Coverage").
+  bool coverage_ops = false;
+
+  Context(const pipeline::ScreenTriangle& p, DrawState& d) : prim(p), ds(d), s(d.draw->state) {}
+
+  // Location 0's alpha of a lane, scaled by a smooth line's coverage of pixel (px, py).
+  float alpha0(const shader::LaneBatch& b, uint32_t lane, int32_t px, int32_t py) const {
+    float a = (ds.output_mask & 1u) ? as_float(b.outputs[3][lane], ds.output_type[0]) : 1.0f;
+    if (smooth) a *= pipeline::smooth_line_coverage(prim, px, py);
+    return a;
+  }
+
+  // The samples (of `mask`, the ones the lane shades) that survive the SampleMask output and
+  // alpha to coverage.
+  uint32_t shaded_coverage(const shader::LaneBatch& b, uint32_t lane, uint32_t mask, int32_t px, int32_t py) const {
+    if (writes_sample_mask) mask &= b.sample_mask[lane];
+    if (ds.alpha_to_coverage) mask &= alpha_coverage(alpha0(b, lane, px, py), ds.samples);
+    return mask;
+  }
+
+  // The colour a lane writes to target t, alpha to one and smooth line coverage applied.
+  void source(const Target& t, const shader::LaneBatch& b, uint32_t lane, int32_t px, int32_t py, float src[4]) const {
+    for (uint32_t ch = 0; ch < 4; ++ch) src[ch] = as_float(b.outputs[t.slot + ch][lane], t.type);
+    if (t.location0 && smooth) src[3] = alpha0(b, lane, px, py);
+    // Alpha to one: every alpha replaced by the maximum (1.0) after the coverage is taken.
+    if (ds.alpha_to_one) src[3] = 1.0f;
+  }
+
+  // The colour attachment stage for one value (pixel * samples + sample) of target t: the
+  // logic op, or blending, or the source through the write mask.
+  void write(const Target& t, const TileBuffers& tiles, size_t v, const float src[4]) const {
+    float dst[4];
+    std::copy_n(&t.a->color_tile[v * 4], 4, dst);
+    if (t.logic) {
+      pipeline::logic_op_color(ds.logic_op, t.a->format, t.blend.write_mask, src, dst);
+    } else if (t.blend.enable) {
+      static constexpr float kZero[4] = {0, 0, 0, 0};
+      pipeline::blend_normalized(t.blend, t.range, constants, src, kZero, dst);
+    } else {
+      // What blend_normalized does with blending off: the source through the write mask.
+      for (uint32_t ch = 0; ch < 4; ++ch)
+        if (t.blend.write_mask & (1u << ch)) dst[ch] = src[ch];
+    }
+    tiles.write_color(*t.a, v, dst);
+  }
+};
 
 FragmentStage::FragmentStage() : batch_(std::make_unique<shader::LaneBatch>()) {
   quads_.reserve(256);
@@ -105,69 +185,125 @@ void FragmentStage::attach(DrawState& ds) {
         [this](uint32_t lane, const texture::Footprint& fp) { record(lane, fp); });
 }
 
+[[gnu::always_inline]] inline void FragmentStage::emit_texture_events(uint32_t units_end, size_t& next,
+                                                                      stream::StreamWriter* out, RenderStats& stats) {
+  for (; next < samples_.size() && samples_[next].lane / 4 < units_end; ++next) {
+    const Sample& sm = samples_[next];
+    if (out)
+      out->texture(sm.lane % 4, sm.level, sm.footprint_case, sm.probes,
+                   std::span<const uint64_t>(lines_.data() + sm.first_line, sm.line_count));
+    ++stats.texture_samples;
+    stats.texture_lines += sm.line_count;
+  }
+}
+
+bool FragmentStage::execute(DrawState& ds, const shader::Bindings& bindings, frontend::SkipCounts& skipped) {
+  std::string error;
+  if (!ds.fs->executor->execute(*batch_, bindings, error)) {
+    skipped.add("draw: fragment shader: " + error);
+    ds.failed = true;
+    return false;
+  }
+  // Texture events follow their quad: order the batch's samples by shading unit (a quad's
+  // lanes), keeping the order of the samples within one.
+  std::stable_sort(samples_.begin(), samples_.end(),
+                   [](const Sample& a, const Sample& c) { return a.lane / 4 < c.lane / 4; });
+  return true;
+}
+
+[[gnu::always_inline]] inline void FragmentStage::finish_quad(const pipeline::Quad& q, uint8_t ds_pass, uint8_t written,
+                                                              uint32_t flags, uint64_t instructions, bool shaded,
+                                                              uint8_t shaded_pixels, uint32_t units_end, size_t& next_sample,
+                                                              stream::StreamWriter* out, RenderStats& stats) {
+  if (out) out->quad(static_cast<uint32_t>(q.x), static_cast<uint32_t>(q.y), q.coverage, ds_pass, written, flags, instructions);
+  ++stats.quads;
+  stats.fragments += static_cast<uint64_t>(std::popcount(q.coverage));
+  if (shaded) {
+    ++stats.quads_shaded;
+    stats.fragments_shaded += static_cast<uint64_t>(std::popcount(shaded_pixels));
+    emit_texture_events(units_end, next_sample, out, stats);
+  }
+  stats.fragment_instructions += instructions;
+  stats.pixels_written += static_cast<uint64_t>(std::popcount(written));
+}
+
 void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
                             const SubpassTargets& targets, TileBuffers& tiles, int32_t area_x,
                             int32_t area_y, stream::StreamWriter* out, RenderStats& stats,
                             frontend::SkipCounts& skipped) {
   if (ds.failed) return;
-  const capture::GraphicsPipelineRecord& s = ds.draw->state;
+  Context cx(tri, ds);
+  const capture::GraphicsPipelineRecord& s = cx.s;
   const pipeline::PixelRect& tr = tiles.rect();
-  const pipeline::PixelRect rect{std::max(tr.x0, ds.scissor.x0), std::max(tr.y0, ds.scissor.y0),
-                                 std::min(tr.x1, ds.scissor.x1), std::min(tr.y1, ds.scissor.y1)};
-  quads_.clear();
-  if (pipeline::rasterize(tri, rect, quads_) == 0) return;
-
-  AttachmentBuffer* dsa = targets.depth_stencil;
-  const bool tests = dsa != nullptr &&
-                     ((s.depth_test && dsa->depth) || (s.stencil_test && dsa->stencil) ||
-                      (s.depth_bounds_test && dsa->depth));
-  const bool shade = ds.fs != nullptr;
-  const bool late = shade && ds.late_tests;
-  const bool front = tri.front_facing;
-  // Sample mask (spec "Sample Mask Test"): bit 0 is the single sample.
-  const uint8_t sample_mask = (s.sample_mask & 1u) ? 0xF : 0x0;
-  const float bias = depth_bias(s, tri, dsa);
+  cx.rect = {std::max(tr.x0, ds.scissor.x0), std::max(tr.y0, ds.scissor.y0), std::min(tr.x1, ds.scissor.x1),
+             std::min(tr.y1, ds.scissor.y1)};
+  cx.area_x = area_x;
+  cx.area_y = area_y;
+  AttachmentBuffer* dsa = cx.dsa = targets.depth_stencil;
+  cx.tests = dsa != nullptr && ((s.depth_test && dsa->depth) || (s.stencil_test && dsa->stencil) ||
+                                (s.depth_bounds_test && dsa->depth));
+  cx.shade = ds.fs != nullptr;
+  cx.late = cx.shade && ds.late_tests;
+  cx.front = tri.front_facing;
+  cx.bias = depth_bias(s, tri, dsa);
   // Fixed-point depth formats hold [0, 1]; depth clamp narrows that to the viewport's range
   // (spec "Depth Clamping and Range").
-  const float zmin = ds.depth_clamp ? std::max(0.0f, ds.depth_clamp_min) : 0.0f;
-  const float zmax = ds.depth_clamp ? std::min(1.0f, ds.depth_clamp_max) : 1.0f;
+  cx.zmin = ds.depth_clamp ? std::max(0.0f, ds.depth_clamp_min) : 0.0f;
+  cx.zmax = ds.depth_clamp ? std::min(1.0f, ds.depth_clamp_max) : 1.0f;
+  cx.smooth = tri.kind == pipeline::PrimitiveKind::Line && tri.line_mode == pipeline::LineMode::Smooth;
 
   // Colour targets this draw writes: location L -> attachment, blend state.
-  struct Target {
-    AttachmentBuffer* a;
-    pipeline::BlendState blend;
-    shader::ScalarType type;
-    uint32_t slot;
-    pipeline::BlendRange range;
-  };
-  Target colour[8];
-  uint32_t colour_count = 0;
-  if (shade)
+  if (cx.shade)
     for (uint32_t l = 0; l < targets.colors.size() && l < 8; ++l) {
       AttachmentBuffer* a = targets.colors[l];
       if (a == nullptr || !(ds.output_mask & (1u << l))) continue;
-      Target& t = colour[colour_count];
+      Target& t = cx.colour[cx.colour_count];
       t.a = a;
       t.type = ds.output_type[l];
       t.slot = 4 * l;
+      t.location0 = l == 0;
       const capture::GraphicsPipelineRecord::BlendAttachment ba =
           l < s.blend_attachments.size() ? s.blend_attachments[l]
                                          : capture::GraphicsPipelineRecord::BlendAttachment{};
-      // Integer attachments never blend (spec "Blending": "ignored for ... integer formats").
-      t.blend = {ba.blend_enable != 0 && !a->format.integer, ba.src_color, ba.dst_color, ba.color_op,
-                 ba.src_alpha, ba.dst_alpha, ba.alpha_op, ba.write_mask & 0xFu};
+      // A logic op replaces blending on every attachment; formats it does not apply to (float,
+      // sRGB) take the source as it is (spec "Logical Operations"). Integer attachments never
+      // blend (spec "Blending": "ignored for ... integer formats").
+      t.logic = ds.logic_op_enable && pipeline::logic_op_applies(a->format);
+      t.blend = {ba.blend_enable != 0 && !a->format.integer && !ds.logic_op_enable, ba.src_color, ba.dst_color,
+                 ba.color_op, ba.src_alpha, ba.dst_alpha, ba.alpha_op, ba.write_mask & 0xFu};
+      // VK_EXT_color_write_enable: a disabled attachment is not written at all.
+      if (!(ds.color_write_enable & (1u << l))) t.blend.write_mask = 0;
       // Fixed-point attachments clamp source, destination and constants (spec "Blend Operations").
       t.range = a->format.integer || a->format.is_float ? pipeline::BlendRange::Unbounded
                 : a->snorm                              ? pipeline::BlendRange::Snorm
                                                         : pipeline::BlendRange::Unorm;
-      if (t.blend.write_mask != 0) ++colour_count;
+      if (t.blend.write_mask != 0) ++cx.colour_count;
     }
+  std::copy_n(s.blend_constants, 4, cx.constants);
+  if (cx.shade) {
+    cx.bindings = ds.fs_bind->bindings();
+    const shader::ShaderInfo& info = ds.fs->module->info();
+    cx.point_coord = info.reads_point_coord;
+    cx.sample_mask_in = info.reads_sample_mask;
+    cx.sample_id = info.reads_sample_id;
+    cx.sample_position = info.reads_sample_position;
+    cx.writes_depth = info.writes_frag_depth;
+    cx.writes_sample_mask = info.writes_sample_mask;
+  }
+  cx.coverage_ops = cx.shade && (cx.writes_sample_mask || ds.alpha_to_coverage);
+  if (ds.samples > 1) {
+    process_samples(cx, tiles, out, stats, skipped);
+    return;
+  }
 
-  float constants[4];
-  std::copy_n(s.blend_constants, 4, constants);
-  const shader::Bindings bindings = shade ? ds.fs_bind->bindings() : shader::Bindings{};
+  // ---- One sample per pixel, at its centre.
+  quads_.clear();
+  if (pipeline::rasterize(tri, cx.rect, quads_) == 0) return;
+  const bool tests = cx.tests, shade = cx.shade, late = cx.late, front = cx.front;
+  // Sample mask (spec "Sample Mask Test"): bit 0 is the single sample.
+  const uint8_t sample_mask = (ds.sample_mask & 1u) ? 0xF : 0x0;
+  const float bias = cx.bias, zmin = cx.zmin, zmax = cx.zmax;
   shader::LaneBatch& b = *batch_;
-  std::string error;
   float z[kQuadsPerBatch][4];
   uint8_t pass[kQuadsPerBatch], lanes_of[kQuadsPerBatch];
   int32_t lane_quad[kQuadsPerBatch];
@@ -207,6 +343,7 @@ void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
       const float* v0 = tri.v[0].varyings.data();
       const float* v1 = tri.v[1].varyings.data();
       const float* v2 = tri.v[2].varyings.data();
+      const bool builtins = cx.point_coord || cx.sample_mask_in || cx.sample_id || cx.sample_position;
       for (uint32_t j = 0; j < shaded; ++j) {
         const uint32_t k = lanes_of[j];
         const pipeline::Quad& q = quads_[first + k];
@@ -229,20 +366,24 @@ void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
                                     : w[0] * v0[v] + w[1] * v1[v] + w[2] * v2[v];
             b.inputs[vr.slot][lane] = std::bit_cast<uint32_t>(value);
           }
+          if (builtins) {
+            // Spec "Basic Point Rasterization": s = 1/2 + (xp - xf) / size, t likewise, origin
+            // upper left; at the pixel centre with one sample.
+            if (cx.point_coord) {
+              const bool point = tri.kind == pipeline::PrimitiveKind::Point;
+              b.point_coord[0][lane] = point ? 0.5f + (static_cast<float>(q.x + static_cast<int32_t>(i & 1)) + 0.5f - tri.v[0].x) / tri.size : 0.0f;
+              b.point_coord[1][lane] = point ? 0.5f + (static_cast<float>(q.y + static_cast<int32_t>(i >> 1)) + 0.5f - tri.v[0].y) / tri.size : 0.0f;
+            }
+            b.sample_mask_in[lane] = (pass[k] >> i) & 1u;
+            b.sample_id[lane] = 0;
+            b.sample_position[0][lane] = b.sample_position[1][lane] = 0.5f;
+          }
         }
       }
-      if (!ds.fs->executor->execute(b, bindings, error)) {
-        skipped.add("draw: fragment shader: " + error);
-        ds.failed = true;
-        return;
-      }
-      // Texture events follow their quad: order the batch's samples by quad, keeping the order
-      // of the samples within a quad.
-      std::stable_sort(samples_.begin(), samples_.end(),
-                       [](const Sample& a, const Sample& c) { return a.lane / 4 < c.lane / 4; });
+      if (!execute(ds, cx.bindings, skipped)) return;
     }
 
-    // Late tests, blending, events.
+    // Multisample coverage, late tests, colour writes, events.
     size_t next_sample = 0;
     for (uint32_t k = 0; k < count; ++k) {
       const pipeline::Quad& q = quads_[first + k];
@@ -257,64 +398,253 @@ void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
           instructions += b.instruction_count[lane0 + i];
           if ((b.discarded >> (lane0 + i)) & 1u) alive = static_cast<uint8_t>(alive & ~(1u << i));
         }
+        if (cx.coverage_ops)
+          for (uint32_t i = 0; i < 4; ++i)
+            if (((alive >> i) & 1u) &&
+                !cx.shaded_coverage(b, lane0 + i, 1u, q.x + static_cast<int32_t>(i & 1), q.y + static_cast<int32_t>(i >> 1)))
+              alive = static_cast<uint8_t>(alive & ~(1u << i));
         if (late) {
           flags |= stream::kQuadLateDepth;
           if (tests) {
             uint8_t passed = 0;
-            const bool writes_depth = ds.fs->module->info().writes_frag_depth;
             for (uint32_t i = 0; i < 4; ++i) {
               if (!((alive >> i) & 1u)) continue;
-              const float zf = writes_depth ? std::clamp(b.frag_depth[lane0 + i], zmin, zmax) : z[k][i];
+              const float zf = cx.writes_depth ? std::clamp(b.frag_depth[lane0 + i], zmin, zmax) : z[k][i];
               if (depth_stencil_test(s, *dsa, tiles.pixel(q.x + static_cast<int32_t>(i & 1), q.y + static_cast<int32_t>(i >> 1)), zf, front))
                 passed = static_cast<uint8_t>(passed | (1u << i));
             }
             alive = passed;
           }
         }
-        for (uint32_t c = 0; c < colour_count; ++c) {
-          Target& t = colour[c];
+        for (uint32_t c = 0; c < cx.colour_count; ++c) {
+          const Target& t = cx.colour[c];
           for (uint32_t i = 0; i < 4; ++i) {
             if (!((alive >> i) & 1u)) continue;
-            const uint32_t lane = lane0 + i;
+            const int32_t px = q.x + static_cast<int32_t>(i & 1), py = q.y + static_cast<int32_t>(i >> 1);
             float src[4];
-            for (uint32_t ch = 0; ch < 4; ++ch) src[ch] = as_float(b.outputs[t.slot + ch][lane], t.type);
-            const size_t p = tiles.pixel(q.x + static_cast<int32_t>(i & 1), q.y + static_cast<int32_t>(i >> 1));
-            float dst[4];
-            std::copy_n(&t.a->color_tile[p * 4], 4, dst);
-            if (t.blend.enable) {
-              static constexpr float kZero[4] = {0, 0, 0, 0};
-              pipeline::blend_normalized(t.blend, t.range, constants, src, kZero, dst);
-            } else {
-              // What blend_normalized does with blending off: the source through the write mask.
-              for (uint32_t ch = 0; ch < 4; ++ch)
-                if (t.blend.write_mask & (1u << ch)) dst[ch] = src[ch];
-            }
-            tiles.write_color(*t.a, p, dst);
+            cx.source(t, b, lane0 + i, px, py, src);
+            cx.write(t, tiles, tiles.pixel(px, py), src);
           }
         }
       } else if (late) {
         flags |= stream::kQuadLateDepth;
       }
-      const uint8_t written = colour_count != 0 && j >= 0 ? alive : 0;
+      const uint8_t written = cx.colour_count != 0 && j >= 0 ? alive : 0;
       // Early tests report their own outcome; late ones the outcome after discard.
       const uint8_t ds_pass = tests ? (late ? (j >= 0 ? alive : 0) : pass[k]) : q.coverage;
-      if (out) out->quad(static_cast<uint32_t>(q.x), static_cast<uint32_t>(q.y), q.coverage, ds_pass, written, flags, instructions);
-      ++stats.quads;
-      stats.fragments += static_cast<uint64_t>(std::popcount(q.coverage));
-      if (j >= 0) {
-        ++stats.quads_shaded;
-        stats.fragments_shaded += static_cast<uint64_t>(std::popcount(late ? q.coverage : static_cast<uint8_t>(q.coverage & pass[k])));
+      finish_quad(q, ds_pass, written, flags, instructions, j >= 0, late ? q.coverage : static_cast<uint8_t>(q.coverage & pass[k]),
+                  static_cast<uint32_t>(j + 1), next_sample, out, stats);
+    }
+  }
+}
+
+void FragmentStage::process_samples(Context& cx, TileBuffers& tiles, stream::StreamWriter* out, RenderStats& stats,
+                                    frontend::SkipCounts& skipped) {
+  DrawState& ds = cx.ds;
+  const capture::GraphicsPipelineRecord& s = cx.s;
+  const pipeline::ScreenTriangle& tri = cx.prim;
+  const uint32_t n = ds.samples;
+  const pipeline::SampleGrid& grid = *pipeline::standard_samples(n);
+  quads_.clear();
+  quad_samples_.clear();
+  if (pipeline::rasterize(tri, cx.rect, grid, quads_, quad_samples_) == 0) return;
+  const bool per_sample = cx.shade && ds.sample_shading;
+  const uint32_t all = (1u << n) - 1;
+  // Spec "Sample Mask Test": word 0 of pSampleMask against the samples' coverage.
+  const uint32_t sample_mask = ds.sample_mask & all;
+  // Per-sample shading spends up to n shading quads per quad: fewer quads per batch.
+  const uint32_t per_batch = per_sample ? std::max(1u, kQuadsPerBatch / n) : kQuadsPerBatch;
+  constexpr uint8_t kPixelRate = 0xFF;
+  bool centroid = false;
+  for (const Varying& v : ds.varyings) centroid = centroid || v.centroid;
+  shader::LaneBatch& b = *batch_;
+  uint32_t cov[kQuadsPerBatch][4], pass[kQuadsPerBatch][4], alive[4];
+  float z[kQuadsPerBatch][4][pipeline::kMaxSamples];
+  // Shading units (a quad's lanes at the pixel centres, or at one sample): quad and sample;
+  // per quad, its unit for each sample (or for all of them).
+  uint8_t unit_quad[kQuadsPerBatch], unit_sample[kQuadsPerBatch];
+  uint8_t unit_of[kQuadsPerBatch][pipeline::kMaxSamples];
+  uint8_t first_unit[kQuadsPerBatch], unit_count[kQuadsPerBatch];
+
+  for (size_t first = 0; first < quads_.size(); first += per_batch) {
+    const auto count = static_cast<uint32_t>(std::min<size_t>(per_batch, quads_.size() - first));
+    uint32_t units = 0;
+    // Coverage, per-sample depth and early tests.
+    for (uint32_t k = 0; k < count; ++k) {
+      pipeline::Quad& q = quads_[first + k];
+      const pipeline::QuadSamples& qs = quad_samples_[first + k];
+      uint8_t pixels = 0;
+      for (uint32_t i = 0; i < 4; ++i) {
+        cov[k][i] = qs.covered[i] & sample_mask;
+        pass[k][i] = cov[k][i];
+        if (cov[k][i]) pixels = static_cast<uint8_t>(pixels | (1u << i));
+        for (uint32_t smp = 0; smp < n; ++smp)
+          if ((cov[k][i] >> smp) & 1u) z[k][i][smp] = std::clamp(qs.depth[i][smp] + cx.bias, cx.zmin, cx.zmax);
+        if (cx.tests && !cx.late && cov[k][i]) {
+          pass[k][i] = 0;
+          const size_t p = tiles.pixel(q.x + static_cast<int32_t>(i & 1), q.y + static_cast<int32_t>(i >> 1)) * n;
+          for (uint32_t smp = 0; smp < n; ++smp)
+            if (((cov[k][i] >> smp) & 1u) && depth_stencil_test(s, *cx.dsa, p + smp, z[k][i][smp], cx.front))
+              pass[k][i] |= 1u << smp;
+        }
       }
-      stats.fragment_instructions += instructions;
-      stats.pixels_written += static_cast<uint64_t>(std::popcount(written));
-      for (; next_sample < samples_.size() && samples_[next_sample].lane / 4 == static_cast<uint32_t>(j); ++next_sample) {
-        const Sample& sm = samples_[next_sample];
-        if (out)
-          out->texture(sm.lane % 4, sm.level, sm.footprint_case, sm.probes,
-                       std::span<const uint64_t>(lines_.data() + sm.first_line, sm.line_count));
-        ++stats.texture_samples;
-        stats.texture_lines += sm.line_count;
+      q.coverage = pixels;
+      first_unit[k] = static_cast<uint8_t>(units);
+      if (cx.shade) {
+        if (per_sample) {
+          for (uint32_t smp = 0; smp < n; ++smp) {
+            unit_of[k][smp] = kPixelRate;
+            if (!(((pass[k][0] | pass[k][1] | pass[k][2] | pass[k][3]) >> smp) & 1u)) continue;
+            unit_of[k][smp] = static_cast<uint8_t>(units);
+            unit_quad[units] = static_cast<uint8_t>(k);
+            unit_sample[units++] = static_cast<uint8_t>(smp);
+          }
+        } else if (pass[k][0] | pass[k][1] | pass[k][2] | pass[k][3]) {
+          std::fill_n(unit_of[k], n, static_cast<uint8_t>(units));
+          unit_quad[units] = static_cast<uint8_t>(k);
+          unit_sample[units++] = kPixelRate;
+        }
       }
+      unit_count[k] = static_cast<uint8_t>(units - first_unit[k]);
+    }
+
+    // Shading: lanes at the pixel centres (Centroid inputs at a covered sample of a partly
+    // covered pixel), or at the unit's sample location.
+    samples_.clear();
+    lines_.clear();
+    if (units != 0) {
+      b.lane_count = units * 4;
+      b.helper = 0;
+      b.front_facing = cx.front ? shader::lanes_mask(b.lane_count) : 0;
+      for (uint32_t j = 0; j < units; ++j) {
+        const uint32_t k = unit_quad[j], smp = unit_sample[j];
+        const pipeline::Quad& q = quads_[first + k];
+        for (uint32_t i = 0; i < 4; ++i) {
+          const uint32_t lane = 4 * j + i;
+          const int32_t px = q.x + static_cast<int32_t>(i & 1), py = q.y + static_cast<int32_t>(i >> 1);
+          double x = px + 0.5, y = py + 0.5;
+          float bary[3], linear[3], depth;
+          const float* pb = q.bary[i];
+          const float* lb = q.linear_bary[i];
+          float zc = std::clamp(q.depth[i] + cx.bias, cx.zmin, cx.zmax);
+          uint32_t shaded_samples = pass[k][i];
+          if (smp != kPixelRate) {
+            x = px + static_cast<double>(grid.x[smp]) / pipeline::kSubPixelOne;
+            y = py + static_cast<double>(grid.y[smp]) / pipeline::kSubPixelOne;
+            pipeline::interpolate_at(tri, x, y, bary, linear, &depth);
+            pb = bary, lb = linear;
+            zc = std::clamp(depth + cx.bias, cx.zmin, cx.zmax);
+            shaded_samples &= 1u << smp;
+          }
+          const float* cpb = pb;
+          const float* clb = lb;
+          float cbary[3], clinear[3], cdepth;
+          if (centroid && smp == kPixelRate && cov[k][i] != 0 && cov[k][i] != all) {
+            // Spec "Interpolation Decorations", Centroid: a location inside the primitive; the
+            // first covered sample's.
+            const uint32_t c = static_cast<uint32_t>(std::countr_zero(cov[k][i]));
+            pipeline::interpolate_at(tri, px + static_cast<double>(grid.x[c]) / pipeline::kSubPixelOne,
+                                     py + static_cast<double>(grid.y[c]) / pipeline::kSubPixelOne, cbary, clinear, &cdepth);
+            cpb = cbary, clb = clinear;
+          }
+          b.frag_coord[0][lane] = static_cast<float>(cx.area_x + x);
+          b.frag_coord[1][lane] = static_cast<float>(cx.area_y + y);
+          b.frag_coord[2][lane] = zc;
+          b.frag_coord[3][lane] = lb[0] * tri.v[0].inv_w + lb[1] * tri.v[1].inv_w + lb[2] * tri.v[2].inv_w;
+          if (shaded_samples == 0) b.helper |= shader::LaneMask{1} << lane;
+          for (size_t v = 0; v < ds.varyings.size(); ++v) {
+            const Varying& vr = ds.varyings[v];
+            const float* w = vr.interp == Interp::Linear ? (vr.centroid ? clb : lb) : (vr.centroid ? cpb : pb);
+            const float value = vr.interp == Interp::Flat ? tri.v[0].varyings[v]
+                                                          : w[0] * tri.v[0].varyings[v] + w[1] * tri.v[1].varyings[v] +
+                                                                w[2] * tri.v[2].varyings[v];
+            b.inputs[vr.slot][lane] = std::bit_cast<uint32_t>(value);
+          }
+          if (cx.point_coord) {
+            const bool point = tri.kind == pipeline::PrimitiveKind::Point;
+            b.point_coord[0][lane] = point ? static_cast<float>(0.5 + (x - tri.v[0].x) / tri.size) : 0.0f;
+            b.point_coord[1][lane] = point ? static_cast<float>(0.5 + (y - tri.v[0].y) / tri.size) : 0.0f;
+          }
+          // SampleMask in: the samples this invocation covers; SampleId / SamplePosition of a
+          // per-sample invocation (pixel-rate ones only happen without those built-ins).
+          b.sample_mask_in[lane] = smp == kPixelRate ? cov[k][i] : cov[k][i] & (1u << smp);
+          b.sample_id[lane] = smp == kPixelRate ? 0 : static_cast<int32_t>(smp);
+          b.sample_position[0][lane] = static_cast<float>(x - px);
+          b.sample_position[1][lane] = static_cast<float>(y - py);
+        }
+      }
+      if (!execute(ds, cx.bindings, skipped)) return;
+    }
+
+    // Per quad: coverage after shading, late tests, colour writes per sample, events.
+    size_t next_sample = 0;
+    for (uint32_t k = 0; k < count; ++k) {
+      const pipeline::Quad& q = quads_[first + k];
+      uint32_t flags = cx.front ? stream::kQuadFrontFacing : 0u;
+      uint64_t instructions = 0;
+      const bool shaded = unit_count[k] != 0;
+      for (uint32_t i = 0; i < 4; ++i) alive[i] = pass[k][i];
+      if (shaded) {
+        flags |= stream::kQuadShaded;
+        for (uint32_t u = first_unit[k]; u < first_unit[k] + unit_count[k]; ++u) {
+          const uint32_t mask = unit_sample[u] == kPixelRate ? all : 1u << unit_sample[u];
+          for (uint32_t i = 0; i < 4; ++i) {
+            const uint32_t lane = 4 * u + i;
+            instructions += b.instruction_count[lane];
+            if ((b.discarded >> lane) & 1u) alive[i] &= ~mask;
+            else if (cx.coverage_ops && (alive[i] & mask))
+              alive[i] &= cx.shaded_coverage(b, lane, mask, q.x + static_cast<int32_t>(i & 1), q.y + static_cast<int32_t>(i >> 1)) | ~mask;
+          }
+        }
+      }
+      if (cx.late) flags |= stream::kQuadLateDepth;
+      for (uint32_t i = 0; i < 4; ++i) {
+        if (!shaded) alive[i] = cx.shade ? 0 : alive[i];
+        if (!shaded || !cx.late || !cx.tests || alive[i] == 0) continue;
+        const size_t p = tiles.pixel(q.x + static_cast<int32_t>(i & 1), q.y + static_cast<int32_t>(i >> 1)) * n;
+        uint32_t passed = 0;
+        for (uint32_t smp = 0; smp < n; ++smp) {
+          if (!((alive[i] >> smp) & 1u)) continue;
+          const uint32_t lane = 4 * unit_of[k][smp] + i;
+          // A written FragDepth holds for every sample the invocation covers.
+          const float zf = cx.writes_depth ? std::clamp(b.frag_depth[lane], cx.zmin, cx.zmax) : z[k][i][smp];
+          if (depth_stencil_test(s, *cx.dsa, p + smp, zf, cx.front)) passed |= 1u << smp;
+        }
+        alive[i] = passed;
+      }
+      uint8_t written = 0, ds_pass = 0;
+      for (uint32_t i = 0; i < 4; ++i) {
+        if (pass[k][i]) ds_pass = static_cast<uint8_t>(ds_pass | (1u << i));
+        if (!shaded || alive[i] == 0) continue;
+        if (cx.colour_count != 0) written = static_cast<uint8_t>(written | (1u << i));
+        const int32_t px = q.x + static_cast<int32_t>(i & 1), py = q.y + static_cast<int32_t>(i >> 1);
+        const size_t p = tiles.pixel(px, py) * n;
+        for (uint32_t c = 0; c < cx.colour_count; ++c) {
+          const Target& t = cx.colour[c];
+          float src[4];
+          uint32_t lane = ~0u;
+          for (uint32_t smp = 0; smp < n; ++smp) {
+            if (!((alive[i] >> smp) & 1u)) continue;
+            if (4 * unit_of[k][smp] + i != lane) {
+              lane = 4 * unit_of[k][smp] + i;
+              cx.source(t, b, lane, px, py, src);
+            }
+            cx.write(t, tiles, p + smp, src);
+          }
+        }
+      }
+      if (cx.tests && cx.late) {
+        ds_pass = 0;
+        for (uint32_t i = 0; i < 4; ++i)
+          if (shaded && alive[i]) ds_pass = static_cast<uint8_t>(ds_pass | (1u << i));
+      } else if (!cx.tests) {
+        ds_pass = q.coverage;
+      }
+      uint8_t live = 0;
+      for (uint32_t i = 0; i < 4; ++i)
+        if (pass[k][i]) live = static_cast<uint8_t>(live | (1u << i));
+      finish_quad(q, ds_pass, written, flags, instructions, shaded, cx.late ? q.coverage : static_cast<uint8_t>(q.coverage & live),
+                  first_unit[k] + unit_count[k], next_sample, out, stats);
     }
   }
 }

@@ -2,7 +2,14 @@
 // rasterization into 2x2 quads, early depth/stencil tests (late ones when the shader writes
 // depth or discards and does not declare EarlyFragmentTests, Vulkan spec "Early Fragment Test
 // Mode"), fragment shading of the primitive's quads in batches of up to 16 quads (64 lanes),
-// late tests, blending into the tile buffers. Records Primitive, Quad and Texture events.
+// multisample coverage (sample mask, SampleMask output, alpha to coverage), late tests, logic
+// op or blending into the tile buffers. Records Primitive, Quad and Texture events.
+//
+// With more than one sample per pixel (spec "Multisampling") coverage, depth/stencil tests and
+// colour writes are per sample; the shader runs once per pixel at its centre (Centroid inputs
+// inside the primitive), or once per covered sample with sample shading (its quads' lanes at
+// that sample's location). The stream's Quad keeps per-pixel masks: a pixel counts when any of
+// its samples does.
 #pragma once
 
 #include <cstdint>
@@ -37,12 +44,30 @@ class FragmentStage {
                TileBuffers& tiles, int32_t area_x, int32_t area_y, stream::StreamWriter* out,
                RenderStats& stats, frontend::SkipCounts& skipped);
 
+  // The colour targets a draw writes, with their blend / logic op state (fragment_stage.cpp).
+  struct Target;
+  // What process() and process_samples() share of one primitive.
+  struct Context;
+
  private:
   using Sample = FootprintSample;
   void record(uint32_t lane, const texture::Footprint& fp);
+  // The multisampled path: per-sample coverage, tests and writes; per-pixel or per-sample shading.
+  void process_samples(Context& cx, TileBuffers& tiles, stream::StreamWriter* out, RenderStats& stats,
+                       frontend::SkipCounts& skipped);
+  // Runs the batch; false (the draw's remaining fragments dropped, counted) when it fails.
+  bool execute(DrawState& ds, const shader::Bindings& bindings, frontend::SkipCounts& skipped);
+  // The Quad event of a quad and its counters, then the Texture events of its shading units:
+  // the units (groups of four lanes) before `units_end` not yet emitted (a quad's units are
+  // consecutive, quads come in order).
+  void finish_quad(const pipeline::Quad& q, uint8_t ds_pass, uint8_t written, uint32_t flags, uint64_t instructions,
+                   bool shaded, uint8_t shaded_pixels, uint32_t units_end, size_t& next_sample,
+                   stream::StreamWriter* out, RenderStats& stats);
+  void emit_texture_events(uint32_t units_end, size_t& next, stream::StreamWriter* out, RenderStats& stats);
 
   std::unique_ptr<shader::LaneBatch> batch_;
   std::vector<pipeline::Quad> quads_;
+  std::vector<pipeline::QuadSamples> quad_samples_;
   std::vector<Sample> samples_;
   std::vector<uint64_t> lines_;
 };

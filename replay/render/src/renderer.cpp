@@ -136,8 +136,6 @@ void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::
     skipped.add("pass: render area outside 0..32768 (not rendered)");
     return;
   }
-  for (const frontend::Attachment& a : pass.attachments)
-    if (a.resolve != nullptr) skipped.add("pass: resolve attachment not written (single-sample replay)");
   pipeline::TilingConfig tc;
   tc.width = area.width;
   tc.height = area.height;
@@ -183,6 +181,28 @@ void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::
       targets.depth_stencil = a && (a->depth || a->stencil) ? a : nullptr;
     }
     if (!sub.inputs.empty()) skipped.add("pass: input attachments are not bound to shaders");
+    // The subpass's sample count is its attachments' (Vulkan requires them to agree); one that
+    // disagrees with the first is left out.
+    PassRaster raster;
+    raster.limits = pass.limits;
+    raster.samples = targets.depth_stencil ? targets.depth_stencil->samples : 0;
+    for (AttachmentBuffer*& a : targets.colors) {
+      if (a == nullptr) continue;
+      if (raster.samples == 0) raster.samples = a->samples;
+      if (a->samples != raster.samples) {
+        skipped.add("pass: attachments of one subpass with different sample counts (the others not written)");
+        a = nullptr;
+      }
+    }
+    if (targets.depth_stencil && targets.depth_stencil->samples != raster.samples) targets.depth_stencil = nullptr;
+    // Without attachments the pipelines' rasterizationSamples decides (the first draw's).
+    for (const frontend::PassCommand* cmd : per_subpass[sp]) {
+      const auto* draw = std::get_if<frontend::Draw>(cmd);
+      if (raster.samples != 0 || draw == nullptr) continue;
+      raster.samples = pipeline::standard_samples(draw->state.samples) ? draw->state.samples : 1;
+    }
+    if (raster.samples == 0) raster.samples = 1;
+    tc.samples = pipeline::standard_samples(raster.samples)->extent;
 
     // Geometry phase: every draw of the subpass is binned before any tile is rendered.
     pipeline::PolygonListBuilder pb(tc, config.parameter_buffer);
@@ -199,7 +219,7 @@ void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::
       if (draw == nullptr) continue;
       auto ds = std::make_unique<DrawState>();
       std::string reason;
-      if (!resolve_draw(*draw, area.x, area.y, area.width, area.height, shaders, textures, *ds, reason, skipped)) {
+      if (!resolve_draw(*draw, area.x, area.y, area.width, area.height, raster, shaders, textures, *ds, reason, skipped)) {
         skipped.add(reason);
         ++st.draws_skipped;
         continue;
@@ -248,8 +268,12 @@ void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::
       }
       for (; next_clear < clears.size(); ++next_clear)
         apply_clear(*clears[next_clear].record, targets, tiles, area.x, area.y);
-      if (last) tiles.store(out, st);
-      else tiles.keep();
+      if (last) {
+        tiles.resolve();
+        tiles.store(out, st);
+      } else {
+        tiles.keep();
+      }
       if (out) out->tile_end(tile);
     };
     if (pipeline::fetch_tiles(pb, order, visit, reads) == 0 && tc.tile_count() != 0)

@@ -28,6 +28,24 @@ bool storage_buffer_descriptor(uint32_t type) {
   return type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
 }
 
+// A uniform texel buffer descriptor (the front end resolved its view's buffer, range and format).
+void bind_texel_buffer(const frontend::DescriptorElement& e, uint32_t resource, uint32_t element, StageBindings& out,
+                       frontend::SkipCounts& notes) {
+  if (e.buffer == nullptr) return;  // unbound: fetches return zeros, counted
+  texture::ShaderTextureUnit::TexelBuffer view;
+  if (!texture::format_info(static_cast<VkFormat>(e.format), &view.format) || view.format.compressed ||
+      view.format.texel_bytes == 0) {
+    notes.add("texture: texel buffer of unsupported format " + texture::format_name(static_cast<VkFormat>(e.format)));
+    return;
+  }
+  const std::span<std::byte> bytes = e.buffer->bytes();
+  if (e.offset >= bytes.size()) return;
+  view.data = reinterpret_cast<const uint8_t*>(bytes.data() + e.offset);
+  view.size = std::min<uint64_t>(e.range, bytes.size() - e.offset);
+  view.address = e.buffer->address + e.offset;
+  out.textures.bind_texel_buffer(resource, element, view);
+}
+
 }  // namespace
 
 void bind_stage(std::span<const frontend::DescriptorBinding> descriptors, std::span<const uint8_t> push_constants,
@@ -43,8 +61,8 @@ void bind_stage(std::span<const frontend::DescriptorBinding> descriptors, std::s
     switch (res.kind) {
       case shader::ResourceKind::UniformBuffer:
       case shader::ResourceKind::StorageBuffer: {
-        if (b->elements.empty() || b->elements[0].buffer == nullptr) break;
-        const frontend::DescriptorElement& e = b->elements[0];
+        if (res.array_element >= b->elements.size() || b->elements[res.array_element].buffer == nullptr) break;
+        const frontend::DescriptorElement& e = b->elements[res.array_element];
         const std::span<std::byte> bytes = e.buffer->bytes();
         if (e.offset >= bytes.size()) break;
         shader::BufferView& v = out.buffers[r];
@@ -60,6 +78,10 @@ void bind_stage(std::span<const frontend::DescriptorBinding> descriptors, std::s
         const uint32_t n = std::min<uint32_t>(res.array_size, static_cast<uint32_t>(b->elements.size()));
         for (uint32_t i = 0; i < n; ++i) {
           const frontend::DescriptorElement& e = b->elements[i];
+          if (b->type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER) {
+            bind_texel_buffer(e, r, i, out, notes);
+            continue;
+          }
           if (res.kind != shader::ResourceKind::Sampler && e.view != nullptr) {
             std::string error;
             const texture::Texture* tex = textures.get(*e.view, error);

@@ -3,16 +3,26 @@
 // RGBA (sRGB is decoded on load and encoded on store, spec "sRGB transfer functions"); every write
 // is rounded to the attachment's format at once, as the hardware's buffer would hold it, so
 // blending reads back what a real attachment would give. Depth is held as float already quantized
-// to the depth format, stencil as bytes.
+// to the depth format, stencil as bytes. A multisampled attachment holds every sample: value i
+// of a tile array is sample i % samples of pixel i / samples.
 //
 // Load ops (Vulkan spec "Render Pass Load Operations"): LOAD reads the tile's pixels from the
 // image (AttachmentLoad events), CLEAR fills, DONT_CARE / NONE read the image's current contents
 // without recording traffic (the result is then what the application saw on its device, which
 // kept memory). Store ops: STORE writes back into Image bytes (AttachmentStore events, addresses
 // Image::address + linear offset of the pixel), then the image is touched once the pass is done.
+// Samples load and store one after the other, as multisampled images hold them (frame.h).
+//
+// Resolves (spec "Render Pass Operations", multisample resolve; VkResolveModeFlagBits for
+// dynamic rendering): at the end of the pass, before the store ops, each multisampled attachment
+// with a resolve target writes the combination of its samples (resolve mode: average, sample 0,
+// min, max) into the target's tile buffer, which its store op then writes back. A
+// dynamic-rendering resolve view is not an attachment of the pass: it gets a buffer numbered
+// after the pass's attachments.
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -27,6 +37,9 @@ namespace tessera::render {
 struct AttachmentBuffer {
   bool usable = false;
   uint32_t index = 0;  // attachment index in the pass (AttachmentLoad/Store u[1])
+  uint32_t samples = 1;  // samples per pixel held (the image's)
+  uint64_t sample_bytes[2] = {0, 0};  // bytes of one sample of each aspect's plane
+  AttachmentBuffer* resolve_target = nullptr;  // where the resolve writes, null when none
   const frontend::Attachment* desc = nullptr;
   frontend::Image* image = nullptr;
   pipeline::PixelFormat format{};
@@ -55,10 +68,13 @@ struct AttachmentBuffer {
 
 class TileBuffers {
  public:
-  // Sets up one buffer per attachment of `pass`. Attachments that cannot be used (no image,
-  // unsupported format, MSAA) are reported in `skipped` and left unwritten.
+  // Sets up one buffer per attachment of `pass`, and one per resolve view that is not an
+  // attachment. Attachments that cannot be used (no image, unsupported format, a sample count
+  // without standard locations) are reported in `skipped` and left unwritten.
   void configure(const frontend::RenderPassInstance& pass, uint32_t tile_width, uint32_t tile_height,
                  bool keep_between_subpasses, frontend::SkipCounts& skipped);
+  // Writes each multisampled attachment's samples, combined, into its resolve target's tile.
+  void resolve();
 
   // Tile `rect` (render-area coordinates) becomes the current tile.
   void begin_tile(const pipeline::PixelRect& rect) { rect_ = rect; }
@@ -79,8 +95,9 @@ class TileBuffers {
 
   // The depth value `z` becomes when stored: pipeline::quantize_depth without the byte round trip.
   static float quantize_depth(const AttachmentBuffer& a, float z);
-  // Writes a colour, rounded to the attachment's format (see top).
-  void write_color(AttachmentBuffer& a, size_t pixel, const float rgba[4]) const;
+  // Writes a colour, rounded to the attachment's format (see top). `value` indexes the tile
+  // array: pixel(x, y) * samples + sample.
+  void write_color(AttachmentBuffer& a, size_t value, const float rgba[4]) const;
   // Colour clear value words (VkClearColorValue) as the linear values the tile buffer holds.
   void clear_color_value(const AttachmentBuffer& a, const capture::ClearValue& v, float out[4]) const;
   // Fills `rect` (render-area coordinates, clipped to the tile) with clear values: the aspects
@@ -89,9 +106,20 @@ class TileBuffers {
              const pipeline::PixelRect& rect);
 
  private:
+  // Row y of the current tile, sample s, in aspect `aspect`'s plane: the image columns
+  // [ix0, ix1) inside both the tile and the image and the byte offset of column ix0; empty
+  // (ix0 >= ix1) when the row lies outside the image.
+  struct ImageRow {
+    int64_t ix0 = 0, ix1 = 0;
+    uint64_t offset = 0;
+  };
+  ImageRow image_row(const AttachmentBuffer& a, uint32_t aspect, uint32_t s, int32_t y) const;
   void load_attachment(AttachmentBuffer& a, bool record, uint32_t aspect, stream::StreamWriter* out,
                        RenderStats& stats);
+  bool setup(AttachmentBuffer& a, const frontend::Attachment& att, const frontend::ImageView& view,
+             frontend::SkipCounts& skipped);
   std::vector<AttachmentBuffer> buffers_;
+  std::deque<frontend::Attachment> resolve_descs_;  // the attachments made for resolve views
   uint32_t tile_width_ = 0, tile_height_ = 0;
   int32_t area_x_ = 0, area_y_ = 0;
   uint32_t area_width_ = 0, area_height_ = 0;

@@ -45,8 +45,7 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
   const shader::ShaderModule& module = *ds.vs->module;
   // vertices is only resized (never cleared): every slot used is overwritten below, and
   // value-initialising 272 bytes per vertex for every draw would cost more than shading it.
-  result.triangles.clear();
-  result.provoking.clear();
+  result.primitives.clear();
 
   // Attribute fetch plan for every input location of the vertex shader.
   std::vector<AttributeFetch> fetches;
@@ -168,6 +167,7 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
       instructions += b.instruction_count[lane];
       pipeline::ClipVertex& cv = result.vertices[first + lane];
       cv.position = {b.position[0][lane], b.position[1][lane], b.position[2][lane], b.position[3][lane]};
+      cv.point_size = b.point_size[lane];
       for (size_t i = 0; i < ds.varyings.size(); ++i) {
         const uint32_t s = ds.varyings[i].slot;
         cv.varyings[i] = vs_writes[s] ? std::bit_cast<float>(b.outputs[s][lane]) : 0.0f;
@@ -180,36 +180,13 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
 
   // Primitive assembly over positions in shade_.
   if (draw.indexed) {
-    result.triangles = pipeline::assemble_indexed(ds.topology, indices_, index_type(draw.index_type),
-                                                  ds.primitive_restart);
-    for (pipeline::AssembledTriangle& t : result.triangles)
-      for (uint32_t& v : t.v) v = slot_of_.at(v);
+    result.primitives = pipeline::assemble_indexed(ds.topology, indices_, index_type(draw.index_type),
+                                                   ds.primitive_restart);
+    const uint32_t n = pipeline::vertices_per_primitive(ds.topology);
+    for (pipeline::AssembledPrimitive& p : result.primitives)
+      for (uint32_t i = 0; i < n; ++i) p.v[i] = slot_of_.at(p.v[i]);
   } else {
-    result.triangles = pipeline::assemble(ds.topology, 0, draw.vertex_count);
-  }
-  // Provoking vertex (spec "Primitive Topologies"): first vertex of triangle i is v[0] for every
-  // triangle topology in assembly order; the last is v[2] for lists, v[1] for fans, and for
-  // strips v[2] on even triangles and v[1] on odd ones (the odd ones swap their last two).
-  result.provoking.assign(result.triangles.size(), 0);
-  if (ds.provoking_last) {
-    // Parity of each strip triangle within its run: primitive restart starts a new run.
-    std::vector<uint8_t> odd;
-    if (ds.topology == pipeline::Topology::TriangleStrip) {
-      const uint32_t restart = pipeline::restart_index(index_type(draw.index_type));
-      uint32_t run = 0;
-      for (uint32_t i = 0; i < draw.vertex_count; ++i) {
-        if (draw.indexed && ds.primitive_restart && indices_[i] == restart) {
-          run = 0;
-          continue;
-        }
-        if (++run >= 3) odd.push_back(static_cast<uint8_t>((run - 3) % 2));
-      }
-    }
-    for (size_t i = 0; i < result.triangles.size(); ++i)
-      result.provoking[i] = ds.topology == pipeline::Topology::TriangleList  ? 2
-                            : ds.topology == pipeline::Topology::TriangleFan ? 1
-                            : i < odd.size() && odd[i]                       ? 1
-                                                                             : 2;
+    result.primitives = pipeline::assemble(ds.topology, 0, draw.vertex_count);
   }
   return true;
 }

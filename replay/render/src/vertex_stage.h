@@ -24,11 +24,10 @@ struct VertexOutput {
   // One post-transform vertex per distinct index (or vertex) of the instance; varyings follow
   // DrawState::varyings.
   std::vector<pipeline::ClipVertex> vertices;
-  // Triangles in the topology's vertex order, as indices into `vertices`.
-  std::vector<pipeline::AssembledTriangle> triangles;
-  // Per triangle: position of its provoking vertex in AssembledTriangle::v (Vulkan spec
-  // "Primitive Topologies": the first vertex, or the last with VK_EXT_provoking_vertex).
-  std::vector<uint8_t> provoking;
+  // Points, lines or triangles in the topology's vertex order, as indices into `vertices`, with
+  // their provoking vertex (Vulkan spec "Primitive Topologies": the first vertex, or the last
+  // with VK_EXT_provoking_vertex).
+  std::vector<pipeline::AssembledPrimitive> primitives;
 };
 
 class VertexStage {

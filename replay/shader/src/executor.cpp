@@ -311,6 +311,10 @@ void ShaderExecutor::start(LaneBatch& batch, const Bindings& bindings) {
           d[l] = (batch.local_invocation_id[2][l] * size[1] + batch.local_invocation_id[1][l]) * size[0] +
                  batch.local_invocation_id[0][l];
         break;
+      case IoKind::PointCoord: for (uint32_t l = 0; l < n; ++l) d[l] = U(batch.point_coord[io.index][l]); break;
+      case IoKind::SampleId: for (uint32_t l = 0; l < n; ++l) d[l] = static_cast<uint32_t>(batch.sample_id[l]); break;
+      case IoKind::SamplePosition: for (uint32_t l = 0; l < n; ++l) d[l] = U(batch.sample_position[io.index][l]); break;
+      case IoKind::SampleMaskIn: std::memcpy(d, batch.sample_mask_in, sizeof(uint32_t) * n); break;
       default: std::memset(d, 0, sizeof(uint32_t) * n); break;
     }
   }
@@ -1124,6 +1128,7 @@ ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
       case IoKind::Position: for (uint32_t l = 0; l < n; ++l) batch.position[io.index][l] = F(s[l]); break;
       case IoKind::PointSize: for (uint32_t l = 0; l < n; ++l) batch.point_size[l] = F(s[l]); break;
       case IoKind::FragDepth: for (uint32_t l = 0; l < n; ++l) batch.frag_depth[l] = F(s[l]); break;
+      case IoKind::SampleMaskOut: std::memcpy(batch.sample_mask, s, sizeof(uint32_t) * n); break;
       default: break;
     }
   }

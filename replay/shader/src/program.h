@@ -132,7 +132,8 @@ struct AtomicInst {
 enum class IoKind : uint8_t {
   Slot, FragCoord, FrontFacing, HelperInvocation, VertexIndex, InstanceIndex, Zero,
   LocalInvocationId, GlobalInvocationId, WorkgroupId, NumWorkgroups, LocalInvocationIndex,
-  Position, PointSize, FragDepth, Discard /* output ignored */
+  PointCoord, SampleId, SamplePosition, SampleMaskIn,
+  Position, PointSize, FragDepth, SampleMaskOut, Discard /* output ignored */
 };
 struct IoCopy {
   uint32_t reg = 0;

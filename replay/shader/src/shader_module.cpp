@@ -56,7 +56,7 @@ struct MemberDeco {
   bool row_major = false;
   int32_t builtin = -1;
   int32_t location = -1;
-  bool flat = false, noperspective = false, centroid = false;
+  bool flat = false, noperspective = false, centroid = false, sample = false;
 };
 
 struct Deco {
@@ -65,7 +65,7 @@ struct Deco {
   int32_t builtin = -1;
   uint32_t set = 0, binding = 0;
   uint32_t array_stride = 0;
-  bool flat = false, noperspective = false, centroid = false;
+  bool flat = false, noperspective = false, centroid = false, sample = false;
   bool block = false, buffer_block = false;
   std::vector<MemberDeco> members;
 };
@@ -91,9 +91,11 @@ struct Ptr {
   // Handle space (and Texel: the image and its coordinate registers).
   uint32_t resource = 0, element = 0;
   uint32_t texel_coord = 0, texel_coord_n = 0;
-  // Buffer variable declared as a one-element array of blocks (Zink declares its uniform
-  // blocks this way): the first access-chain index selects the descriptor, not memory.
+  // Buffer variable declared as an array of blocks (Zink declares GL uniform blocks this way):
+  // the first access-chain index selects the descriptor (resources buffer .. buffer +
+  // descriptors - 1), not memory.
   bool descriptor_array = false;
+  uint32_t descriptors = 1;
 };
 
 struct Handle {
@@ -447,8 +449,35 @@ void Decoder::io_leaves(uint32_t t, const Deco* d, const MemberDeco* md, uint32_
       case spv::BuiltInPointSize:
         if (is_input) fail("unsupported built-in input PointSize");
         info_.writes_point_size = true; add(IoKind::PointSize, 1); break;
-      case spv::BuiltInClipDistance: case spv::BuiltInCullDistance: case spv::BuiltInSampleMask:
+      case spv::BuiltInClipDistance: case spv::BuiltInCullDistance:
         if (is_input) add(IoKind::Zero, ti.scalars); else add(IoKind::Discard, ti.scalars);
+        break;
+      case spv::BuiltInSampleMask:
+        // Word 0 of the coverage mask in; word 0 of the mask to AND with coverage out (at most
+        // 32 samples, maxSampleMaskWords = 1 on every device we replay).
+        if (is_input) {
+          info_.reads_sample_mask = true;
+          add(IoKind::SampleMaskIn, 1);
+          for (uint32_t i = 1; i < ti.scalars; ++i) (p_.inputs).push_back({reg + i, IoKind::Zero, i});
+        } else {
+          info_.writes_sample_mask = true;
+          add(IoKind::SampleMaskOut, 1);
+          for (uint32_t i = 1; i < ti.scalars; ++i) (p_.outputs).push_back({reg + i, IoKind::Discard, i});
+        }
+        break;
+      case spv::BuiltInPointCoord:
+        info_.reads_point_coord = true;
+        add(IoKind::PointCoord, std::min(ti.scalars, 2u));
+        break;
+      case spv::BuiltInSampleId:
+        if (!is_input) fail("unsupported built-in output SampleId");
+        info_.reads_sample_id = true;
+        add(IoKind::SampleId, 1);
+        break;
+      case spv::BuiltInSamplePosition:
+        if (!is_input) fail("unsupported built-in output SamplePosition");
+        info_.reads_sample_position = true;
+        add(IoKind::SamplePosition, std::min(ti.scalars, 2u));
         break;
       case spv::BuiltInFragCoord: add(IoKind::FragCoord, 4); break;
       case spv::BuiltInFrontFacing: add(IoKind::FrontFacing, 1); break;
@@ -460,9 +489,9 @@ void Decoder::io_leaves(uint32_t t, const Deco* d, const MemberDeco* md, uint32_
       case spv::BuiltInWorkgroupId: add(IoKind::WorkgroupId, std::min(ti.scalars, 3u)); break;
       case spv::BuiltInNumWorkgroups: add(IoKind::NumWorkgroups, std::min(ti.scalars, 3u)); break;
       case spv::BuiltInLocalInvocationIndex: add(IoKind::LocalInvocationIndex, 1); break;
-      case spv::BuiltInSampleId: case spv::BuiltInViewIndex: case spv::BuiltInLayer:
+      case spv::BuiltInViewIndex: case spv::BuiltInLayer:
       case spv::BuiltInViewportIndex: case spv::BuiltInPrimitiveId:
-        // Single sample, single view, single layer: these are 0 (or ignored as outputs).
+        // Single view, single layer: these are 0 (or ignored as outputs).
         if (is_input) add(IoKind::Zero, 1); else add(IoKind::Discard, 1);
         break;
       case spv::BuiltInFragDepth:
@@ -525,6 +554,8 @@ void Decoder::io_leaves(uint32_t t, const Deco* d, const MemberDeco* md, uint32_
     iv.flat = flat || iv.scalar != ScalarType::Float32;
     iv.noperspective = (d && d->noperspective) || (md && md->noperspective);
     iv.centroid = (d && d->centroid) || (md && md->centroid);
+    iv.sample = (d && d->sample) || (md && md->sample);
+    if (is_input && iv.sample) info_.sample_interpolation = true;
     (is_input ? info_.inputs : info_.outputs).push_back(iv);
   }
 }
@@ -593,8 +624,14 @@ void Decoder::declare_global_variable(const Instr& in) {
         p.buffer = kPushConstants;
         info_.push_constant_size = size;
       } else {
-        if (array_size != 1) fail("unsupported: arrays of buffer descriptors (" + std::to_string(array_size) + " elements)");
+        // One resource per element; devices expose at most a few hundred buffer descriptors per
+        // stage (maxPerStageDescriptorUniformBuffers / StorageBuffers), so a larger array is
+        // damage, not a shader to run.
+        if (array_size == 0 || array_size > 1024) {
+          fail("buffer descriptor array of " + std::to_string(array_size) + " elements (1 to 1024 supported)");
+        }
         p.descriptor_array = type(pointee).kind == TypeInfo::Array;
+        p.descriptors = array_size;
         const Deco* bd = deco(block_type);
         ResourceBinding rb;
         rb.name = name;
@@ -604,7 +641,10 @@ void Decoder::declare_global_variable(const Instr& in) {
                       ? ResourceKind::StorageBuffer : ResourceKind::UniformBuffer;
         rb.block_size = size;
         p.buffer = static_cast<uint32_t>(resources_.size());
-        resources_.push_back(rb);
+        for (uint32_t k = 0; k < array_size; ++k) {
+          rb.array_element = k;
+          resources_.push_back(rb);
+        }
       }
       break;
     }
@@ -695,6 +735,7 @@ void Decoder::run() {
           case spv::DecorationFlat: d.flat = true; break;
           case spv::DecorationNoPerspective: d.noperspective = true; break;
           case spv::DecorationCentroid: d.centroid = true; break;
+          case spv::DecorationSample: d.sample = true; break;
           case spv::DecorationBlock: d.block = true; break;
           case spv::DecorationBufferBlock: d.buffer_block = true; break;
           default: break;
@@ -716,6 +757,7 @@ void Decoder::run() {
           case spv::DecorationFlat: m.flat = true; break;
           case spv::DecorationNoPerspective: m.noperspective = true; break;
           case spv::DecorationCentroid: m.centroid = true; break;
+          case spv::DecorationSample: m.sample = true; break;
           default: break;
         }
         break;
@@ -1353,8 +1395,13 @@ void Decoder::access_chain(const Instr& in) {
   };
   uint32_t first_index = 4;
   if (p.space == Space::Buffer && p.descriptor_array && in.wc > 4) {
+    // Each element is its own resource; a dynamic index would need the descriptor chosen per
+    // lane (SPIR-V allows it only with the runtime descriptor array capabilities).
     auto c = const_u32(in[4]);
-    if (!c || *c != 0) fail("unsupported: non-zero index into a buffer descriptor array");
+    if (!c) fail("unsupported: dynamic index into a buffer descriptor array");
+    if (*c >= p.descriptors) fail("index " + std::to_string(*c) + " past a buffer descriptor array of " +
+                                  std::to_string(p.descriptors));
+    p.buffer += *c;
     t = type(t).elem;
     p.descriptor_array = false;
     first_index = 5;

@@ -117,6 +117,8 @@ bool format_info(VkFormat format, FormatInfo* info) {
     case VK_FORMAT_BC4_UNORM_BLOCK: bc(FormatKind::Bc4, 1, 8); break;
     case VK_FORMAT_BC5_SNORM_BLOCK: f.snorm = true; [[fallthrough]];
     case VK_FORMAT_BC5_UNORM_BLOCK: bc(FormatKind::Bc5, 2, 16); break;
+    case VK_FORMAT_BC7_SRGB_BLOCK: f.srgb = true; [[fallthrough]];
+    case VK_FORMAT_BC7_UNORM_BLOCK: bc(FormatKind::Bc7, 4, 16); break;
     default: {
       const PackedLayout* p = packed_layout(format);
       if (p == nullptr) return false;
@@ -347,7 +349,8 @@ Rgba decode_texel(const FormatInfo& info, const uint8_t* p) {
     case FormatKind::Bc2:
     case FormatKind::Bc3:
     case FormatKind::Bc4:
-    case FormatKind::Bc5: break;  // decoded per block by decode_bc_block
+    case FormatKind::Bc5:
+    case FormatKind::Bc7: break;  // decoded per block by decode_bc_block
   }
   apply_srgb(info, &c);
   return c;
@@ -380,6 +383,13 @@ void decode_bc_block(const FormatInfo& info, const uint8_t* block, Rgba out[16])
         for (uint32_t t = 0; t < 16; ++t) out[t][1] = channel[t];
       }
       break;
+    case FormatKind::Bc7: {
+      Rgba8 texels[16];
+      decode_bc7_block(block, texels);
+      for (uint32_t t = 0; t < 16; ++t)
+        for (uint32_t k = 0; k < 4; ++k) out[t][k] = static_cast<float>(texels[t][k]) / 255.0f;
+      break;
+    }
     default: return;
   }
   for (uint32_t t = 0; t < 16; ++t) apply_srgb(info, &out[t]);

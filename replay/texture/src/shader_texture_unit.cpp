@@ -47,7 +47,67 @@ void ShaderTextureUnit::bind_sampler(uint32_t resource, uint32_t array_element, 
   samplers_.push_back({resource, array_element, sampler});
 }
 
+void ShaderTextureUnit::bind_texel_buffer(uint32_t resource, uint32_t array_element, const TexelBuffer& buffer) {
+  for (TexelBufferBinding& b : texel_buffers_) {
+    if (b.resource == resource && b.element == array_element) {
+      b.buffer = buffer;
+      return;
+    }
+  }
+  texel_buffers_.push_back({resource, array_element, buffer});
+}
+
+// Texel buffers (spec "Texel Buffers", "Texel Coordinate Systems"): texel i is at byte
+// i x texel size of the view; a coordinate outside the view reads zeros (robust buffer access);
+// OpImageQuerySize gives the view's texel count.
+void ShaderTextureUnit::execute_texel_buffer(const shader::ImageRequest& req, uint32_t* const out[4]) {
+  const TexelBuffer* buf = nullptr;
+  for (const TexelBufferBinding& b : texel_buffers_)
+    if (b.resource == req.image_resource && b.element == req.array_element) buf = &b.buffer;
+  for (uint32_t c = 0; c < 4; ++c)
+    for (uint32_t l = 0; l < req.lane_count; ++l) out[c][l] = 0;
+  if (buf == nullptr) {
+    ++unbound_;
+    return;
+  }
+  const uint32_t texel_bytes = buf->format.texel_bytes;
+  const uint64_t count = texel_bytes ? buf->size / texel_bytes : 0;
+  if (req.op == ImageOp::QuerySize) {
+    for (uint32_t l = 0; l < req.lane_count; ++l)
+      if ((req.active >> l) & 1u) out[0][l] = static_cast<uint32_t>(std::min<uint64_t>(count, UINT32_MAX));
+    return;
+  }
+  if (req.op != ImageOp::Fetch || texel_bytes == 0 || req.icoord[0] == nullptr) {
+    ++unsupported_;
+    return;
+  }
+  Footprint fp;
+  for (uint32_t l = 0; l < req.lane_count; ++l) {
+    if (!((req.active >> l) & 1u)) continue;
+    fp.clear();
+    const int32_t i = req.icoord[0][l];
+    if (i >= 0 && static_cast<uint64_t>(i) < count) {
+      const uint64_t offset = static_cast<uint64_t>(i) * texel_bytes;
+      const Rgba c = decode_texel(buf->format, buf->data + offset);
+      for (uint32_t k = 0; k < 4; ++k) out[k][l] = bits(c[k]);
+      // One texel, one line: a nearest fetch of level 0 (the Footprint of `fetch` on an image).
+      fp.levels[0] = 0;
+      fp.level_count = 1;
+      fp.add_line((buf->address + offset) / kLineBytes * kLineBytes, 0);
+      fp.first_case = FootprintCase::SingleBlock;
+      fp.probe_count = 1;
+      ++fp.case_count[static_cast<int>(FootprintCase::SingleBlock)];
+    }
+    ++lanes_sampled_;
+    if (sink_) sink_(l, fp);
+  }
+}
+
 void ShaderTextureUnit::execute(const shader::ImageRequest& req, uint32_t* const out[4]) {
+  if (req.dim == ImageDim::Buffer) {
+    execute_texel_buffer(req, out);
+    return;
+  }
   const Texture* tex = nullptr;
   for (const TextureBinding& b : textures_)
     if (b.resource == req.image_resource && b.element == req.array_element) tex = b.texture;

@@ -72,6 +72,22 @@ struct DeviceInfoRecord {
   };
   std::vector<MemoryHeap> memory_heaps;
   std::vector<MemoryType> memory_types;
+  // Appended in format 1.1: the VkPhysicalDeviceLimits rasterization depends on (point sizes and
+  // line widths are clamped to these ranges, DEFAULT line mode follows strictLines), and
+  // VkPhysicalDevicePointClippingProperties::pointClippingBehavior. has_limits is 0 in 1.0 files.
+  struct Limits {
+    float point_size_range[2] = {1.0f, 1.0f};
+    float point_size_granularity = 0.0f;
+    float line_width_range[2] = {1.0f, 1.0f};
+    float line_width_granularity = 0.0f;
+    uint32_t strict_lines = 0;
+    uint32_t standard_sample_locations = 0;
+    uint32_t framebuffer_color_sample_counts = 0;  // VkSampleCountFlags
+    uint32_t point_clipping_behavior = 0;          // VkPointClippingBehavior
+    bool operator==(const Limits&) const = default;
+  };
+  uint32_t has_limits = 0;
+  Limits limits;
   bool operator==(const DeviceInfoRecord&) const = default;
 };
 

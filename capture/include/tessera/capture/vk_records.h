@@ -74,7 +74,9 @@ enum class VkRecordKind : uint32_t {
   kCmdFillBuffer = 0x0418,
   kCmdPipelineBarrier = 0x0419,
   kCmdExecuteCommands = 0x041a,
-  kCmdDispatchBase = 0x041b,  // format 1.1
+  // Added in format 1.1.
+  kCmdDispatchBase = 0x041b,
+  kCmdSetVertexInput = 0x041c,
 };
 
 // Name of a kind defined here ("graphics_pipeline"), or nullptr.
@@ -85,6 +87,11 @@ const char* vk_record_kind_name(uint32_t kind);
   auto fields() { return std::tie(__VA_ARGS__); }                   \
   auto fields() const { return std::tie(__VA_ARGS__); }             \
   friend bool operator==(const Type&, const Type&) = default
+
+// A record whose later minor versions appended fields declares how many of its fields (in
+// TESSERA_VK_FIELDS order) the first version had: `static constexpr size_t kFieldsSince1_0 = N;`.
+// A body that ends right after field N-1 (or after any later field) decodes with the remaining
+// fields at their defaults, so files of the older minor version stay readable.
 
 // ---- Shared pieces -------------------------------------------------------------------------
 
@@ -344,6 +351,14 @@ struct GraphicsPipelineRecord {
   uint32_t line_stipple_pattern = 0;
   // VK_EXT_provoking_vertex: 0 first vertex (Vulkan default), 1 last vertex (OpenGL).
   uint32_t provoking_vertex = 0;
+  // ---- Appended in format 1.1 (absent from 1.0 files: the defaults below) ----
+  // VkPipelineColorWriteCreateInfoEXT::pColorWriteEnables per attachment (VK_EXT_color_write_enable);
+  // empty when not given (every attachment enabled).
+  std::vector<uint32_t> color_write_enables;
+  // VkPipelineViewportDepthClipControlCreateInfoEXT::negativeOneToOne (VK_EXT_depth_clip_control):
+  // 1 when the clip volume's depth range is -w <= z <= w.
+  uint32_t depth_clip_negative_one_to_one = 0;
+  static constexpr size_t kFieldsSince1_0 = 58;
   TESSERA_VK_FIELDS(GraphicsPipelineRecord, pipeline, layout, render_pass, subpass, flags, stages,
                     vertex_bindings, vertex_attributes, topology, primitive_restart,
                     patch_control_points, viewport_count, scissor_count, viewports, scissors,
@@ -357,7 +372,7 @@ struct GraphicsPipelineRecord {
                     blend_constants[2], blend_constants[3], dynamic_states, view_mask,
                     color_formats, depth_format, stencil_format, depth_clip, line_mode,
                     line_stipple_enable, line_stipple_factor, line_stipple_pattern,
-                    provoking_vertex);
+                    provoking_vertex, color_write_enables, depth_clip_negative_one_to_one);
 };
 
 struct ComputePipelineRecord {
@@ -625,14 +640,30 @@ struct CmdSetScissorRecord {
   TESSERA_VK_FIELDS(CmdSetScissorRecord, first, with_count, scissors);
 };
 
-// Every other vkCmdSet* of core Vulkan, extended dynamic state 1 and 2, line stipple: the VkDynamicState it
-// sets and its arguments in order as 32-bit words (floats bit-cast, VkBool32 as 0/1). E.g.
+// Every other vkCmdSet* of core Vulkan, extended dynamic state 1, 2 and 3, line stipple and
+// colour write enable: the VkDynamicState it sets and its arguments in order as 32-bit words
+// (floats bit-cast, VkBool32 as 0/1, arrays as their elements). E.g.
 // VK_DYNAMIC_STATE_STENCIL_REFERENCE: {faceMask, reference}; BLEND_CONSTANTS: four floats.
+// Arrays (format 1.1, schema/capture-format.md section 6.1 lists every state):
+//   COLOR_WRITE_ENABLE_EXT: {enable of attachment 0, 1, ...}
+//   SAMPLE_MASK_EXT: {samples, mask word 0, ...}
+//   COLOR_BLEND_ENABLE_EXT, COLOR_WRITE_MASK_EXT: {firstAttachment, value, value, ...}
+//   COLOR_BLEND_EQUATION_EXT: {firstAttachment, then per attachment srcColor, dstColor, colorOp,
+//     srcAlpha, dstAlpha, alphaOp}
 struct CmdSetDynamicStateRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kCmdSetDynamicState;
   uint32_t state = 0;
   std::vector<uint32_t> words;
   TESSERA_VK_FIELDS(CmdSetDynamicStateRecord, state, words);
+};
+
+// vkCmdSetVertexInputEXT (VK_EXT_vertex_input_dynamic_state, format 1.1): the vertex bindings
+// (divisors included) and attributes that replace the pipeline's vertex input state.
+struct CmdSetVertexInputRecord {
+  static constexpr VkRecordKind kKind = VkRecordKind::kCmdSetVertexInput;
+  std::vector<GraphicsPipelineRecord::VertexBinding> bindings;
+  std::vector<GraphicsPipelineRecord::VertexAttribute> attributes;
+  TESSERA_VK_FIELDS(CmdSetVertexInputRecord, bindings, attributes);
 };
 
 struct CmdClearAttachmentsRecord {
@@ -745,6 +776,9 @@ template <typename T>
 concept HasFields = requires(T& t) { t.fields(); };
 
 template <typename T>
+concept HasAppendedFields = HasFields<T> && requires { T::kFieldsSince1_0; };
+
+template <typename T>
 void put_field(ByteWriter& w, const T& v) {
   if constexpr (std::is_arithmetic_v<T>) {
     w.put(v);
@@ -788,7 +822,21 @@ void get_field(ByteReader& r, T& v) {
     }
   } else {
     static_assert(HasFields<T>, "record field of an unsupported type");
-    std::apply([&r](auto&... f) { (get_field(r, f), ...); }, v.fields());
+    if constexpr (HasAppendedFields<T>) {
+      // Fields from kFieldsSince1_0 on were appended by later minor versions: a body that ends
+      // before one of them leaves it and the ones after at their defaults.
+      size_t index = 0;
+      bool ended = false;
+      std::apply(
+          [&](auto&... f) {
+            ((ended = ended || (index >= T::kFieldsSince1_0 && r.ok() && r.at_end()),
+              ended ? void() : get_field(r, f), ++index),
+             ...);
+          },
+          v.fields());
+    } else {
+      std::apply([&r](auto&... f) { (get_field(r, f), ...); }, v.fields());
+    }
   }
 }
 

@@ -9,7 +9,10 @@
 //  - Images hold their contents linear and tightly packed per (aspect, layer, mip), exactly as
 //    "Copying Data Between Buffers and Images" lays out a buffer copy of that subresource (the
 //    capture's ImageRecord layout): D24 depth as 32-bit words with the depth in the low 24 bits,
-//    S8 stencil as one byte per texel, BC formats as rows of 4x4 blocks.
+//    S8 stencil as one byte per texel, BC formats as rows of 4x4 blocks. A multisampled image
+//    holds its samples one after the other: sample s of a subresource is the single-sample
+//    layout at s * (subresource bytes / samples), so a reader that knows only one sample sees
+//    sample 0.
 //  - Whoever writes an image (renderer or transfer) calls Image::touch() so cached derived forms
 //    (the texture unit's blocked copy) are rebuilt.
 //  - Buffers are views of their memory object's bytes: what the host wrote (captured memory
@@ -68,6 +71,11 @@ struct Image {
 
   std::vector<uint8_t>& subresource(Aspect aspect, uint32_t layer, uint32_t mip);
   const std::vector<uint8_t>& subresource(Aspect aspect, uint32_t layer, uint32_t mip) const;
+  // Samples per texel the planes hold: `samples` when it is a VkSampleCountFlagBits value,
+  // else 1 (a damaged record).
+  uint32_t held_samples() const {
+    return samples >= 1 && samples <= 64 && (samples & (samples - 1)) == 0 ? samples : 1;
+  }
   // Mips beyond 31 (hostile records) are 1 texel, not an undefined shift.
   uint32_t mip_width(uint32_t mip) const { return mip < 32 && width >> mip ? width >> mip : 1; }
   uint32_t mip_height(uint32_t mip) const { return mip < 32 && height >> mip ? height >> mip : 1; }
@@ -166,7 +174,23 @@ struct Attachment {
   uint32_t load_op = 0, store_op = 0;  // VkAttachmentLoadOp / StoreOp (colour or depth)
   uint32_t stencil_load_op = 0, stencil_store_op = 0;
   capture::ClearValue clear;
-  ImageView* resolve = nullptr;  // resolve target (MSAA), null when none
+  // Resolve target of a multisampled attachment at the end of the (sub)pass, null when none,
+  // and how its samples combine (VkResolveModeFlagBits; render pass colour resolves are
+  // AVERAGE, or SAMPLE_ZERO for integer formats): colour or depth, and stencil.
+  ImageView* resolve = nullptr;
+  uint32_t resolve_mode = 0, stencil_resolve_mode = 0;
+};
+
+// Rasterization limits of the captured device (device_info, capture format 1.1), or the least
+// every Vulkan device supports (spec table "Required Limits": pointSizeRange (1.0, 64.0 - ULP),
+// lineWidthRange (1.0, 8.0 - ULP) with ULP at most 1.0) when the capture has none.
+struct RasterLimits {
+  float point_size_range[2] = {1.0f, 63.0f};
+  float line_width_range[2] = {1.0f, 7.0f};
+  bool strict_lines = false;
+  // VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES: a point whose vertex is outside the view
+  // volume is discarded (USER_CLIP_PLANES_ONLY keeps it).
+  bool points_clip_to_view_volume = true;
 };
 
 struct Subpass {
@@ -180,6 +204,7 @@ struct Subpass {
 // Dynamic rendering is presented as a one-subpass pass: colours 0..n-1, then depth/stencil.
 struct RenderPassInstance {
   uint32_t index = 0;  // passes of the frame numbered from 0
+  RasterLimits limits;
   capture::Rect2D render_area;
   uint32_t layers = 1;
   std::vector<Attachment> attachments;

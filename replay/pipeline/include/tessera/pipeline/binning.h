@@ -23,9 +23,18 @@
 
 namespace tessera::pipeline {
 
+// Where the samples of a pixel lie: the sub-pixel offsets (kSubPixelBits fractional bits, from
+// the pixel's upper left corner) of its leftmost, rightmost, topmost and bottommost sample. One
+// sample sits at the centre; with more, the spec's standard locations (raster.h SampleGrid).
+struct SampleExtent {
+  int32_t min_x = kSubPixelOne / 2, max_x = kSubPixelOne / 2;
+  int32_t min_y = kSubPixelOne / 2, max_y = kSubPixelOne / 2;
+};
+
 struct TilingConfig {
   uint32_t width = 0, height = 0;  // framebuffer (render area) size in pixels
   uint32_t tile_width = 32, tile_height = 32;
+  SampleExtent samples;  // a tile gets a primitive that covers one of its samples
   // Scissor rectangle (pixels, [x0, x1) x [y0, y1)); samples outside are never covered, so a
   // tile outside it gets nothing. Defaults to the whole framebuffer.
   int32_t scissor_x0 = 0, scissor_y0 = 0, scissor_x1 = INT32_MAX, scissor_y1 = INT32_MAX;
@@ -72,13 +81,16 @@ struct PixelRect {
 };
 PixelRect tile_rect(const TilingConfig& config, uint32_t tile);
 
-// Exact overlap test of a triangle with the rectangle spanned by the sample points (pixel
-// centres) of `rect`: bounding boxes first, then each edge against the rectangle corner that lies
-// furthest inside it (separating-axis theorem: for a triangle and an axis-aligned rectangle the
-// box axes and the three edge normals are the only candidate separating axes). The fill rule is
-// applied at the corner, so a triangle that only touches the rectangle on a non-top-left edge
-// does not overlap.
-bool overlaps(const ScreenTriangle& triangle, const PixelRect& rect);
+// Overlap test of a primitive's coverage region (its triangle, or the quadrilateral of a line or
+// point) with the rectangle spanned by the sample points of `rect`: bounding boxes first, then
+// each edge against the rectangle corner that lies furthest inside it (separating-axis theorem:
+// for a convex polygon and an axis-aligned rectangle the box axes and the polygon's edge normals
+// are the only candidate separating axes). The fill rule is applied at the corner, so a triangle
+// that only touches the rectangle on a non-top-left edge does not overlap. Exact for one sample
+// at the pixel centre; with more samples the rectangle spans them all, so a sliver passing
+// between the samples of the tile's border pixels can still overlap. Bresenham lines test the
+// conservative region their setup stores (line_point_setup.h).
+bool overlaps(const ScreenTriangle& triangle, const PixelRect& rect, const SampleExtent& samples = {});
 
 class PolygonListBuilder {
  public:

@@ -20,6 +20,8 @@ namespace tessera::pipeline {
 struct ClipConfig {
   float guard_band = 8.0f;  // in NDC units, see above
   bool depth_clip = true;   // false models depthClampEnable without depthClipEnable
+  // VK_EXT_depth_clip_control negativeOneToOne: the depth planes are -w <= z <= w.
+  bool negative_one_to_one = false;
 };
 
 using ClipTriangle = std::array<ClipVertex, 3>;
@@ -35,5 +37,17 @@ enum class ClipOutcome {
 // `varying_count` varyings linearly in clip space, which is what makes them perspective-correct.
 ClipOutcome clip_triangle(const ClipTriangle& in, uint32_t varying_count, const ClipConfig& config,
                           std::vector<ClipTriangle>& out);
+
+// Clips the segment a -> b against the same planes (spec: "If the primitive under consideration
+// is a point or line segment, then clipping passes it unchanged if its vertices lie entirely
+// within the clip volume", otherwise it is cut where it leaves the volume). Endpoints outside
+// are moved onto the plane, their varyings and point size interpolated in clip space.
+ClipOutcome clip_line(ClipVertex& a, ClipVertex& b, uint32_t varying_count, const ClipConfig& config);
+
+// A point is not clipped: it is drawn or discarded whole. With `view_volume`
+// (VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES) a vertex outside any plane of the view volume
+// discards it; otherwise only w <= 0 (or one beyond the guard band, where no point can reach the
+// viewport) does.
+bool point_kept(const ClipVertex& v, const ClipConfig& config, bool view_volume);
 
 }  // namespace tessera::pipeline

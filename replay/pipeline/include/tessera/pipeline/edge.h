@@ -43,6 +43,34 @@ inline EdgeFunctions make_edges(const ScreenTriangle& t) {
   return ef;
 }
 
+// Edges of a convex polygon of 3 or 4 snapped corners given in order around it (either way
+// round): edge k runs from corner k to corner k + 1, oriented like make_edges (interior E > 0,
+// top-left rule on ties). The coverage region of points and lines (line_point_setup.h).
+struct RegionEdges {
+  Edge e[4];
+  int count = 0;
+};
+
+inline RegionEdges make_region_edges(const int64_t* x, const int64_t* y, int n) {
+  RegionEdges r;
+  r.count = n;
+  int64_t shoelace = 0;  // S = sum x_i y_{i+1} - x_{i+1} y_i, as make_edges uses
+  for (int i = 0; i < n; ++i) {
+    const int j = (i + 1) % n;
+    shoelace += x[i] * y[j] - x[j] * y[i];
+  }
+  const int64_t s = shoelace > 0 ? 1 : -1;
+  for (int i = 0; i < n; ++i) {
+    const int j = (i + 1) % n;
+    Edge& e = r.e[i];
+    e.a = -s * (y[j] - y[i]);
+    e.b = s * (x[j] - x[i]);
+    e.c = -e.a * x[i] - e.b * y[i];
+    e.top_left = e.a > 0 || (e.a == 0 && e.b > 0);
+  }
+  return r;
+}
+
 // Fixed-point position of the centre of pixel p (the single sample of a 1x framebuffer).
 inline int64_t pixel_center(int32_t p) { return int64_t{p} * kSubPixelOne + kSubPixelOne / 2; }
 

@@ -18,6 +18,7 @@ struct Vec4 {
 // of which only the first `varying_count` floats (carried by the caller) are meaningful.
 struct ClipVertex {
   Vec4 position;
+  float point_size = 1.0f;  // PointSize written by the vertex shader (1.0 when it writes none)
   std::array<float, kMaxVaryingFloats> varyings{};
 };
 
@@ -38,7 +39,20 @@ struct ScreenVertex {
   std::array<float, kMaxVaryingFloats> varyings{};
 };
 
-// A triangle ready for binning and rasterization, vertices in the order primitive assembly gave.
+enum class PrimitiveKind : uint8_t { Triangle, Line, Point };
+
+// How a line segment covers samples (Vulkan spec "Basic Line Segment Rasterization",
+// "Bresenham Line Segment Rasterization", "Smooth Lines").
+enum class LineMode : uint8_t {
+  Parallelogram,  // non-strictLines: end edges along the minor axis
+  Rectangle,      // strictLines / RECTANGULAR: end edges perpendicular to the segment
+  Bresenham,      // diamond-exit rule, whole pixels
+  Smooth,         // RECTANGULAR_SMOOTH: pixels the rectangle touches, alpha scaled by the area
+};
+
+// A primitive ready for binning and rasterization, vertices in the order primitive assembly
+// gave: a triangle, a line segment (v[0] -> v[1]; v[2] repeats v[1]) or a point (v[0]; v[1] and
+// v[2] repeat it).
 struct ScreenTriangle {
   ScreenVertex v[3];
   int64_t fx[3] = {}, fy[3] = {};  // snapped framebuffer coordinates, kSubPixelBits fractional bits
@@ -46,6 +60,23 @@ struct ScreenTriangle {
   bool front_facing = true;
   uint32_t varying_count = 0;
   uint32_t primitive_id = 0;  // submission order, set by the caller
+
+  // ---- Lines and points (line_point.h) ----
+  PrimitiveKind kind = PrimitiveKind::Triangle;
+  LineMode line_mode = LineMode::Rectangle;
+  // The region a point (its square) or a non-Bresenham line (its rectangle or parallelogram)
+  // covers: a convex quadrilateral, snapped corners in order around it.
+  int64_t qx[4] = {}, qy[4] = {};
+  float size = 1.0f;           // point size or line width, clamped to the device's range
+  int32_t bresenham_width = 1;  // a Bresenham line's integer width (rows or columns per step)
+  // Line stipple (VK_EXT_line_rasterization): on when factor != 0; `stipple_start` is the
+  // stipple counter s at v[0] (a strip carries it from segment to segment).
+  uint16_t stipple_pattern = 0, stipple_factor = 0;
+  float stipple_start = 0.0f;
+  // Maximum depth slope m of the polygon a line or point was drawn for (polygon mode LINE and
+  // POINT, spec "Depth Bias": bias applies to triangles whatever their polygon mode); 0 for
+  // line and point topologies.
+  float depth_slope = 0.0f;
 };
 
 }  // namespace tessera::pipeline

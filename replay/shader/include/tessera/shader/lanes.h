@@ -30,9 +30,15 @@ struct LaneBatch {
   // ---- inputs ----
   alignas(64) uint32_t inputs[kMaxInterfaceSlots][kMaxLanes];
   // Fragment stage.
-  float frag_coord[4][kMaxLanes];  // window x, y (pixel centre), depth z, 1/w
+  float frag_coord[4][kMaxLanes];  // window x, y (pixel centre, or the sample's location when
+                                   // shading per sample), depth z, 1/w
   LaneMask front_facing = 0;
   LaneMask helper = 0;  // helper invocations: shaded for derivatives only (outside coverage)
+  // Read only by shaders that declare them (ShaderInfo::reads_*): the caller fills them then.
+  float point_coord[2][kMaxLanes];      // PointCoord: (s, t) within a point sprite
+  int32_t sample_id[kMaxLanes];         // SampleId of a per-sample invocation
+  float sample_position[2][kMaxLanes];  // SamplePosition within the pixel
+  uint32_t sample_mask_in[kMaxLanes];   // SampleMask input, word 0: the invocation's coverage
   // Vertex stage.
   int32_t vertex_index[kMaxLanes];
   int32_t instance_index[kMaxLanes];
@@ -48,6 +54,7 @@ struct LaneBatch {
   float position[4][kMaxLanes];  // gl_Position (vertex stage)
   float point_size[kMaxLanes];   // gl_PointSize (vertex stage), 1.0 when not written
   float frag_depth[kMaxLanes];   // gl_FragDepth; frag_coord.z when the shader does not write it
+  uint32_t sample_mask[kMaxLanes];  // SampleMask output, word 0 (set when ShaderInfo::writes_sample_mask)
   // Lanes that executed OpKill / OpTerminateInvocation / OpDemoteToHelperInvocation: their
   // outputs must not be written to the framebuffer.
   LaneMask discarded = 0;

@@ -41,6 +41,7 @@ struct InterfaceVariable {
   bool flat = false;
   bool noperspective = false;
   bool centroid = false;
+  bool sample = false;  // Sample decoration: interpolated at each sample (per-sample shading)
 };
 
 enum class ResourceKind : uint8_t {
@@ -60,6 +61,9 @@ struct ResourceBinding {
   uint32_t array_size = 1;
   ResourceKind kind = ResourceKind::UniformBuffer;
   uint32_t block_size = 0;  // bytes of the declared block (buffers)
+  // Buffers: the element of the binding's descriptor array this entry reads. An array of N
+  // blocks is N entries, one per descriptor (Vulkan: each element is its own descriptor).
+  uint32_t array_element = 0;
 };
 
 struct BufferView {
@@ -99,6 +103,12 @@ struct ShaderInfo {
   bool has_discard = false;
   bool early_fragment_tests = false;
   bool origin_upper_left = true;
+  // Fragment built-ins read or written (lanes.h fields the caller then fills or reads). A
+  // shader reading SampleId or SamplePosition, or with a Sample-decorated input, is shaded once
+  // per sample (spec "Sample Shading").
+  bool reads_point_coord = false, reads_sample_id = false, reads_sample_position = false;
+  bool reads_sample_mask = false, writes_sample_mask = false;
+  bool sample_interpolation = false;
   // Vertex.
   bool writes_point_size = false;
   // Compute: LocalSize / LocalSizeId execution mode, or the WorkgroupSize built-in constant.

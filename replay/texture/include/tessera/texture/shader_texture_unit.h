@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tessera/shader/texture_sampler.h"
+#include "tessera/texture/format.h"
 #include "tessera/texture/sampler.h"
 
 namespace tessera::texture {
@@ -21,13 +22,25 @@ class ShaderTextureUnit final : public shader::TextureSampler {
   // a texture and a sampler under the same index. Pointers must outlive the unit.
   void bind_texture(uint32_t resource, uint32_t array_element, const Texture* texture);
   void bind_sampler(uint32_t resource, uint32_t array_element, const SamplerState* sampler);
+  // A uniform texel buffer (spec "Texel Buffers"): the view's bytes, its format and where the
+  // bytes live in the simulated GPU address space. Read by OpImageFetch with Dim Buffer (GLSL
+  // texelFetch on a samplerBuffer: GL texture buffer objects through Zink, e.g. skinning
+  // matrices); the footprint of a fetch is the 64 B line of the texel.
+  struct TexelBuffer {
+    const uint8_t* data = nullptr;
+    uint64_t size = 0;
+    uint64_t address = 0;
+    FormatInfo format;
+  };
+  void bind_texel_buffer(uint32_t resource, uint32_t array_element, const TexelBuffer& buffer);
   void set_footprint_sink(FootprintSink sink) { sink_ = std::move(sink); }
 
   void execute(const shader::ImageRequest& request, uint32_t* const out[4]) override;
 
-  // Counters: no stage silently drops work. Requests on unbound resources, on texel buffers or
-  // subpass inputs, or whose Dim does not match the bound view (a cube request on a view without
-  // whole cubes, 3D on a 2D view) return zeros and are counted here.
+  // Counters: no stage silently drops work. Requests on unbound resources, on subpass inputs, on
+  // texel buffers other than fetches and size queries, or whose Dim does not match the bound view
+  // (a cube request on a view without whole cubes, 3D on a 2D view) return zeros and are counted
+  // here.
   // Lanes that sampled, gathered or fetched (each handed to the footprint sink); queries excluded.
   uint64_t lanes_sampled() const { return lanes_sampled_; }
   uint64_t unbound_requests() const { return unbound_; }
@@ -36,8 +49,11 @@ class ShaderTextureUnit final : public shader::TextureSampler {
  private:
   struct TextureBinding { uint32_t resource, element; const Texture* texture; };
   struct SamplerBinding { uint32_t resource, element; const SamplerState* sampler; };
+  struct TexelBufferBinding { uint32_t resource, element; TexelBuffer buffer; };
+  void execute_texel_buffer(const shader::ImageRequest& request, uint32_t* const out[4]);
   std::vector<TextureBinding> textures_;
   std::vector<SamplerBinding> samplers_;
+  std::vector<TexelBufferBinding> texel_buffers_;
   FootprintSink sink_;
   uint64_t lanes_sampled_ = 0, unbound_ = 0, unsupported_ = 0;
 };

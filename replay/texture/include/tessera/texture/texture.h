@@ -3,7 +3,7 @@
 // Every mip level of every array layer is stored in the blocked representation of paper 004
 // section III (Fig. 6): the level is cut into 4x4-texel blocks, each block is contiguous in
 // memory and blocks follow each other in row-major block order. For RGBA8 one block is exactly
-// one 64 B cache line ("selecting the line size equal to the block size", sec. III); BC1-BC5 are
+// one 64 B cache line ("selecting the line size equal to the block size", sec. III); BC1-BC5, BC7 are
 // natively 4x4 blocks and are stored as such. Layout: layer-major, then level, each level
 // starting on a 64 B boundary. A 3D level is its depth slices one after the other, each slice
 // blocked like a 2D level and starting on a 64 B boundary (4x4x1 blocks: the 4x4 RGBA8 block
