@@ -46,16 +46,6 @@ DistributedAffinityTables::DistributedAffinityTables(const DistributedTablesConf
   packet_bits_ = static_cast<uint32_t>(sync_packet_bits(config));
 }
 
-uint64_t DistributedAffinityTables::sync_packet_bits(const DistributedTablesConfig& config) {
-  return kHeaderBits + uint64_t{config.buckets} * (1 + config.counter_bits + bits_for(config.epoch_accesses));
-}
-
-uint64_t DistributedAffinityTables::sync_packet_flits(const DistributedTablesConfig& config) {
-  const uint64_t payload_bits = sync_packet_bits(config) - kHeaderBits;
-  const uint64_t flit_bits = uint64_t{config.flit_bytes} * 8;
-  return 1 + (payload_bits + flit_bits - 1) / flit_bits;
-}
-
 uint64_t DistributedAffinityTables::storage_bits_per_node() const {
   return uint64_t{config_.buckets} *
          (uint64_t{config_.nodes} * config_.counter_bits + bits_for(config_.nodes) + bits_for(config_.epoch_accesses));

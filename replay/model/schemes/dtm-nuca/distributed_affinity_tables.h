@@ -76,9 +76,16 @@ class DistributedAffinityTables {
   bool count_access(uint64_t now);
 
   // One synchronisation packet: a head flit plus buckets x (1 + counter_bits + position bits)
-  // in flits (position bits: enough for an epoch position, 0 .. epoch_accesses - 1).
-  static uint64_t sync_packet_bits(const DistributedTablesConfig& config);
-  static uint64_t sync_packet_flits(const DistributedTablesConfig& config);
+  // in flits (position bits: enough for an epoch position, 0 .. epoch_accesses - 1). A link
+  // books a packet's flits in one calendar, so the constructor refuses a packet longer than its
+  // window (BusyCalendar::kWindow); the nuca.* parameter ranges cannot make one (nuca_config.cpp).
+  static constexpr uint64_t sync_packet_bits(const DistributedTablesConfig& config) {
+    return kHeaderBits + uint64_t{config.buckets} * (1 + config.counter_bits + bits_for(config.epoch_accesses));
+  }
+  static constexpr uint64_t sync_packet_flits(const DistributedTablesConfig& config) {
+    const uint64_t flit_bits = uint64_t{config.flit_bytes} * 8;
+    return 1 + (sync_packet_bits(config) - kHeaderBits + flit_bits - 1) / flit_bits;
+  }
   uint32_t packet_flits() const { return packet_flits_; }
   uint32_t packet_bits() const { return packet_bits_; }
   uint32_t counter(uint32_t node, uint32_t bucket) const { return counts_[index(node, bucket)].count; }

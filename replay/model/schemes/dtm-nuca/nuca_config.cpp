@@ -43,6 +43,13 @@ void refuse_unused(const ParamSet& p, Organisation organisation) {
   }
 }
 
+// A link books a packet's flits in its calendar (busy_calendar.h), at most kWindow cycles: the
+// largest dtm-nuca-dist synchronisation packet the parameter ranges allow must fit, or a run could
+// fail half-way (65536 buckets x (1 + 16 + 40) bits in 1 B flits: 466,945 flits of 2^20).
+static_assert(DistributedAffinityTables::sync_packet_flits(DistributedTablesConfig{
+                  1, kMaxBuckets, kMaxCounterBits, 1, kMaxEpochAccesses, kMinFlitBytes}) <= BusyCalendar::kWindow,
+              "a synchronisation packet the nuca.* parameters allow exceeds a link's booking window");
+
 }  // namespace
 
 const char* organisation_name(Organisation organisation) {
@@ -65,13 +72,14 @@ std::vector<ParamSpec> params() {
                    "NUCA of the L1 texture caches: centralized or distributed Affinity Table, or the D-NUCA bound (paper "
                    "000 sections IV-A, IV-B, VI; the variants set it)",
                    organisation_names()),
-      int_param("nuca.buckets", "32", "buckets in the Affinity Table (paper 000 Table I)", 1, 65536),
-      int_param("nuca.counter_bits", "4", "bits of each affinity saturating counter (Table I)", 1, 16),
+      int_param("nuca.buckets", "32", "buckets in the Affinity Table (paper 000 Table I)", 1, kMaxBuckets),
+      int_param("nuca.counter_bits", "4", "bits of each affinity saturating counter (Table I)", 1, kMaxCounterBits),
       int_param("nuca.page_blocks", "8", "consecutive blocks per page; pages map to buckets modulo nuca.buckets (Table I)", 1,
                 1 << 20),
       int_param("nuca.hop_latency", "1", "cycles per hop on the 2D mesh between texture caches (Table I)", 0, 1000),
       int_param("nuca.epoch_accesses", "20000",
-                "texture accesses per epoch; at its end counters reset and ownership is recomputed (Table I)", 1, 1e12),
+                "texture accesses per epoch; at its end counters reset and ownership is recomputed (Table I)", 1,
+                static_cast<double>(kMaxEpochAccesses)),
       int_param("nuca.hysteresis", "25",
                 "percent by which a saturating counter must exceed the owner's to take its bucket (our choice: the paper "
                 "gives none)",
@@ -82,8 +90,8 @@ std::vector<ParamSpec> params() {
       int_param("nuca.mesh_cols", "0", "mesh columns; 0 = most square rows x cols with rows <= cols (must divide the cores)", 0,
                 1 << 16),
       int_param("nuca.flit_bytes", "64",
-                "bytes per mesh flit (link width, one flit per cycle); a packet is a head flit plus its payload in flits", 1,
-                1024),
+                "bytes per mesh flit (link width, one flit per cycle); a packet is a head flit plus its payload in flits",
+                kMinFlitBytes, 1024),
       int_param("nuca.table_latency", "1",
                 "cycles from the centralized Affinity Table taking a request to its answer (it takes one per cycle)", 1, 1000),
       int_param("nuca.directory_latency", "2",
@@ -109,17 +117,6 @@ DtmNucaConfig DtmNucaConfig::from_params(const ParamSet& p) {
   c.table_latency = p.get_u32("nuca.table_latency");
   c.directory_latency = p.get_u32("nuca.directory_latency");
   refuse_unused(p, c.organisation);
-  if (c.organisation == Organisation::DtmNucaDist) {
-    // Every link books a packet's flits in its calendar (busy_calendar.h): refuse a
-    // synchronisation packet longer than the calendar's window before any frame runs.
-    const uint64_t flits = DistributedAffinityTables::sync_packet_flits(c.distributed_tables(1));
-    if (flits > BusyCalendar::kWindow) {
-      throw ParamError("nuca.buckets=" + std::to_string(c.buckets) + " with nuca.counter_bits=" +
-                       std::to_string(c.counter_bits) + ", nuca.epoch_accesses=" + std::to_string(c.epoch_accesses) +
-                       " and nuca.flit_bytes=" + std::to_string(c.flit_bytes) + " make a dtm-nuca-dist synchronisation packet of " +
-                       std::to_string(flits) + " flits; a mesh link books at most " + std::to_string(BusyCalendar::kWindow));
-    }
-  }
   return c;
 }
 

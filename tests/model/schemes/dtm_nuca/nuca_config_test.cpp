@@ -120,37 +120,34 @@ TEST(DtmNucaConfig, RefusesParametersTheOrganisationIgnores) {
   }
 }
 
-// A link books a packet's flits in its 65536-cycle calendar. With 1 B flits a DTM-NUCA-Dist
-// packet carries 1 + 4 + 15 bits per bucket (Table I counters, 20000-access epochs): 26214
-// buckets make 1 + 65535 flits, 26215 make 1 + 65538, refused with the parameters named.
-TEST(DtmNucaConfig, RefusesASynchronisationPacketLongerThanTheLinkCalendar) {
+// A link books a packet's flits in its 2^20-cycle calendar. The largest DTM-NUCA-Dist packet the
+// parameters allow -- 65536 buckets of 1 + 16 + 40 bits (counters of 16 bits, epochs of 10^12
+// accesses) in 1 B flits -- is 1 + 466,944 flits and is sent whole; tables built directly with
+// 2^20 buckets (1 + 2,621,440 flits) are refused.
+TEST(DtmNucaConfig, SynchronisationPacketsFitTheLinkCalendar) {
   const ParamRegistry r = registry();
   ParamSet set(r);
   set.set("nuca.organisation", "dtm-nuca-dist");
+  set.set("nuca.buckets", "65536");
+  set.set("nuca.counter_bits", "16");
+  set.set("nuca.epoch_accesses", "1000000000000");
   set.set("nuca.flit_bytes", "1");
-  set.set("nuca.buckets", "26214");
-  const DtmNucaConfig fits = DtmNucaConfig::from_params(set);
-  EXPECT_EQ(DistributedAffinityTables::sync_packet_flits(fits.distributed_tables(4)), 65536u);
+  const DtmNucaConfig largest = DtmNucaConfig::from_params(set);
+  EXPECT_EQ(DistributedAffinityTables::sync_packet_flits(largest.distributed_tables(4)), 466945u);
+  EXPECT_THROW(set.set("nuca.buckets", "65537"), ParamError);
+  EXPECT_THROW(set.set("nuca.counter_bits", "17"), ParamError);
+  EXPECT_THROW(set.set("nuca.flit_bytes", "0"), ParamError);
   Mesh2D mesh(MeshShape::for_nodes(4), 1);
-  DistributedAffinityTables tables(fits.distributed_tables(4), mesh);
-  tables.count(0, 0);
-  for (uint64_t i = 0; i < 20000; ++i) tables.count_access(0);
-  EXPECT_EQ(mesh.counters().flits, 12u * 65536);  // every node to the 3 others
-
-  set.set("nuca.buckets", "26215");
+  // Two hops from node 0 to node 3: delivered at 2 + 466945 - 1 on an idle mesh, nothing late.
+  const DistributedAffinityTables tables(largest.distributed_tables(4), mesh);
+  EXPECT_EQ(mesh.send(0, 3, tables.packet_flits(), tables.packet_bits(), 0), 2u + 466945 - 1);
+  EXPECT_EQ(mesh.counters().late, 0u);
   try {
-    (void)DtmNucaConfig::from_params(set);
-    FAIL() << "a 65539-flit packet was accepted";
-  } catch (const ParamError& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find("nuca.buckets=26215"), std::string::npos) << what;
-    EXPECT_NE(what.find("nuca.flit_bytes=1"), std::string::npos) << what;
-    EXPECT_NE(what.find("65539 flits"), std::string::npos) << what;
+    DistributedAffinityTables(DistributedTablesConfig{4, 1u << 20, 4, 8, 20000, 1}, mesh);
+    FAIL() << "a 2621441-flit packet was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("2621441 flits"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(DistributedAffinityTables(DistributedTablesConfig{4, 26215, 4, 8, 20000, 1}, mesh), std::invalid_argument);
-  // The centralized table sends no such packet.
-  set.set("nuca.organisation", "dtm-nuca");
-  EXPECT_EQ(DtmNucaConfig::from_params(set).buckets, 26215u);
 }
 
 TEST(NetworkEnergy, PerBitTraversal) {
