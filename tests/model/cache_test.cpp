@@ -155,6 +155,24 @@ TEST(CacheInvalidate, DropsLineAndReportsDirty) {
   EXPECT_EQ(cache.counters().invalidations, 2u);
 }
 
+// drop_all empties the cache without write-backs, dirty lines counted as dead drops, for a
+// scanned set (4 ways) and an indexed one (64 ways, fully associative); the freed ways refill.
+TEST(CacheInvalidate, DropAllCountsDirtyLinesAsDeadDrops) {
+  for (uint32_t ways : {4u, 64u}) {
+    SCOPED_TRACE(ways);
+    SetAssocCache<LruPolicy> cache(cfg(64 * 64, ways));
+    for (uint64_t line = 0; line < 6; ++line) cache.access(line * 64, line % 2 == 0, 0, AccessInfo{});
+    EXPECT_EQ(cache.drop_all(), 3u);
+    EXPECT_EQ(cache.counters().dead_drops, 3u);
+    EXPECT_EQ(cache.counters().invalidations, 6u);
+    EXPECT_EQ(cache.counters().writebacks, 0u);
+    for (uint64_t line = 0; line < 6; ++line) EXPECT_FALSE(cache.contains(line * 64));
+    // Every way is free again: 64 lines fill without an eviction.
+    for (uint64_t line = 100; line < 164; ++line) EXPECT_FALSE(cache.access(line * 64, false, 0, AccessInfo{}).evicted);
+    EXPECT_EQ(cache.counters().evictions, 0u);
+  }
+}
+
 TEST(CacheBanks, OneAccessPerBankPerCycle) {
   CacheConfig c = cfg(1024, 2);  // 8 sets
   c.banks = 2;
@@ -163,6 +181,20 @@ TEST(CacheBanks, OneAccessPerBankPerCycle) {
   EXPECT_EQ(cache.reserve_bank(2 * 64, 10), 11u);  // set 2 -> bank 0, waits a cycle
   EXPECT_EQ(cache.reserve_bank(1 * 64, 10), 10u);  // set 1 -> bank 1
   EXPECT_EQ(cache.reserve_bank(4 * 64, 20), 20u);  // bank 0 free again
+}
+
+// A fully associative cache (one set) interleaves its banks on the line: 4 consecutive lines
+// go to 4 banks in one cycle, the 5th waits for bank 0.
+TEST(CacheBanks, FullyAssociativeCacheSpreadsLinesOverBanks) {
+  CacheConfig c = cfg(1024, 16);  // 16 lines, one set
+  c.banks = 4;
+  SetAssocCache<LruPolicy> cache(c);
+  ASSERT_EQ(cache.sets(), 1u);
+  for (uint64_t line = 0; line < 4; ++line) EXPECT_EQ(cache.reserve_bank(line * 64, 10), 10u) << "line " << line;
+  EXPECT_EQ(cache.reserve_bank(4 * 64, 10), 11u);
+  // Banks beyond the lines mean nothing.
+  c.banks = 32;
+  EXPECT_THROW(validate_cache_config(c), std::invalid_argument);
 }
 
 TEST(CacheConfigTest, RejectsBadGeometryAndPolicy) {

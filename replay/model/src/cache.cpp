@@ -23,7 +23,7 @@ void validate_cache_config(const CacheConfig& c) {
   if (!std::has_single_bit(sets)) fail(c, "number of sets (" + std::to_string(sets) + ") must be a power of two");
   if (sets > (uint64_t{1} << 31)) fail(c, "too many sets");
   if (c.banks == 0 || !std::has_single_bit(c.banks)) fail(c, "banks must be a power of two");
-  if (c.banks > sets) fail(c, "more banks than sets");
+  if (c.banks > c.size_bytes / c.line_bytes) fail(c, "more banks than lines");
   if (c.requesters == 0) fail(c, "requesters must be at least 1");
 }
 

@@ -118,10 +118,12 @@ uint64_t GeometryPhase::run(std::span<const uint8_t> bytes, const PassIndex& pas
           r.addr = l;
           r.stream = Stream::Tile;
           r.write = true;
-          // Write-combining (paper 003 section III-C1): the Polygon List Builder fills fresh
-          // Parameter Buffer lines -- PMDs appended, attributes written whole -- so a write miss
-          // never reads the line's old contents (partial lines merge by byte enables below).
-          r.full_line = true;
+          // A modelling choice (the paper describes no write policy for the Parameter Buffer): a
+          // write from the line's start -- a whole attribute line, or the first PMD of a list line
+          // -- begins a fresh line, so a miss allocates it without a fetch. Any other write miss
+          // (a PMD appended to a line evicted since its first PMD) reads the line first, so the
+          // earlier PMDs, now only below, are in it when the Tile Fetcher reads it.
+          r.full_line = e.address <= l;
           r.next_use = p_.next_tile_use();
           r.priority_class = p_.priority(Stream::Tile, l, true);
           r.primitive = e.u[1];

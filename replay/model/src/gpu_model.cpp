@@ -22,6 +22,7 @@
 #include "metrics.h"
 #include "model_config.h"
 #include "raster_pipeline.h"
+#include "tessera/model/miss_lower_bound.h"
 
 namespace tessera::model {
 
@@ -84,7 +85,15 @@ struct GpuModel::Impl {
         order_hook(hooks.tile_order ? hooks.tile_order.get() : &default_order),
         next_use_hook(hooks.tile_next_use ? hooks.tile_next_use.get() : &default_next_use),
         pipeline(cfg, hooks, scheduler),
-        geometry(pipeline) {}
+        geometry(pipeline) {
+    // The dead-line L2 (paper 003 III-D) knows a line is dead only from the Parameter Buffer
+    // section and last tile its requests carry and the Tile Fetcher's progress signals, which a
+    // tile-cache organisation (TCOR's) provides; without one it would be plain LRU.
+    if (hcfg.l2.policy == DeadLinePolicy::kName && !hooks.tile_organisation) {
+      throw ParamError("l2.policy=dead-line needs a tile-cache organisation that tags Parameter Buffer lines with their "
+                       "last tile and signals the Tile Fetcher's progress (scheme tcor); without one it is LRU");
+    }
+  }
 
   void reset() {
     h.reset();
@@ -146,10 +155,9 @@ struct GpuModel::Impl {
   }
 
   // Paper 003 section V-A's lower bound on the unified tile cache's misses in one subpass, in its
-  // lines: each line the Polygon List Builder writes misses on its first write (unless still held
-  // from before the subpass: warm caches keep lines of the same addresses), and when binning ends
-  // the cache holds at most its capacity, so the rest miss on their first read (every written
-  // line is read: a primitive is binned only into tiles that read it).
+  // lines (miss_lower_bound.h: every written line is read, a primitive is binned only into tiles
+  // that read it), less the lines still held from before the subpass, whose first write hits
+  // (warm caches keep lines of the same addresses).
   uint64_t tile_lower_bound(const PhaseIndex& phase) {
     const AnyCache& tc = h->tile_cache();
     const uint32_t line_bytes = tc.config().line_bytes;
@@ -162,8 +170,7 @@ struct GpuModel::Impl {
     written_lines.erase(std::unique(written_lines.begin(), written_lines.end()), written_lines.end());
     uint64_t held = 0;
     for (uint64_t line : written_lines) held += tc.contains(line) ? 1 : 0;
-    const uint64_t lines = written_lines.size(), capacity = tc.config().size_bytes / line_bytes;
-    return lines - held + (capacity < lines ? lines - capacity : 0);
+    return miss_lower_bound(written_lines.size(), tc.config().size_bytes / line_bytes) - held;
   }
 
   // The subpass's binning in the fetcher's terms: per tile in processing order, the primitives

@@ -10,6 +10,19 @@
 
 namespace tessera::model {
 
+ParamSpec int_param(std::string name, std::string def, std::string desc, double min, double max) {
+  return ParamSpec{std::move(name), ParamType::Int, std::move(def), std::move(desc), min, max, {}};
+}
+ParamSpec float_param(std::string name, std::string def, std::string desc, double min, double max) {
+  return ParamSpec{std::move(name), ParamType::Float, std::move(def), std::move(desc), min, max, {}};
+}
+ParamSpec bool_param(std::string name, std::string def, std::string desc) {
+  return ParamSpec{std::move(name), ParamType::Bool, std::move(def), std::move(desc), 0, 0, {}};
+}
+ParamSpec string_param(std::string name, std::string def, std::string desc, std::vector<std::string> choices) {
+  return ParamSpec{std::move(name), ParamType::String, std::move(def), std::move(desc), 0, 0, std::move(choices)};
+}
+
 namespace {
 
 std::string_view trim(std::string_view s) {
@@ -105,21 +118,6 @@ std::string format_value(const ParamValue& v) {
   if (auto* d = std::get_if<double>(&v)) return format_float(*d);
   if (auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
   return std::get<std::string>(v);
-}
-
-constexpr double kMaxInt = 9.0e18;
-
-ParamSpec int_param(std::string name, std::string def, std::string desc, double min, double max = kMaxInt) {
-  return ParamSpec{std::move(name), ParamType::Int, std::move(def), std::move(desc), min, max, {}};
-}
-ParamSpec float_param(std::string name, std::string def, std::string desc, double min, double max) {
-  return ParamSpec{std::move(name), ParamType::Float, std::move(def), std::move(desc), min, max, {}};
-}
-ParamSpec bool_param(std::string name, std::string def, std::string desc) {
-  return ParamSpec{std::move(name), ParamType::Bool, std::move(def), std::move(desc), 0, 0, {}};
-}
-ParamSpec string_param(std::string name, std::string def, std::string desc, std::vector<std::string> choices) {
-  return ParamSpec{std::move(name), ParamType::String, std::move(def), std::move(desc), 0, 0, std::move(choices)};
 }
 
 // One cache's parameters. Only what the cache can use is registered: a read-only cache (texture,

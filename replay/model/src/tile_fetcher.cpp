@@ -69,7 +69,7 @@ void TileFetcher::step(uint64_t t) {
       meter.stall_end(0, issue);
       const uint64_t first = issue;
       const size_t numbers = *p_.tile_access;  // a refused group is retried with the same OPT Numbers
-      uint64_t ready = issue;
+      uint64_t ready = issue, retry = 0;
       bool served = false, refused = false;
       for (uint32_t i = groups[g_].read_begin; i < groups[g_].read_end; ++i) {
         for_each_line(reads[i].address, reads[i].bytes, line_bytes, [&](uint64_t line, bool) {
@@ -85,6 +85,7 @@ void TileFetcher::step(uint64_t t) {
           const MemResponse m = p_.h->access(r, issue);
           if (m.refused) {
             refused = true;
+            if (m.retry_after) retry = issue + m.retry_after;
             return;
           }
           served = m.primitive_served;
@@ -95,14 +96,16 @@ void TileFetcher::step(uint64_t t) {
         });
       }
       if (refused) {
-        // Every line the organisation could use is locked by primitives in the queue (paper 003
-        // section III-C5): wait for the rasterizer to take one (consume() wakes the fetcher).
-        if (queued_ == 0) {
+        // Every line the organisation could use is locked (paper 003 section III-C5): by
+        // primitives in the queue -- wait for the rasterizer to take one (consume() wakes the
+        // fetcher) -- or by outstanding fills -- retry when the organisation says one arrives.
+        if (queued_ == 0 && retry == 0) {
           throw ModelError("tile cache organisation refused primitive " + std::to_string(groups[g_].primitive) +
-                           " with no primitive in the Tile Fetcher's queue to release it");
+                           " with no primitive in the Tile Fetcher's queue and no fill outstanding to release it");
         }
         *p_.tile_access = numbers;
         meter.stall_begin(0, first);
+        if (retry) p_.wake(UnitKind::TileFetcher, 0, retry);
         return;
       }
       // Active: issuing, or held by the memory hierarchy (busy banks, full MSHR files); never the

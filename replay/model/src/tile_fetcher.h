@@ -7,8 +7,9 @@
 // waiting for, so a primitive larger than the queue cannot deadlock the pair.
 // With a tile-cache organisation (TCOR's split Tile Cache, paper 003 section III-C): a primitive
 // the organisation serves whole takes one request (the remaining lines' OPT Numbers are consumed
-// unsent); a refused request is retried once the rasterizer takes a primitive; and the
-// organisation hears of each primitive the rasterizer takes (its locks are released).
+// unsent); a refused request is retried once the rasterizer takes a primitive or an outstanding
+// fill the organisation names arrives; and the organisation hears of each primitive the
+// rasterizer takes (its locks are released).
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,6 @@
 #include "dtm-nuca/affinity_table.h"
 
 #include <algorithm>
-#include <bit>
 #include <stdexcept>
 #include <string>
 
@@ -87,8 +86,7 @@ bool AffinityTable::count_access(std::vector<OwnershipChange>* changes) {
 }
 
 uint64_t AffinityTable::storage_bits() const {
-  const uint64_t owner_bits = config_.processors > 1 ? std::bit_width(config_.processors - 1) : 1;
-  return uint64_t{config_.buckets} * (uint64_t{config_.processors} * config_.counter_bits + owner_bits);
+  return uint64_t{config_.buckets} * (uint64_t{config_.processors} * config_.counter_bits + bits_for(config_.processors));
 }
 
 }  // namespace tessera::model::dtm_nuca

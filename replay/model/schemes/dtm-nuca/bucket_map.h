@@ -6,6 +6,7 @@
 // the Affinity Table n entries long whatever the texture footprint.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <stdexcept>
 
@@ -13,6 +14,12 @@ namespace tessera::model::dtm_nuca {
 
 // Owners are fragment processor (node) ids; kNoOwner marks a bucket nobody owns yet.
 inline constexpr uint32_t kNoOwner = 0xffffffffu;
+
+// Bits of a field that names one of `values` things (an owner among the processors, a directory
+// set, a block of main memory); at least 1.
+inline constexpr uint32_t bits_for(uint64_t values) {
+  return values > 1 ? static_cast<uint32_t>(std::bit_width(values - 1)) : 1;
+}
 
 class BucketMap {
  public:

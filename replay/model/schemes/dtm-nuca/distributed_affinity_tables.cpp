@@ -1,7 +1,8 @@
 #include "dtm-nuca/distributed_affinity_tables.h"
 
+#include "dtm-nuca/busy_calendar.h"
+
 #include <algorithm>
-#include <bit>
 #include <stdexcept>
 #include <string>
 
@@ -14,10 +15,10 @@ DistributedAffinityTables::DistributedAffinityTables(const DistributedTablesConf
       counter_max_(static_cast<uint16_t>(config.counter_bits >= 1 && config.counter_bits <= 16
                                              ? (1u << config.counter_bits) - 1 : 0)),
       packet_flits_(0),
-      counts_(static_cast<size_t>(config.nodes) * config.buckets, 0),
+      counts_(static_cast<size_t>(config.nodes) * config.buckets),
       view_(static_cast<size_t>(config.nodes) * config.buckets, 0),
       best_(static_cast<size_t>(config.nodes) * config.buckets),
-      sent_(static_cast<size_t>(config.nodes) * config.buckets, 0),
+      sent_(static_cast<size_t>(config.nodes) * config.buckets),
       inbox_(config.nodes),
       next_packet_(config.nodes, 0),
       agreed_(config.buckets, kNoOwner) {
@@ -27,6 +28,12 @@ DistributedAffinityTables::DistributedAffinityTables(const DistributedTablesConf
   }
   if (config.epoch_accesses == 0) throw std::invalid_argument("DTM-NUCA-Dist: an epoch needs at least one access");
   if (config.flit_bytes == 0) throw std::invalid_argument("DTM-NUCA-Dist: flits need at least one byte");
+  // A link books a packet's flits in one calendar (busy_calendar.h), at most its window long.
+  if (sync_packet_flits(config) > BusyCalendar::kWindow) {
+    throw std::invalid_argument("DTM-NUCA-Dist: a synchronisation packet of " +
+                                std::to_string(sync_packet_flits(config)) + " flits exceeds the mesh's " +
+                                std::to_string(BusyCalendar::kWindow) + "-cycle booking window");
+  }
   if (mesh.endpoints() < config.nodes) {
     throw std::invalid_argument("DTM-NUCA-Dist: " + std::to_string(config.nodes) + " nodes on a mesh of " +
                                 std::to_string(mesh.endpoints()) + " endpoints");
@@ -35,15 +42,13 @@ DistributedAffinityTables::DistributedAffinityTables(const DistributedTablesConf
   for (uint32_t n = 0; n < config.nodes; ++n) {
     std::fill_n(view_.begin() + static_cast<std::ptrdiff_t>(index(n, 0)), config.buckets, n);
   }
-  const uint64_t payload_bits = uint64_t{config.buckets} * (1 + config.counter_bits);
-  const uint64_t flit_bits = uint64_t{config.flit_bytes} * 8;
-  packet_flits_ = static_cast<uint32_t>(1 + (payload_bits + flit_bits - 1) / flit_bits);
-  packet_bits_ = static_cast<uint32_t>(kHeaderBits + payload_bits);
+  packet_flits_ = static_cast<uint32_t>(sync_packet_flits(config));
+  packet_bits_ = static_cast<uint32_t>(sync_packet_bits(config));
 }
 
 uint64_t DistributedAffinityTables::storage_bits_per_node() const {
-  const uint64_t owner_bits = config_.nodes > 1 ? std::bit_width(config_.nodes - 1) : 1;
-  return uint64_t{config_.buckets} * (uint64_t{config_.nodes} * config_.counter_bits + owner_bits);
+  return uint64_t{config_.buckets} *
+         (uint64_t{config_.nodes} * config_.counter_bits + bits_for(config_.nodes) + bits_for(config_.epoch_accesses));
 }
 
 uint32_t DistributedAffinityTables::owner(uint32_t node, uint64_t block, uint64_t now) {
@@ -54,8 +59,9 @@ uint32_t DistributedAffinityTables::owner(uint32_t node, uint64_t block, uint64_
 
 void DistributedAffinityTables::count(uint32_t node, uint64_t block) {
   if (node >= config_.nodes) throw std::out_of_range("DTM-NUCA-Dist: node " + std::to_string(node));
-  uint16_t& c = counts_[index(node, map_.bucket(block))];
-  if (++c >= counter_max_) c = std::max<uint16_t>(1, static_cast<uint16_t>(c >> 1));  // III-B: halve on saturation
+  Counter& c = counts_[index(node, map_.bucket(block))];
+  if (c.count == counter_max_) return;  // saturated: holds until the epoch ends (header)
+  if (++c.count == counter_max_) c.saturated_at = accesses_ % config_.epoch_accesses;
 }
 
 bool DistributedAffinityTables::count_access(uint64_t now) {
@@ -75,7 +81,7 @@ void DistributedAffinityTables::end_epoch(uint64_t now) {
     next_packet_[n] = 0;
   }
   sent_ = counts_;
-  std::fill(counts_.begin(), counts_.end(), uint16_t{0});
+  std::fill(counts_.begin(), counts_.end(), Counter{});
   std::fill(best_.begin(), best_.end(), Claim{});
 
   // The agreed owner of this round: the best claim over every node.
@@ -84,7 +90,7 @@ void DistributedAffinityTables::end_epoch(uint64_t now) {
     for (uint32_t n = 0; n < config_.nodes; ++n) {
       if (better(sent_[index(n, b)], n, top)) top = Claim{sent_[index(n, b)], n};
     }
-    if (top.count == 0) continue;
+    if (top.counter.count == 0) continue;
     if (agreed_[b] != kNoOwner && agreed_[b] != top.node) ++ownership_changes_;
     agreed_[b] = top.node;
   }
@@ -109,12 +115,12 @@ void DistributedAffinityTables::deliver(uint32_t node, uint64_t now) {
 
 void DistributedAffinityTables::apply(uint32_t node, uint32_t src) {
   for (uint32_t b = 0; b < config_.buckets; ++b) {
-    const uint16_t count = sent_[index(src, b)];
-    if (count == 0) continue;  // no claim on this bucket
+    const Counter& claim = sent_[index(src, b)];
+    if (claim.count == 0) continue;  // no claim on this bucket
     ++claims_applied_;
     Claim& best = best_[index(node, b)];
-    if (!better(count, src, best)) continue;
-    best = Claim{count, src};
+    if (!better(claim, src, best)) continue;
+    best = Claim{claim, src};
     view_[index(node, b)] = src;
   }
 }

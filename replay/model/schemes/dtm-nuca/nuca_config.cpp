@@ -1,12 +1,54 @@
 #include "dtm-nuca/nuca_config.h"
 
+#include <string>
+#include <vector>
+
+#include "dtm-nuca/busy_calendar.h"
+
 namespace tessera::model::dtm_nuca {
 
 namespace {
 
-ParamSpec int_param(std::string name, std::string def, std::string desc, double min, double max) {
-  return ParamSpec{std::move(name), ParamType::Int, std::move(def), std::move(desc), min, max, {}};
+// The nuca.* parameters an organisation has no use for, and why. Setting one away from its
+// default is refused: a parameter that does nothing would be a silent no-op.
+struct Unused {
+  Organisation organisation;
+  std::vector<const char*> names;
+  const char* why;
+};
+
+const std::vector<Unused>& unused_params() {
+  static const std::vector<Unused> table = {
+      {Organisation::DtmNuca, {"nuca.directory_latency"}, "only d-nuca has a directory"},
+      {Organisation::DtmNucaDist,
+       {"nuca.hysteresis", "nuca.table_latency", "nuca.directory_latency"},
+       "each node asks its own table, and owners move only at epoch ends (paper 000 IV-B)"},
+      {Organisation::DNuca,
+       {"nuca.buckets", "nuca.counter_bits", "nuca.page_blocks", "nuca.epoch_accesses", "nuca.count_hits",
+        "nuca.hysteresis", "nuca.table_latency"},
+       "it has no Affinity Table: its directory names the holder of each block (paper 000 VI)"},
+  };
+  return table;
 }
+
+void refuse_unused(const ParamSet& p, Organisation organisation) {
+  const ParamSet defaults(p.registry());
+  for (const Unused& u : unused_params()) {
+    if (u.organisation != organisation) continue;
+    for (const char* name : u.names) {
+      if (p.text(name) == defaults.text(name)) continue;
+      throw ParamError(std::string(name) + "=" + p.text(name) + " does nothing with nuca.organisation=" +
+                       organisation_name(organisation) + " (" + u.why + "); leave it at " + defaults.text(name));
+    }
+  }
+}
+
+// A link books a packet's flits in its calendar (busy_calendar.h), at most kWindow cycles: the
+// largest dtm-nuca-dist synchronisation packet the parameter ranges allow must fit, or a run could
+// fail half-way (65536 buckets x (1 + 16 + 40) bits in 1 B flits: 466,945 flits of 2^20).
+static_assert(DistributedAffinityTables::sync_packet_flits(DistributedTablesConfig{
+                  1, kMaxBuckets, kMaxCounterBits, 1, kMaxEpochAccesses, kMinFlitBytes}) <= BusyCalendar::kWindow,
+              "a synchronisation packet the nuca.* parameters allow exceeds a link's booking window");
 
 }  // namespace
 
@@ -26,30 +68,30 @@ std::vector<std::string> organisation_names() {
 
 std::vector<ParamSpec> params() {
   return {
-      ParamSpec{"nuca.organisation", ParamType::String, "dtm-nuca",
-                "NUCA of the L1 texture caches: centralized or distributed Affinity Table, or the D-NUCA bound (paper 000 "
-                "sections IV-A, IV-B, VI; the variants set it)",
-                0, 0, organisation_names()},
-      int_param("nuca.buckets", "32", "buckets in the Affinity Table (paper 000 Table I)", 1, 65536),
-      int_param("nuca.counter_bits", "4", "bits of each affinity saturating counter (Table I)", 1, 16),
+      string_param("nuca.organisation", "dtm-nuca",
+                   "NUCA of the L1 texture caches: centralized or distributed Affinity Table, or the D-NUCA bound (paper "
+                   "000 sections IV-A, IV-B, VI; the variants set it)",
+                   organisation_names()),
+      int_param("nuca.buckets", "32", "buckets in the Affinity Table (paper 000 Table I)", 1, kMaxBuckets),
+      int_param("nuca.counter_bits", "4", "bits of each affinity saturating counter (Table I)", 1, kMaxCounterBits),
       int_param("nuca.page_blocks", "8", "consecutive blocks per page; pages map to buckets modulo nuca.buckets (Table I)", 1,
                 1 << 20),
       int_param("nuca.hop_latency", "1", "cycles per hop on the 2D mesh between texture caches (Table I)", 0, 1000),
       int_param("nuca.epoch_accesses", "20000",
-                "texture accesses per epoch; at its end counters reset and ownership is recomputed (Table I)", 1, 1e12),
+                "texture accesses per epoch; at its end counters reset and ownership is recomputed (Table I)", 1,
+                static_cast<double>(kMaxEpochAccesses)),
       int_param("nuca.hysteresis", "25",
                 "percent by which a saturating counter must exceed the owner's to take its bucket (our choice: the paper "
                 "gives none)",
                 0, 1000),
-      ParamSpec{"nuca.count_hits", ParamType::Bool, "true",
-                "every texture access increments its processor's affinity counter (III-B); false: only the local misses "
-                "that ask for an owner (III-A)",
-                0, 0, {}},
+      bool_param("nuca.count_hits", "true",
+                 "every texture access increments its processor's affinity counter (III-B); false: only the local misses "
+                 "that ask for an owner (III-A)"),
       int_param("nuca.mesh_cols", "0", "mesh columns; 0 = most square rows x cols with rows <= cols (must divide the cores)", 0,
                 1 << 16),
       int_param("nuca.flit_bytes", "64",
-                "bytes per mesh flit (link width, one flit per cycle); a packet is a head flit plus its payload in flits", 1,
-                1024),
+                "bytes per mesh flit (link width, one flit per cycle); a packet is a head flit plus its payload in flits",
+                kMinFlitBytes, 1024),
       int_param("nuca.table_latency", "1",
                 "cycles from the centralized Affinity Table taking a request to its answer (it takes one per cycle)", 1, 1000),
       int_param("nuca.directory_latency", "2",
@@ -74,6 +116,7 @@ DtmNucaConfig DtmNucaConfig::from_params(const ParamSet& p) {
   c.flit_bytes = p.get_u32("nuca.flit_bytes");
   c.table_latency = p.get_u32("nuca.table_latency");
   c.directory_latency = p.get_u32("nuca.directory_latency");
+  refuse_unused(p, c.organisation);
   return c;
 }
 

@@ -19,6 +19,12 @@ enum class Organisation : uint8_t { DtmNuca, DtmNucaDist, DNuca };
 const char* organisation_name(Organisation organisation);
 std::vector<std::string> organisation_names();
 
+// Limits of the nuca.* parameters that bound a dtm-nuca-dist synchronisation packet.
+inline constexpr uint32_t kMaxBuckets = 65536;
+inline constexpr uint32_t kMaxCounterBits = 16;
+inline constexpr uint64_t kMaxEpochAccesses = 1'000'000'000'000;
+inline constexpr uint32_t kMinFlitBytes = 1;
+
 // The nuca.* parameters (name, type, default, one-line description, range), ready to register.
 std::vector<ParamSpec> params();
 
@@ -36,7 +42,10 @@ struct DtmNucaConfig {
   uint32_t table_latency = 1;
   uint32_t directory_latency = 2;
 
-  // Reads the nuca.* parameters (the set's registry must hold params()).
+  // Reads the nuca.* parameters (the set's registry must hold params()). Throws ParamError, one
+  // line naming the parameter and the organisation, for a parameter set away from its default
+  // that the organisation does not use (d-nuca has no Affinity Table, the distributed tables no
+  // table node and no hysteresis, only d-nuca a directory).
   static DtmNucaConfig from_params(const ParamSet& params);
 
   MeshShape mesh_shape(uint32_t processors) const { return MeshShape::for_nodes(processors, mesh_cols); }

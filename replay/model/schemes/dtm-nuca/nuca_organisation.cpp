@@ -14,8 +14,6 @@ namespace {
 
 double d(uint64_t v) { return static_cast<double>(v); }
 
-uint32_t bits_for(uint64_t values) { return values > 1 ? static_cast<uint32_t>(std::bit_width(values - 1)) : 1; }
-
 }  // namespace
 
 void TexturePathStats::count(Service service, bool l2_hit) {

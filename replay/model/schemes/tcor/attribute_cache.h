@@ -12,7 +12,8 @@
 //          Number until the Attribute Buffer has room for all the attributes, and one line read
 //          per attribute goes to the L2. The line stays locked until fill_serviced(). When every
 //          candidate is locked the read is refused (Blocked) with no state changed: the Tile
-//          Fetcher stalls until the Rasterizer releases primitives, then retries.
+//          Fetcher stalls until the Rasterizer releases primitives or an outstanding fill
+//          arrives (fill_serviced), then retries.
 // Writes (Polygon List Builder, section III-C4): the request carries the first tile that will
 // read the primitive. With no invalid line in the set, the unlocked line with the greatest OPT
 // Number is evicted if that number is greater than the request's; otherwise (smaller or equal)

@@ -1,27 +1,14 @@
-// The lower bound on Attribute Cache misses of paper 003 section V-A (used in Figs. 11-13).
-// Every primitive is written exactly once by the Polygon List Builder (TP compulsory write
-// misses) and read at least once by the Tile Fetcher; when the Polygon List Builder finishes, at
-// most CP primitives are in the cache, so at least TP - CP of them miss on their first read:
-//   LB = TP + (TP - CP)   when CP < TP
-//   LB = TP               when CP >= TP
-// for any associativity and replacement policy.
-//   TP: total number of primitives of the frame (binned primitives: one that overlaps no tile
-//       is never stored, section II-B);
-//   CP: the maximum number of primitives the Attribute Cache can hold.
+// The lower bound on Attribute Cache misses of paper 003 section V-A (used in Figs. 11-13):
+// miss_lower_bound (tessera/model/miss_lower_bound.h, shared with the unified tile cache's bound)
+// in primitives, with CP the maximum number of primitives the Attribute Cache can hold.
 #pragma once
 
 #include <cstdint>
 #include <span>
 
+#include "tessera/model/miss_lower_bound.h"
+
 namespace tessera::model::tcor {
-
-inline uint64_t minimum_read_misses(uint64_t total_primitives, uint64_t cache_primitives) {
-  return cache_primitives < total_primitives ? total_primitives - cache_primitives : 0;
-}
-
-inline uint64_t miss_lower_bound(uint64_t total_primitives, uint64_t cache_primitives) {
-  return total_primitives + minimum_read_misses(total_primitives, cache_primitives);
-}
 
 // CP of a TCOR Attribute Cache for a frame whose primitives have varying attribute counts
 // (histogram[n] = primitives with n attributes): the most primitives that fit at once, i.e. the

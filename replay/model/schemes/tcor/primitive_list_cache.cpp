@@ -14,8 +14,8 @@ CacheConfig PrimitiveListCache::config(uint64_t size_bytes, uint32_t ways, uint3
 }
 
 PrimitiveListCache::PrimitiveListCache(uint64_t size_bytes, uint32_t ways, uint32_t line_bytes, uint32_t mshrs)
-    : cache_(config(size_bytes, ways, line_bytes, mshrs)) {
-  full_line_.full_line = true;
+    : cache_(config(size_bytes, ways, line_bytes, mshrs)), line_offset_mask_(uint64_t{line_bytes} - 1) {
+  fresh_line_.full_line = true;
 }
 
 }  // namespace tessera::model::tcor

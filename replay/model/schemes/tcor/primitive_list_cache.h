@@ -4,10 +4,11 @@
 // and PB-Lists traffic is small next to the attributes, so the paper keeps "a conventional cache
 // with an LRU replacement policy": the project's SetAssocCache with LruPolicy, 16 KiB.
 //
-// Write-combining: the Polygon List Builder appends PMDs to fresh lines, so a PMD write that
-// misses allocates its line without fetching it (AccessInfo::full_line); if that line was
-// evicted between two appends, the next PMD write allocates again and the L2 merges the partial
-// lines (byte-enabled write-back) -- the PMDs are never read back from the L2 to be combined.
+// Writes (a modelling choice; section III-C1 gives the cache, not its write policy): write-back,
+// write-allocate. A PMD at the start of a line (the first of its 16) begins a fresh line, so its
+// miss allocates the line without a fetch (AccessInfo::full_line); a later PMD that misses (its
+// line was evicted since the first) fetches the line, whose earlier PMDs are now in the L2, and
+// appends to it.
 #pragma once
 
 #include <cstdint>
@@ -22,8 +23,10 @@ class PrimitiveListCache {
   // Throws std::invalid_argument for a geometry SetAssocCache refuses (sets not a power of two...).
   PrimitiveListCache(uint64_t size_bytes, uint32_t ways = 4, uint32_t line_bytes = 64, uint32_t mshrs = 0);
 
-  // A PMD write by the Polygon List Builder (whole-line allocation, no fetch).
-  CacheOutcome write_pmd(uint64_t addr, uint64_t now = 0) { return cache_.access(addr, true, 0, full_line_, now); }
+  // A PMD write by the Polygon List Builder: a miss fetches the line unless the PMD is its first.
+  CacheOutcome write_pmd(uint64_t addr, uint64_t now = 0) {
+    return cache_.access(addr, true, 0, (addr & line_offset_mask_) == 0 ? fresh_line_ : AccessInfo{}, now);
+  }
   // A line read by the Tile Fetcher.
   CacheOutcome read_line(uint64_t addr, uint64_t now = 0) { return cache_.access(addr, false, 0, AccessInfo{}, now); }
 
@@ -35,7 +38,8 @@ class PrimitiveListCache {
 
  private:
   SetAssocCache<LruPolicy> cache_;
-  AccessInfo full_line_;
+  uint64_t line_offset_mask_;
+  AccessInfo fresh_line_;
 };
 
 }  // namespace tessera::model::tcor

@@ -49,7 +49,11 @@ void TcorTileCache::phase_begin(const BinnedPhase& phase) {
   list_line_ = 0;
   writing_ = nullptr;
   fills_.clear();
+  // The previous subpass's Parameter Buffer is dead (section III-D): both structures drop it
+  // without write-back. Written back later, a PB-Lists line would carry the tile of a list slot
+  // of this subpass to the L2 and be kept there as live.
   attributes_.drop_all();
+  lists_.cache().drop_all();
 
   // Section V-A: TP primitives, at most CP of them held when binning ends.
   std::vector<uint64_t> histogram;
@@ -124,7 +128,7 @@ MemResponse TcorTileCache::lists_access(MemoryHierarchy& h, uint64_t addr, bool 
   }
   if (o.hit) return {static_cast<uint32_t>(std::max(t, o.ready) - now), ServedBy::L1, 0};
   if (!o.fetch) {
-    c.set_ready(o, t);  // a PMD write allocated without a fetch (write-combining)
+    c.set_ready(o, t);  // the first PMD of a fresh line: allocated without a fetch
     return {static_cast<uint32_t>(t - now), ServedBy::L1, 0};
   }
   ++counters_.l2_reads;
@@ -171,7 +175,12 @@ MemResponse TcorTileCache::attribute_read(MemoryHierarchy& h, const MemRequest& 
   r.primitive_served = true;
   const uint64_t t = now + config_.latency;
   if (o.result == AttributeResult::Blocked) {
+    // A line locked only for its outstanding fill unlocks when the fill arrives, even if the
+    // Rasterizer has already taken its primitive: the earliest arrival is worth a retry.
     r.refused = true;
+    uint64_t first = UINT64_MAX;
+    for (const auto& [id, arrive] : fills_) first = std::min(first, arrive);
+    if (first != UINT64_MAX) r.retry_after = static_cast<uint32_t>(first - now);
     return r;
   }
   // The Rasterizer reads the attributes through the ABP from the Attribute Buffer (III-C3).
@@ -249,12 +258,13 @@ std::vector<std::pair<std::string, double>> TcorTileCache::metrics() const {
       {"tile.bypasses", d(a.write_bypasses)},
       {"tile.mshr_merges", d(l.mshr_merges + counters_.fill_waits)},
       {"tile.mshr_stall_cycles", d(l.mshr_stall_cycles + counters_.mshr_stall_cycles)},
-      {"tile.dead_drops", d(a.dead_drops)},
+      {"tile.dead_drops", d(l.dead_drops + a.dead_drops)},
       {"tile.plc.accesses", d(l.accesses)},
       {"tile.plc.hits", d(l.hits)},
       {"tile.plc.misses", d(l.misses)},
       {"tile.plc.fetches", d(l.fetches)},
       {"tile.plc.writebacks", d(l.writebacks)},
+      {"tile.plc.dead_drops", d(l.dead_drops)},
       {"tile.attr.accesses", d(a.accesses)},
       {"tile.attr.reads", d(a.reads)},
       {"tile.attr.writes", d(a.writes)},

@@ -9,7 +9,8 @@
 //     attribute), the rest follow that decision. A read is served whole by its first request
 //     (MemResponse::primitive_served): a hit costs the Tile Fetcher one cycle, and it queues the
 //     Attribute Buffer Pointer, not the attributes. A read whose set is locked is refused
-//     (MemResponse::refused) until the Rasterizer takes a primitive (rasterizer_read).
+//     (MemResponse::refused) until the Rasterizer takes a primitive (rasterizer_read) or the
+//     earliest outstanding fill arrives (MemResponse::retry_after).
 // The OPT Number of each access is the model's (MemRequest::next_use, tessera/model/next_use.h),
 // encoded in the tcor.opt_bits field. Each line sent to the L2 carries its section and last tile
 // (section III-D1) for the dead-line policy.
@@ -58,8 +59,9 @@ class TcorTileCache final : public TileCacheOrganisation {
   // A new frame: counters restart, contents carry over.
   void begin_frame();
   // A subpass's binning (the model's BinnedPhase): its tiles in processing order and each
-  // primitive's attribute lines. The Attribute Cache drops the previous subpass's primitives
-  // (dead, section III-D) without write-back.
+  // primitive's attribute lines. The Attribute Cache drops the previous subpass's primitives and
+  // the Primitive List Cache its list lines (dead, section III-D) without write-back; dirty ones
+  // count as dead drops.
   void phase_begin(const BinnedPhase& phase);
 
   // tile.* (both structures together, each request one access), tile.plc.*, tile.attr.*,

@@ -2,6 +2,10 @@
 // broadcast at the end of an epoch, applied lazily as packets arrive, ties to the lowest id.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include "dtm-nuca/distributed_affinity_tables.h"
 
 namespace tessera::model::dtm_nuca {
@@ -96,39 +100,95 @@ TEST(DistributedAffinityTables, NewEpochSupersedesPacketsInFlight) {
   EXPECT_EQ(t.owner(3, 3, 100000), 2u);
 }
 
-TEST(DistributedAffinityTables, CountersHalveOnSaturation) {
+TEST(DistributedAffinityTables, CountersSaturateAndHold) {
   Mesh2D mesh(MeshShape::for_nodes(4), 1);
   DistributedAffinityTables t(DistributedTablesConfig{4, 4, 2, 1, 1000, 16}, mesh);
-  // 2-bit counters: 1, 2, then 3 saturates and halves to 1; 2, then 3 again: 1.
-  const uint32_t expected[] = {1, 2, 1, 2, 1, 2};
+  // 2-bit counters: 1, 2, then 3 saturates and holds for the rest of the epoch.
+  const uint32_t expected[] = {1, 2, 3, 3, 3, 3};
   for (uint32_t e : expected) {
     t.count(1, 0);
+    t.count_access(0);
     EXPECT_EQ(t.counter(1, 0), e);
   }
-  // A 1-bit counter saturates at every access and keeps a claim of 1.
+  EXPECT_EQ(t.saturated_at(1, 0), 2u);  // the third access of the epoch saturated it
+  // A 1-bit counter saturates at its first access.
   DistributedAffinityTables one(DistributedTablesConfig{4, 4, 1, 1, 1000, 16}, mesh);
+  one.count_access(0);
   one.count(2, 1);
   one.count(2, 1);
   EXPECT_EQ(one.counter(2, 1), 1u);
+  EXPECT_EQ(one.saturated_at(2, 1), 1u);
 }
 
-// Every node uses a bucket more than 15 times an epoch: the 4-bit counters do not all end at the
-// same value, so the owner is not simply the lowest id.
+// Paper 000 III-B: the counters say which processor accessed a bucket most. Node n makes c[n]
+// accesses to bucket 0, spread evenly over the epoch (node n's i-th at (2i + 1) / (2 c[n]) of the
+// accesses, the lower id first at equal times).
+void spread(const std::vector<uint32_t>& c, DistributedAffinityTables& t) {
+  std::vector<std::pair<uint32_t, uint32_t>> order;  // (access index i, node n)
+  for (uint32_t n = 0; n < c.size(); ++n) {
+    for (uint32_t i = 0; i < c[n]; ++i) order.emplace_back(i, n);
+  }
+  std::sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+    const uint64_t x = uint64_t{2 * a.first + 1} * c[b.second], y = uint64_t{2 * b.first + 1} * c[a.second];
+    return x != y ? x < y : a.second < b.second;
+  });
+  for (const auto& [i, n] : order) {
+    t.count(n, 0);
+    t.count_access(10);
+  }
+}
+
+uint32_t owner_after_one_epoch(const std::vector<uint32_t>& c, Mesh2D& mesh) {
+  uint64_t total = 0;
+  for (uint32_t n : c) total += n;
+  DistributedAffinityTables t(DistributedTablesConfig{4, 1, 4, 1, total, 16}, mesh);
+  spread(c, t);
+  EXPECT_EQ(t.epochs(), 1u);
+  return t.agreed_owner(0);
+}
+
+// Every node uses the bucket more than 15 times an epoch (4-bit counters): all saturate, and the
+// one that saturated first -- the most accesses over the same epoch -- owns the bucket. (Halving
+// a lone counter on saturation gave 20 -> 12, 21 -> 13, 22 -> 14, 23 -> 7: node 2 won.)
 TEST(DistributedAffinityTables, HeavyUsersDoNotAllTie) {
   Mesh2D mesh(MeshShape::for_nodes(4), 1);
-  DistributedAffinityTables t(DistributedTablesConfig{4, 1, 4, 1, 4 * 20 + 3 + 2 + 1, 16}, mesh);
-  // Node n counts 20 + n accesses: counters 20 -> 12 (15 at the 15th halves to 7, then 5 more),
-  // 21 -> 13, 22 -> 14, 23 -> 7 (the 23rd saturates again).
+  // One access more in the epoch than the 86 spread, so the counters can be read before it ends.
+  DistributedAffinityTables t(DistributedTablesConfig{4, 1, 4, 1, 20 + 21 + 22 + 23 + 1, 16}, mesh);
+  spread({20, 21, 22, 23}, t);
+  // Every counter holds at 15; the 15th accesses of nodes 3, 2, 1, 0 came at positions 54, 56,
+  // 59 and 62 of the epoch.
+  const uint64_t saturated[] = {62, 59, 56, 54};
   for (uint32_t n = 0; n < 4; ++n) {
-    for (uint32_t i = 0; i < 20 + n; ++i) t.count(n, 0);
+    EXPECT_EQ(t.counter(n, 0), 15u) << "node " << n;
+    EXPECT_EQ(t.saturated_at(n, 0), saturated[n]) << "node " << n;
   }
-  EXPECT_EQ(t.counter(0, 0), 12u);
-  EXPECT_EQ(t.counter(1, 0), 13u);
-  EXPECT_EQ(t.counter(2, 0), 14u);
-  EXPECT_EQ(t.counter(3, 0), 7u);
-  for (int i = 0; i < 4 * 20 + 6; ++i) t.count_access(10);
+  EXPECT_TRUE(t.count_access(10));
+  EXPECT_EQ(t.agreed_owner(0), 3u);
+  EXPECT_EQ(owner_after_one_epoch({20, 21, 22, 23}, mesh), 3u);
+  // A much heavier user saturates much earlier: 1000 accesses against 22.
+  EXPECT_EQ(owner_after_one_epoch({20, 21, 22, 1000}, mesh), 3u);
+  EXPECT_EQ(owner_after_one_epoch({1000, 21, 22, 23}, mesh), 0u);
+  // Below saturation the exact counts decide: 9 beats 7, 5 and 3.
+  EXPECT_EQ(owner_after_one_epoch({5, 9, 7, 3}, mesh), 1u);
+  // Equal counts below saturation: the lowest id (IV-B).
+  EXPECT_EQ(owner_after_one_epoch({3, 6, 6, 6}, mesh), 1u);
+}
+
+// The saturation positions travel with the claims: node 0 reads node 3's earlier saturation from
+// its packet and gives it the bucket although its own counter is as high.
+TEST(DistributedAffinityTables, EarlierSaturationWinsAtEveryNode) {
+  Mesh2D mesh(MeshShape::for_nodes(4), 1);
+  DistributedAffinityTables t(DistributedTablesConfig{4, 1, 2, 1, 8, 16}, mesh);
+  // 2-bit counters: node 3 saturates at position 2, node 0 at position 5.
+  for (uint32_t n : {3u, 3u, 3u, 0u, 0u, 0u, 0u, 3u}) {
+    t.count(n, 0);
+    t.count_access(100);
+  }
   EXPECT_EQ(t.epochs(), 1u);
-  EXPECT_EQ(t.agreed_owner(0), 2u);
+  EXPECT_EQ(t.owner(0, 0, 100), 0u);  // its own claim until node 3's packet arrives
+  EXPECT_EQ(t.owner(0, 0, 1000), 3u);
+  EXPECT_EQ(t.owner(3, 0, 1000), 3u);
+  EXPECT_EQ(t.agreed_owner(0), 3u);
 }
 
 TEST(DistributedAffinityTables, RejectsBadConfig) {

@@ -3,9 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "dtm-nuca/network_energy.h"
 #include "dtm-nuca/nuca_config.h"
+#include "tessera/model/configuration.h"
+#include "tessera/model/gpu_model.h"
 
 namespace tessera::model::dtm_nuca {
 namespace {
@@ -41,12 +46,12 @@ TEST(DtmNucaConfig, ParamsHaveTableIDefaults) {
 TEST(DtmNucaConfig, ParamsAreValidated) {
   const ParamRegistry r = registry();
   ParamSet set(r);
-  set.set("nuca.organisation", "d-nuca");
+  set.set("nuca.organisation", "dtm-nuca");
   set.set("nuca.buckets", "64");
   set.set("nuca.hysteresis", "50");
   set.set("nuca.mesh_cols", "4");
   const DtmNucaConfig c = DtmNucaConfig::from_params(set);
-  EXPECT_EQ(c.organisation, Organisation::DNuca);
+  EXPECT_EQ(c.organisation, Organisation::DtmNuca);
   EXPECT_EQ(c.buckets, 64u);
   EXPECT_EQ(c.hysteresis_pct, 50u);
   EXPECT_EQ(c.mesh_shape(32).rows, 8u);
@@ -55,6 +60,94 @@ TEST(DtmNucaConfig, ParamsAreValidated) {
   EXPECT_THROW(set.set("nuca.flit_bytes", "0"), ParamError);
   set.set("nuca.mesh_cols", "5");
   EXPECT_THROW(DtmNucaConfig::from_params(set).mesh_shape(32), std::invalid_argument);
+}
+
+// Each nuca.* parameter an organisation does not use is refused away from its default, in one
+// line naming the parameter and the organisation; at its default it is accepted.
+TEST(DtmNucaConfig, RefusesParametersTheOrganisationIgnores) {
+  const ParamRegistry r = registry();
+  const std::vector<std::pair<const char*, std::vector<std::pair<const char*, const char*>>>> unused = {
+      {"dtm-nuca", {{"nuca.directory_latency", "4"}}},
+      {"dtm-nuca-dist", {{"nuca.hysteresis", "0"}, {"nuca.table_latency", "3"}, {"nuca.directory_latency", "4"}}},
+      {"d-nuca",
+       {{"nuca.buckets", "4"},
+        {"nuca.counter_bits", "2"},
+        {"nuca.page_blocks", "1"},
+        {"nuca.epoch_accesses", "100"},
+        {"nuca.count_hits", "false"},
+        {"nuca.hysteresis", "0"},
+        {"nuca.table_latency", "3"}}},
+  };
+  size_t refused = 0;
+  for (const auto& [organisation, params] : unused) {
+    ParamSet set(r);
+    set.set("nuca.organisation", organisation);
+    EXPECT_NO_THROW(DtmNucaConfig::from_params(set)) << organisation;
+    for (const auto& [name, value] : params) {
+      ParamSet changed = set;
+      changed.set(name, value);
+      try {
+        (void)DtmNucaConfig::from_params(changed);
+        ADD_FAILURE() << name << "=" << value << " accepted with " << organisation;
+      } catch (const ParamError& e) {
+        const std::string what = e.what();
+        EXPECT_EQ(what.rfind(std::string(name) + "=" + value + " does nothing with nuca.organisation=" + organisation, 0), 0u)
+            << what;
+        EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+        ++refused;
+      }
+    }
+  }
+  EXPECT_EQ(refused, 11u);
+  // Every other nuca.* parameter is used by every organisation.
+  for (const char* organisation : {"dtm-nuca", "dtm-nuca-dist", "d-nuca"}) {
+    ParamSet set(r);
+    set.set("nuca.organisation", organisation);
+    for (const auto& [name, value] : std::vector<std::pair<const char*, const char*>>{
+             {"nuca.hop_latency", "3"}, {"nuca.mesh_cols", "4"}, {"nuca.flit_bytes", "32"}}) {
+      ParamSet changed = set;
+      changed.set(name, value);
+      EXPECT_NO_THROW(DtmNucaConfig::from_params(changed)) << organisation << " " << name;
+    }
+  }
+  // The refusal stops the configuration before any frame runs.
+  try {
+    parse_configuration("mobile32+d-nuca+nuca.buckets=64").make_model();
+    ADD_FAILURE() << "d-nuca with nuca.buckets=64 was accepted";
+  } catch (const ParamError& e) {
+    EXPECT_NE(std::string(e.what()).find("nuca.buckets=64 does nothing with nuca.organisation=d-nuca"), std::string::npos)
+        << e.what();
+  }
+}
+
+// A link books a packet's flits in its 2^20-cycle calendar. The largest DTM-NUCA-Dist packet the
+// parameters allow -- 65536 buckets of 1 + 16 + 40 bits (counters of 16 bits, epochs of 10^12
+// accesses) in 1 B flits -- is 1 + 466,944 flits and is sent whole; tables built directly with
+// 2^20 buckets (1 + 2,621,440 flits) are refused.
+TEST(DtmNucaConfig, SynchronisationPacketsFitTheLinkCalendar) {
+  const ParamRegistry r = registry();
+  ParamSet set(r);
+  set.set("nuca.organisation", "dtm-nuca-dist");
+  set.set("nuca.buckets", "65536");
+  set.set("nuca.counter_bits", "16");
+  set.set("nuca.epoch_accesses", "1000000000000");
+  set.set("nuca.flit_bytes", "1");
+  const DtmNucaConfig largest = DtmNucaConfig::from_params(set);
+  EXPECT_EQ(DistributedAffinityTables::sync_packet_flits(largest.distributed_tables(4)), 466945u);
+  EXPECT_THROW(set.set("nuca.buckets", "65537"), ParamError);
+  EXPECT_THROW(set.set("nuca.counter_bits", "17"), ParamError);
+  EXPECT_THROW(set.set("nuca.flit_bytes", "0"), ParamError);
+  Mesh2D mesh(MeshShape::for_nodes(4), 1);
+  // Two hops from node 0 to node 3: delivered at 2 + 466945 - 1 on an idle mesh, nothing late.
+  const DistributedAffinityTables tables(largest.distributed_tables(4), mesh);
+  EXPECT_EQ(mesh.send(0, 3, tables.packet_flits(), tables.packet_bits(), 0), 2u + 466945 - 1);
+  EXPECT_EQ(mesh.counters().late, 0u);
+  try {
+    DistributedAffinityTables(DistributedTablesConfig{4, 1u << 20, 4, 8, 20000, 1}, mesh);
+    FAIL() << "a 2621441-flit packet was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("2621441 flits"), std::string::npos) << e.what();
+  }
 }
 
 TEST(NetworkEnergy, PerBitTraversal) {

@@ -9,6 +9,7 @@
 
 #include "tcor/tile_cache.h"
 #include "tessera/model/configuration.h"
+#include "tessera/model/gpu_model.h"
 
 namespace tessera::model::tcor {
 namespace {
@@ -58,6 +59,16 @@ TEST(TcorScheme, RefusesWhatItCannotHonour) {
   EXPECT_THROW(parse_configuration("mobile4-64k+tcor+tcor.opt_bits=1"), ParamError);
   // The dead-line policy is the L2's alone: only L2 requests carry classes and last tiles.
   EXPECT_THROW(parse_configuration("mobile4-64k+tile.policy=dead-line"), ParamError);
+  // And only TCOR's split Tile Cache tags Parameter Buffer lines and reports the Tile Fetcher's
+  // progress: without it the policy would be LRU, so the model refuses it.
+  try {
+    parse_configuration("mobile4-64k+l2.policy=dead-line").make_model();
+    ADD_FAILURE() << "l2.policy=dead-line accepted without a tile-cache organisation";
+  } catch (const ParamError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("l2.policy=dead-line needs a tile-cache organisation", 0), 0u) << e.what();
+  }
+  EXPECT_NO_THROW(parse_configuration("mobile4-64k+tcor").make_model());
+  EXPECT_NO_THROW(parse_configuration("mobile4-64k+tcor-no-l2+l2.policy=dead-line").make_model());
 }
 
 TEST(TcorScheme, SchemesTcorRunsThePapersConfigurations) {

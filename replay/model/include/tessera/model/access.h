@@ -17,11 +17,13 @@ struct AccessInfo {
   // ("OPT Number", TCOR paper 003 section III-A: the ID of the next tile that will use the
   // primitive). Only policies that know the future read it; kNoNextUse when unknown or never.
   uint64_t next_use = kNoNextUse;
-  // Replacement priority class (seam for the TCOR L2 dead-line / Parameter Buffer priorities,
-  // paper 003 section III-E). 0 = default; the baseline LRU ignores it.
+  // Replacement priority class (seam for the TCOR L2: the Parameter Buffer section field of paper
+  // 003 section III-D1, read by the replacement order of III-D2). 0 = default; the baseline LRU
+  // ignores it.
   uint8_t priority_class = 0;
-  // A write that covers the whole line (write-backs from an upper level, Parameter Buffer
-  // writes of a full block): a write miss allocating such a line needs no fetch from below.
+  // A write that covers the whole line (write-backs from an upper level, a whole attribute line)
+  // or begins a fresh one (the first PMD of a PB-Lists line, geometry_phase.cpp): a write miss
+  // allocating such a line needs no fetch from below.
   bool full_line = false;
   // False: a hit leaves the replacement state as it is (paper 000 section III-B: the LRU of the
   // local cache of a just-exchanged owner is not updated when it serves the block).

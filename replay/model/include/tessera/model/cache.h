@@ -31,7 +31,7 @@ struct CacheConfig {
   uint32_t ways = 4;
   uint32_t line_bytes = 64;
   uint32_t hit_latency = 1;  // cycles
-  uint32_t banks = 1;        // line-interleaved on the set index; one access per bank per cycle
+  uint32_t banks = 1;        // line-interleaved (bank = line mod banks); one access per bank per cycle
   uint32_t mshrs = 0;        // outstanding misses (line fills in flight); 0 = unbounded
   bool write_back = true;     // false: write-through (every write goes to the next level)
   bool write_allocate = true; // false: a write miss goes to the next level without allocating
@@ -319,10 +319,35 @@ class SetAssocCache {
     return was_dirty;
   }
 
+  // Drops every line without writing any back: their data is dead (a Parameter Buffer the next
+  // render pass rebuilds, paper 003 section III-D). Dirty lines dropped count as dead_drops;
+  // returns how many there were.
+  uint64_t drop_all() {
+    uint64_t dirty = 0;
+    for (size_t i = 0; i < tags_.size(); ++i) {
+      if (tags_[i] == kInvalid) continue;
+      const auto set = static_cast<uint32_t>(i / ways_), way = static_cast<uint32_t>(i % ways_);
+      dirty += dirty_[i];
+      if (indexed_) {
+        index_.erase(tags_[i]);
+        free_[set].push_back(way);
+      }
+      tags_[i] = kInvalid;
+      dirty_[i] = 0;
+      ready_[i] = 0;
+      policy_.invalidate(set, way);
+      ++counters_.invalidations;
+    }
+    counters_.dead_drops += dirty;
+    return dirty;
+  }
+
   // Bank arbitration: the cycle at which an access to `addr` arriving at `now` can start; each
-  // bank accepts one access per cycle (paper 000 Table I: L2 with 8 banks).
+  // bank accepts one access per cycle (paper 000 Table I: L2 with 8 banks). Banks interleave
+  // lines: with at least as many sets as banks the bank is the set index's low bits; a cache
+  // with fewer sets (a fully associative one has a single set) still spreads consecutive lines.
   uint64_t reserve_bank(uint64_t addr, uint64_t now) {
-    const uint32_t bank = static_cast<uint32_t>(addr >> line_shift_) & set_mask_ & bank_mask_;
+    const uint32_t bank = static_cast<uint32_t>(addr >> line_shift_) & bank_mask_;
     const uint64_t start = std::max(now, bank_free_[bank]);
     bank_free_[bank] = start + 1;
     return start;

@@ -98,7 +98,9 @@ struct FrameResults {
   double texture_path_pj_per_access = 0;
   // The flat forms for the results database (DESIGN.md section 8 names).
   std::vector<std::pair<std::string, double>> frame_metrics;
-  std::vector<TileMetric> tile_metrics;  // cycles, quads, core.<i>.busy_cycles, l2.accesses per tile
+  // Per tile: cycles, quads, l2.accesses, core.<i>.busy_cycles, core.<i>.quads, and
+  // cores.deviation / cores.quad_deviation (tiles whose cores were busy / had quads).
+  std::vector<TileMetric> tile_metrics;
   std::vector<CoreMetric> core_metrics;  // quads, busy_cycles, l1tex.accesses, l1tex.hits
 
   double metric(std::string_view name) const;  // frame_metrics lookup; NaN when absent

@@ -81,8 +81,11 @@ struct MemResponse {
   // their own (TCOR's Attribute Cache works per primitive, paper 003 section III-C3);
   bool primitive_served = false;
   // the structure cannot take the request now (every line it could use is locked, section
-  // III-C5): nothing changed, and the requester retries once the Rasterizer has taken a primitive.
+  // III-C5): nothing changed, and the requester retries once the Rasterizer has taken a primitive
+  // or, when retry_after is not 0, that many cycles after issue (a line's outstanding fill
+  // arrives and unlocks it).
   bool refused = false;
+  uint32_t retry_after = 0;
 };
 
 class MemoryHierarchy;

@@ -3,10 +3,15 @@
 //   tile order        gpu.tile_order (paper 001 Fig. 7)                TileOrder
 //   quad -> core      FG-xshift2 (paper 001 section III-B, Fig. 6)     QuadScheduler
 //   L1 organisation   private L1 per core (hierarchy.h)                texture_organisation
+//   tile cache        the unified tile cache (hierarchy.h; paper 003   tile_organisation
+//                     TCOR's split cache replaces it, III-C)
 //   L1 prefetch       none (paper 002 DAE prefetches from the queue)   TexturePrefetcher
 //   buffer before L1  none (paper 004 TFM texture buffer)              TextureFrontBuffer
-//   L2 classes        class 0 for every request (paper 003 III-E)      L2PriorityClassifier
+//   L2 classes        class 0 for every request (paper 003 III-D1      L2PriorityClassifier
+//                     tags L2 lines by PB section)
 //   tile-cache OPT    OPT Numbers of paper 003 III-A (next_use.h)       TileNextUse
+//   frame events      none (schemes keep per-frame and per-subpass     FrameObserver (observers)
+//                     state, add metrics and their structures' energy)
 // The barrier mode (paper 001 sections II-C and III-E) is a parameter, gpu.barrier.
 #pragma once
 
@@ -173,7 +178,9 @@ class LastLineBuffer final : public LineFrontBuffer {
   std::vector<uint64_t> last_;
 };
 
-// Priority class handed to the L2 policy for each request (paper 003 section III-E).
+// Priority class handed to the L2 policy for each request: paper 003 section III-D1's field
+// telling PB-Lists, PB-Attributes and other lines apart, which the replacement order of III-D2
+// reads.
 class L2PriorityClassifier {
  public:
   virtual ~L2PriorityClassifier() = default;

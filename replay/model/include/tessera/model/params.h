@@ -35,6 +35,13 @@ struct ParamSpec {
   std::vector<std::string> choices;  // String: allowed values (empty = any)
 };
 
+// A spec of each type, for registering parameters (the model's and the schemes').
+inline constexpr double kMaxIntParam = 9.0e18;
+ParamSpec int_param(std::string name, std::string def, std::string desc, double min, double max = kMaxIntParam);
+ParamSpec float_param(std::string name, std::string def, std::string desc, double min, double max);
+ParamSpec bool_param(std::string name, std::string def, std::string desc);
+ParamSpec string_param(std::string name, std::string def, std::string desc, std::vector<std::string> choices);
+
 class ParamRegistry {
  public:
   // Adds a parameter; throws ParamError on a duplicate name or an invalid default.
