@@ -364,5 +364,81 @@ TEST(AccessStream, DamagedProbeRecordsAreRefused) {
   EXPECT_EQ(error, "byte 9: texture probe of kind 7 at level 0");
 }
 
+// A refused sample writes nothing: the writer checks probe records before the event's first
+// byte, and the reader rebuilds each probe's range from the records' order, so ranges out of
+// order, blocks the probes do not cover and blocks wider than RGBA32F's are refused.
+TEST(AccessStream, RefusedProbeRecordsLeaveTheStreamAsItWas) {
+  StreamWriter w;
+  w.frame_begin(1, 64, 64);
+  const TextureProbe one[1] = {{1, 0, 0, 1}};
+  const uint64_t b1[1] = {0x10000};
+  w.texture(0, 0, 1, 1, b1, SampleProbes{one, b1, 64});
+  const size_t bytes_before = w.size_bytes();
+  const StreamCounts counts_before = w.counts();
+  const uint64_t two_blocks[2] = {0x20000, 0x20040};
+  const TextureProbe swapped[2] = {{1, 0, 1, 1}, {1, 0, 0, 1}};
+  const TextureProbe short_cover[1] = {{1, 0, 0, 1}};
+  const TextureProbe case3[1] = {{3, 0, 0, 2}};
+  const uint64_t unaligned[2] = {0x20000, 0x20044};
+  const auto refused = [&](uint32_t probes, const SampleProbes& detail) {
+    try {
+      w.texture(0, 0, 1, probes, two_blocks, detail);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refused(2, SampleProbes{swapped, two_blocks, 64}),
+            "access stream: texture sample of 2 probes: probe blocks not in the order of the records");
+  EXPECT_EQ(refused(1, SampleProbes{short_cover, two_blocks, 64}),
+            "access stream: texture sample of 1 probes: probes cover 1 of 2 blocks");
+  EXPECT_EQ(refused(1, SampleProbes{case3, two_blocks, 512}),
+            "access stream: texture sample of 1 probes: block of 512 bytes");
+  EXPECT_EQ(refused(1, SampleProbes{case3, unaligned, 64}),
+            "access stream: texture sample of 1 probes: a block address not a multiple of 8");
+  EXPECT_EQ(w.size_bytes(), bytes_before);
+  EXPECT_EQ(w.counts(), counts_before);
+  w.frame_end();
+  std::string error;
+  const std::vector<Decoded> d = decode_samples(w.finish(), &error);
+  EXPECT_EQ(error, "");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].blocks, (std::vector<uint64_t>{0x10000}));
+}
+
+// Each limit of the probe records, damaged one at a time in a written stream: the reader stops at
+// the event's first byte with one line, and never allocates what a damaged count claims.
+TEST(AccessStream, ProbeRecordLimitsAreEnforcedOnRead) {
+  StreamWriter w;
+  w.frame_begin(1, 64, 64);
+  const TextureProbe p[1] = {{1, 0, 0, 1}};
+  const uint64_t b[1] = {0x10000};
+  w.texture(0, 0, 1, 1, b, SampleProbes{p, b, 64});
+  w.frame_end();
+  const std::vector<uint8_t> good = w.finish();
+  // The Texture event at byte 9: tag, packed lane/case, level, probes, detail (two bytes), head,
+  // block (three bytes), then FrameEnd.
+  const size_t probes = 9 + 3, detail = 9 + 4, head = 9 + 6;
+  const auto error_of = [](std::vector<uint8_t> bytes) {
+    std::string error;
+    decode_samples(bytes, &error);
+    return error;
+  };
+  std::vector<uint8_t> bytes = good;
+  bytes[probes] = 65;
+  EXPECT_EQ(error_of(bytes), "byte 9: texture sample with 65 probe records");
+  bytes = good;
+  bytes[detail + 1] = 0x08;  // (1024 >> 1) = 512-byte blocks, lines derived
+  EXPECT_EQ(error_of(bytes), "byte 9: texture sample with blocks of 512 bytes");
+  bytes = good;
+  bytes[head] = kProbeKindIrregular;
+  bytes.insert(bytes.begin() + static_cast<std::ptrdiff_t>(head) + 1, 13);  // 13 blocks
+  EXPECT_EQ(error_of(bytes), "byte 9: texture probe with 13 blocks");
+  bytes = good;
+  bytes.resize(head + 1);  // the block's delta cut off
+  EXPECT_NE(error_of(bytes).find("byte 9: "), std::string::npos);
+  EXPECT_EQ(error_of(good), "");
+}
+
 }  // namespace
 }  // namespace tessera::stream

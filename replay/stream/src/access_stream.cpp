@@ -255,14 +255,42 @@ void StreamWriter::quad(uint32_t x, uint32_t y, uint32_t coverage, uint32_t dept
   put_varint(bytes_, instructions);
 }
 
+namespace {
+
+// Everything the encoding below relies on, checked before a byte of the event is written, so a
+// refused sample leaves the stream and its counts as they were: the reader rebuilds each probe's
+// block range from the order of the records, so the ranges must tile `blocks` in order.
+
+void check_probes(uint32_t probes, const SampleProbes& detail) {
+  const auto refuse = [&](const std::string& why) {
+    throw std::invalid_argument("access stream: texture sample of " + std::to_string(probes) + " probes: " + why);
+  };
+  if (detail.probes.size() != probes || probes > kMaxProbesPerSample)
+    refuse(std::to_string(detail.probes.size()) + " probe records");
+  if (detail.block_bytes == 0 || detail.block_bytes > kMaxBlockBytes)
+    refuse("block of " + std::to_string(detail.block_bytes) + " bytes");
+  size_t next = 0;
+  for (const TextureProbe& pr : detail.probes) {
+    if (pr.kind > kProbeKindIrregular || pr.block_count > kMaxBlocksPerProbe ||
+        (pr.kind != kProbeKindIrregular && pr.block_count != kProbeBlocks[pr.kind]))
+      refuse("probe of kind " + std::to_string(pr.kind) + " with " + std::to_string(pr.block_count) + " blocks");
+    if (pr.first_block != next) refuse("probe blocks not in the order of the records");
+    next += pr.block_count;
+  }
+  if (next != detail.blocks.size())
+    refuse("probes cover " + std::to_string(next) + " of " + std::to_string(detail.blocks.size()) + " blocks");
+  for (uint64_t b : detail.blocks)
+    if (b & 7) refuse("a block address not a multiple of 8");
+}
+
+}  // namespace
+
 template <uint32_t kLaneBits>
 void StreamWriter::sample(EventKind kind, uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
                           std::span<const uint64_t> lines, const SampleProbes& detail) {
   constexpr uint32_t kLaneMask = (1u << kLaneBits) - 1;
   const bool with_probes = !detail.probes.empty();
-  if (with_probes && (detail.probes.size() != probes || probes > kMaxProbesPerSample || detail.block_bytes == 0))
-    throw std::invalid_argument("access stream: a sample of " + std::to_string(probes) + " probes with " +
-                                std::to_string(detail.probes.size()) + " probe records");
+  if (with_probes) check_probes(probes, detail);
   Event e = make_event(kind, {lane & kLaneMask, level, footprint_case, probes, detail.block_bytes}, 0, 0, lines);
   e.probes = detail.probes;
   e.blocks = detail.blocks;
@@ -292,14 +320,9 @@ void StreamWriter::sample(EventKind kind, uint32_t lane, uint32_t level, uint32_
     // texture-line predictor.
     uint64_t last = last_line_ >> 3;
     for (const TextureProbe& pr : detail.probes) {
-      if (pr.kind > kProbeKindIrregular || pr.block_count > kMaxBlocksPerProbe ||
-          size_t{pr.first_block} + pr.block_count > detail.blocks.size() ||
-          (pr.kind != kProbeKindIrregular && pr.block_count != kProbeBlocks[pr.kind]))
-        throw std::invalid_argument("access stream: bad texture probe record");
       p = write_varint(p, pr.kind | static_cast<uint64_t>(pr.level) << 3);
       if (pr.kind == kProbeKindIrregular) p = write_varint(p, pr.block_count);
       for (uint32_t b = pr.first_block; b < pr.first_block + pr.block_count; ++b) {
-        if (detail.blocks[b] & 7) throw std::invalid_argument("access stream: a texture block address not a multiple of 8");
         const uint64_t unit = detail.blocks[b] >> 3;
         p = write_varint(p, zigzag(static_cast<int64_t>(unit - last)));
         last = unit;
@@ -518,7 +541,10 @@ bool StreamReader::next(Event& e) {
       e.u[3] = u32();
       // Version 3: block bytes << 1 | explicit lines (schema/access-stream.md).
       const uint64_t detail = version_ >= 3 ? varint() : 1;
-      if (detail >> 1 > UINT32_MAX) ok = false;
+      if (ok && detail >> 1 > kMaxBlockBytes) {
+        pos_ = start;
+        return fail("texture sample with blocks of " + std::to_string(detail >> 1) + " bytes");
+      }
       e.u[4] = static_cast<uint32_t>(detail >> 1);
       const bool explicit_lines = (detail & 1) != 0;
       if (!explicit_lines && e.u[4] == 0) ok = false;

@@ -111,6 +111,8 @@ struct TextureProbe {
 inline constexpr uint8_t kProbeKindIrregular = 6;
 inline constexpr uint32_t kMaxProbesPerSample = 64;
 inline constexpr uint32_t kMaxBlocksPerProbe = 12;
+// A 4x4 block of the widest texel the texture unit decodes (16 bytes: RGBA32F).
+inline constexpr uint32_t kMaxBlockBytes = 256;
 
 // A sample's probes as the writer takes them: block_bytes is the size of one 4x4-texel block of
 // the sampled format (8 for BC1 up to 256 for RGBA32F); every block address is a multiple of 8.
