@@ -18,9 +18,6 @@ enum class ProbeKind : uint8_t {
   Irregular = 6,            // some border texels or a cube corner: distinct blocks in read order
 };
 
-// Blocks a probe of each kind carries (Irregular: its own count).
-inline constexpr std::array<uint16_t, 6> kProbeKindBlocks = {0, 1, 2, 2, 4, 1};
-
 // For the kinds 1..4 (Algorithm 2's cases), the index among the probe's blocks of the block each
 // texel t1..t4 of Fig. 4 lies in: blocks are recorded in order of first appearance.
 inline constexpr std::array<std::array<uint8_t, 4>, 5> kCaseTexelBlock = {{
