@@ -342,6 +342,14 @@ TEST(Footprint, ProbeRecordsInFilterOrder) {
   sample(tex, SamplerState{}, at(4.0f / 16, 4.0f / 16), &fp);  // nearest
   EXPECT_EQ(fp.probes[0].kind, ProbeKind::SingleTexel);
   EXPECT_EQ(blocks_of(fp, 0), (std::vector<uint64_t>{block(1, 1)}));
+  // A gather reads the same 2x2 footprint: recorded in Fig. 4's order too (t1 first), though it
+  // returns the texels in the gather order (i0,j1), (i1,j1), (i1,j0), (i0,j0).
+  gather(tex, s, at(8.0f / 16, 12.0f / 16), 0, &fp);
+  EXPECT_EQ(fp.probes[0].kind, ProbeKind::FourBlocks);
+  EXPECT_EQ(blocks_of(fp, 0), (std::vector<uint64_t>{block(1, 2), block(2, 2), block(1, 3), block(2, 3)}));
+  gather(tex, s, at(1.5f / 16, 4.0f / 16), 0, &fp);
+  EXPECT_EQ(fp.probes[0].kind, ProbeKind::TwoBlocksVertical);
+  EXPECT_EQ(blocks_of(fp, 0), (std::vector<uint64_t>{block(0, 0), block(0, 1)}));
 
   // R8: a 4x4 block is 16 B, four blocks to a line; the blocks are not the lines.
   Texture r8;

@@ -1,5 +1,7 @@
 #include "tessera/model/hooks.h"
 
+#include <algorithm>
+
 #include <numeric>
 
 namespace tessera::model {
@@ -54,23 +56,43 @@ void QueuePrefetcher::quad_queued(MemoryHierarchy& hierarchy, uint32_t core, std
   for (uint64_t line : lines) hierarchy.prefetch_texture(core, line, now);
 }
 
-uint32_t LineFrontBuffer::sample(uint32_t core, const TextureSampleView& s, std::vector<uint64_t>& l1_lines) {
-  uint32_t hits = 0;
+FrontHits LineFrontBuffer::sample(uint32_t core, const TextureSampleView& s, uint64_t now, std::vector<uint64_t>& l1_lines) {
+  FrontHits out{0, now + latency()};
+  const size_t first = l1_lines.size();
   for (uint64_t line : s.lines) {
-    if (access(core, line)) {
-      ++hits;
+    uint64_t ready = 0;
+    if (access(core, line, &ready)) {
+      ++out.hits;
+      out.ready = std::max(out.ready, ready);
     } else {
       l1_lines.push_back(line);
     }
   }
-  return hits;
+  requested_.assign(l1_lines.begin() + static_cast<std::ptrdiff_t>(first), l1_lines.end());
+  return out;
 }
 
-bool LastLineBuffer::access(uint32_t core, uint64_t line_addr) {
-  if (core >= last_.size()) last_.resize(core + 1, ~uint64_t{0});
+void LineFrontBuffer::filled(uint32_t core, std::span<const uint64_t> ready) {
+  for (size_t i = 0; i < ready.size() && i < requested_.size(); ++i) line_ready(core, requested_[i], ready[i]);
+}
+
+bool LastLineBuffer::access(uint32_t core, uint64_t line_addr, uint64_t* ready) {
+  if (core >= last_.size()) {
+    last_.resize(core + 1, ~uint64_t{0});
+    ready_.resize(core + 1, 0);
+  }
   const bool hit = last_[core] == line_addr;
-  last_[core] = line_addr;
+  if (hit) {
+    *ready = ready_[core];
+  } else {
+    last_[core] = line_addr;
+    ready_[core] = 0;
+  }
   return hit;
+}
+
+void LastLineBuffer::line_ready(uint32_t core, uint64_t line_addr, uint64_t ready) {
+  if (core < last_.size() && last_[core] == line_addr) ready_[core] = ready;
 }
 
 uint8_t ParameterBufferClassifier::classify(Stream stream, uint64_t, bool) { return stream == Stream::Tile ? 1 : 0; }

@@ -22,6 +22,7 @@ constexpr Counter<FrameResults> kFrameCounters[] = {
     {"fragments", &FrameResults::fragments},
     {"texture.samples", &FrameResults::texture_samples},
     {"texture.lines", &FrameResults::texture_lines},
+    {"texture.texel_reads", &FrameResults::texture_texel_reads},
     {"vertex.texture_samples", &FrameResults::vertex_texture_samples},
     {"vertex.texture_lines", &FrameResults::vertex_texture_lines},
 };
@@ -98,6 +99,10 @@ void emit_frame_metrics(FrameResults& r, const MetricSources& src) {
   // Paper 002 section 3 (66.3 % of misses): only while the hierarchy keeps holder counts.
   if (h.tracks_remote_residency()) put("l1tex.misses_remote_resident", d(h.l1tex_misses_remote_resident()));
   if (src.front_buffer) put("tfm.hits", d(r.front_buffer_hits));
+  // Paper 004 Fig. 8 counts hits per texel lookup (Algorithm 1). A sample's texels after the first
+  // of a line find it present, so only the L1's misses are texel misses.
+  if (r.texture_texel_reads > 0)
+    put("l1tex.texel_hit_rate", 1.0 - d(l1.misses) / d(r.texture_texel_reads));
   cache("vertex", h.vertex_totals());
   if (!src.tile_organisation) {
     // A tile-cache organisation (TCOR) replaces the unified tile cache and reports its own.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "raster_pipeline.h"
+#include "tessera/stream/texture_probe.h"
 
 namespace tessera::model {
 
@@ -77,6 +78,7 @@ uint32_t Rasterizer::read_quad(const Event& e) {
   static constexpr uint8_t kPixels[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
   p_.res->fragments += kPixels[e.u[2] & 0xfu];
   Event s;
+  uint64_t texel_reads = 0;
   while (cursor_->next(s)) {
     if (s.kind != EventKind::Texture) {
       cursor_->hold(s);
@@ -104,8 +106,10 @@ uint32_t Rasterizer::read_quad(const Event& e) {
     }
     q.probes += s.u[3];
     ++p_.res->texture_samples;
+    for (const stream::TextureProbe& pr : s.probes) texel_reads += stream::probe_texel_reads(pr);
   }
   if (!q.shaded) q.tex_instrs = 0;
+  if (q.shaded) p_.res->texture_texel_reads += texel_reads;
   return slot;
 }
 

@@ -133,13 +133,14 @@ void ShaderCore::texture_issue(uint32_t c, uint32_t slot, uint64_t t) {
   MemRequest r;
   r.unit = static_cast<uint16_t>(c);
   // Issues one line to L1 at the current request slot; `extra` = cycles of the front buffer
-  // around the L1 access (its lookup before, its fill after).
+  // around the L1 access (its lookup before, its fill after). Returns when the line is served.
   const auto issue_l1 = [&](uint64_t line, uint32_t extra) {
     const uint64_t issue = slot_cycle;
     r.addr = line;
     if (classify) r.priority_class = p_.priority(Stream::Texture, line, false);
     const MemResponse m = p_.h->access(r, issue);
-    done = std::max(done, issue + extra + m.latency);
+    const uint64_t served = issue + extra + m.latency;
+    done = std::max(done, served);
     if (m.served_by == ServedBy::L2 || m.served_by == ServedBy::Dram) ++p_.tile_l2[q.tile];
     if (m.accept_delay > 0) {
       slot_cycle = issue + m.accept_delay;
@@ -149,6 +150,7 @@ void ShaderCore::texture_issue(uint32_t c, uint32_t slot, uint64_t t) {
       in_cycle = 0;
       ++slot_cycle;
     }
+    return served;
   };
   uint32_t begin = 0;
   for (size_t s = 0; s < q.sample_end.size(); ++s) {
@@ -158,7 +160,8 @@ void ShaderCore::texture_issue(uint32_t c, uint32_t slot, uint64_t t) {
       const std::span<const uint64_t> sample_lines(q.lines.data() + begin, end - begin);
       if (front) {
         // The front buffer sees the whole sample (its probes, paper 004 Algorithm 2) and names
-        // the lines L1 must serve; what it serves itself is ready after its latency.
+        // the lines L1 must serve; what it serves itself is ready after its latency, or when the
+        // L1 read that fills the entry it hit completes.
         const uint32_t probe_begin = s == 0 ? 0 : q.sample_probe_end[s - 1];
         const uint32_t block_begin = s == 0 ? 0 : q.sample_block_end[s - 1];
         const TextureSampleView view{
@@ -167,10 +170,12 @@ void ShaderCore::texture_issue(uint32_t c, uint32_t slot, uint64_t t) {
             std::span<const uint64_t>(q.blocks.data() + block_begin, q.sample_block_end[s] - block_begin),
             q.sample_block_bytes[s]};
         front_l1_.clear();
-        const uint32_t hits = front->sample(c, view, front_l1_);
-        p_.res->front_buffer_hits += hits;
-        if (hits > 0) done = std::max(done, slot_cycle + front->latency());
-        for (uint64_t line : front_l1_) issue_l1(line, front->latency() + front->fill_latency());
+        const FrontHits hits = front->sample(c, view, slot_cycle, front_l1_);
+        p_.res->front_buffer_hits += hits.hits;
+        if (hits.hits > 0) done = std::max(done, hits.ready);
+        front_ready_.clear();
+        for (uint64_t line : front_l1_) front_ready_.push_back(issue_l1(line, front->latency() + front->fill_latency()));
+        front->filled(c, front_ready_);
       } else {
         for (uint64_t line : sample_lines) issue_l1(line, 0);
       }

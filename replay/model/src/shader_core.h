@@ -55,6 +55,7 @@ class ShaderCore {
   std::vector<uint64_t> core_free_, tex_free_;
   std::vector<uint32_t> resident_, tex_in_cycle_;
   std::vector<uint64_t> front_l1_;  // lines a front buffer sends on to L1, reused
+  std::vector<uint64_t> front_ready_;  // when each of them is served, reused
   uint64_t order_ = 0;
 };
 

@@ -713,10 +713,12 @@ Rgba gather(const Texture& tex, const SamplerState& sampler, const SampleRequest
     const auto lw = static_cast<int32_t>(lv.width), lh = static_cast<int32_t>(lv.height);
     const int32_t x0 = wrap(i0, lw, sampler.address_u), x1 = wrap(i0 + 1, lw, sampler.address_u);
     const int32_t y0 = wrap(j0, lh, sampler.address_v), y1 = wrap(j0 + 1, lh, sampler.address_v);
-    const TexelRead r[4] = {read_wrapped(c, lv, 0, x0, y1), read_wrapped(c, lv, 0, x1, y1),
-                            read_wrapped(c, lv, 0, x1, y0), read_wrapped(c, lv, 0, x0, y0)};
+    // Read (and recorded) in paper 004 Fig. 4's order t1..t4, as the probe records promise;
+    // returned in the gather order.
+    const TexelRead r[4] = {read_wrapped(c, lv, 0, x0, y0), read_wrapped(c, lv, 0, x1, y0),
+                            read_wrapped(c, lv, 0, x0, y1), read_wrapped(c, lv, 0, x1, y1)};
     note_probe(fp, classify(r, 4), texels_read(r, 4), 0);
-    for (int k = 0; k < 4; ++k) texel[k] = r[k].value;
+    texel[0] = r[2].value, texel[1] = r[3].value, texel[2] = r[1].value, texel[3] = r[0].value;
   }
   // The component is taken from the swizzled texels ("Texel Gathering"); OpImageDrefGather
   // returns the four compare results.

@@ -1,4 +1,4 @@
--- tfm: TFM and filter caches reconcile per frame (hits + misses = accesses; L1 accesses = the baseline's minus tfm.l1_accesses_saved; a filter cache sees every texture line; TFM accesses = direct + lookups) and every front buffer saw accesses wherever the capture samples textures
+-- tfm: TFM and filter caches reconcile per frame (hits + misses = accesses; L1 accesses = the baseline's minus tfm.l1_accesses_saved; every front buffer reads each texel of the stream's probes once (tfm.accesses = texture.texel_reads); TFM accesses = direct + lookups) and every front buffer saw accesses wherever the capture samples textures
 SELECT (SELECT count(*) FROM frame_metrics a
           JOIN frame_metrics h ON h.capture = a.capture AND h.frame = a.frame AND h.config = a.config AND h.metric = 'tfm.hits'
           JOIN frame_metrics m ON m.capture = a.capture AND m.frame = a.frame AND m.config = a.config AND m.metric = 'tfm.misses'
@@ -10,8 +10,8 @@ SELECT (SELECT count(*) FROM frame_metrics a
                               AND b.config = substr(l.config, 1, instr(l.config, '+') - 1)
         WHERE l.metric = 'l1tex.accesses' AND l.value != b.value - s.value)
      + (SELECT count(*) FROM frame_metrics a
-          JOIN frame_metrics t ON t.capture = a.capture AND t.frame = a.frame AND t.config = a.config AND t.metric = 'texture.lines'
-        WHERE a.metric = 'tfm.accesses' AND a.config LIKE '%+filter-%' AND a.value != t.value)
+          JOIN frame_metrics t ON t.capture = a.capture AND t.frame = a.frame AND t.config = a.config AND t.metric = 'texture.texel_reads'
+        WHERE a.metric = 'tfm.accesses' AND a.value != t.value)
      + (SELECT count(*) FROM frame_metrics a
           JOIN frame_metrics d ON d.capture = a.capture AND d.frame = a.frame AND d.config = a.config AND d.metric = 'tfm.direct'
           JOIN frame_metrics k ON k.capture = a.capture AND k.frame = a.frame AND k.config = a.config AND k.metric = 'tfm.lookups'

@@ -4,9 +4,13 @@
 // block of 4-byte texels), LRU in the fully associative one. Both are the project's
 // SetAssocCache (cache.h) with that geometry: 8 sets x 1 way, or 1 set x 8 ways.
 //
-// One access per line request (the unit of Tessera's texture stream); a miss reads the line
-// from L1 and allocates it. A direct-mapped access compares one tag, a fully associative one all
-// eight (what its energy pays, tfm_energy.h).
+// One access per texel read, as paper 004's Algorithm 1 looks up each texel t1..t4 of a bilinear
+// footprint (the unit of Fig. 8 for every architecture it compares, and the unit of TFM's
+// accesses): a texel's block lives in the 64 B line(s) it overlaps; the access hits when all of
+// them are present, and a missing line is read from L1 and allocated. A direct-mapped lookup
+// compares one tag per line, a fully associative one all eight (what its energy pays,
+// tfm_energy.h). Each line keeps the cycle its L1 read completes (SetAssocCache ready times): a
+// later quad's hit on a line still in flight waits for it.
 #pragma once
 
 #include <cstdint>
@@ -28,10 +32,17 @@ CacheConfig filter_cache_config(FilterKind kind);
 uint32_t filter_tag_compares(FilterKind kind);
 
 struct FilterCounters {
-  uint64_t accesses = 0;
-  uint64_t hits = 0;
+  uint64_t accesses = 0;      // texel reads
+  uint64_t hits = 0;          // texel reads whose lines were all present
   uint64_t tag_compares = 0;
-  uint64_t fills() const { return accesses - hits; }
+  uint64_t fills = 0;         // lines read from L1 and allocated
+  uint64_t misses() const { return accesses - hits; }
+};
+
+// A line a texel read allocated: read it from L1, then set_ready() its slot.
+struct FilterFill {
+  uint64_t line = 0;
+  uint64_t slot = 0;
 };
 
 class FilterCaches {
@@ -39,9 +50,13 @@ class FilterCaches {
   // One filter cache per core.
   FilterCaches(FilterKind kind, uint32_t cores);
 
-  // A read of the line at `line_addr` by `core`: true on a hit; a miss allocates the line (the
-  // caller reads it from L1).
-  bool access(uint32_t core, uint64_t line_addr);
+  // One texel read by `core` at cycle `now` from the block at `block` (`block_bytes` long): true
+  // on a hit, with the cycle its data is present in `ready` (after `now` while a fill is in
+  // flight); the lines it allocates are appended to `fills`.
+  bool texel(uint32_t core, uint64_t block, uint32_t block_bytes, uint64_t now, uint64_t* ready,
+             std::vector<FilterFill>& fills);
+  // The line allocated in `slot` of `core`'s cache is present from `ready`.
+  void set_ready(uint32_t core, uint64_t slot, uint64_t ready);
   // Empty caches for `cores` cores (start of a frame), counters kept.
   void reset(uint32_t cores);
 

@@ -41,6 +41,15 @@ TfmConfig TfmConfig::from_params(const ParamSet& p) {
   c.latency = p.get_u32("tfm.latency");
   c.fill_latency = p.get_u32("tfm.fill_latency");
   c.replacement = tba_replacement(p.get_string("tfm.replacement"));
+  // The replacement choice is the Texture Buffer Array's: the filter caches of Fig. 8 are the
+  // paper's direct-mapped (no choice) and LRU fully associative caches.
+  const ParamSet defaults(p.registry());
+  if (c.front != FrontKind::Tfm && p.text("tfm.replacement") != defaults.text("tfm.replacement")) {
+    throw ParamError("tfm.replacement=" + p.text("tfm.replacement") + " does nothing with tfm.front=" +
+                     std::string(front_name(c.front)) +
+                     " (it chooses the Texture Buffer Array's replacement; the 512 B filter caches are direct-mapped "
+                     "or LRU, paper 004 Fig. 8); leave it at " + defaults.text("tfm.replacement"));
+  }
   return c;
 }
 

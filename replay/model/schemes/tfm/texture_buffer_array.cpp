@@ -43,7 +43,7 @@ TbaFill TextureBufferArray::fill(uint32_t set, uint64_t block) {
     out.evicted = true;
     out.evicted_block = buffers[out.buffer].tag - 1;
   }
-  buffers[out.buffer] = Buffer{block + 1, ++clock_};
+  buffers[out.buffer] = Buffer{block + 1, ++clock_, 0};
   return out;
 }
 

@@ -25,6 +25,12 @@ enum class TbaReplacement : uint8_t { Lru, Fifo };
 // "lru" or "fifo"; throws std::invalid_argument otherwise.
 TbaReplacement tba_replacement(std::string_view name);
 
+// A buffer of the array.
+struct TbaSlot {
+  uint8_t set = 0;
+  uint8_t buffer = 0;
+};
+
 struct TbaFill {
   uint32_t buffer = 0;
   bool evicted = false;
@@ -46,6 +52,10 @@ class TextureBufferArray {
   // Moves `block` (not held in `set`) from L1 into a free buffer of `set`, else the victim's.
   TbaFill fill(uint32_t set, uint64_t block);
   bool holds(uint32_t set, uint64_t block) const;
+  // The cycle the block in `buffer` of `set` is present: its L1 read may still be in flight when
+  // a later quad looks it up (0 until set_ready, the fill's own sample waits for its L1 read).
+  uint64_t ready(uint32_t set, uint32_t buffer) const { return sets_.at(set).at(buffer).ready; }
+  void set_ready(uint32_t set, uint32_t buffer, uint64_t cycle) { sets_.at(set).at(buffer).ready = cycle; }
   // Drops every block (start of a frame).
   void clear();
 
@@ -55,6 +65,7 @@ class TextureBufferArray {
   struct Buffer {
     uint64_t tag = 0;    // block + 1; 0 = empty
     uint64_t stamp = 0;  // LRU: last use; FIFO: fill time
+    uint64_t ready = 0;  // cycle the block's L1 read completes
   };
   std::array<std::array<Buffer, kBuffersPerSet>, kSets> sets_{};
   uint64_t clock_ = 0;

@@ -1,30 +1,36 @@
 #include "tfm/texture_filter_memory.h"
 
+#include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 namespace tessera::model::tfm {
 
 void TextureFilterMemory::select_set(uint32_t level) {
-  if (has_level_ && level != level_) {
-    set_ ^= 1u;
+  uint32_t set = 0;  // bilinear: one set, the other off (section IV)
+  if (trilinear_) set = has_level_ && level != level_ ? set_ ^ 1u : set_;
+  if (set != set_) {
+    set_ = set;
     ++counters_.set_switches;
   }
   level_ = level;
   has_level_ = true;
 }
 
-bool TextureFilterMemory::lookup(uint64_t block, ProbeResult& result) {
+uint32_t TextureFilterMemory::lookup(uint64_t block, ProbeResult& result) {
   ++counters_.lookups;
   ++result.lookups;
-  if (tba_.lookup(set_, block)) {
+  if (const std::optional<uint32_t> hit = tba_.lookup(set_, block)) {
     ++counters_.lookup_hits;
     ++counters_.hits;
-    return true;
+    result.hit_ready = std::max(result.hit_ready, tba_.ready(set_, *hit));
+    return *hit;
   }
-  tba_.fill(set_, block);
+  const uint32_t buffer = tba_.fill(set_, block).buffer;
   ++counters_.fills;
+  result.fill_slots[result.fills] = TbaSlot{static_cast<uint8_t>(set_), static_cast<uint8_t>(buffer)};
   result.l1_blocks[result.fills++] = block;
-  return false;
+  return buffer;
 }
 
 ProbeResult TextureFilterMemory::bilinear(uint32_t level, const BilinearFootprint& footprint,
@@ -34,15 +40,17 @@ ProbeResult TextureFilterMemory::bilinear(uint32_t level, const BilinearFootprin
   ++counters_.cases[static_cast<size_t>(footprint.footprint_case)];
   ProbeResult result;
   uint64_t previous = 0;
+  uint32_t buffer = 0;
   for (const FetchStep& step : footprint.fetch) {
     const uint64_t block = blocks[step.texel];
     ++counters_.accesses;
     if (step.lookup) {
-      lookup(block, result);
+      buffer = lookup(block, result);
     } else {
       if (block != previous) throw std::invalid_argument("TFM: a direct access of the footprint reads another block");
       ++counters_.direct;
       ++counters_.hits;
+      result.hit_ready = std::max(result.hit_ready, tba_.ready(set_, buffer));
     }
     previous = block;
   }
@@ -86,6 +94,7 @@ void TfmCounters::add(const TfmCounters& o) {
 void TextureFilterMemory::clear() {
   tba_.clear();
   set_ = 0;
+  trilinear_ = false;
   level_ = 0;
   has_level_ = false;
 }

@@ -1,11 +1,14 @@
 // The TFM scheme wired into the timing model (paper 004): a Texture Filter Memory, or a 512 B
 // filter cache, in front of each core's L1 texture cache (hooks.h TextureFrontBuffer), its
 // metrics and the energy of its structures.
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
+#include <string>
 
 #include "tessera/model/energy.h"
 #include "tessera/model/scheme.h"
+#include "tessera/stream/texture_probe.h"
 #include "tfm/filter_cache.h"
 #include "tfm/footprint.h"
 #include "tfm/scheme.h"
@@ -17,14 +20,29 @@ namespace {
 
 using tfm::FrontKind;
 
-// Appends the lines block `block` (of `block_bytes`) lives in.
-void block_lines(uint64_t block, uint32_t block_bytes, std::vector<uint64_t>& out) {
+// Appends the lines block `block` (of `block_bytes`) lives in; returns how many.
+uint32_t block_lines(uint64_t block, uint32_t block_bytes, std::vector<uint64_t>& out) {
   const uint64_t last = (block + block_bytes - 1) & ~uint64_t{63};
-  for (uint64_t line = block & ~uint64_t{63}; line <= last; line += 64) out.push_back(line);
+  uint32_t n = 0;
+  for (uint64_t line = block & ~uint64_t{63}; line <= last; line += 64, ++n) out.push_back(line);
+  return n;
 }
 
+void require_probes(const TextureSampleView& s, const char* front) {
+  if (!s.lines.empty() && s.probes.empty())
+    throw std::runtime_error(std::string(front) + ": a texture sample without probe records (access stream version 3 needed)");
+}
+
+// What every front buffer counts beside its own counters: the baseline's line requests (one per
+// distinct line of a sample) and the lines it read from L1 instead.
+struct LineCounts {
+  uint64_t lines_seen = 0, l1_lines = 0;
+  double saved() const { return static_cast<double>(lines_seen) - static_cast<double>(l1_lines); }
+};
+
 // One TextureFilterMemory per core. A probe's lookup misses each read their block's lines from
-// L1 (the TBA holds whole 4x4 blocks, section IV).
+// L1 (the TBA holds whole 4x4 blocks, section IV); the buffer they fill is ready when the last
+// of those lines is served.
 class TfmFrontBuffer final : public TextureFrontBuffer {
  public:
   explicit TfmFrontBuffer(const tfm::TfmConfig& config) : config_(config) {}
@@ -32,35 +50,53 @@ class TfmFrontBuffer final : public TextureFrontBuffer {
   // Start of a frame: empty buffers, counters from zero.
   void reset(uint32_t cores) override {
     tfm_.assign(cores, tfm::TextureFilterMemory(config_.replacement));
-    lines_seen_ = l1_lines_ = irregular_ = 0;
+    lines_ = {};
+    irregular_ = 0;
   }
 
-  uint32_t sample(uint32_t core, const TextureSampleView& s, std::vector<uint64_t>& l1_lines) override {
-    if (!s.lines.empty() && s.probes.empty())
-      throw std::runtime_error("tfm: a texture sample without probe records (access stream version 3 needed)");
+  FrontHits sample(uint32_t core, const TextureSampleView& s, uint64_t now, std::vector<uint64_t>& l1_lines) override {
+    require_probes(s, "tfm");
     tfm::TextureFilterMemory& t = tfm_.at(core);
     const uint64_t hits_before = t.counters().hits;
     const size_t l1_before = l1_lines.size();
+    uint64_t ready = now + config_.latency;
+    pending_.clear();
+    // Trilinear when the probes span two levels (the finer level's, then the coarser's).
+    bool trilinear = false;
+    for (const stream::TextureProbe& p : s.probes) trilinear |= p.level != s.probes.front().level;
+    t.begin_sample(trilinear);
     for (const stream::TextureProbe& p : s.probes) {
       const std::span<const uint64_t> b = s.blocks.subspan(p.first_block, p.block_count);
+      const auto kind = static_cast<stream::ProbeKind>(p.kind);
       tfm::ProbeResult r;
-      switch (p.kind) {
-        case 0: continue;  // border texels only: no memory read
-        case 1: r = t.bilinear(p.level, tfm::footprint_of_case(tfm::FootprintCase::SingleBlock), {b[0], b[0], b[0], b[0]}); break;
-        case 2: r = t.bilinear(p.level, tfm::footprint_of_case(tfm::FootprintCase::TwoBlocksVertical), {b[0], b[0], b[1], b[1]}); break;
-        case 3: r = t.bilinear(p.level, tfm::footprint_of_case(tfm::FootprintCase::TwoBlocksHorizontal), {b[0], b[1], b[0], b[1]}); break;
-        case 4: r = t.bilinear(p.level, tfm::footprint_of_case(tfm::FootprintCase::FourBlocks), {b[0], b[1], b[2], b[3]}); break;
-        case 5: r = t.nearest(p.level, b[0]); break;
-        default:
-          r = t.irregular(p.level, b);
-          ++irregular_;
-          break;
+      if (kind == stream::ProbeKind::None) continue;  // border texels only: no memory read
+      if (stream::is_bilinear_case(kind)) {
+        const auto& texel_block = stream::kCaseTexelBlock[p.kind];
+        r = t.bilinear(p.level, tfm::footprint_of_case(static_cast<tfm::FootprintCase>(p.kind)),
+                       {b[texel_block[0]], b[texel_block[1]], b[texel_block[2]], b[texel_block[3]]});
+      } else if (kind == stream::ProbeKind::SingleTexel) {
+        r = t.nearest(p.level, b[0]);
+      } else {
+        r = t.irregular(p.level, b);
+        ++irregular_;
       }
-      for (uint32_t f = 0; f < r.fills; ++f) block_lines(r.l1_blocks[f], s.block_bytes, l1_lines);
+      ready = std::max(ready, r.hit_ready);
+      for (uint32_t f = 0; f < r.fills; ++f)
+        pending_.push_back(Fill{r.fill_slots[f], block_lines(r.l1_blocks[f], s.block_bytes, l1_lines)});
     }
-    lines_seen_ += s.lines.size();
-    l1_lines_ += l1_lines.size() - l1_before;
-    return static_cast<uint32_t>(t.counters().hits - hits_before);
+    lines_.lines_seen += s.lines.size();
+    lines_.l1_lines += l1_lines.size() - l1_before;
+    return FrontHits{static_cast<uint32_t>(t.counters().hits - hits_before), ready};
+  }
+
+  // A filled block is present when the last of its lines is.
+  void filled(uint32_t core, std::span<const uint64_t> ready) override {
+    size_t i = 0;
+    for (const Fill& f : pending_) {
+      uint64_t block_ready = 0;
+      for (uint32_t k = 0; k < f.lines && i < ready.size(); ++k) block_ready = std::max(block_ready, ready[i++]);
+      tfm_.at(core).set_ready(f.slot, block_ready);
+    }
   }
 
   uint32_t latency() const override { return config_.latency; }
@@ -71,27 +107,74 @@ class TfmFrontBuffer final : public TextureFrontBuffer {
     for (const auto& t : tfm_) c.add(t.counters());
     return c;
   }
-  uint64_t lines_seen_ = 0, l1_lines_ = 0, irregular_ = 0;
+  LineCounts lines_;
+  uint64_t irregular_ = 0;
 
  private:
+  struct Fill {
+    tfm::TbaSlot slot;
+    uint32_t lines = 0;
+  };
   tfm::TfmConfig config_;
   std::vector<tfm::TextureFilterMemory> tfm_;
+  std::vector<Fill> pending_;  // the last sample's fills, in the order of its L1 lines
 };
 
-// A 512 B filter cache per core, looked up once per line of the sample (Fig. 8 cases 3, 4).
-class FilterFrontBuffer final : public LineFrontBuffer {
+// A 512 B filter cache per core (Fig. 8 cases 3, 4), looked up once per texel read in the
+// paper's t1..t4 order (Algorithm 1), from the same probe records TFM reads: a bilinear probe's
+// four texels, a nearest probe's one; an irregular probe (border texels, a cube corner) records
+// only its distinct blocks, so it reads each once, as TFM looks each up once.
+class FilterFrontBuffer final : public TextureFrontBuffer {
  public:
   FilterFrontBuffer(tfm::FilterKind kind, const tfm::TfmConfig& config) : caches_(kind, 0), config_(config) {}
   // Start of a frame: empty caches, counters from zero.
-  void reset(uint32_t cores) override { caches_ = tfm::FilterCaches(caches_.kind(), cores); }
-  bool access(uint32_t core, uint64_t line) override { return caches_.access(core, line); }
+  void reset(uint32_t cores) override {
+    caches_ = tfm::FilterCaches(caches_.kind(), cores);
+    lines_ = {};
+  }
+
+  FrontHits sample(uint32_t core, const TextureSampleView& s, uint64_t now, std::vector<uint64_t>& l1_lines) override {
+    require_probes(s, front_name());
+    FrontHits out{0, now + config_.latency};
+    fills_.clear();
+    const auto read = [&](uint64_t block) {
+      uint64_t ready = 0;
+      if (caches_.texel(core, block, s.block_bytes, now, &ready, fills_)) {
+        ++out.hits;
+        out.ready = std::max(out.ready, ready);
+      }
+    };
+    for (const stream::TextureProbe& p : s.probes) {
+      const std::span<const uint64_t> b = s.blocks.subspan(p.first_block, p.block_count);
+      const auto kind = static_cast<stream::ProbeKind>(p.kind);
+      if (stream::is_bilinear_case(kind)) {
+        for (uint8_t k : stream::kCaseTexelBlock[p.kind]) read(b[k]);
+      } else {
+        for (uint64_t block : b) read(block);  // one texel, or an irregular probe's distinct blocks
+      }
+    }
+    for (const tfm::FilterFill& f : fills_) l1_lines.push_back(f.line);
+    lines_.lines_seen += s.lines.size();
+    lines_.l1_lines += fills_.size();
+    return out;
+  }
+
+  void filled(uint32_t core, std::span<const uint64_t> ready) override {
+    for (size_t i = 0; i < ready.size() && i < fills_.size(); ++i) caches_.set_ready(core, fills_[i].slot, ready[i]);
+  }
+
   uint32_t latency() const override { return config_.latency; }
   uint32_t fill_latency() const override { return config_.fill_latency; }
   const tfm::FilterCaches& caches() const { return caches_; }
+  LineCounts lines_;
 
  private:
+  const char* front_name() const {
+    return caches_.kind() == tfm::FilterKind::DirectMapped512 ? "filter-dm512" : "filter-fa512";
+  }
   tfm::FilterCaches caches_;
   tfm::TfmConfig config_;
+  std::vector<tfm::FilterFill> fills_;  // the last sample's, in the order of its L1 lines
 };
 
 double d(uint64_t v) { return static_cast<double>(v); }
@@ -120,13 +203,13 @@ class TfmInstance final : public SchemeInstance {
       for (int k = 1; k <= 4; ++k) put("tfm.case" + std::to_string(k), d(c.cases[static_cast<size_t>(k)]));
       put("tfm.irregular", d(tfm_->irregular_));
       put("tfm.set_switches", d(c.set_switches));
-      put("tfm.l1_accesses_saved", d(tfm_->lines_seen_) - d(tfm_->l1_lines_));
+      put("tfm.l1_accesses_saved", tfm_->lines_.saved());
     } else {
       const tfm::FilterCounters& c = filter_->caches().counters();
       put("tfm.accesses", d(c.accesses));
-      put("tfm.misses", d(c.fills()));
+      put("tfm.misses", d(c.misses()));
       put("tfm.lookups", d(c.accesses));
-      put("tfm.l1_accesses_saved", d(c.hits));
+      put("tfm.l1_accesses_saved", filter_->lines_.saved());
     }
   }
   // Dynamic energy per event (tfm_energy.h) and the leakage of the arrays (two 256 B TBA sets or
@@ -141,8 +224,8 @@ class TfmInstance final : public SchemeInstance {
     } else {
       const tfm::FilterCounters& c = filter_->caches().counters();
       e.reads = c.accesses;
-      e.writes = c.fills();
-      e.dynamic_nj = tfm::front_energy_pj(c, filter_kind(), p.tech) * 1e-3;
+      e.writes = c.fills;
+      e.dynamic_nj = tfm::front_energy_pj(c, p.tech) * 1e-3;
     }
     const double kib = 512.0 / 1024.0 * h.config().shader_cores;
     e.leakage_nj = sram_leakage_mw_per_kib(p.tech) * p.leakage_scale * kib * static_cast<double>(cycles) / p.gpu_freq_mhz;

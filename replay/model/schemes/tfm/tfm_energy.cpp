@@ -7,10 +7,9 @@ TbaEnergy tba_energy(TechVariant tech) {
   return TbaEnergy{row.read_pj, row.read_pj, kRowsPerLine * row.write_pj};
 }
 
-FilterEnergy filter_energy(FilterKind kind, TechVariant tech) {
+FilterEnergy filter_energy(TechVariant tech) {
   const AccessEnergy row = small_ram(tech, static_cast<double>(kFilterBytes));
-  const double tag = row.read_pj * kTagBits / 128.0;
-  return FilterEnergy{kRowsPerLine * row.read_pj + filter_tag_compares(kind) * tag, kRowsPerLine * row.write_pj};
+  return FilterEnergy{row.read_pj, row.read_pj * kTagBits / 128.0, kRowsPerLine * row.write_pj};
 }
 
 double front_energy_pj(const TfmCounters& c, TechVariant tech) {
@@ -19,9 +18,10 @@ double front_energy_pj(const TfmCounters& c, TechVariant tech) {
          static_cast<double>(c.fills) * e.fill;
 }
 
-double front_energy_pj(const FilterCounters& c, FilterKind kind, TechVariant tech) {
-  const FilterEnergy e = filter_energy(kind, tech);
-  return static_cast<double>(c.accesses) * e.access + static_cast<double>(c.fills()) * e.fill;
+double front_energy_pj(const FilterCounters& c, TechVariant tech) {
+  const FilterEnergy e = filter_energy(tech);
+  return static_cast<double>(c.accesses) * e.texel_read + static_cast<double>(c.tag_compares) * e.tag_compare +
+         static_cast<double>(c.fills) * e.fill;
 }
 
 }  // namespace tessera::model::tfm

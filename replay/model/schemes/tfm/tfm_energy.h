@@ -11,9 +11,10 @@
 //    (direct or after a lookup) reads one 128-bit row: 0.41 pJ. A lookup also reads and compares
 //    the four 26-bit block-address registers: one more row read (4 x 26 bits ~ one 128-bit row).
 //    A fill writes the block as 4 rows: 2.28 pJ.
-//  - 512 B filter cache (32 nm lop: a row read 0.580 pJ, a row write 0.806 pJ): an access reads a
-//    64 B line (4 rows) and compares tags, one 26-bit tag costing 26/128 of a row read; direct-
-//    mapped 1 tag, fully associative 8 (a CAM search of every entry). A fill writes 4 rows.
+//  - 512 B filter cache (32 nm lop: a row read 0.580 pJ, a row write 0.806 pJ): an access is one
+//    texel read (Algorithm 1, as the TBA's): it reads the texel's 128-bit row and compares tags,
+//    one 26-bit tag costing 26/128 of a row read; direct-mapped 1 tag per line looked up, fully
+//    associative 8 (a CAM search of every entry). A fill writes a 64 B line as 4 rows.
 // The L1 texture caches and L2 keep the model's CACTI figures (energy.h).
 #pragma once
 
@@ -37,12 +38,14 @@ struct TbaEnergy {
 };
 TbaEnergy tba_energy(TechVariant tech);
 struct FilterEnergy {
-  double access = 0;  // line read + tag comparisons
-  double fill = 0;
+  double texel_read = 0;   // one row
+  double tag_compare = 0;  // one tag
+  double fill = 0;         // one line
 };
-FilterEnergy filter_energy(FilterKind kind, TechVariant tech);
+// The same 512 B array for both organisations: they differ in the tags compared per lookup.
+FilterEnergy filter_energy(TechVariant tech);
 
 double front_energy_pj(const TfmCounters& counters, TechVariant tech);
-double front_energy_pj(const FilterCounters& counters, FilterKind kind, TechVariant tech);
+double front_energy_pj(const FilterCounters& counters, TechVariant tech);
 
 }  // namespace tessera::model::tfm

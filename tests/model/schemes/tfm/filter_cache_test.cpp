@@ -3,15 +3,23 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "tfm/filter_cache.h"
 
 namespace tessera::model::tfm {
 namespace {
 
+// One texel read of an RGBA8 block (one 64 B line) at cycle 0.
+bool read(FilterCaches& f, uint32_t core, uint64_t line) {
+  std::vector<FilterFill> fills;
+  uint64_t ready = 0;
+  return f.texel(core, line, 64, 0, &ready, fills);
+}
+
 std::string run(FilterCaches& f, std::initializer_list<uint64_t> lines) {
   std::string s;
-  for (uint64_t l : lines) s += f.access(0, l * 64) ? 'H' : 'M';
+  for (uint64_t l : lines) s += read(f, 0, l * 64) ? 'H' : 'M';
   return s;
 }
 
@@ -33,23 +41,23 @@ TEST(FilterCache, ConflictsAndCapacity) {
   const auto cycle = {0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8};
   std::string d, f;
   for (uint64_t l : cycle) {
-    d += dm9.access(0, l * 64) ? 'H' : 'M';
-    f += fa9.access(0, l * 64) ? 'H' : 'M';
+    d += read(dm9, 0, l * 64) ? 'H' : 'M';
+    f += read(fa9, 0, l * 64) ? 'H' : 'M';
   }
   EXPECT_EQ(d, "MMMMMMMMMMHHHHHHHM");
   EXPECT_EQ(f, std::string(18, 'M'));
   EXPECT_EQ(dm9.counters().tag_compares, 18u);
   EXPECT_EQ(fa9.counters().tag_compares, 18u * 8);
-  EXPECT_EQ(dm9.counters().fills(), 11u);
+  EXPECT_EQ(dm9.counters().fills, 11u);
 }
 
 TEST(FilterCache, PerCore) {
   FilterCaches fa(FilterKind::FullyAssociative512, 2);
-  EXPECT_FALSE(fa.access(0, 64));
-  EXPECT_FALSE(fa.access(1, 64));  // each core has its own
-  EXPECT_TRUE(fa.access(0, 64));
+  EXPECT_FALSE(read(fa, 0, 64));
+  EXPECT_FALSE(read(fa, 1, 64));  // each core has its own
+  EXPECT_TRUE(read(fa, 0, 64));
   fa.reset(2);
-  EXPECT_FALSE(fa.access(0, 64));
+  EXPECT_FALSE(read(fa, 0, 64));
   EXPECT_EQ(fa.counters().accesses, 4u);
 }
 

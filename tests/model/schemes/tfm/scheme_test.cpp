@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "tessera/model/configuration.h"
 #include "tessera/model/gpu_model.h"
@@ -30,11 +31,22 @@ TEST(TfmScheme, Params) {
   EXPECT_EQ(c.replacement, TbaReplacement::Lru);
   set.set("tfm.replacement", "fifo");
   set.set("tfm.fill_latency", "4");
-  set.set("tfm.front", "filter-fa512");
   c = TfmConfig::from_params(set);
   EXPECT_EQ(c.replacement, TbaReplacement::Fifo);
-  EXPECT_EQ(c.front, FrontKind::FilterFullyAssociative512);
   EXPECT_EQ(c.fill_latency, 4u);
+  // The filter caches have no replacement choice: a FIFO request is refused, naming both.
+  for (const char* front : {"filter-dm512", "filter-fa512"}) {
+    set.set("tfm.front", front);
+    try {
+      (void)TfmConfig::from_params(set);
+      ADD_FAILURE() << front;
+    } catch (const ParamError& e) {
+      EXPECT_NE(std::string(e.what()).find("tfm.replacement=fifo"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(std::string("tfm.front=") + front), std::string::npos) << e.what();
+    }
+  }
+  set.set("tfm.replacement", "lru");
+  EXPECT_EQ(TfmConfig::from_params(set).front, FrontKind::FilterFullyAssociative512);
   EXPECT_THROW(set.set("tfm.replacement", "plru"), ParamError);
   EXPECT_THROW(set.set("tfm.front", "filter-dm1k"), ParamError);
 }
@@ -47,10 +59,16 @@ TEST(TfmScheme, Energy) {
   EXPECT_NEAR(t.lookup, 0.41, 1e-12);
   EXPECT_NEAR(t.fill, 2.28, 1e-12);
   const double row = 0.82 * std::sqrt(0.5);
-  EXPECT_NEAR(filter_energy(FilterKind::DirectMapped512, TechVariant::Nm32Lop).access, 4 * row + row * 26 / 128, 1e-12);
-  EXPECT_NEAR(filter_energy(FilterKind::FullyAssociative512, TechVariant::Nm32Lop).access, 4 * row + 8 * row * 26 / 128,
-              1e-12);
-  EXPECT_NEAR(filter_energy(FilterKind::DirectMapped512, TechVariant::Nm32Lop).fill, 4 * 1.14 * std::sqrt(0.5), 1e-12);
+  const FilterEnergy f = filter_energy(TechVariant::Nm32Lop);
+  EXPECT_NEAR(f.texel_read, row, 1e-12);
+  EXPECT_NEAR(f.tag_compare, row * 26 / 128, 1e-12);
+  EXPECT_NEAR(f.fill, 4 * 1.14 * std::sqrt(0.5), 1e-12);
+  // 10 texel reads of a fully associative cache (8 tags each), 3 lines filled.
+  FilterCounters fc;
+  fc.accesses = 10;
+  fc.tag_compares = 80;
+  fc.fills = 3;
+  EXPECT_NEAR(front_energy_pj(fc, TechVariant::Nm32Lop), 10 * row + 80 * row * 26 / 128 + 3 * 4 * 1.14 * std::sqrt(0.5), 1e-12);
   // 20 texel reads, 10 lookups, 6 fills.
   TfmCounters c;
   c.accesses = 20;
@@ -75,15 +93,17 @@ using Sample = std::vector<Probe>;
 
 // A frame of one pass, one tile, one quad per sample whose lane 0 takes it (so all reach core
 // FG-xshift2 sends quad (0,0) to: one core, one TFM).
-std::vector<uint8_t> frame(const std::vector<Sample>& samples) {
+// `instructions`: per quad, 40 when empty.
+std::vector<uint8_t> frame(const std::vector<Sample>& samples, const std::vector<uint64_t>& instructions = {}) {
   stream::StreamWriter w;
   w.frame_begin(1, 32, 32);
   w.pass_begin(0, 32, 32, 32, 32, 1, 1);
   w.draw(0);
   w.tile_begin(0, 0, 0, 0);
   w.primitive(0, 0);
-  for (const Sample& s : samples) {
-    w.quad(0, 0, 1, 1, 1, stream::kQuadShaded, 40);
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const Sample& s = samples[i];
+    w.quad(0, 0, 1, 1, 1, stream::kQuadShaded, i < instructions.size() ? instructions[i] : 40);
     std::vector<stream::TextureProbe> probes;
     std::vector<uint64_t> blocks, lines;
     for (const Probe& p : s) {
@@ -142,15 +162,37 @@ TEST(TfmScheme, ExactHitsAndMissesInTheTimingModel) {
   EXPECT_GT(m(tfm, "energy.tfm_nj"), 0);
   EXPECT_LT(m(tfm, "energy.texture_path_pj_per_access"), m(base, "energy.texture_path_pj_per_access"));
 
-  // The filter caches see line requests: 10, of which the 6 distinct lines miss (in the
-  // direct-mapped one block (1,2) evicts (1,0) from set 1 after (1,0)'s last use).
+  // The filter caches look up each texel t1..t4 (Algorithm 1), 20 reads: every first read of a
+  // block misses (6), the other 14 hit (in the direct-mapped one block (1,2) evicts (1,0) from set
+  // 1 after (1,0)'s last use), so on this walk they hit as often as TFM, with 20 lookups to TFM's 10.
   for (const char* spec : {"mobile-256k+filter-dm512", "mobile-256k+filter-fa512"}) {
     const FrameResults f = run(bytes, spec);
-    EXPECT_EQ(m(f, "tfm.accesses"), 10) << spec;
+    EXPECT_EQ(m(f, "tfm.accesses"), 20) << spec;
+    EXPECT_EQ(m(f, "tfm.lookups"), 20) << spec;
     EXPECT_EQ(m(f, "tfm.misses"), 6) << spec;
-    EXPECT_EQ(m(f, "tfm.hits"), 4) << spec;
+    EXPECT_EQ(m(f, "tfm.hits"), 14) << spec;
     EXPECT_EQ(m(f, "l1tex.accesses"), 6) << spec;
     EXPECT_EQ(m(f, "tfm.l1_accesses_saved"), m(base, "l1tex.accesses") - m(f, "l1tex.accesses")) << spec;
+  }
+}
+
+// Two quads resident in one core (core.max_quads 16): the first misses block A all the way to
+// DRAM; the second, issued while that read is in flight, hits A in the TBA (or the filter cache)
+// and must wait for it. Its texture data arrives exactly tfm.latency + tfm.fill_latency = 3
+// cycles after the baseline's, whose second L1 access hits the line in flight. The second quad's
+// long tail after its sample makes it the frame's last, so `cycles` shows when it was served.
+TEST(TfmScheme, HitOnABlockStillInFlightWaitsForItsFill) {
+  const Sample a = {{1, 0, {block(kLevel0, 0, 0)}}};
+  const auto bytes = frame({a, a}, {4, 400});
+  const FrameResults base = run(bytes, "mobile-256k");
+  EXPECT_EQ(m(base, "l1tex.accesses"), 2);
+  EXPECT_EQ(m(base, "l1tex.mshr_merges"), 1);  // the second quad's access finds the fill in flight
+  for (const char* spec : {"mobile-256k+tfm", "mobile-256k+filter-dm512", "mobile-256k+filter-fa512"}) {
+    const FrameResults r = run(bytes, spec);
+    EXPECT_EQ(m(r, "tfm.misses"), 1) << spec;
+    EXPECT_EQ(m(r, "l1tex.accesses"), 1) << spec;
+    EXPECT_EQ(m(r, "cycles"), m(base, "cycles") + 3) << spec;
+    EXPECT_EQ(m(r, "cycles"), 199) << spec;
   }
 }
 

@@ -71,6 +71,7 @@ TEST(TextureFilterMemory, BilinearSequence) {
 TEST(TextureFilterMemory, TrilinearSwitchesSets) {
   TextureFilterMemory tfm;
   for (int sample = 0; sample < 2; ++sample) {
+    tfm.begin_sample(true);
     EXPECT_EQ(probe(tfm, 2, 3, 3, 0x10000).fills, sample == 0 ? 4u : 0u);
     EXPECT_EQ(tfm.current_set(), 0u);
     EXPECT_EQ(probe(tfm, 3, 3, 3, 0x20000).fills, sample == 0 ? 4u : 0u);
@@ -81,6 +82,32 @@ TEST(TextureFilterMemory, TrilinearSwitchesSets) {
   EXPECT_FALSE(tfm.tba().holds(0, B(1, 1, 0x20000)));
   EXPECT_EQ(tfm.counters().set_switches, 3u);
   EXPECT_EQ(tfm.counters().lookup_hits, 8u);
+}
+
+// Section IV: bilinear filtering uses one set. A shader sampling two textures bilinearly at
+// different levels (level 0 of one, level 3 of another) stays in set 0: the blocks compete for
+// its four buffers and the other set is never used. Then a trilinear sample toggles.
+TEST(TextureFilterMemory, BilinearSamplesAtDifferentLevelsStayInSetZero) {
+  TextureFilterMemory tfm;
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_EQ(probe(tfm, 0, 1, 1, 0x10000).fills, round == 0 ? 1u : 0u);
+    EXPECT_EQ(tfm.current_set(), 0u);
+    EXPECT_EQ(probe(tfm, 3, 1, 1, 0x20000).fills, round == 0 ? 1u : 0u);
+    EXPECT_EQ(tfm.current_set(), 0u);
+  }
+  EXPECT_TRUE(tfm.tba().holds(0, B(0, 0, 0x10000)));
+  EXPECT_TRUE(tfm.tba().holds(0, B(0, 0, 0x20000)));
+  EXPECT_FALSE(tfm.tba().holds(1, B(0, 0, 0x20000)));
+  EXPECT_EQ(tfm.counters().set_switches, 0u);
+  tfm.begin_sample(true);
+  probe(tfm, 3, 1, 1, 0x20000);
+  EXPECT_EQ(tfm.current_set(), 0u);  // the level of the previous access: no change
+  probe(tfm, 4, 1, 1, 0x30000);
+  EXPECT_EQ(tfm.current_set(), 1u);
+  tfm.begin_sample(false);
+  probe(tfm, 4, 1, 1, 0x30000);
+  EXPECT_EQ(tfm.current_set(), 0u);  // back to bilinear: set 0 (a miss there)
+  EXPECT_EQ(tfm.counters().set_switches, 2u);
 }
 
 // Blocks A, B, C, D are filled by four case-1 probes, A is probed again, then E: LRU evicts B and

@@ -73,6 +73,10 @@ struct FrameResults {
   uint64_t raster_cycles = 0;
   uint64_t passes = 0, draws = 0, tiles = 0, quads = 0, shaded_quads = 0, fragments = 0;
   uint64_t texture_samples = 0, texture_lines = 0, front_buffer_hits = 0;
+  // Texel reads of shaded quads' samples, one per texel as paper 004's Algorithm 1 looks them up
+  // (4 per bilinear probe, 1 per nearest one; an irregular probe one per distinct block), from the
+  // stream's probe records (version 3; 0 without them).
+  uint64_t texture_texel_reads = 0;
   // Vertex shader texture samples and their lines, read through the vertex caches.
   uint64_t vertex_texture_samples = 0, vertex_texture_lines = 0;
   // Paper 003 section V-A's lower bound on the unified tile cache's misses (no tile organisation).

@@ -144,38 +144,62 @@ struct TextureSampleView {
   uint32_t block_bytes = 0;          // bytes of one block of the sampled format
 };
 
+// What a front buffer served itself of one sample: the accesses (the model's tfm.hits) and the
+// cycle the last of them is served.
+struct FrontHits {
+  uint32_t hits = 0;
+  uint64_t ready = 0;
+};
+
 // A small structure in front of each L1 texture cache (paper 004 TFM). It serves what it holds
 // in latency() cycles without an L1 access and names the lines to read from L1 for the rest; an
 // L1 read through it takes latency() + the L1's time + fill_latency() (the line or block is
-// written into the structure before the texel is served).
+// written into the structure before the texel is served). A hit on a block whose L1 read is
+// still in flight (another quad's, with several quads resident per core) waits for that read:
+// the structure keeps a ready cycle per entry, set by filled().
 class TextureFrontBuffer {
  public:
   virtual ~TextureFrontBuffer() = default;
   virtual void reset(uint32_t cores) = 0;  // called at the start of every frame
-  // One sample of `core`: appends the lines to read from L1, in order, to `l1_lines` and returns
-  // the accesses it served itself (the model's tfm.hits).
-  virtual uint32_t sample(uint32_t core, const TextureSampleView& s, std::vector<uint64_t>& l1_lines) = 0;
+  // One sample of `core` whose accesses start at cycle `now`: appends the lines to read from L1,
+  // in order, to `l1_lines` and returns what it served itself; hits.ready is at least
+  // now + latency() and at least the ready cycle of every entry hit.
+  virtual FrontHits sample(uint32_t core, const TextureSampleView& s, uint64_t now, std::vector<uint64_t>& l1_lines) = 0;
+  // The L1 reads the last sample() of `core` named are served at ready[i] (for l1_lines[i]): the
+  // entries they fill serve later hits from then on.
+  virtual void filled(uint32_t core, std::span<const uint64_t> ready) = 0;
   virtual uint32_t latency() const = 0;  // hit latency in cycles
   virtual uint32_t fill_latency() const { return 0; }
 };
 
-// A front buffer looked up once per line of the sample (filter caches).
+// A front buffer looked up once per line of the sample.
 class LineFrontBuffer : public TextureFrontBuffer {
  public:
-  uint32_t sample(uint32_t core, const TextureSampleView& s, std::vector<uint64_t>& l1_lines) override;
-  // True on a hit; a miss allocates the line.
-  virtual bool access(uint32_t core, uint64_t line_addr) = 0;
+  FrontHits sample(uint32_t core, const TextureSampleView& s, uint64_t now, std::vector<uint64_t>& l1_lines) override;
+  void filled(uint32_t core, std::span<const uint64_t> ready) override;
+  // True on a hit, with the cycle the line's data is present in `ready`; a miss allocates the
+  // line.
+  virtual bool access(uint32_t core, uint64_t line_addr, uint64_t* ready) = 0;
+  // The line allocated by a miss of access() is present from `ready`.
+  virtual void line_ready(uint32_t core, uint64_t line_addr, uint64_t ready) = 0;
+
+ private:
+  std::vector<uint64_t> requested_;  // the lines the last sample() sent on to L1
 };
 
 // Trivial alternative: one register per core holding the last line it read.
 class LastLineBuffer final : public LineFrontBuffer {
  public:
-  void reset(uint32_t cores) override { last_.assign(cores, ~uint64_t{0}); }
-  bool access(uint32_t core, uint64_t line_addr) override;
+  void reset(uint32_t cores) override {
+    last_.assign(cores, ~uint64_t{0});
+    ready_.assign(cores, 0);
+  }
+  bool access(uint32_t core, uint64_t line_addr, uint64_t* ready) override;
+  void line_ready(uint32_t core, uint64_t line_addr, uint64_t ready) override;
   uint32_t latency() const override { return 1; }
 
  private:
-  std::vector<uint64_t> last_;
+  std::vector<uint64_t> last_, ready_;
 };
 
 // Priority class handed to the L2 policy for each request: paper 003 section III-D1's field
