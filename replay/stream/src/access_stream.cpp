@@ -49,6 +49,8 @@ void put_delta(Buffer& out, uint64_t& last, uint64_t value) {
 // Blocks a probe of each kind looks up (Algorithm 2 of paper 004: 1, 2, 2, 4; one texel: 1); an
 // irregular probe carries its count.
 constexpr uint16_t kProbeBlocks[kProbeKindIrregular] = {0, 1, 2, 2, 4, 1};
+static_assert(kCaseTexelBlock[4][3] + 1 == kProbeBlocks[4] && kCaseTexelBlock[2][3] + 1 == kProbeBlocks[2] &&
+              kCaseTexelBlock[3][3] + 1 == kProbeBlocks[3], "the block counts agree with the texel-to-block table");
 
 // The lines of a sample's blocks in order of first appearance (version 3 leaves the lines out
 // when they equal these). False when there are more than `max`.

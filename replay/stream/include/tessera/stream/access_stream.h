@@ -31,6 +31,8 @@
 #include <string>
 #include <vector>
 
+#include "tessera/stream/texture_probe.h"
+
 namespace tessera::stream {
 
 // Version 2 added VertexTexture (17). A version 1 stream is a strict subset of version 2 (same
@@ -108,7 +110,7 @@ struct TextureProbe {
   uint16_t block_count = 0;
   bool operator==(const TextureProbe&) const = default;
 };
-inline constexpr uint8_t kProbeKindIrregular = 6;
+inline constexpr uint8_t kProbeKindIrregular = static_cast<uint8_t>(ProbeKind::Irregular);
 inline constexpr uint32_t kMaxProbesPerSample = 64;
 inline constexpr uint32_t kMaxBlocksPerProbe = 12;
 // A 4x4 block of the widest texel the texture unit decodes (16 bytes: RGBA32F).
