@@ -147,6 +147,15 @@ TEST(Cube, SeamlessLinearAcrossTheCornerOfThreeFaces) {
   SamplerState nearest = linear(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER);
   nearest.mag_filter = nearest.min_filter = VK_FILTER_NEAREST;
   EXPECT_EQ(sample(tex, nearest, direction(1, 0.75f, 0.75f), nullptr)[0], 0.0f);
+  // Its one texel is one probe holding that texel's block (a probe's blocks are those read before
+  // it closes).
+  Footprint nearest_fp;
+  sample(tex, nearest, direction(1, 0.75f, 0.75f), &nearest_fp);
+  ASSERT_EQ(nearest_fp.probe_count, 1u);
+  EXPECT_EQ(nearest_fp.probes[0].kind, ProbeKind::SingleTexel);
+  EXPECT_EQ(nearest_fp.probes[0].block_count, 1u);
+  ASSERT_EQ(nearest_fp.block_count, 1u);
+  EXPECT_EQ(nearest_fp.blocks[0], tex.address(0, 0, 0, 0).block);
   EXPECT_EQ(sample(tex, linear(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER), direction(1, 0.75f, 0.75f), nullptr)[0], 127.5f);
   // With VK_SAMPLER_CREATE_NON_SEAMLESS_CUBE_MAP_BIT_EXT the face is sampled alone with the
   // sampler's address modes: clamp to edge gives texel (0, 0) of +X only.

@@ -471,8 +471,11 @@ Rgba probe_cube(const Context& c, uint32_t face, uint32_t level, VkFilter filter
   if (filter == VK_FILTER_NEAREST) {
     const int32_t i = std::clamp(texel_index(s * static_cast<float>(cl.n)), 0, cl.n - 1);
     const int32_t j = std::clamp(texel_index(t * static_cast<float>(cl.n)), 0, cl.n - 1);
+    // The texel is read before the probe is closed: a probe's blocks are those read since the
+    // previous probe ended.
+    const Rgba texel = cube_read_inside(c, cl, face, i, j);
     note_probe(c.fp, FootprintCase::SingleBlock, 1, level);
-    return cube_read_inside(c, cl, face, i, j);
+    return texel;
   }
   Rgba r[4];
   float alpha, beta;
