@@ -345,25 +345,6 @@ TEST(AccessStream, VersionTwoTextureEventsDecode) {
   EXPECT_EQ(d[0].block_bytes, 0u);
 }
 
-// Damage in the probe records stops the reader with one line.
-TEST(AccessStream, DamagedProbeRecordsAreRefused) {
-  StreamWriter w;
-  w.frame_begin(1, 64, 64);
-  const TextureProbe p[1] = {{1, 0, 0, 1}};
-  const uint64_t b[1] = {0x10000};
-  w.texture(0, 0, 1, 1, b, SampleProbes{p, b, 64});
-  w.frame_end();
-  std::vector<uint8_t> bytes = w.finish();
-  // FrameBegin is 4 bytes after the 5-byte header; the Texture event: tag, packed, level, probes,
-  // detail (64 << 1: two bytes), head, block.
-  const size_t head = 5 + 4 + 6;
-  ASSERT_EQ(bytes[head], 1u);
-  bytes[head] = 7;  // probe kind 7
-  std::string error;
-  decode_samples(bytes, &error);
-  EXPECT_EQ(error, "byte 9: texture probe of kind 7 at level 0");
-}
-
 // A refused sample writes nothing: the writer checks probe records before the event's first
 // byte, and the reader rebuilds each probe's range from the records' order, so ranges out of
 // order, blocks the probes do not cover and blocks wider than RGBA32F's are refused.
@@ -406,9 +387,9 @@ TEST(AccessStream, RefusedProbeRecordsLeaveTheStreamAsItWas) {
   EXPECT_EQ(d[0].blocks, (std::vector<uint64_t>{0x10000}));
 }
 
-// Each limit of the probe records, damaged one at a time in a written stream: the reader stops at
-// the event's first byte with one line, and never allocates what a damaged count claims.
-TEST(AccessStream, ProbeRecordLimitsAreEnforcedOnRead) {
+// Damage in the probe records, one field at a time in a written stream: the reader stops at the
+// event's first byte with one line, and never allocates what a damaged count claims.
+TEST(AccessStream, DamagedProbeRecordsAreRefused) {
   StreamWriter w;
   w.frame_begin(1, 64, 64);
   const TextureProbe p[1] = {{1, 0, 0, 1}};
@@ -425,6 +406,10 @@ TEST(AccessStream, ProbeRecordLimitsAreEnforcedOnRead) {
     return error;
   };
   std::vector<uint8_t> bytes = good;
+  ASSERT_EQ(bytes[head], 1u);
+  bytes[head] = 7;  // probe kind 7
+  EXPECT_EQ(error_of(bytes), "byte 9: texture probe of kind 7 at level 0");
+  bytes = good;
   bytes[probes] = 65;
   EXPECT_EQ(error_of(bytes), "byte 9: texture sample with 65 probe records");
   bytes = good;
