@@ -163,6 +163,97 @@ TEST(DaeModel, DependentReadsAreNotPrefetched) {
   EXPECT_EQ(m(r, "l1tex.accesses"), 512);
 }
 
+// A prefetcher fills the private L1s directly (MemoryHierarchy::prefetch_texture): every texture
+// organisation refuses to run beside it, with one line naming both and why, whichever order the
+// spec names them in.
+TEST(DaeConfiguration, PrefetcherWithATextureOrganisationIsRefused) {
+  const struct {
+    const char* spec;
+    const char* message;
+  } refused[] = {
+      {"tegra2+dae+d-nuca", "d-nuca cannot run with dae (the texture prefetcher): prefetches would fill the requesting "
+                            "core's L1 directly, outside the NUCA placement"},
+      {"tegra2+dtm-nuca+dae-no-sharing", "dtm-nuca cannot run with dae-no-sharing (the texture prefetcher)"},
+      {"mobile32+dtm-nuca-dist+dae", "dtm-nuca-dist cannot run with dae (the texture prefetcher)"},
+      {"tegra2+perfect-l1+dae", "perfect-l1 cannot run with dae (the texture prefetcher): every texture access already "
+                                "hits its L1, yet each prefetch would still read L2"},
+      {"tegra2+dae-no-sharing+perfect-l1", "perfect-l1 cannot run with dae-no-sharing (the texture prefetcher)"},
+      {"tegra2+prefetch-ghb+dae", "prefetch-ghb cannot run with dae (the texture prefetcher): two prefetchers would fill "
+                                  "the same L1s and each count the other's useful prefetches (both read "
+                                  "l1tex.prefetch_hits)"},
+  };
+  for (const auto& r : refused) {
+    SCOPED_TRACE(r.spec);
+    try {
+      parse_configuration(r.spec);
+      ADD_FAILURE() << "accepted";
+    } catch (const ParamError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(r.message), std::string::npos) << what;
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+  }
+  // The organisations still combine with schemes on other seams, and DAE with the baseline L1s.
+  EXPECT_NO_THROW(parse_configuration("mobile4+dtexl+dtm-nuca"));
+  EXPECT_NO_THROW(parse_configuration("tegra2+dae+dtexl"));
+}
+
+// The configuration refused above used to run until a demand fill evicted a prefetched line the
+// D-NUCA directory had never placed: the same two schemes installed by hand, past the
+// configuration's check, fail the run half-way with the directory's logic error.
+TEST(DaeConfiguration, DaeWithDNucaBreaksTheDirectory) {
+  const SchemeRegistry& registry = SchemeRegistry::global();
+  const SchemeInfo* dae = registry.find_scheme("dae");
+  const SchemeInfo* nuca = registry.find_scheme("dtm-nuca");
+  ASSERT_TRUE(dae && nuca);
+  ParamSet p = make_preset("tegra2", registry_for({dae, nuca}));
+  p.apply("nuca.organisation=d-nuca");
+  Hooks hooks;
+  for (const SchemeInfo* s : {dae, nuca}) {
+    std::shared_ptr<SchemeInstance> instance = s->make(p);
+    instance->install(hooks);
+    hooks.observers.push_back(instance);
+  }
+  // Each quad samples a line of its own, prefetched, then two dependent lines, demand misses: in
+  // each 4-way set a fill evicts the line filled four fills before, so the second dependent
+  // line's fill evicts a prefetched line.
+  FrameSpec f;
+  f.tiles_x = 2;
+  f.tiles_y = 2;
+  f.quad = [](uint32_t seq, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    const uint64_t i = uint64_t{seq} * 256 + qy * 16 + qx;
+    q.samples[0].push_back({0x2000'0000 + i * 64});
+    q.samples[0].push_back({0x3000'0000 + i * 64});
+    q.samples[0].push_back({0x3800'0000 + i * 64});
+    q.dependent = {1, 2};
+    return q;
+  };
+  GpuModel model(p, std::move(hooks));
+  FrameResults r;
+  std::string error;
+  EXPECT_FALSE(model.run(buildFrame(f), r, &error));
+  EXPECT_NE(error.find("D-NUCA: an L1 evicted a block the directory did not place there"), std::string::npos) << error;
+}
+
+// --schemes all builds each scheme's variants on its preset and the combinations the papers
+// propose: none of them pairs a prefetcher with a texture organisation.
+TEST(DaeConfiguration, SchemesAllNeverPairsAPrefetcherWithAnOrganisation) {
+  for (const std::vector<std::string>& presets : {std::vector<std::string>{}, std::vector<std::string>{"tegra2"}}) {
+    const std::vector<std::string> specs = scheme_specs({"all"}, presets);
+    EXPECT_GT(specs.size(), 10u);
+    for (const std::string& spec : specs) {
+      const Configuration c = parse_configuration(spec);
+      auto takes = [&](HookKind h) {
+        return std::any_of(c.schemes.begin(), c.schemes.end(), [&](const SchemeInfo* s) {
+          return std::find(s->hooks.begin(), s->hooks.end(), h) != s->hooks.end();
+        });
+      };
+      EXPECT_FALSE(takes(HookKind::Prefetcher) && takes(HookKind::TextureOrganisation)) << spec;
+    }
+  }
+}
+
 // Nesbit and Smith's G/DC on a stride: the pair (s, s) recurs from the fourth miss on and
 // replays s, s, ... ; a repeating delta pattern (1, 3) is replayed in order.
 TEST(GlobalHistoryBuffer, StrideAndDeltaPatterns) {

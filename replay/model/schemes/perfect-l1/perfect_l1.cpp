@@ -47,6 +47,8 @@ void register_perfect_l1(SchemeRegistry& registry) {
   s.description = "perfect texture caches: every texture request hits its L1 (Fig. 3a's upper bound)";
   s.preset = "tegra2";
   s.hooks = {HookKind::TextureOrganisation};
+  s.conflicts = {{HookKind::Prefetcher,
+                  "every texture access already hits its L1, yet each prefetch would still read L2 and DRAM"}};
   s.metrics = {"l1tex.prefetch_fills", "l1tex.local_hits"};
   SchemeVariant v;
   v.name = "perfect-l1";

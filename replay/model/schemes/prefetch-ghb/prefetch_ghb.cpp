@@ -114,6 +114,10 @@ void register_prefetch_ghb(SchemeRegistry& registry) {
       ParamSpec{"ghb.degree", ParamType::Int, "4", "lines prefetched per miss whose delta pair recurs", 1, 64, {}},
   };
   s.hooks = {HookKind::TextureOrganisation};
+  // It is itself a texture prefetcher, though it takes the organisation seam to watch the misses.
+  s.conflicts = {{HookKind::Prefetcher,
+                  "two prefetchers would fill the same L1s and each count the other's useful prefetches "
+                  "(both read l1tex.prefetch_hits)"}};
   s.metrics = {"l1tex.local_hits", "ghb.trained", "ghb.prefetches", "ghb.useful", "ghb.late", "energy.ghb_nj"};
   SchemeVariant v;
   v.name = "prefetch-ghb";
