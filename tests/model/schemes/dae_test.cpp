@@ -254,6 +254,22 @@ TEST(DaeConfiguration, SchemesAllNeverPairsAPrefetcherWithAnOrganisation) {
   }
 }
 
+// dae.remote_latency times the Source field's requests: dae-no-sharing has none, so a value other
+// than the default is refused there, in one line naming the parameter and why.
+TEST(DaeConfiguration, RemoteLatencyWithoutSharingIsRefused) {
+  try {
+    parse_configuration("tegra2+dae-no-sharing+dae.remote_latency=40").make_model();
+    ADD_FAILURE() << "accepted";
+  } catch (const ParamError& e) {
+    EXPECT_NE(std::string(e.what()).find("dae.remote_latency=40 does nothing with dae.sharing=false (dae-no-sharing: "
+                                         "every prefetch reads L2, no other processor's L1); leave it at 4"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_NO_THROW(parse_configuration("tegra2+dae-no-sharing").make_model());
+  EXPECT_NO_THROW(parse_configuration("tegra2+dae+dae.remote_latency=40").make_model());
+}
+
 // Nesbit and Smith's G/DC on a stride: the pair (s, s) recurs from the fourth miss on and
 // replays s, s, ... ; a repeating delta pattern (1, 3) is replayed in order.
 TEST(GlobalHistoryBuffer, StrideAndDeltaPatterns) {

@@ -118,6 +118,14 @@ class DaeInstance final : public SchemeInstance {
         prefetcher_(std::make_shared<DaePrefetcher>(cores_, entries_, p.get_u32("dae.issue_rate"), sharing_,
                                                     p.get_u32("dae.remote_latency"), p.get_u32("dae.lookahead"))) {
     if (sharing_ && cores_ < 2) throw ParamError("dae.sharing=true needs at least two shader cores (gpu.shader_cores is 1)");
+    // Without the Source field no prefetch asks another processor's L1: a parameter that does
+    // nothing is refused rather than silently ignored (as nuca_config.cpp refuse_unused).
+    const ParamSet defaults(p.registry());
+    if (!sharing_ && p.text("dae.remote_latency") != defaults.text("dae.remote_latency")) {
+      throw ParamError("dae.remote_latency=" + p.text("dae.remote_latency") +
+                       " does nothing with dae.sharing=false (dae-no-sharing: every prefetch reads L2, no other "
+                       "processor's L1); leave it at " + defaults.text("dae.remote_latency"));
+    }
   }
   void install(Hooks& hooks) override { hooks.prefetcher = prefetcher_; }
   void frame_begin(MemoryHierarchy&) override { prefetcher_->clear(); }
