@@ -136,6 +136,93 @@ TEST(DaeModel, PrefetchQueueHidesExactlyTheL2Latency) {
   EXPECT_EQ(m(base, "cycles") - m(dae, "cycles"), 1024.0 * 12);
 }
 
+// The whole timing model on two cores: quad (0,0) goes to core 0 and quad (1,0) to core 1
+// (FG-xshift2), each with six lines of its own and then the shared line X. Core 0's X is still
+// queued when core 1's X enters its queue, so with sharing core 1's entry takes Source = core 0;
+// it dispatches after core 0's has allocated X, and core 1's L1 gets X from core 0's L1: its data
+// arrive dae.remote_latency cycles after core 0's fill from DRAM, and L2 sees one texture access
+// fewer. Without sharing core 1 asks L2, which merges it with core 0's fill in flight: X is ready
+// in core 1's L1 in the same cycle as in core 0's.
+TEST(DaeModel, SourceCoreServesTheSharedLine) {
+  constexpr uint64_t kShared = 0x2800'0000;
+  FrameSpec f;
+  f.quad = [](uint32_t, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    q.present = qy == 0 && qx < 2;
+    for (uint64_t k = 0; k < 6; ++k) q.samples[0].push_back({0x2000'0000 + (qx * 64 + k) * 64});
+    q.samples[0].push_back({kShared});
+    return q;
+  };
+  const auto bytes = buildFrame(f);
+  // Records when each quad's lines were queued and when X's data is present in each core's L1.
+  class Watch final : public TexturePrefetcher {
+   public:
+    explicit Watch(std::shared_ptr<TexturePrefetcher> dae) : dae_(std::move(dae)) {}
+    void quad_queued(MemoryHierarchy& h, uint32_t core, std::span<const uint64_t> lines, uint32_t dependent,
+                     uint64_t now) override {
+      queued_at[core] = now;
+      dae_->quad_queued(h, core, lines, dependent, now);
+      for (uint32_t c = 0; c < 2; ++c) h.l1tex(c).probe(kShared, &ready[c]);
+    }
+    void quad_started(MemoryHierarchy& h, uint32_t core, uint64_t now) override { dae_->quad_started(h, core, now); }
+    uint64_t queued_at[2] = {0, 0}, ready[2] = {0, 0};
+
+   private:
+    std::shared_ptr<TexturePrefetcher> dae_;
+  };
+  struct Run {
+    FrameResults r;
+    uint64_t queued_at[2], ready[2];
+  };
+  auto run = [&](const char* spec) {
+    Configuration c = parse_configuration(spec);
+    c.params.apply("gpu.shader_cores=2");
+    Hooks hooks;
+    for (const SchemeInfo* s : c.schemes) {
+      std::shared_ptr<SchemeInstance> instance = s->make(c.params);
+      instance->install(hooks);
+      hooks.observers.push_back(instance);
+    }
+    auto watch = std::make_shared<Watch>(hooks.prefetcher);
+    hooks.prefetcher = watch;
+    GpuModel model(c.params, std::move(hooks));
+    Run out;
+    std::string error;
+    EXPECT_TRUE(model.run(bytes, out.r, &error)) << error;
+    std::copy(std::begin(watch->queued_at), std::end(watch->queued_at), out.queued_at);
+    std::copy(std::begin(watch->ready), std::end(watch->ready), out.ready);
+    return out;
+  };
+  const Run shared = run("tegra2+dae");
+  const Run far = run("tegra2+dae+dae.remote_latency=40");
+  const Run alone = run("tegra2+dae-no-sharing");
+  // Core 0's X is the 7th entry of its empty queue: it dispatches 6 cycles after it was queued,
+  // still waiting when core 1's X arrives `gap` cycles later.
+  ASSERT_GE(shared.queued_at[1], shared.queued_at[0]);
+  const uint64_t gap = shared.queued_at[1] - shared.queued_at[0];
+  ASSERT_LT(gap, 6u);
+  // Core 0 is not affected by core 1's Source field; its X comes from DRAM well after core 1's
+  // dispatch (queued + 6) and L1 probe.
+  EXPECT_EQ(alone.ready[0], shared.ready[0]);
+  EXPECT_EQ(far.ready[0], shared.ready[0]);
+  ASSERT_GT(shared.ready[0], shared.queued_at[1] + 6 + 2);
+  EXPECT_EQ(shared.ready[1], shared.ready[0] + 4);  // dae.remote_latency's default
+  EXPECT_EQ(far.ready[1], far.ready[0] + 40);
+  EXPECT_EQ(alone.ready[1], alone.ready[0]);
+  EXPECT_EQ(m(shared.r, "dae.prefetches"), 14);
+  EXPECT_EQ(m(shared.r, "dae.remote_served"), 1);
+  EXPECT_EQ(m(shared.r, "dae.remote_misses"), 0);
+  // Core 0's entries met an empty queue; each of core 1's 7 met core 0's entries not dispatched
+  // yet (one a cycle from core 0's queueing on: 6 - gap of them).
+  EXPECT_EQ(m(shared.r, "dae.source_compares"), 7.0 * static_cast<double>(6 - gap));
+  EXPECT_TRUE(std::isnan(alone.r.metric("dae.remote_served")));
+  EXPECT_EQ(m(alone.r, "dae.prefetches"), 14);
+  EXPECT_EQ(m(alone.r, "l2.texture_accesses"), 14);
+  EXPECT_EQ(m(shared.r, "l2.texture_accesses"), 13);
+  EXPECT_EQ(m(shared.r, "l1tex.misses"), 0);
+  EXPECT_EQ(m(shared.r, "dae.useful"), 14);
+}
+
 // A quad whose second texture instruction takes its coordinates from the first: the second
 // sample's lines are not prefetched (the demand access misses), and each is counted.
 TEST(DaeModel, DependentReadsAreNotPrefetched) {
