@@ -147,7 +147,6 @@ class DaeInstance final : public SchemeInstance {
   }
   void energy(const MemoryHierarchy&, const EnergyParams& p, uint64_t cycles, std::vector<StructureEnergy>& out) override {
     const DaeCounters& c = prefetcher_->counters;
-    const auto leak = [&](double mw) { return mw * p.leakage_scale * static_cast<double>(cycles) / p.gpu_freq_mhz; };
     // The prefetch queues: small RAMs (energy.h small_ram: DESIGN.md section 7's 1 KiB 128-bit
     // RAM, CACTI 7.0, scaled by technology and sqrt(capacity)); an entry is written when queued
     // and read when dispatched. The Source match compares the new address with every entry queued
@@ -160,7 +159,7 @@ class DaeInstance final : public SchemeInstance {
     queue.writes = c.prefetches;
     queue.dynamic_nj = (static_cast<double>(c.prefetches) * (ram.read_pj + ram.write_pj) +
                         static_cast<double>(c.compared) * 2 * int_add_pj(p.tech)) * 1e-3;
-    queue.leakage_nj = leak(sram_leakage_mw_per_kib(p.tech) * queue_bytes / 1024.0 * cores_);
+    queue.leakage_nj = p.sram_leakage_nj(queue_bytes / 1024.0 * cores_, cycles);
     out.push_back(queue);
     if (!sharing_) return;
     // Inter-core transfers (paper 002 gives no interconnect): a request and a 64 B reply between

@@ -87,8 +87,7 @@ class GhbInstance final : public SchemeInstance {
     s.writes = 2 * counters_.trained;
     s.dynamic_nj = (trained * (index.read_pj + index.write_pj + buffer.write_pj) +
                     static_cast<double>(counters_.predictions) * buffer.read_pj) * 1e-3;
-    s.leakage_nj = sram_leakage_mw_per_kib(p.tech) * p.leakage_scale * (buffer_bytes + index_bytes) / 1024.0 * cores_ *
-                   static_cast<double>(cycles) / p.gpu_freq_mhz;
+    s.leakage_nj = p.sram_leakage_nj((buffer_bytes + index_bytes) / 1024.0 * cores_, cycles);
     out.push_back(s);
   }
 
