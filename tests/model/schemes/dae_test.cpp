@@ -16,6 +16,18 @@ using dae::PrefetchQueues;
 
 HierarchyConfig mobile4_hierarchy() { return HierarchyConfig::from_params(make_preset("mobile4")); }
 
+// The hooks Configuration::make_model would install for `schemes`, for a test to wrap or to
+// install past the configuration's checks.
+Hooks scheme_hooks(const std::vector<const SchemeInfo*>& schemes, const ParamSet& p) {
+  Hooks hooks;
+  for (const SchemeInfo* s : schemes) {
+    std::shared_ptr<SchemeInstance> instance = s->make(p);
+    instance->install(hooks);
+    hooks.observers.push_back(instance);
+  }
+  return hooks;
+}
+
 // Entries leave in order at the issue rate, never before they exist; a line already waiting in
 // the same queue is not queued twice; a full queue drops.
 TEST(DaePrefetchQueue, DispatchesInOrderAtTheIssueRate) {
@@ -177,12 +189,7 @@ TEST(DaeModel, SourceCoreServesTheSharedLine) {
   auto run = [&](const char* spec) {
     Configuration c = parse_configuration(spec);
     c.params.apply("gpu.shader_cores=2");
-    Hooks hooks;
-    for (const SchemeInfo* s : c.schemes) {
-      std::shared_ptr<SchemeInstance> instance = s->make(c.params);
-      instance->install(hooks);
-      hooks.observers.push_back(instance);
-    }
+    Hooks hooks = scheme_hooks(c.schemes, c.params);
     auto watch = std::make_shared<Watch>(hooks.prefetcher);
     hooks.prefetcher = watch;
     GpuModel model(c.params, std::move(hooks));
@@ -295,12 +302,7 @@ TEST(DaeConfiguration, DaeWithDNucaBreaksTheDirectory) {
   ASSERT_TRUE(dae && nuca);
   ParamSet p = make_preset("tegra2", registry_for({dae, nuca}));
   p.apply("nuca.organisation=d-nuca");
-  Hooks hooks;
-  for (const SchemeInfo* s : {dae, nuca}) {
-    std::shared_ptr<SchemeInstance> instance = s->make(p);
-    instance->install(hooks);
-    hooks.observers.push_back(instance);
-  }
+  Hooks hooks = scheme_hooks({dae, nuca}, p);
   // Each quad samples a line of its own, prefetched, then two dependent lines, demand misses: in
   // each 4-way set a fill evicts the line filled four fills before, so the second dependent
   // line's fill evicts a prefetched line.
