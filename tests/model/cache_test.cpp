@@ -100,6 +100,33 @@ TEST(CacheWrite, WriteBackOfDirtyVictim) {
   EXPECT_EQ(cache.counters().write_misses, 1u);
 }
 
+// install: a line present at once with nothing fetched and no prefetch counted (perfect caches,
+// paper 002 Fig. 3a); it evicts like any fill, and a demand access then hits at once without
+// counting a useful prefetch. Installing a present line changes nothing.
+TEST(CacheInstall, PresentAtOnceWithoutFetchOrPrefetch) {
+  SetAssocCache<LruPolicy> cache(cfg(128, 2));  // one set of two ways
+  EXPECT_TRUE(cache.install(0x000, {}).filled);
+  EXPECT_TRUE(cache.install(0x040, {}).filled);
+  const CacheOutcome third = cache.install(0x080, {});
+  EXPECT_TRUE(third.filled);
+  EXPECT_FALSE(third.fetch);
+  EXPECT_TRUE(third.evicted);
+  EXPECT_EQ(third.evicted_addr, 0x000u);
+  EXPECT_TRUE(cache.install(0x080, {}).hit);
+  const CacheOutcome o = cache.access(0x080, false, 0, {}, 5);
+  EXPECT_TRUE(o.hit);
+  EXPECT_EQ(o.ready, 0u);
+  const CacheCounters& c = cache.counters();
+  EXPECT_EQ(c.fills, 3u);
+  EXPECT_EQ(c.evictions, 1u);
+  EXPECT_EQ(c.fetches, 0u);
+  EXPECT_EQ(c.prefetches, 0u);
+  EXPECT_EQ(c.prefetch_fills, 0u);
+  EXPECT_EQ(c.prefetch_hits, 0u);
+  EXPECT_EQ(c.accesses, 1u);
+  EXPECT_EQ(c.hits, 1u);
+}
+
 TEST(CacheWrite, FullLineWriteMissNeedsNoFetch) {
   SetAssocCache<LruPolicy> cache(cfg(128, 2));
   AccessInfo full;

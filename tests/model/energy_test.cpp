@@ -77,6 +77,17 @@ TEST(Energy, CountsTimesConstantsPlusLeakage) {
   }
 }
 
+// The leakage the schemes charge their own structures: mW x energy.leakage_scale x cycles / MHz.
+TEST(Energy, SchemeStructureLeakage) {
+  EnergyParams p;
+  p.tech = TechVariant::Nm32Hp;
+  p.leakage_scale = 2;
+  p.gpu_freq_mhz = 300;
+  EXPECT_DOUBLE_EQ(p.leakage_nj(10, 600), 40.0);  // 20 mW for 2 us
+  EXPECT_DOUBLE_EQ(p.sram_leakage_nj(4, 600), sram_leakage_mw_per_kib(TechVariant::Nm32Hp) * 4 * 2 * 2);
+  EXPECT_EQ(p.leakage_nj(10, 0), 0.0);
+}
+
 TEST(Energy, HpCostsMoreThanLop) {
   ParamSet p = make_preset("mobile4");
   MemoryHierarchy h(HierarchyConfig::from_params(p));

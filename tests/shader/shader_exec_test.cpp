@@ -589,6 +589,40 @@ TEST(ShaderExec, DependentTextureReadsAreMarked) {
   EXPECT_TRUE(sampler.requests[4].dependent);
 }
 
+// The same for texel buffers (texelFetch on a samplerBuffer): the fetch indexed by a sample's
+// result is dependent, the one indexed by the interpolated input is not.
+TEST(ShaderExec, DependentTexelBufferFetchesAreMarked) {
+  Fixture f = make("dependent_buffer.frag", Stage::Fragment);
+  ASSERT_TRUE(f.module);
+  // Every request answers 0.5 in each component: d fetches texel 4.
+  struct HalfSampler final : TextureSampler {
+    std::vector<ImageRequest> requests;
+    void execute(const ImageRequest& r, uint32_t* const out[4]) override {
+      requests.push_back(r);
+      for (uint32_t c = 0; c < 4; ++c)
+        for (uint32_t l = 0; l < r.lane_count; ++l) out[c][l] = fbits(0.5f);
+    }
+  } sampler;
+  Bindings bind;
+  bind.sampler = &sampler;
+  auto b = make_batch(4);
+  set_quad(*b, 0, 0, 0);
+  for (uint32_t l = 0; l < 4; ++l) {
+    b->inputs[slot(0, 0)][l] = fbits(0.25f);
+    b->inputs[slot(0, 1)][l] = fbits(0.25f);
+  }
+  std::string error;
+  ASSERT_TRUE(f.exec->execute(*b, bind, error)) << error;
+  ASSERT_EQ(sampler.requests.size(), 3u);  // i, a, d in execution order
+  for (uint32_t k : {0u, 2u}) {
+    EXPECT_EQ(sampler.requests[k].op, ImageOp::Fetch) << k;
+    EXPECT_EQ(sampler.requests[k].dim, ImageDim::Buffer) << k;
+  }
+  EXPECT_FALSE(sampler.requests[0].dependent);
+  EXPECT_FALSE(sampler.requests[1].dependent);
+  EXPECT_TRUE(sampler.requests[2].dependent);
+}
+
 TEST(ShaderExec, TextureSamplingPlumbing) {
   Fixture f = make("texture.frag", Stage::Fragment);
   ASSERT_TRUE(f.module);

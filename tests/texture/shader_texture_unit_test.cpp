@@ -277,6 +277,38 @@ TEST(ShaderTextureUnit, LayerRoundingCubeAnd3DRequests) {
   EXPECT_EQ(unit.unsupported_requests(), 1u);
 }
 
+// Paper 002 section 3: a texel-buffer fetch whose index came from an earlier sample's result cannot
+// be computed ahead of execution: its footprint carries the request's dependent mark (as an image
+// sample's does), so DAE leaves it to the demand access; an independent fetch's does not.
+TEST(ShaderTextureUnit, TexelBufferFetchCarriesTheDependentMark) {
+  std::vector<float> data(16, 1.0f);  // 4 RGBA32F texels
+  ShaderTextureUnit::TexelBuffer view;
+  ASSERT_TRUE(format_info(VK_FORMAT_R32G32B32A32_SFLOAT, &view.format));
+  view.data = reinterpret_cast<const uint8_t*>(data.data());
+  view.size = data.size() * sizeof(float);
+  view.address = 0x20000;
+  ShaderTextureUnit unit;
+  unit.bind_texel_buffer(0, 0, view);
+  std::vector<bool> dependent;
+  unit.set_footprint_sink([&](uint32_t, const Footprint& fp) {
+    if (fp.line_count == 1) dependent.push_back(fp.dependent);
+  });
+  uint32_t o[4][2] = {};
+  uint32_t* const out[4] = {o[0], o[1], o[2], o[3]};
+  const int32_t index[2] = {0, 3};
+  shader::ImageRequest f;
+  f.op = shader::ImageOp::Fetch;
+  f.dim = shader::ImageDim::Buffer;
+  f.lane_count = 2;
+  f.active = 3;
+  f.icoord[0] = index;
+  f.dependent = true;
+  unit.execute(f, out);
+  f.dependent = false;
+  unit.execute(f, out);
+  EXPECT_EQ(dependent, (std::vector<bool>{true, true, false, false}));
+}
+
 // A uniform texel buffer (GLSL texelFetch on a samplerBuffer): texel i of the view, decoded by
 // the view's format; outside the view zeros; the size query gives the texel count; each fetch's
 // footprint is the 64 B line of its texel in the simulated address space.

@@ -105,6 +105,16 @@ std::string known_presets() {
   return known;
 }
 
+// `scheme` (named by its variant) declares a conflict with a seam `other` takes.
+void refuse_conflicts(const std::string& what, const SchemeInfo& scheme, const std::string& variant,
+                      const SchemeInfo& other, const std::string& other_variant) {
+  for (const HookConflict& c : scheme.conflicts) {
+    if (std::find(other.hooks.begin(), other.hooks.end(), c.hook) == other.hooks.end()) continue;
+    throw ParamError(what + variant + " cannot run with " + other_variant + " (the " + std::string(hook_name(c.hook)) +
+                     "): " + c.why);
+  }
+}
+
 }  // namespace
 
 Configuration parse_configuration(std::string_view spec, const SchemeRegistry& registry) {
@@ -144,6 +154,8 @@ Configuration parse_configuration(std::string_view spec, const SchemeRegistry& r
                            std::string(hook_name(h)) + " hook");
         }
       }
+      refuse_conflicts(what, *si, variants[i].first, *sj, variants[j].first);
+      refuse_conflicts(what, *sj, variants[j].first, *si, variants[i].first);
       for (const std::string& p : variants[i].second->sets) {
         const auto& other = variants[j].second->sets;
         if (std::find(other.begin(), other.end(), p) != other.end()) {

@@ -82,6 +82,7 @@ void ShaderTextureUnit::execute_texel_buffer(const shader::ImageRequest& req, ui
     return;
   }
   Footprint fp;
+  fp.dependent = req.dependent;
   for (uint32_t l = 0; l < req.lane_count; ++l) {
     if (!((req.active >> l) & 1u)) continue;
     fp.clear();

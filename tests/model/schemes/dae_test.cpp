@@ -16,6 +16,18 @@ using dae::PrefetchQueues;
 
 HierarchyConfig mobile4_hierarchy() { return HierarchyConfig::from_params(make_preset("mobile4")); }
 
+// The hooks Configuration::make_model would install for `schemes`, for a test to wrap or to
+// install past the configuration's checks.
+Hooks scheme_hooks(const std::vector<const SchemeInfo*>& schemes, const ParamSet& p) {
+  Hooks hooks;
+  for (const SchemeInfo* s : schemes) {
+    std::shared_ptr<SchemeInstance> instance = s->make(p);
+    instance->install(hooks);
+    hooks.observers.push_back(instance);
+  }
+  return hooks;
+}
+
 // Entries leave in order at the issue rate, never before they exist; a line already waiting in
 // the same queue is not queued twice; a full queue drops.
 TEST(DaePrefetchQueue, DispatchesInOrderAtTheIssueRate) {
@@ -136,6 +148,88 @@ TEST(DaeModel, PrefetchQueueHidesExactlyTheL2Latency) {
   EXPECT_EQ(m(base, "cycles") - m(dae, "cycles"), 1024.0 * 12);
 }
 
+// The whole timing model on two cores: quad (0,0) goes to core 0 and quad (1,0) to core 1
+// (FG-xshift2), each with six lines of its own and then the shared line X. Core 0's X is still
+// queued when core 1's X enters its queue, so with sharing core 1's entry takes Source = core 0;
+// it dispatches after core 0's has allocated X, and core 1's L1 gets X from core 0's L1: its data
+// arrive dae.remote_latency cycles after core 0's fill from DRAM, and L2 sees one texture access
+// fewer. Without sharing core 1 asks L2, which merges it with core 0's fill in flight: X is ready
+// in core 1's L1 in the same cycle as in core 0's.
+TEST(DaeModel, SourceCoreServesTheSharedLine) {
+  constexpr uint64_t kShared = 0x2800'0000;
+  FrameSpec f;
+  f.quad = [](uint32_t, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    q.present = qy == 0 && qx < 2;
+    for (uint64_t k = 0; k < 6; ++k) q.samples[0].push_back({0x2000'0000 + (qx * 64 + k) * 64});
+    q.samples[0].push_back({kShared});
+    return q;
+  };
+  const auto bytes = buildFrame(f);
+  // Records when each quad's lines were queued and when X's data is present in each core's L1.
+  class Watch final : public TexturePrefetcher {
+   public:
+    explicit Watch(std::shared_ptr<TexturePrefetcher> dae) : dae_(std::move(dae)) {}
+    void quad_queued(MemoryHierarchy& h, uint32_t core, std::span<const uint64_t> lines, uint32_t dependent,
+                     uint64_t now) override {
+      queued_at[core] = now;
+      dae_->quad_queued(h, core, lines, dependent, now);
+      for (uint32_t c = 0; c < 2; ++c) h.l1tex(c).probe(kShared, &ready[c]);
+    }
+    void quad_started(MemoryHierarchy& h, uint32_t core, uint64_t now) override { dae_->quad_started(h, core, now); }
+    uint64_t queued_at[2] = {0, 0}, ready[2] = {0, 0};
+
+   private:
+    std::shared_ptr<TexturePrefetcher> dae_;
+  };
+  struct Run {
+    FrameResults r;
+    uint64_t queued_at[2], ready[2];
+  };
+  auto run = [&](const char* spec) {
+    Configuration c = parse_configuration(spec);
+    c.params.apply("gpu.shader_cores=2");
+    Hooks hooks = scheme_hooks(c.schemes, c.params);
+    auto watch = std::make_shared<Watch>(hooks.prefetcher);
+    hooks.prefetcher = watch;
+    GpuModel model(c.params, std::move(hooks));
+    Run out;
+    std::string error;
+    EXPECT_TRUE(model.run(bytes, out.r, &error)) << error;
+    std::copy(std::begin(watch->queued_at), std::end(watch->queued_at), out.queued_at);
+    std::copy(std::begin(watch->ready), std::end(watch->ready), out.ready);
+    return out;
+  };
+  const Run shared = run("tegra2+dae");
+  const Run far = run("tegra2+dae+dae.remote_latency=40");
+  const Run alone = run("tegra2+dae-no-sharing");
+  // Core 0's X is the 7th entry of its empty queue: it dispatches 6 cycles after it was queued,
+  // still waiting when core 1's X arrives `gap` cycles later.
+  ASSERT_GE(shared.queued_at[1], shared.queued_at[0]);
+  const uint64_t gap = shared.queued_at[1] - shared.queued_at[0];
+  ASSERT_LT(gap, 6u);
+  // Core 0 is not affected by core 1's Source field; its X comes from DRAM well after core 1's
+  // dispatch (queued + 6) and L1 probe.
+  EXPECT_EQ(alone.ready[0], shared.ready[0]);
+  EXPECT_EQ(far.ready[0], shared.ready[0]);
+  ASSERT_GT(shared.ready[0], shared.queued_at[1] + 6 + 2);
+  EXPECT_EQ(shared.ready[1], shared.ready[0] + 4);  // dae.remote_latency's default
+  EXPECT_EQ(far.ready[1], far.ready[0] + 40);
+  EXPECT_EQ(alone.ready[1], alone.ready[0]);
+  EXPECT_EQ(m(shared.r, "dae.prefetches"), 14);
+  EXPECT_EQ(m(shared.r, "dae.remote_served"), 1);
+  EXPECT_EQ(m(shared.r, "dae.remote_misses"), 0);
+  // Core 0's entries met an empty queue; each of core 1's 7 met core 0's entries not dispatched
+  // yet (one a cycle from core 0's queueing on: 6 - gap of them).
+  EXPECT_EQ(m(shared.r, "dae.source_compares"), 7.0 * static_cast<double>(6 - gap));
+  EXPECT_TRUE(std::isnan(alone.r.metric("dae.remote_served")));
+  EXPECT_EQ(m(alone.r, "dae.prefetches"), 14);
+  EXPECT_EQ(m(alone.r, "l2.texture_accesses"), 14);
+  EXPECT_EQ(m(shared.r, "l2.texture_accesses"), 13);
+  EXPECT_EQ(m(shared.r, "l1tex.misses"), 0);
+  EXPECT_EQ(m(shared.r, "dae.useful"), 14);
+}
+
 // A quad whose second texture instruction takes its coordinates from the first: the second
 // sample's lines are not prefetched (the demand access misses), and each is counted.
 TEST(DaeModel, DependentReadsAreNotPrefetched) {
@@ -161,6 +255,108 @@ TEST(DaeModel, DependentReadsAreNotPrefetched) {
   EXPECT_EQ(m(r, "dae.useful"), 256);
   EXPECT_EQ(m(r, "l1tex.misses"), 256);  // every dependent sample
   EXPECT_EQ(m(r, "l1tex.accesses"), 512);
+}
+
+// A prefetcher fills the private L1s directly (MemoryHierarchy::prefetch_texture): every texture
+// organisation refuses to run beside it, with one line naming both and why, whichever order the
+// spec names them in.
+TEST(DaeConfiguration, PrefetcherWithATextureOrganisationIsRefused) {
+  const struct {
+    const char* spec;
+    const char* message;
+  } refused[] = {
+      {"tegra2+dae+d-nuca", "d-nuca cannot run with dae (the texture prefetcher): prefetches would fill the requesting "
+                            "core's L1 directly, outside the NUCA placement"},
+      {"tegra2+dtm-nuca+dae-no-sharing", "dtm-nuca cannot run with dae-no-sharing (the texture prefetcher)"},
+      {"mobile32+dtm-nuca-dist+dae", "dtm-nuca-dist cannot run with dae (the texture prefetcher)"},
+      {"tegra2+perfect-l1+dae", "perfect-l1 cannot run with dae (the texture prefetcher): every texture access already "
+                                "hits its L1, yet each prefetch would still read L2"},
+      {"tegra2+dae-no-sharing+perfect-l1", "perfect-l1 cannot run with dae-no-sharing (the texture prefetcher)"},
+      {"tegra2+prefetch-ghb+dae", "prefetch-ghb cannot run with dae (the texture prefetcher): two prefetchers would fill "
+                                  "the same L1s and each count the other's useful prefetches (both read "
+                                  "l1tex.prefetch_hits)"},
+  };
+  for (const auto& r : refused) {
+    SCOPED_TRACE(r.spec);
+    try {
+      parse_configuration(r.spec);
+      ADD_FAILURE() << "accepted";
+    } catch (const ParamError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(r.message), std::string::npos) << what;
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+  }
+  // The organisations still combine with schemes on other seams, and DAE with the baseline L1s.
+  EXPECT_NO_THROW(parse_configuration("mobile4+dtexl+dtm-nuca"));
+  EXPECT_NO_THROW(parse_configuration("tegra2+dae+dtexl"));
+}
+
+// The configuration refused above used to run until a demand fill evicted a prefetched line the
+// D-NUCA directory had never placed: the same two schemes installed by hand, past the
+// configuration's check, fail the run half-way with the directory's logic error.
+TEST(DaeConfiguration, DaeWithDNucaBreaksTheDirectory) {
+  const SchemeRegistry& registry = SchemeRegistry::global();
+  const SchemeInfo* dae = registry.find_scheme("dae");
+  const SchemeInfo* nuca = registry.find_scheme("dtm-nuca");
+  ASSERT_TRUE(dae && nuca);
+  ParamSet p = make_preset("tegra2", registry_for({dae, nuca}));
+  p.apply("nuca.organisation=d-nuca");
+  Hooks hooks = scheme_hooks({dae, nuca}, p);
+  // Each quad samples a line of its own, prefetched, then two dependent lines, demand misses: in
+  // each 4-way set a fill evicts the line filled four fills before, so the second dependent
+  // line's fill evicts a prefetched line.
+  FrameSpec f;
+  f.tiles_x = 2;
+  f.tiles_y = 2;
+  f.quad = [](uint32_t seq, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    const uint64_t i = uint64_t{seq} * 256 + qy * 16 + qx;
+    q.samples[0].push_back({0x2000'0000 + i * 64});
+    q.samples[0].push_back({0x3000'0000 + i * 64});
+    q.samples[0].push_back({0x3800'0000 + i * 64});
+    q.dependent = {1, 2};
+    return q;
+  };
+  GpuModel model(p, std::move(hooks));
+  FrameResults r;
+  std::string error;
+  EXPECT_FALSE(model.run(buildFrame(f), r, &error));
+  EXPECT_NE(error.find("D-NUCA: an L1 evicted a block the directory did not place there"), std::string::npos) << error;
+}
+
+// --schemes all builds each scheme's variants on its preset and the combinations the papers
+// propose: none of them pairs a prefetcher with a texture organisation.
+TEST(DaeConfiguration, SchemesAllNeverPairsAPrefetcherWithAnOrganisation) {
+  for (const std::vector<std::string>& presets : {std::vector<std::string>{}, std::vector<std::string>{"tegra2"}}) {
+    const std::vector<std::string> specs = scheme_specs({"all"}, presets);
+    EXPECT_GT(specs.size(), 10u);
+    for (const std::string& spec : specs) {
+      const Configuration c = parse_configuration(spec);
+      auto takes = [&](HookKind h) {
+        return std::any_of(c.schemes.begin(), c.schemes.end(), [&](const SchemeInfo* s) {
+          return std::find(s->hooks.begin(), s->hooks.end(), h) != s->hooks.end();
+        });
+      };
+      EXPECT_FALSE(takes(HookKind::Prefetcher) && takes(HookKind::TextureOrganisation)) << spec;
+    }
+  }
+}
+
+// dae.remote_latency times the Source field's requests: dae-no-sharing has none, so a value other
+// than the default is refused there, in one line naming the parameter and why.
+TEST(DaeConfiguration, RemoteLatencyWithoutSharingIsRefused) {
+  try {
+    parse_configuration("tegra2+dae-no-sharing+dae.remote_latency=40").make_model();
+    ADD_FAILURE() << "accepted";
+  } catch (const ParamError& e) {
+    EXPECT_NE(std::string(e.what()).find("dae.remote_latency=40 does nothing with dae.sharing=false (dae-no-sharing: "
+                                         "every prefetch reads L2, no other processor's L1); leave it at 4"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_NO_THROW(parse_configuration("tegra2+dae-no-sharing").make_model());
+  EXPECT_NO_THROW(parse_configuration("tegra2+dae+dae.remote_latency=40").make_model());
 }
 
 // Nesbit and Smith's G/DC on a stride: the pair (s, s) recurs from the fourth miss on and
@@ -192,6 +388,34 @@ TEST(PerfectL1, EveryTextureAccessHits) {
   ASSERT_TRUE(model->run(bytes, r, &error)) << error;
   EXPECT_GT(m(r, "l1tex.accesses"), 0);
   EXPECT_EQ(m(r, "l1tex.hits"), m(r, "l1tex.accesses"));
+  EXPECT_EQ(m(r, "l2.texture_accesses"), 0);
+}
+
+// Perfect caches install a missing line without reading it from below: no L1 fetch, no prefetch,
+// no L2 texture access; each of 1024 distinct lines, sampled twice by its quad, is installed once
+// and every one of the 2048 demand accesses hits.
+TEST(PerfectL1, InstallsFetchNothing) {
+  FrameSpec f;
+  f.tiles_x = 2;
+  f.tiles_y = 2;
+  f.quad = [](uint32_t seq, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    const uint64_t line = 0x2000'0000 + (uint64_t{seq} * 256 + qy * 16 + qx) * 64;
+    q.samples[0] = {{line}, {line}};
+    return q;
+  };
+  Configuration c = parse_configuration("tegra2+perfect-l1");
+  auto model = c.make_model();
+  FrameResults r;
+  std::string error;
+  ASSERT_TRUE(model->run(buildFrame(f), r, &error)) << error;
+  EXPECT_EQ(m(r, "l1tex.accesses"), 2048);
+  EXPECT_EQ(m(r, "l1tex.hits"), 2048);
+  EXPECT_EQ(m(r, "l1tex.installs"), 1024);
+  EXPECT_EQ(m(r, "l1tex.fetches"), 0);
+  EXPECT_EQ(m(r, "l1tex.prefetches"), 0);
+  EXPECT_EQ(m(r, "l1tex.prefetch_fills"), 0);
+  EXPECT_EQ(m(r, "l1tex.prefetch_hits"), 0);
   EXPECT_EQ(m(r, "l2.texture_accesses"), 0);
 }
 

@@ -118,6 +118,14 @@ class DaeInstance final : public SchemeInstance {
         prefetcher_(std::make_shared<DaePrefetcher>(cores_, entries_, p.get_u32("dae.issue_rate"), sharing_,
                                                     p.get_u32("dae.remote_latency"), p.get_u32("dae.lookahead"))) {
     if (sharing_ && cores_ < 2) throw ParamError("dae.sharing=true needs at least two shader cores (gpu.shader_cores is 1)");
+    // Without the Source field no prefetch asks another processor's L1: a parameter that does
+    // nothing is refused rather than silently ignored (as nuca_config.cpp refuse_unused).
+    const ParamSet defaults(p.registry());
+    if (!sharing_ && p.text("dae.remote_latency") != defaults.text("dae.remote_latency")) {
+      throw ParamError("dae.remote_latency=" + p.text("dae.remote_latency") +
+                       " does nothing with dae.sharing=false (dae-no-sharing: every prefetch reads L2, no other "
+                       "processor's L1); leave it at " + defaults.text("dae.remote_latency"));
+    }
   }
   void install(Hooks& hooks) override { hooks.prefetcher = prefetcher_; }
   void frame_begin(MemoryHierarchy&) override { prefetcher_->clear(); }
@@ -139,7 +147,6 @@ class DaeInstance final : public SchemeInstance {
   }
   void energy(const MemoryHierarchy&, const EnergyParams& p, uint64_t cycles, std::vector<StructureEnergy>& out) override {
     const DaeCounters& c = prefetcher_->counters;
-    const auto leak = [&](double mw) { return mw * p.leakage_scale * static_cast<double>(cycles) / p.gpu_freq_mhz; };
     // The prefetch queues: small RAMs (energy.h small_ram: DESIGN.md section 7's 1 KiB 128-bit
     // RAM, CACTI 7.0, scaled by technology and sqrt(capacity)); an entry is written when queued
     // and read when dispatched. The Source match compares the new address with every entry queued
@@ -152,7 +159,7 @@ class DaeInstance final : public SchemeInstance {
     queue.writes = c.prefetches;
     queue.dynamic_nj = (static_cast<double>(c.prefetches) * (ram.read_pj + ram.write_pj) +
                         static_cast<double>(c.compared) * 2 * int_add_pj(p.tech)) * 1e-3;
-    queue.leakage_nj = leak(sram_leakage_mw_per_kib(p.tech) * queue_bytes / 1024.0 * cores_);
+    queue.leakage_nj = p.sram_leakage_nj(queue_bytes / 1024.0 * cores_, cycles);
     out.push_back(queue);
     if (!sharing_) return;
     // Inter-core transfers (paper 002 gives no interconnect): a request and a 64 B reply between

@@ -64,6 +64,10 @@ void register_dtm_nuca(SchemeRegistry& registry) {
   s.preset = "mobile32";
   s.params = dtm_nuca::params();
   s.hooks = {HookKind::TextureOrganisation};
+  // MemoryHierarchy::prefetch_texture writes the requesting core's L1, not the block's place.
+  s.conflicts = {{HookKind::Prefetcher,
+                  "prefetches would fill the requesting core's L1 directly, outside the NUCA placement of "
+                  "each block (the D-NUCA directory would lose track of them)"}};
   s.metrics = NucaOrganisation::metric_names();
   for (const char* e : {"energy.network_nj", "energy.l1tex_remote_probes_nj", "energy.affinity_table_nj",
                         "energy.dnuca_directory_nj"}) {

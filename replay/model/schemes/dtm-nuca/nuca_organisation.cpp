@@ -282,13 +282,11 @@ void NucaOrganisation::append_metrics(FrameResults& r) const {
 
 void NucaOrganisation::append_energy(const EnergyParams& p, uint64_t cycles, std::vector<StructureEnergy>& out) const {
   const Totals now = totals();
-  const auto leak = [&](double mw) { return mw * p.leakage_scale * static_cast<double>(cycles) / p.gpu_freq_mhz; };
-  const double leak_per_kib = sram_leakage_mw_per_kib(p.tech);
 
   StructureEnergy network{"network", true};
   network.reads = mesh_->counters().flits;
   network.dynamic_nj = network_energy_pj(mesh_->counters()) * 1e-3;
-  network.leakage_nj = leak(router_leakage_mw(mesh_->routers(), config_.flit_bytes, p.tech));
+  network.leakage_nj = p.leakage_nj(router_leakage_mw(mesh_->routers(), config_.flit_bytes, p.tech), cycles);
   out.push_back(network);
 
   // The local probes of requests served remotely: one L1 read each.
@@ -303,7 +301,7 @@ void NucaOrganisation::append_energy(const EnergyParams& p, uint64_t cycles, std
     StructureEnergy table{"affinity_table", true};
     table.writes = now.table_updates - frame_begin_.table_updates;
     table.dynamic_nj = table_energy_pj(table.writes, 0, bits, p.tech) * 1e-3;
-    table.leakage_nj = leak(leak_per_kib * static_cast<double>(bits) / 8192.0 * copies);
+    table.leakage_nj = p.sram_leakage_nj(static_cast<double>(bits) / 8192.0 * copies, cycles);
     out.push_back(table);
   }
   if (directory_) {
@@ -314,7 +312,7 @@ void NucaOrganisation::append_energy(const EnergyParams& p, uint64_t cycles, std
         (table_energy_pj(0, directory.reads, directory_bits_, p.tech) +
          d(directory.writes) * small_ram(p.tech, static_cast<double>(directory_bits_) / 8.0).write_pj) *
         1e-3;
-    directory.leakage_nj = leak(leak_per_kib * static_cast<double>(directory_bits_) / 8192.0);
+    directory.leakage_nj = p.sram_leakage_nj(static_cast<double>(directory_bits_) / 8192.0, cycles);
     out.push_back(directory);
   }
 }

@@ -87,8 +87,7 @@ class GhbInstance final : public SchemeInstance {
     s.writes = 2 * counters_.trained;
     s.dynamic_nj = (trained * (index.read_pj + index.write_pj + buffer.write_pj) +
                     static_cast<double>(counters_.predictions) * buffer.read_pj) * 1e-3;
-    s.leakage_nj = sram_leakage_mw_per_kib(p.tech) * p.leakage_scale * (buffer_bytes + index_bytes) / 1024.0 * cores_ *
-                   static_cast<double>(cycles) / p.gpu_freq_mhz;
+    s.leakage_nj = p.sram_leakage_nj((buffer_bytes + index_bytes) / 1024.0 * cores_, cycles);
     out.push_back(s);
   }
 
@@ -114,6 +113,10 @@ void register_prefetch_ghb(SchemeRegistry& registry) {
       ParamSpec{"ghb.degree", ParamType::Int, "4", "lines prefetched per miss whose delta pair recurs", 1, 64, {}},
   };
   s.hooks = {HookKind::TextureOrganisation};
+  // It is itself a texture prefetcher, though it takes the organisation seam to watch the misses.
+  s.conflicts = {{HookKind::Prefetcher,
+                  "two prefetchers would fill the same L1s and each count the other's useful prefetches "
+                  "(both read l1tex.prefetch_hits)"}};
   s.metrics = {"l1tex.local_hits", "ghb.trained", "ghb.prefetches", "ghb.useful", "ghb.late", "energy.ghb_nj"};
   SchemeVariant v;
   v.name = "prefetch-ghb";

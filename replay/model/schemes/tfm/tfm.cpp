@@ -228,7 +228,7 @@ class TfmInstance final : public SchemeInstance {
       e.dynamic_nj = tfm::front_energy_pj(c, p.tech) * 1e-3;
     }
     const double kib = 512.0 / 1024.0 * h.config().shader_cores;
-    e.leakage_nj = sram_leakage_mw_per_kib(p.tech) * p.leakage_scale * kib * static_cast<double>(cycles) / p.gpu_freq_mhz;
+    e.leakage_nj = p.sram_leakage_nj(kib, cycles);
     out.push_back(e);
   }
 

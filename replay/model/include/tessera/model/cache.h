@@ -63,7 +63,7 @@ struct CacheCounters {
   uint64_t misses = 0;
   uint64_t read_misses = 0;
   uint64_t write_misses = 0;
-  uint64_t fills = 0;           // lines allocated (demand misses and prefetches)
+  uint64_t fills = 0;           // lines allocated (demand misses, prefetches and installs)
   uint64_t fetches = 0;         // line reads sent to the next level
   uint64_t evictions = 0;       // valid lines replaced
   uint64_t writebacks = 0;      // dirty lines written to the next level
@@ -231,11 +231,25 @@ class SetAssocCache {
   // Insert a line without a demand access (prefetch into L1, paper 002). No-op on a present line.
   // The caller fetches the line from below when outcome.fetch is set.
   CacheOutcome prefetch(uint64_t addr, const AccessInfo& info) {
+    ++counters_.prefetches;
+    CacheOutcome out = install(addr, info);
+    if (out.filled) {
+      out.fetch = true;
+      ++counters_.fetches;
+      ++counters_.prefetch_fills;
+      prefetched_[out.slot] = 1;
+    }
+    return out;
+  }
+
+  // Put a line in with its data present at once (ready 0), neither a demand access nor a
+  // prefetch and with nothing fetched: a perfect cache holding whatever is asked of it (paper
+  // 002 Fig. 3a). Counts the fill and any eviction. No-op on a present line (outcome.hit).
+  CacheOutcome install(uint64_t addr, const AccessInfo& info) {
     const uint64_t line = addr >> line_shift_;
     const uint32_t set = static_cast<uint32_t>(line) & set_mask_;
     const size_t base = static_cast<size_t>(set) * ways_;
     CacheOutcome out;
-    ++counters_.prefetches;
     const uint32_t w = find_way(base, line + 1);
     if (w != kBypass) {
       out.hit = true;
@@ -243,13 +257,7 @@ class SetAssocCache {
       out.ready = ready_[base + w];
       return out;
     }
-    const uint32_t way = allocate(set, base, line + 1, info, out);
-    if (way != kBypass) {
-      out.fetch = true;
-      ++counters_.fetches;
-      ++counters_.prefetch_fills;
-      prefetched_[base + way] = 1;
-    }
+    allocate(set, base, line + 1, info, out);
     return out;
   }
 

@@ -124,6 +124,16 @@ struct EnergyParams {
   uint64_t colorbuf_bytes = 1024, depthbuf_bytes = 1024;  // per shader core
 
   static EnergyParams from_params(const ParamSet& params);
+
+  // Static energy of a structure leaking `mw` (before energy.leakage_scale) for `cycles` GPU
+  // cycles: mW x cycles / MHz = nJ. A scheme's own structures are charged through these.
+  double leakage_nj(double mw, uint64_t cycles) const {
+    return mw * leakage_scale * static_cast<double>(cycles) / gpu_freq_mhz;
+  }
+  // The same for `kib` KiB of SRAM (sram_leakage_mw_per_kib).
+  double sram_leakage_nj(double kib, uint64_t cycles) const {
+    return leakage_nj(sram_leakage_mw_per_kib(tech) * kib, cycles);
+  }
 };
 
 struct StructureEnergy {

@@ -116,7 +116,9 @@ class RoundRobinScheduler final : public QuadScheduler {
 // Called when the rasterizer puts a quad early-Z keeps in a core's queue (paper 002: prefetch from
 // the tile queue while the quad waits), with the texture lines whose addresses are known there:
 // those of every sample but the `dependent_samples` whose coordinates depend on an earlier
-// sample's result (the stream's dependent-read marks), which cannot be computed ahead.
+// sample's result (the stream's dependent-read marks), which cannot be computed ahead. Its
+// prefetches fill the private L1s directly (MemoryHierarchy::prefetch_texture): a scheme taking
+// the texture organisation declares a HookConflict with it (scheme.h).
 class TexturePrefetcher {
  public:
   virtual ~TexturePrefetcher() = default;

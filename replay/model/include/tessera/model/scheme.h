@@ -30,6 +30,14 @@ enum class HookKind {
 };
 std::string_view hook_name(HookKind kind);
 
+// A seam this scheme does not take but cannot run beside when another scheme takes it (its
+// replacement breaks an assumption of this one): a configuration naming both is refused, `why`
+// (one line) saying what would go wrong.
+struct HookConflict {
+  HookKind hook;
+  std::string why;
+};
+
 // One scheme inside one configuration: it installs its hooks, sees every frame begin and end,
 // and adds its own metrics to the frame's results (named after the scheme, `dtexl.*`, unless the
 // results database contract fixes another name, DESIGN.md section 8).
@@ -57,6 +65,7 @@ struct SchemeInfo {
   std::string preset;       // the paper's baseline preset (--schemes all runs the variants on it)
   std::vector<ParamSpec> params;
   std::vector<HookKind> hooks;
+  std::vector<HookConflict> conflicts;
   std::vector<std::string> metrics;
   std::vector<SchemeVariant> variants;
   // Specs of the combinations the paper proposes, beyond single variants (--schemes all).

@@ -55,6 +55,9 @@ class AnyCache {
   CacheOutcome prefetch(uint64_t addr, const AccessInfo& info) {
     return visit([&](auto& c) { return c.prefetch(addr, info); });
   }
+  CacheOutcome install(uint64_t addr, const AccessInfo& info) {
+    return visit([&](auto& c) { return c.install(addr, info); });
+  }
   void set_ready(const CacheOutcome& outcome, uint64_t ready) {
     visit([&](auto& c) { c.set_ready(outcome, ready); });
   }
