@@ -2,7 +2,7 @@
 // gives: the same stream bytes, the same counts, the same skip reasons and the same attachment
 // bytes, on a multi-draw scene with a texture, blending, depth, a clear inside the pass, partial
 // edge tiles and a render area offset; with 4 samples and a resolve; and for a pass whose
-// fragment shader stores (kept serial).
+// fragment shader fails part-way (rendered again serially).
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -27,7 +27,10 @@ struct Result {
 
 // Renders the scene on `threads` threads; everything it builds is its own, so two calls start
 // from the same bytes.
-Result render_scene(uint32_t threads, uint32_t samples) {
+// With `broken`, layer 3's fragment shader loops forever right of u = 1 (spin.frag): it fails
+// in the first tile that shades such a fragment, and the draw is dropped from there on. The pass
+// is rendered `passes` times (the second time over what the first stored).
+Result render_scene(uint32_t threads, uint32_t samples, bool broken = false, uint32_t passes = 2) {
   testing::Scene scene;
   frontend::Image* tex = scene.image(VK_FORMAT_R8G8B8A8_UNORM, 64, 64, 4, 0x7000000);
   for (size_t i = 0; i < tex->planes[0].size(); ++i) tex->planes[0][i] = static_cast<uint8_t>(i * 37 + (i >> 7));
@@ -64,6 +67,7 @@ Result render_scene(uint32_t threads, uint32_t samples) {
         scene.buffer(v.data(), v.size() * sizeof(TexturedVertex), 0x100000 * static_cast<uint64_t>(layer + 1)),
         static_cast<uint32_t>(v.size()), kW, kH);
     d.index = static_cast<uint32_t>(layer);
+    if (broken && layer == 3) d.stages.back() = testing::stage("spin.frag");
     d.state.samples = samples;
     d.state.depth_test = d.state.depth_write = 1;
     d.state.depth_compare = layer == 2 ? VK_COMPARE_OP_GREATER : VK_COMPARE_OP_LESS_OR_EQUAL;
@@ -89,9 +93,7 @@ Result render_scene(uint32_t threads, uint32_t samples) {
   Renderer renderer(&writer, config);
   frontend::SkipCounts skipped;
   writer.frame_begin(1, kW, kH);
-  renderer.render_pass(pass, skipped);
-  pass.index = 1;  // a second pass over what the first stored: the workers are reused
-  renderer.render_pass(pass, skipped);
+  for (pass.index = 0; pass.index < passes; ++pass.index) renderer.render_pass(pass, skipped);  // workers reused
   writer.frame_end();
   Result r{writer.finish(), renderer.frame_stats(), renderer.pass_stats(), skipped.reasons, color->planes,
            depth->planes, {}};
@@ -127,6 +129,18 @@ TEST(TileParallel, FourSamplesWithAResolveGiveTheSerialResult) {
   const Result serial = render_scene(1, 4);
   EXPECT_FALSE(serial.resolved.empty());
   expect_same(serial, render_scene(4, 4));
+}
+
+// A draw that fails part-way is dropped from the tile it fails in on, in tile order: the
+// threads' tiles are rendered again serially from the images as they were.
+TEST(TileParallel, ADrawFailingInATileDropsItInTheSameTilesAsSerially) {
+  const Result serial = render_scene(1, 1, true, 1);
+  ASSERT_EQ(serial.skipped.size(), 1u);
+  EXPECT_EQ(serial.skipped[0].first.rfind("draw: fragment shader: ", 0), 0u) << serial.skipped[0].first;
+  EXPECT_EQ(serial.skipped[0].second, 1u);
+  // The draw shaded some tiles before it failed.
+  EXPECT_LT(serial.frame.quads_shaded, render_scene(1, 1, false, 1).frame.quads_shaded);
+  expect_same(serial, render_scene(3, 1, true, 1));
 }
 
 }  // namespace
