@@ -1,10 +1,12 @@
 // The tiles of a pass shaded on several threads (RenderConfig::threads) give what one thread
 // gives: the same stream bytes, the same counts, the same skip reasons and the same attachment
 // bytes, on a multi-draw scene with a texture, blending, depth, a clear inside the pass, partial
-// edge tiles and a render area offset; with 4 samples and a resolve; and for a pass whose
-// fragment shader fails part-way (rendered again serially).
+// edge tiles and a render area offset; with 4 samples and a resolve; for a pass whose fragment
+// shader fails part-way (rendered again serially); and for one whose fragment shader counts its
+// invocations with an atomic (kept serial).
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <vector>
 
 #include "render_test_util.h"
@@ -141,6 +143,45 @@ TEST(TileParallel, ADrawFailingInATileDropsItInTheSameTilesAsSerially) {
   // The draw shaded some tiles before it failed.
   EXPECT_LT(serial.frame.quads_shaded, render_scene(1, 1, false, 1).frame.quads_shaded);
   expect_same(serial, render_scene(3, 1, true, 1));
+}
+
+// count.frag adds 1 to a storage buffer per invocation: the pass stays serial, so no increment
+// is lost to two threads and the stream is the serial one.
+TEST(TileParallel, FragmentShaderAtomicsKeepThePassSerial) {
+  constexpr uint32_t W = 256, H = 256;  // 64 tiles
+  const auto run = [&](uint32_t threads, uint32_t* shaded) {
+    testing::Scene scene;
+    frontend::Image* color = scene.image(VK_FORMAT_R8G8B8A8_UNORM, W, H, 4, 0x100000);
+    auto p = testing::pass(W, H, scene.view(color), VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE);
+    const testing::ColorVertex v[6] = {{{-1, -1, 0, 1}, {0, 1, 0, 1}}, {{1, -1, 0, 1}, {0, 1, 0, 1}},
+                                       {{1, 1, 0, 1}, {0, 1, 0, 1}},   {{-1, -1, 0, 1}, {0, 1, 0, 1}},
+                                       {{1, 1, 0, 1}, {0, 1, 0, 1}},   {{-1, 1, 0, 1}, {0, 1, 0, 1}}};
+    frontend::Draw d = testing::color_draw("color.vert", "count.frag", scene.buffer(v, sizeof v, 0x10000), 6, W, H);
+    const uint32_t zero = 0;
+    frontend::Buffer* counter = scene.buffer(&zero, 4, 0x40000);
+    frontend::DescriptorBinding b;
+    b.binding = 2;
+    b.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    b.elements.push_back({nullptr, nullptr, counter, 0, 4});
+    d.descriptors.push_back(b);
+    p.commands.push_back(d);
+    stream::StreamWriter writer;
+    RenderConfig config;
+    config.threads = threads;
+    Renderer renderer(&writer, config);
+    frontend::SkipCounts skipped;
+    writer.frame_begin(1, W, H);
+    renderer.render_pass(p, skipped);
+    writer.frame_end();
+    EXPECT_EQ(skipped.total(), 0u);
+    std::memcpy(shaded, counter->bytes().data(), 4);
+    return writer.finish();
+  };
+  uint32_t serial = 0, parallel = 0;
+  const std::vector<uint8_t> serial_stream = run(1, &serial);
+  EXPECT_EQ(serial, W * H);
+  EXPECT_EQ(run(4, &parallel), serial_stream);
+  EXPECT_EQ(parallel, W * H);
 }
 
 }  // namespace
