@@ -55,7 +55,7 @@ struct ReplayOptions {
   std::string config_file;
   bool no_model = false;
   bool quiet = false;
-  unsigned threads = 0;  // model runs of a frame at once; 0: one per core
+  unsigned threads = 0;  // tiles shaded and model runs of a frame at once; 0: one per core
 };
 
 // A configuration with its model, which simulates the run's frames in order.
@@ -360,6 +360,7 @@ int run_replay(const ReplayOptions& opt) {
     render::RenderConfig rc;
     rc.tile_width = s->tile_width;
     rc.tile_height = s->tile_height;
+    rc.threads = threads;  // the tiles of each render pass; the model runs after shading use the same threads
     s->renderer = std::make_unique<render::Renderer>(&s->writer, rc);
   }
   if (!opt.png_dir.empty()) {
@@ -521,8 +522,8 @@ void setup_replay(CLI::App& app, int* exit_code) {
   cmd->add_flag("--no-model", opt->no_model, "Only render and compare; run no GPU model");
   cmd->add_flag("--quiet", opt->quiet, "No progress bar");
   cmd->add_option("--threads", opt->threads,
-                  "Configurations of a frame simulated at once (default 0: one thread per core); results do not "
-                  "depend on it");
+                  "Threads a frame is shaded on (the tiles of each render pass) and configurations of a frame simulated "
+                  "at once (default 0: one thread per core); results do not depend on it");
   cmd->callback([opt, exit_code] { *exit_code = run_replay(*opt); });
 }
 

@@ -1,10 +1,11 @@
 // Throughput of the renderer on a constructed 1280x720 frame (not run by ctest):
-// `render_bench [layers [samples]]` draws `layers` (default 3) full-screen layers of a 20x12 grid
+// `render_bench [layers [samples [threads]]]` draws `layers` (default 3) full-screen layers of a 20x12 grid
 // of quads (480 triangles each), textured from a 256x256 RGBA8 texture with trilinear filtering,
 // depth tested (every layer nearer than the last, so nothing is rejected: overdraw = layers),
 // every second layer alpha blended, into B8G8R8A8 colour + D24S8, recording the access stream.
 // With `samples` (default 1) above 1 both targets are multisampled and the colour is resolved
 // into a single-sample image at the end of the pass (shaded once per pixel).
+// With `threads` (default 1) above 1 the tiles are shaded on that many threads.
 // Prints CPU and wall time and fragments shaded per CPU second for three runs.
 #include <chrono>
 #include <cstdio>
@@ -23,7 +24,9 @@ int main(int argc, char** argv) {
   constexpr uint32_t W = 1280, H = 720;
   render::testing::Scene scene;
   stream::StreamWriter writer;
-  render::Renderer renderer(&writer);
+  render::RenderConfig config;
+  config.threads = static_cast<uint32_t>(argc > 3 ? std::atoi(argv[3]) : 1);
+  render::Renderer renderer(&writer, config);
   frontend::SkipCounts skipped;
   frontend::Image* tex = scene.image(VK_FORMAT_R8G8B8A8_UNORM, 256, 256, 4, 0x7000000);
   for (size_t i = 0; i < tex->planes[0].size(); ++i) tex->planes[0][i] = static_cast<uint8_t>(i * 13);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "tessera/stream/access_stream.h"
@@ -239,6 +240,61 @@ TEST(AccessStream, VersionOneStreamsDecodeAndRefuseTheNewTag) {
   EXPECT_TRUE(reader.next(e));
   EXPECT_FALSE(reader.next(e));
   EXPECT_EQ(reader.error(), "byte 9: unknown event tag 17");
+}
+
+// Tiles recorded on two writers (as threads of the renderer do) and appended in tile order give
+// the bytes and counts of one writer that recorded everything, including the PbWrite after the
+// last tile that encodes against that tile's Parameter Buffer predictor.
+TEST(AccessStream, TilesAppendedInOrderGiveTheSequentialBytes) {
+  const auto tile = [](StreamWriter& w, uint32_t t) {
+    std::mt19937_64 rng(t);
+    w.tile_begin(t, (t % 2) * 32, (t / 2) * 32, t);
+    w.pb_read(0x4000 + t * 256, 64, 0, 0xffffffffu);
+    for (int q = 0; q < 20; ++q) {
+      w.quad(static_cast<uint32_t>(rng() % 64) & ~1u, static_cast<uint32_t>(rng() % 64) & ~1u, 0xf, 0xf, 0xf,
+             kQuadShaded, rng() % 1000);
+      const uint64_t lines[] = {(rng() % (1u << 30)) * 64, (rng() % (1u << 30)) * 64};
+      w.texture(static_cast<uint32_t>(rng() % 4), 0, 1, 1, lines);
+    }
+    w.attachment_store(0x10000 + t * 128, 128, 0);
+    w.tile_end(t);
+  };
+  const auto head = [](StreamWriter& w) {
+    w.frame_begin(1, 64, 64);
+    w.pass_begin(0, 64, 64, 32, 32, 2, 2);
+    w.pb_write(0x4000, 64, 0, 0, 0);
+  };
+  const auto tail = [](StreamWriter& w) {
+    w.pb_write(0x4100, 64, 1, 0, 1);  // a later subpass's geometry phase
+    w.pass_end(0);
+    w.frame_end();
+  };
+  StreamWriter serial;
+  head(serial);
+  for (uint32_t t = 0; t < 4; ++t) tile(serial, t);
+  tail(serial);
+
+  StreamWriter workers[2], joined;
+  workers[1].frame_begin(9, 1, 1);  // recorded before clear(): dropped
+  workers[1].clear();
+  StreamWriter::Mark begin[4], end[4];
+  for (uint32_t t : {3u, 0u, 2u, 1u}) {
+    StreamWriter& w = workers[t % 2];
+    begin[t] = w.mark();
+    tile(w, t);
+    end[t] = w.mark();
+  }
+  head(joined);
+  for (uint32_t t = 0; t < 4; ++t) joined.append(workers[t % 2], begin[t], end[t]);
+  tail(joined);
+  EXPECT_EQ(joined.counts(), serial.counts());
+  EXPECT_EQ(joined.finish(), serial.finish());
+
+  // Events that do not start at a TileBegin would decode against the wrong predictors.
+  StreamWriter other;
+  const StreamWriter::Mark before = other.mark();
+  other.quad(2, 2, 0xf, 0xf, 0xf, kQuadShaded, 4);
+  EXPECT_THROW(joined.append(other, before, other.mark()), std::invalid_argument);
 }
 
 TEST(AccessStream, FinishResetsTheWriter) {

@@ -118,6 +118,8 @@ struct FragmentStage::Context {
   uint32_t colour_count = 0;
   float constants[4] = {0, 0, 0, 0};
   shader::Bindings bindings;
+  shader::ShaderExecutor* executor = nullptr;
+  bool* failed = nullptr;  // the draw's flag, or this stage's own (attach_private)
   int32_t area_x = 0, area_y = 0;
   bool smooth = false;  // a smooth line: location 0 alpha scaled by the pixel's coverage
   // Fragment built-ins the shader reads or writes (the lanes fill them only then).
@@ -208,11 +210,33 @@ uint32_t FragmentStage::dependent_flags(uint32_t units_end, size_t next) const {
   return flags;
 }
 
-bool FragmentStage::execute(DrawState& ds, const shader::Bindings& bindings, frontend::SkipCounts& skipped) {
+void FragmentStage::attach_private(const DrawState& ds, TextureCache& textures, frontend::SkipCounts& notes) {
+  if (ds.fs == nullptr || ds.fs->module == nullptr) return;
+  auto own = std::make_unique<Private>();
+  bind_stage(ds.draw->descriptors, ds.draw->push_constants, *ds.fs->module, textures, own->samplers, own->bind, notes);
+  own->bind.textures.set_footprint_sink([this](uint32_t lane, const texture::Footprint& fp) { record(lane, fp); });
+  own->executor = std::make_unique<shader::ShaderExecutor>(*ds.fs->module);
+  private_[&ds] = std::move(own);
+}
+
+const StageBindings* FragmentStage::private_bindings(const DrawState& ds) const {
+  const auto it = private_.find(&ds);
+  return it == private_.end() ? nullptr : &it->second->bind;
+}
+
+bool FragmentStage::private_failed() const {
+  for (const auto& [ds, own] : private_)
+    if (own->failed) return true;
+  return false;
+}
+
+void FragmentStage::clear_private() { private_.clear(); }
+
+bool FragmentStage::execute(Context& cx, frontend::SkipCounts& skipped) {
   std::string error;
-  if (!ds.fs->executor->execute(*batch_, bindings, error)) {
+  if (!cx.executor->execute(*batch_, cx.bindings, error)) {
     skipped.add("draw: fragment shader: " + error);
-    ds.failed = true;
+    *cx.failed = true;
     return false;
   }
   // Texture events follow their quad: order the batch's samples by shading unit (a quad's
@@ -243,8 +267,15 @@ void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
                             const SubpassTargets& targets, TileBuffers& tiles, int32_t area_x,
                             int32_t area_y, stream::StreamWriter* out, RenderStats& stats,
                             frontend::SkipCounts& skipped) {
-  if (ds.failed) return;
+  Private* own = nullptr;
+  if (!private_.empty()) {
+    const auto it = private_.find(&ds);
+    if (it != private_.end()) own = it->second.get();
+  }
+  bool& failed = own ? own->failed : ds.failed;
+  if (failed) return;
   Context cx(tri, ds);
+  cx.failed = &failed;
   const capture::GraphicsPipelineRecord& s = cx.s;
   const pipeline::PixelRect& tr = tiles.rect();
   cx.rect = {std::max(tr.x0, ds.scissor.x0), std::max(tr.y0, ds.scissor.y0), std::min(tr.x1, ds.scissor.x1),
@@ -293,7 +324,8 @@ void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
     }
   std::copy_n(s.blend_constants, 4, cx.constants);
   if (cx.shade) {
-    cx.bindings = ds.fs_bind->bindings();
+    cx.bindings = own ? own->bind.bindings() : ds.fs_bind->bindings();
+    cx.executor = own ? own->executor.get() : ds.fs->executor.get();
     const shader::ShaderInfo& info = ds.fs->module->info();
     cx.point_coord = info.reads_point_coord;
     cx.sample_mask_in = info.reads_sample_mask;
@@ -392,7 +424,7 @@ void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
           }
         }
       }
-      if (!execute(ds, cx.bindings, skipped)) return;
+      if (!execute(cx, skipped)) return;
     }
 
     // Multisample coverage, late tests, colour writes, events.
@@ -585,7 +617,7 @@ void FragmentStage::process_samples(Context& cx, TileBuffers& tiles, stream::Str
           b.sample_position[1][lane] = static_cast<float>(y - py);
         }
       }
-      if (!execute(ds, cx.bindings, skipped)) return;
+      if (!execute(cx, skipped)) return;
     }
 
     // Per quad: coverage after shading, late tests, colour writes per sample, events.

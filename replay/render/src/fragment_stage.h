@@ -13,7 +13,9 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "draw_state.h"
@@ -39,6 +41,16 @@ class FragmentStage {
   ~FragmentStage();
   // Routes the texture footprints of the draw's fragment shader to this stage.
   void attach(DrawState& ds);
+  // A stage of the parallel raster phase (renderer.cpp) runs the draw's fragment shader on an
+  // executor and bindings of its own, built here on the calling thread before the tiles: an
+  // executor holds registers, a texture unit counts requests and feeds one stage's footprints,
+  // and a failed draw is marked failed for this stage only. Nothing a draw owns is then written
+  // by the tiles. `notes` takes what binding reports (already reported by resolve_draw).
+  void attach_private(const DrawState& ds, TextureCache& textures, frontend::SkipCounts& notes);
+  // This stage's bindings of `ds` (null when it has none), and whether any of its draws failed.
+  const StageBindings* private_bindings(const DrawState& ds) const;
+  bool private_failed() const;
+  void clear_private();
   // Rasterizes, tests, shades and blends one primitive inside the current tile of `tiles`.
   void process(const pipeline::ScreenTriangle& tri, DrawState& ds, const SubpassTargets& targets,
                TileBuffers& tiles, int32_t area_x, int32_t area_y, stream::StreamWriter* out,
@@ -56,7 +68,7 @@ class FragmentStage {
   void process_samples(Context& cx, TileBuffers& tiles, stream::StreamWriter* out, RenderStats& stats,
                        frontend::SkipCounts& skipped);
   // Runs the batch; false (the draw's remaining fragments dropped, counted) when it fails.
-  bool execute(DrawState& ds, const shader::Bindings& bindings, frontend::SkipCounts& skipped);
+  bool execute(Context& cx, frontend::SkipCounts& skipped);
   // The Quad event of a quad and its counters, then the Texture events of its shading units:
   // the units (groups of four lanes) before `units_end` not yet emitted (a quad's units are
   // consecutive, quads come in order).
@@ -73,6 +85,13 @@ class FragmentStage {
   std::vector<pipeline::QuadSamples> quad_samples_;
   std::vector<Sample> samples_;
   FootprintStore store_;  // the samples' lines, probes and blocks
+  struct Private {
+    std::deque<texture::SamplerState> samplers;
+    StageBindings bind;
+    std::unique_ptr<shader::ShaderExecutor> executor;
+    bool failed = false;
+  };
+  std::unordered_map<const DrawState*, std::unique_ptr<Private>> private_;
 };
 
 }  // namespace tessera::render

@@ -2,7 +2,10 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include <atomic>
+#include <exception>
 #include <memory>
+#include <thread>
 #include <variant>
 
 #include "compute_stage.h"
@@ -42,6 +45,38 @@ void RenderStats::add(const RenderStats& o) {
   attachment_stores += o.attachment_stores;
 }
 
+namespace {
+
+// A vkCmdClearAttachments and how many primitives of the Parameter Buffer came before it: in a
+// tile it applies after those and before the rest, keeping the command order per pixel.
+struct PendingClear {
+  size_t before_primitive = 0;
+  const capture::CmdClearAttachmentsRecord* record = nullptr;
+};
+
+// What every tile of a subpass reads; nothing of it is written during the raster phase.
+struct SubpassRaster {
+  const pipeline::TilingConfig& tc;
+  const pipeline::PolygonListBuilder& pb;
+  const std::vector<std::unique_ptr<DrawState>>& draws;
+  const std::vector<uint32_t>& prim_draw;
+  const std::vector<PendingClear>& clears;
+  uint32_t primitive_base = 0;
+  int32_t area_x = 0, area_y = 0;
+  bool first = false, last = false;
+};
+
+// The stages a thread of the parallel raster phase renders its tiles with, and the stream
+// buffer they record into.
+struct TileWorker {
+  FragmentStage fragment;
+  TileBuffers tiles;
+  SubpassTargets targets;
+  stream::StreamWriter writer;
+};
+
+}  // namespace
+
 struct Renderer::Impl {
   stream::StreamWriter* out = nullptr;
   RenderConfig config;
@@ -58,14 +93,21 @@ struct Renderer::Impl {
   ComputeStats compute_stats;
   RenderStats frame;
   std::vector<PassStats> passes;
+  std::vector<std::unique_ptr<TileWorker>> workers;
+  size_t workers_used = 0;  // workers whose fragment bindings served the current subpass
 
   void render(const frontend::RenderPassInstance& pass, frontend::SkipCounts& skipped, RenderStats& st);
+  // The raster phase of a subpass on config.threads threads; the tiles visited.
+  uint32_t render_tiles_parallel(const frontend::RenderPassInstance& pass, const SubpassRaster& sr,
+                                 const pipeline::TileOrder& order, const SubpassTargets& targets,
+                                 RenderStats& st, frontend::SkipCounts& skipped);
 };
 
 Renderer::Renderer(stream::StreamWriter* stream, RenderConfig config) : impl_(std::make_unique<Impl>()) {
   impl_->out = stream;
   if (config.tile_width == 0) config.tile_width = 32;
   if (config.tile_height == 0) config.tile_height = 32;
+  if (config.threads == 0) config.threads = 1;
   impl_->config = config;
 }
 
@@ -94,13 +136,6 @@ void Renderer::render_pass(const frontend::RenderPassInstance& pass, frontend::S
 
 namespace {
 
-// A vkCmdClearAttachments and how many primitives of the Parameter Buffer came before it: in a
-// tile it applies after those and before the rest, keeping the command order per pixel.
-struct PendingClear {
-  size_t before_primitive = 0;
-  const capture::CmdClearAttachmentsRecord* record = nullptr;
-};
-
 void apply_clear(const capture::CmdClearAttachmentsRecord& r, const SubpassTargets& targets,
                  TileBuffers& tiles, int32_t area_x, int32_t area_y) {
   for (const auto& att : r.attachments) {
@@ -120,7 +155,155 @@ void apply_clear(const capture::CmdClearAttachmentsRecord& r, const SubpassTarge
   }
 }
 
+// One tile of a subpass: load ops (or the kept contents), PB reads, its primitives in order with
+// the clears between them, resolves and store ops (or keep).
+void render_tile(const SubpassRaster& sr, uint32_t tile, uint32_t position, std::span<const uint32_t> prims,
+                 std::span<const pipeline::PbAccess> reads, FragmentStage& fragment, TileBuffers& tiles,
+                 const SubpassTargets& targets, stream::StreamWriter* out, RenderStats& st,
+                 frontend::SkipCounts& skipped) {
+  const pipeline::TilingConfig& tc = sr.tc;
+  const pipeline::PixelRect rect = pipeline::tile_rect(tc, tile);
+  const uint32_t tx = tile % tc.tiles_x(), ty = tile / tc.tiles_x();
+  if (out) out->tile_begin(tile, tx * tc.tile_width, ty * tc.tile_height, position);
+  ++st.tiles;
+  tiles.begin_tile(rect);
+  if (sr.first) tiles.load(out, st);
+  else tiles.restore();
+  for (const pipeline::PbAccess& r : reads) {
+    const bool list = r.section == pipeline::PbSection::Lists;
+    if (out) out->pb_read(r.address, r.size, list ? 0 : 1, list ? 0xffffffffu : sr.primitive_base + r.primitive);
+    ++st.pb_reads;
+  }
+  size_t next_clear = 0;
+  for (uint32_t p : prims) {
+    for (; next_clear < sr.clears.size() && sr.clears[next_clear].before_primitive <= p; ++next_clear)
+      apply_clear(*sr.clears[next_clear].record, targets, tiles, sr.area_x, sr.area_y);
+    DrawState& ds = *sr.draws[sr.prim_draw[p]];
+    if (out) out->primitive(sr.primitive_base + p, ds.draw->index);
+    ++st.tile_primitives;
+    fragment.process(sr.pb.primitives()[p], ds, targets, tiles, sr.area_x, sr.area_y, out, st, skipped);
+  }
+  for (; next_clear < sr.clears.size(); ++next_clear)
+    apply_clear(*sr.clears[next_clear].record, targets, tiles, sr.area_x, sr.area_y);
+  if (sr.last) {
+    tiles.resolve();
+    tiles.store(out, st);
+  } else {
+    tiles.keep();
+  }
+  if (out) out->tile_end(tile);
+}
+
+// Whether the tiles of a subpass must be rendered one after the other. A fragment shader with
+// side effects (buffer and image stores, atomics) makes the result depend on the order its
+// invocations run in: the Vulkan spec leaves that order undefined ("Shader Memory Access
+// Ordering"; appendix "Invariance": repeatability does not hold for shaders with side effects),
+// and Tessera fixes it to the tile order, which threads would not keep (an atomic counter would
+// hand out different values, the last of two stores to one texel would vary). A fragment shader
+// reading storage images reads them in place, possibly an image the tiles of this pass store to
+// (a feedback loop), so it stays serial too. Everything else a tile reads was built before the
+// raster phase (sampled images are copies, buffers are not written by the pass).
+bool tiles_order_dependent(const std::vector<std::unique_ptr<DrawState>>& draws) {
+  for (const auto& ds : draws) {
+    if (ds->fs == nullptr) continue;
+    if (ds->fs->module && ds->fs->module->info().has_side_effects) return true;
+    if (ds->fs_bind && ds->fs_bind->storage_images.bound()) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+uint32_t Renderer::Impl::render_tiles_parallel(const frontend::RenderPassInstance& pass, const SubpassRaster& sr,
+                                               const pipeline::TileOrder& order, const SubpassTargets& targets,
+                                               RenderStats& st, frontend::SkipCounts& skipped) {
+  // Every tile with its primitive list and PB reads, in tile order (the Tile Fetcher is cheap).
+  struct TileJob {
+    uint32_t tile = 0;
+    std::span<const uint32_t> prims;
+    std::vector<pipeline::PbAccess> reads;
+    size_t worker = 0;
+    RenderStats stats;
+    frontend::SkipCounts skipped;
+    stream::StreamWriter::Mark begin, end;
+  };
+  std::vector<TileJob> jobs;
+  const uint32_t visited = pipeline::fetch_tiles(
+      sr.pb, order,
+      [&](uint32_t tile, std::span<const uint32_t> prims) {
+        TileJob& job = jobs.emplace_back();
+        job.tile = tile;
+        job.prims = prims;
+        job.reads.swap(reads);
+      },
+      reads);
+  if (jobs.empty()) return visited;
+
+  // Each thread gets its own tile buffers, fragment stage (with its own executors and texture
+  // units for the draws) and stream buffer, set up here on this thread; what the set-up reports
+  // was reported when the renderer's own were.
+  const size_t n = std::min<size_t>(config.threads, jobs.size());
+  while (workers.size() < n) workers.push_back(std::make_unique<TileWorker>());
+  frontend::SkipCounts notes;
+  for (size_t w = 0; w < n; ++w) {
+    TileWorker& k = *workers[w];
+    k.tiles.configure(pass, sr.tc.tile_width, sr.tc.tile_height, false, notes);
+    k.targets.colors.clear();
+    for (const AttachmentBuffer* a : targets.colors) k.targets.colors.push_back(a ? k.tiles.attachment(a->index) : nullptr);
+    k.targets.depth_stencil = targets.depth_stencil ? k.tiles.attachment(targets.depth_stencil->index) : nullptr;
+    k.fragment.clear_private();
+    for (const auto& ds : sr.draws) k.fragment.attach_private(*ds, textures, notes);
+    k.writer.clear();
+  }
+  std::vector<std::vector<uint8_t>> saved = tiles.stored_planes();
+
+  std::atomic<size_t> next{0};
+  std::vector<std::exception_ptr> errors(n);
+  const auto work = [&](size_t w) {
+    TileWorker& k = *workers[w];
+    stream::StreamWriter* wout = out ? &k.writer : nullptr;
+    try {
+      for (size_t j = next++; j < jobs.size(); j = next++) {
+        TileJob& job = jobs[j];
+        job.worker = w;
+        if (wout) job.begin = wout->mark();
+        render_tile(sr, job.tile, static_cast<uint32_t>(j), job.prims, job.reads, k.fragment, k.tiles, k.targets,
+                    wout, job.stats, job.skipped);
+        if (wout) job.end = wout->mark();
+      }
+    } catch (...) {
+      errors[w] = std::current_exception();
+      next = jobs.size();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (size_t w = 1; w < n; ++w) pool.emplace_back(work, w);
+  work(0);
+  for (std::thread& t : pool) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+
+  // A draw whose fragment shader fails drops its fragments in every later tile (FragmentStage):
+  // which tiles those are is known only in tile order, so the tiles are rendered again, serially,
+  // from the images as they were.
+  bool failed = false;
+  for (size_t w = 0; w < n; ++w) failed = failed || workers[w]->fragment.private_failed();
+  if (failed) {
+    tiles.restore_planes(saved);
+    for (size_t j = 0; j < jobs.size(); ++j)
+      render_tile(sr, jobs[j].tile, static_cast<uint32_t>(j), jobs[j].prims, jobs[j].reads, fragment, tiles, targets,
+                  out, st, skipped);
+    return visited;
+  }
+  for (const TileJob& job : jobs) {
+    if (out) out->append(workers[job.worker]->writer, job.begin, job.end);
+    st.add(job.stats);
+    for (const auto& [reason, count] : job.skipped.reasons) skipped.add(reason, count);
+  }
+  for (size_t w = 0; w < n; ++w) tiles.add_stored(workers[w]->tiles);
+  workers_used = n;
+  return visited;
+}
 
 void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::SkipCounts& skipped,
                             RenderStats& st) {
@@ -239,59 +422,50 @@ void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::
       draws.push_back(std::move(ds));
     }
 
-    // Raster phase, tile by tile in the tile order.
+    // Raster phase, tile by tile in the tile order: on config.threads threads when the tiles
+    // are independent (one subpass: a later one restores what the tiles kept of the earlier).
+    const SubpassRaster sr{tc, pb, draws, prim_draw, clears, primitive_base, area.x, area.y, first, last};
     reads.clear();
-    uint32_t position = 0;
-    const auto visit = [&](uint32_t tile, std::span<const uint32_t> prims) {
-      const pipeline::PixelRect rect = pipeline::tile_rect(tc, tile);
-      const uint32_t tx = tile % tc.tiles_x(), ty = tile / tc.tiles_x();
-      if (out) out->tile_begin(tile, tx * tc.tile_width, ty * tc.tile_height, position);
-      ++position;
-      ++st.tiles;
-      tiles.begin_tile(rect);
-      if (first) tiles.load(out, st);
-      else tiles.restore();
-      for (const pipeline::PbAccess& r : reads) {
-        const bool list = r.section == pipeline::PbSection::Lists;
-        if (out) out->pb_read(r.address, r.size, list ? 0 : 1, list ? 0xffffffffu : primitive_base + r.primitive);
-        ++st.pb_reads;
-      }
-      reads.clear();
-      size_t next_clear = 0;
-      for (uint32_t p : prims) {
-        for (; next_clear < clears.size() && clears[next_clear].before_primitive <= p; ++next_clear)
-          apply_clear(*clears[next_clear].record, targets, tiles, area.x, area.y);
-        DrawState& ds = *draws[prim_draw[p]];
-        if (out) out->primitive(primitive_base + p, ds.draw->index);
-        ++st.tile_primitives;
-        fragment.process(pb.primitives()[p], ds, targets, tiles, area.x, area.y, out, st, skipped);
-      }
-      for (; next_clear < clears.size(); ++next_clear)
-        apply_clear(*clears[next_clear].record, targets, tiles, area.x, area.y);
-      if (last) {
-        tiles.resolve();
-        tiles.store(out, st);
-      } else {
-        tiles.keep();
-      }
-      if (out) out->tile_end(tile);
-    };
-    if (pipeline::fetch_tiles(pb, order, visit, reads) == 0 && tc.tile_count() != 0)
+    workers_used = 0;
+    uint32_t visited = 0;
+    if (config.threads > 1 && pass.subpasses.size() == 1 && tc.tile_count() > 1 && !tiles_order_dependent(draws)) {
+      visited = render_tiles_parallel(pass, sr, order, targets, st, skipped);
+    } else {
+      uint32_t position = 0;
+      const auto visit = [&](uint32_t tile, std::span<const uint32_t> prims) {
+        render_tile(sr, tile, position++, prims, reads, fragment, tiles, targets, out, st, skipped);
+        reads.clear();
+      };
+      visited = pipeline::fetch_tiles(pb, order, visit, reads);
+    }
+    if (visited == 0 && tc.tile_count() != 0)
       skipped.add("pass: the tile order is not a permutation of the tiles; nothing rendered");
     primitive_base += static_cast<uint32_t>(pb.primitives().size());
     // Image instructions the texture unit could not serve returned zeros: count them, so no
     // sample is dropped silently. One entry per lane-request, by stage and cause.
+    // The fragment shader's requests count on the workers' bindings when they shaded the tiles.
     for (const auto& ds : draws) {
       for (const auto& [bind, stage] : {std::pair{ds->vs_bind.get(), "vertex"}, std::pair{ds->fs_bind.get(), "fragment"}}) {
         if (bind == nullptr) continue;
-        if (const uint64_t n = bind->textures.unbound_requests())
-          skipped.add(std::string("texture: ") + stage + " shader image instruction on an unbound image (zeros)", n);
-        if (const uint64_t n = bind->textures.unsupported_requests())
-          skipped.add(std::string("texture: ") + stage + " shader image instruction on an unsupported dimensionality (zeros)", n);
-        if (const uint64_t n = bind->storage_images.unbound_requests())
-          skipped.add(std::string("storage image: ") + stage + " shader access to an unbound image (zeros, writes dropped)", n);
-        if (const uint64_t n = bind->storage_images.unsupported_requests())
-          skipped.add(std::string("storage image: ") + stage + " shader access to an unsupported format or view (zeros, writes dropped)", n);
+        uint64_t unbound = bind->textures.unbound_requests(), unsupported = bind->textures.unsupported_requests();
+        uint64_t storage_unbound = bind->storage_images.unbound_requests();
+        uint64_t storage_unsupported = bind->storage_images.unsupported_requests();
+        for (size_t w = 0; w < workers_used && bind == ds->fs_bind.get(); ++w) {
+          if (const StageBindings* own = workers[w]->fragment.private_bindings(*ds)) {
+            unbound += own->textures.unbound_requests();
+            unsupported += own->textures.unsupported_requests();
+            storage_unbound += own->storage_images.unbound_requests();
+            storage_unsupported += own->storage_images.unsupported_requests();
+          }
+        }
+        if (unbound) skipped.add(std::string("texture: ") + stage + " shader image instruction on an unbound image (zeros)", unbound);
+        if (unsupported)
+          skipped.add(std::string("texture: ") + stage + " shader image instruction on an unsupported dimensionality (zeros)", unsupported);
+        if (storage_unbound)
+          skipped.add(std::string("storage image: ") + stage + " shader access to an unbound image (zeros, writes dropped)", storage_unbound);
+        if (storage_unsupported)
+          skipped.add(std::string("storage image: ") + stage + " shader access to an unsupported format or view (zeros, writes dropped)",
+                      storage_unsupported);
       }
     }
   }

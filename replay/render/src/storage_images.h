@@ -23,6 +23,8 @@ class StorageImageUnit final : public shader::StorageImages {
   // writes dropped, counted.
   uint64_t unbound_requests() const { return unbound_; }
   uint64_t unsupported_requests() const { return unsupported_; }
+  // Whether any image is bound (its texels are then read in place, not from a copy).
+  bool bound() const { return !bindings_.empty(); }
 
  private:
   struct Binding {

@@ -433,6 +433,43 @@ void TileBuffers::resolve() {
   }
 }
 
+namespace {
+
+// Calls f(plane, bytes) for each plane a store op of `a` writes, with the bytes it then spans.
+template <typename F>
+void for_each_stored_plane(AttachmentBuffer& a, F f) {
+  if (!a.usable) return;
+  for (uint32_t aspect = 0; aspect < 2; ++aspect) {
+    if (aspect == 0 && !(a.color || a.depth)) continue;
+    if (aspect == 1 && !a.stencil) continue;
+    if (!stores(aspect == 0 ? a.desc->store_op : a.desc->stencil_store_op)) continue;
+    f(a.image->planes[a.plane[aspect]], a.sample_bytes[aspect] * a.samples);
+  }
+}
+
+}  // namespace
+
+std::vector<std::vector<uint8_t>> TileBuffers::stored_planes() {
+  std::vector<std::vector<uint8_t>> copies;
+  for (AttachmentBuffer& a : buffers_)
+    for_each_stored_plane(a, [&](std::vector<uint8_t>& plane, size_t want) {
+      if (plane.size() < want) plane.resize(want, 0);
+      copies.push_back(plane);
+    });
+  return copies;
+}
+
+void TileBuffers::restore_planes(std::vector<std::vector<uint8_t>>& copies) {
+  size_t next = 0;
+  for (AttachmentBuffer& a : buffers_)
+    for_each_stored_plane(a, [&](std::vector<uint8_t>& plane, size_t) { plane.swap(copies.at(next++)); });
+}
+
+void TileBuffers::add_stored(const TileBuffers& other) {
+  for (size_t i = 0; i < buffers_.size() && i < other.buffers_.size(); ++i)
+    buffers_[i].stored = buffers_[i].stored || other.buffers_[i].stored;
+}
+
 void TileBuffers::finish() {
   for (AttachmentBuffer& a : buffers_)
     if (a.usable && a.stored) a.image->touch();

@@ -84,6 +84,16 @@ class TileBuffers {
   void restore();  // whole-area copy -> tile (start of a later subpass)
   void finish();   // touches every image stored to
 
+  // The tiles of a pass rendered on several threads, each with its own TileBuffers configured
+  // for the pass (renderer.cpp). Tiles are disjoint, so their stores write disjoint bytes of
+  // the images; stored_planes() sizes every plane a store op writes first (a plane never
+  // captured is grown on the first store: no tile may reallocate it under another) and returns
+  // copies of them that restore_planes() puts back when the tiles must be rendered again.
+  std::vector<std::vector<uint8_t>> stored_planes();
+  void restore_planes(std::vector<std::vector<uint8_t>>& copies);
+  // The images `other` (buffers of the same pass) stored to count as stored to here.
+  void add_stored(const TileBuffers& other);
+
   AttachmentBuffer* attachment(uint32_t index) {
     return index < buffers_.size() && buffers_[index].usable ? &buffers_[index] : nullptr;
   }

@@ -151,6 +151,19 @@ void StreamCounts::add(const Event& e) {
   }
 }
 
+void StreamCounts::add_between(const StreamCounts& begin, const StreamCounts& end) {
+  for (uint32_t k = 0; k < kEventKindCount; ++k) events[k] += end.events[k] - begin.events[k];
+  texture_lines += end.texture_lines - begin.texture_lines;
+  vertex_texture_lines += end.vertex_texture_lines - begin.vertex_texture_lines;
+  texture_probe_blocks += end.texture_probe_blocks - begin.texture_probe_blocks;
+  vertex_fetch_bytes += end.vertex_fetch_bytes - begin.vertex_fetch_bytes;
+  pb_write_bytes += end.pb_write_bytes - begin.pb_write_bytes;
+  pb_read_bytes += end.pb_read_bytes - begin.pb_read_bytes;
+  fragment_instructions += end.fragment_instructions - begin.fragment_instructions;
+  vertex_instructions += end.vertex_instructions - begin.vertex_instructions;
+  covered_pixels += end.covered_pixels - begin.covered_pixels;
+}
+
 // ---- Writer ----------------------------------------------------------------------------------
 
 void StreamWriter::Buffer::grow(size_t n) {
@@ -165,6 +178,41 @@ StreamWriter::StreamWriter() {
   std::memcpy(bytes_.reserve(sizeof kMagic), kMagic, sizeof kMagic);
   bytes_.size += sizeof kMagic;
   put_varint(bytes_, kFormatVersion);
+  header_bytes_ = bytes_.size;
+}
+
+StreamWriter::Mark StreamWriter::mark() const {
+  Mark m;
+  m.size = bytes_.size;
+  m.counts = counts_;
+  std::copy_n(last_address_, 4, m.last_address);
+  m.last_line = last_line_;
+  m.last_quad_x = last_quad_x_;
+  m.last_quad_y = last_quad_y_;
+  return m;
+}
+
+void StreamWriter::append(const StreamWriter& from, const Mark& begin, const Mark& end) {
+  if (begin.size < from.header_bytes_ || end.size < begin.size || end.size > from.bytes_.size)
+    throw std::invalid_argument("StreamWriter::append: marks outside the writer's events");
+  if (end.size == begin.size) return;
+  const uint8_t* src = from.bytes_.data.get() + begin.size;
+  if (src[0] != static_cast<uint8_t>(EventKind::TileBegin))
+    throw std::invalid_argument("StreamWriter::append: the events do not start with a TileBegin");
+  const size_t n = end.size - begin.size;
+  std::memcpy(bytes_.reserve(n), src, n);
+  bytes_.size += n;
+  counts_.add_between(begin.counts, end.counts);
+  std::copy_n(end.last_address, 4, last_address_);
+  last_line_ = end.last_line;
+  last_quad_x_ = end.last_quad_x;
+  last_quad_y_ = end.last_quad_y;
+}
+
+void StreamWriter::clear() {
+  bytes_.size = header_bytes_;
+  counts_ = StreamCounts{};
+  reset_predictors();
 }
 
 void StreamWriter::reset_predictors() {

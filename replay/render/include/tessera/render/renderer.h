@@ -30,6 +30,10 @@ struct RenderConfig {
   // Order the tiles are processed (and recorded) in; scanline when null. Must outlive the renderer.
   const pipeline::TileOrder* tile_order = nullptr;
   pipeline::ParameterBufferLayout parameter_buffer;
+  // Threads the tiles of a render pass are shaded on (the calling thread included); 1 renders
+  // them one after the other on the calling thread. The stream, the images and every count are
+  // the same for any value: each tile records into its own buffer, appended in tile order.
+  uint32_t threads = 1;
 };
 
 // Counters of the work done. Every field is what a consumer recounts from the stream the

@@ -147,6 +147,8 @@ struct StreamCounts {
   uint64_t covered_pixels = 0;  // popcount of Quad coverage
   uint64_t operator[](EventKind k) const { return events[static_cast<uint8_t>(k)]; }
   void add(const Event& e);
+  // Adds `end` minus `begin`: the counts of the events recorded between two marks of a writer.
+  void add_between(const StreamCounts& begin, const StreamCounts& end);
   bool operator==(const StreamCounts&) const = default;
 };
 
@@ -180,6 +182,25 @@ class StreamWriter {
 
   const StreamCounts& counts() const { return counts_; }
   size_t size_bytes() const { return bytes_.size; }
+
+  // Tiles recorded on other writers (the renderer shades the tiles of a pass on several threads,
+  // each recording into its own writer) and appended in tile order. A Mark is where a writer
+  // stands: its size, counts and predictors.
+  struct Mark {
+    size_t size = 0;
+    StreamCounts counts;
+    uint64_t last_address[4] = {};
+    uint64_t last_line = 0;
+    uint32_t last_quad_x = 0, last_quad_y = 0;
+  };
+  Mark mark() const;
+  // Appends the events `from` recorded between `begin` and `end`, which must start with a
+  // TileBegin (std::invalid_argument otherwise): the predictors reset there, so the bytes decode
+  // the same after this writer's events. Adds their counts and continues from `from`'s
+  // predictors at `end`: the stream is byte for byte what recording them here would have given.
+  void append(const StreamWriter& from, const Mark& begin, const Mark& end);
+  // Drops every event recorded so far (the header stays): a writer reused for the next tiles.
+  void clear();
   // The encoded frame (header + events). The writer is reset for the next frame.
   std::vector<uint8_t> finish();
 
@@ -203,6 +224,7 @@ class StreamWriter {
     void grow(size_t n);
   };
   Buffer bytes_;
+  size_t header_bytes_ = 0;
   StreamCounts counts_;
   uint64_t last_address_[4] = {};
   uint64_t last_line_ = 0;
