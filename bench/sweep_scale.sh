@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tessera sweep at scale: the end-to-end test's study (tests/sweep/sweep_fixture.sh: vkcube,
-# glmark2 texture and vkscene at 640x360, presents 3-4, 42 configurations each) run
+# glmark2 texture and vkscene at 640x360, presents 3-4, every scheme on two L1 sizes) run
 #   - as the separate tessera replay runs it replaces (one per capture and L1 size),
 #   - as a sweep on 1 and on 2 local workers,
 #   - as a sweep through a single-node Slurm cluster on this machine (as root),
@@ -36,7 +36,7 @@ replays() {
   for c in vkcube.tcap glmark2-texture.tcap vkscene.tcap; do
     for s in 16KiB 32KiB; do
       /usr/bin/time -f "$c l1tex.size=$s %M" -a -o "$work/replay-rss.txt" "$tessera" replay "$c" --db reference.db \
-        --frames 3-4 --config mobile4 --config mobile32+l2.size=2MiB --schemes dtexl --set l1tex.size=$s --quiet
+        --frames 3-4 --config mobile4 --config mobile32+l2.size=2MiB --schemes all --set l1tex.size=$s --quiet
     done
   done
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The sweep's end-to-end fixture: three real captures at 640x360, presents 3-4 (vkcube on
 # lavapipe, glmark2's texture scene through Zink, Tessera's vkscene), the sweep file over them
-# (two presets, DTexL's variants through "schemes", an L1 size grid: 42 configurations), and the
-# database tessera replay writes for the same work, which the sweeps are compared with.
+# (two presets, every scheme's variants through "schemes": "all", an L1 size grid), and the
+# database tessera replay writes for the same work, which the sweeps are compared with;
+# configs_per_job holds the configurations each (capture, frames) job runs.
 # Usage: sweep_fixture.sh TESSERA LAYER_DIR VKSCENE DIR
 set -euo pipefail
 tessera=$1 layer_dir=$2 vkscene=$3 dir=$4
@@ -36,16 +37,17 @@ cat > sweep.json <<'JSON'
   "captures": ["vkcube.tcap", "glmark2-texture.tcap", "vkscene.tcap"],
   "frames": "3-4",
   "configs": ["mobile4", "mobile32+l2.size=2MiB"],
-  "schemes": "dtexl",
+  "schemes": "all",
   "set": {"l1tex.size": ["16KiB", "32KiB"]},
-  "slurm": {"cpus-per-task": 1, "mem": "1G", "time": "00:20:00"}
+  "slurm": {"cpus-per-task": 1, "mem": "2G", "time": "00:20:00"}
 }
 JSON
 for c in vkcube.tcap glmark2-texture.tcap vkscene.tcap; do
   for s in 16KiB 32KiB; do
     "$tessera" replay "$c" --db reference.db --frames 3-4 --config mobile4 --config mobile32+l2.size=2MiB \
-      --schemes dtexl --set l1tex.size=$s --quiet > /dev/null
+      --schemes all --set l1tex.size=$s --quiet > /dev/null
   done
 done
 "$tessera" query reference.db "SELECT count(DISTINCT capture) AS captures, count(DISTINCT config) AS configs,
                                       count(DISTINCT frame) AS frames FROM frame_metrics"
+"$tessera" query reference.db "SELECT count(*) / count(DISTINCT capture_id) FROM run" --csv | tail -1 > configs_per_job

@@ -20,7 +20,7 @@ rm -rf slurm.db slurm.db.sweep held.db held.db.sweep
 cat slurm.txt
 grep -q "^submitted Slurm job [0-9]*: 3 array tasks" slurm.txt && grep -q "3 run now, 0 finished earlier, 0 already in slurm.db, 0 not done" slurm.txt \
   && ok "three array tasks run and merged" || bad "Slurm sweep"
-[ "$(cat slurm.db.sweep/slurm-*_*.out | grep -c ': 42 configurations in ')" = 3 ] \
+[ "$(cat slurm.db.sweep/slurm-*_*.out | grep -c ": $(cat configs_per_job) configurations in ")" = 3 ] \
   && ok "each task's log reports its job" || { bad "task logs"; cat slurm.db.sweep/slurm-*_*.out; }
 expect_equal "the Slurm sweep's database equals tessera replay's" slurm.db reference.db
 [ ! -e slurm.db.sweep/slurm-job ] && "$tessera" sweep sweep.json --db slurm.db > local.txt \
