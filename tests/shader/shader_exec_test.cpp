@@ -481,6 +481,35 @@ TEST(ShaderExec, DerivativesAcrossTheQuad) {
   }
 }
 
+// Derivatives in non-uniform control flow are undefined (Vulkan spec, "Derivative Operations"),
+// but must not depend on what earlier batches left in a lane that skipped the branch: the same
+// batch gives the same result on a fresh executor and on one that ran another batch first. The
+// skipped top-left lane reads the quad's first active lane (top-right).
+TEST(ShaderExec, DivergentDerivativesDoNotDependOnEarlierBatches) {
+  const auto quad_batch = [](uint32_t x, uint32_t y, bool top_left_takes_branch) {
+    auto b = make_batch(4);
+    set_quad(*b, 0, x, y);
+    for (uint32_t l = 0; l < 4; ++l) b->inputs[slot(0, 0)][l] = fbits(l == 0 && !top_left_takes_branch ? 0.0f : 1.0f);
+    return b;
+  };
+  Fixture fresh = make("divergent_derivative.frag", Stage::Fragment);
+  Fixture used = make("divergent_derivative.frag", Stage::Fragment);
+  ASSERT_TRUE(fresh.module && used.module);
+  auto warm = quad_batch(100, 200, true);
+  run(used, *warm);
+  auto a = quad_batch(0, 0, false), b = quad_batch(0, 0, false);
+  run(fresh, *a);
+  run(used, *b);
+  // v = x*y at the pixel centres: TR (1.5, 0.5) 0.75, BL (0.5, 1.5) 0.75, BR (1.5, 1.5) 2.25; the
+  // top-left lane reads TR's 0.75. Coarse dFdx = v(TR) - v(TL) = 0, dFdy = v(BL) - v(TL) = 0.
+  for (uint32_t l = 1; l < 4; ++l) {
+    EXPECT_EQ(out_f(*a, 0, 0, l), out_f(*b, 0, 0, l)) << l;
+    EXPECT_EQ(out_f(*a, 0, 1, l), out_f(*b, 0, 1, l)) << l;
+    EXPECT_EQ(out_f(*a, 0, 0, l), 0.0f) << l;
+    EXPECT_EQ(out_f(*a, 0, 1, l), 0.0f) << l;
+  }
+}
+
 TEST(ShaderExec, DiscardAndFragDepth) {
   Fixture f = make("discard.frag", Stage::Fragment);
   ASSERT_TRUE(f.module);

@@ -152,13 +152,29 @@ struct Machine {
   }
   void put(uint32_t* d, uint32_t l, uint32_t v) { d[l] = (v & act[l]) | (d[l] & ~act[l]); }
 
+  // The four values of quad q (lanes 4q+{0,1,2,3}) as derivatives read them, value(lane) giving a
+  // lane's value. A lane outside the current mask (a branch it did not take, a killed
+  // invocation) was not written in this batch: its register holds what an earlier batch on this
+  // executor left there. Derivatives in such non-uniform control flow are undefined (Vulkan spec,
+  // "Derivative Operations"), but reading the leftover would make the result depend on which
+  // batches ran before, so the stream and image would depend on how tiles are spread over
+  // threads: such lanes read the quad's first active lane instead.
+  template <class Value>
+  void quad_values(uint32_t q, Value value, float v[4]) const {
+    const uint32_t active = static_cast<uint32_t>(mask >> q) & 0xfu;
+    const uint32_t first = active != 0 ? static_cast<uint32_t>(std::countr_zero(active)) : 0;
+    for (uint32_t k = 0; k < 4; ++k) v[k] = value(q + ((active >> k) & 1u ? k : first));
+  }
+
   // Derivatives across the 2x2 quad: lanes 4q+{0,1,2,3} = {TL, TR, BL, BR}.
   void derivative(const Inst& in, bool y, bool fine, bool width) {
     for (uint32_t c = 0; c < in.n; ++c) {
       uint32_t* d = R(in.d + c);
       const uint32_t* a = R(in.a + c);
       for (uint32_t q = 0; q < n; q += 4) {
-        float v0 = F(a[q]), v1 = F(a[q + 1]), v2 = F(a[q + 2]), v3 = F(a[q + 3]);
+        float v[4];
+        quad_values(q, [a](uint32_t l) { return F(a[l]); }, v);
+        const float v0 = v[0], v1 = v[1], v2 = v[2], v3 = v[3];
         float dx_top = v1 - v0, dx_bot = fine ? v3 - v2 : dx_top;
         float dy_left = v2 - v0, dy_right = fine ? v3 - v1 : dy_left;
         float r[4];
@@ -881,8 +897,10 @@ ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
             // supply the neighbours (Vulkan spec 16.5.3 "Scale Factor Operation").
             for (uint32_t c = 0; c < dims; ++c) {
               for (uint32_t qd = 0; qd < n; qd += 4) {
-                float dx = coord[c][qd + 1] - coord[c][qd];
-                float dy = coord[c][qd + 2] - coord[c][qd];
+                float v[4];
+                m.quad_values(qd, [&coord, c](uint32_t l) { return coord[c][l]; }, v);
+                const float dx = v[1] - v[0];
+                const float dy = v[2] - v[0];
                 for (uint32_t k = 0; k < 4; ++k) {
                   ddx[c][qd + k] = dx;
                   ddy[c][qd + k] = dy;
