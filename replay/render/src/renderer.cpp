@@ -5,6 +5,7 @@
 #include <atomic>
 #include <exception>
 #include <memory>
+#include <system_error>
 #include <thread>
 #include <variant>
 
@@ -277,7 +278,12 @@ uint32_t Renderer::Impl::render_tiles_parallel(const frontend::RenderPassInstanc
     }
   };
   std::vector<std::thread> pool;
-  for (size_t w = 1; w < n; ++w) pool.emplace_back(work, w);
+  try {
+    for (size_t w = 1; w < n; ++w) pool.emplace_back(work, w);
+  } catch (const std::system_error&) {
+    // No thread to be had (a process or cgroup limit): the threads started and this one take
+    // every tile from the shared counter, so the result is the same.
+  }
   work(0);
   for (std::thread& t : pool) t.join();
   for (const std::exception_ptr& e : errors)
