@@ -1,20 +1,28 @@
 -- Per-tile metrics (tile_metrics: cycles, quads, core.<i>.busy_cycles) of each run, averaged over
 -- its measured frames (a tile with no row in a frame counts as 0): the heat maps.
 -- Columns: capture, config, metric, tile_x, tile_y, value.
+-- Aggregated on the tables' integer keys and named afterwards: a suite database holds millions
+-- of tile rows, and grouping them by the views' names sorts strings.
 WITH
+warm(metric_id) AS MATERIALIZED (SELECT metric_id FROM metric WHERE name = 'sim.warm'),
 -- Frames measured: a run's first frame starts with cold caches (sim.warm = 0) and is left out
 -- when the run has warm frames.
-cold(capture, frame, config) AS (
-  SELECT capture, frame, config FROM frame_metrics
-  WHERE metric = 'sim.warm' AND value = 0
-    AND (capture, config) IN (SELECT capture, config FROM frame_metrics
-                              WHERE metric = 'sim.warm' AND value = 1)),
-m AS (SELECT * FROM frame_metrics WHERE (capture, frame, config) NOT IN (SELECT * FROM cold)),
-frames(capture, config, n) AS (
-  SELECT capture, config, count(DISTINCT frame) FROM m GROUP BY capture, config)
-SELECT t.capture, t.config, t.metric, t.tile_x, t.tile_y, sum(t.value) / f.n AS value
-FROM tile_metrics t
-JOIN frames f ON f.capture = t.capture AND f.config = t.config
-WHERE (t.capture, t.frame, t.config) NOT IN (SELECT * FROM cold)
-GROUP BY t.capture, t.config, t.metric, t.tile_x, t.tile_y
-ORDER BY t.capture, t.config, t.metric, t.tile_y, t.tile_x;
+cold(run_id, frame_id) AS MATERIALIZED (
+  SELECT fm.run_id, fm.frame_id FROM frame_metric fm JOIN warm USING (metric_id)
+  WHERE fm.value = 0
+    AND fm.run_id IN (SELECT run_id FROM frame_metric JOIN warm USING (metric_id) WHERE value = 1)),
+frames(run_id, n) AS MATERIALIZED (
+  SELECT run_id, count(DISTINCT frame_id) FROM frame_metric
+  WHERE (run_id, frame_id) NOT IN (SELECT run_id, frame_id FROM cold) GROUP BY run_id),
+per_tile(run_id, metric_id, tile_x, tile_y, total) AS MATERIALIZED (
+  SELECT run_id, metric_id, tile_x, tile_y, sum(value) FROM tile_metric
+  WHERE (run_id, frame_id) NOT IN (SELECT run_id, frame_id FROM cold)
+  GROUP BY run_id, metric_id, tile_x, tile_y)
+SELECT c.name AS capture, g.name AS config, m.name AS metric, p.tile_x, p.tile_y, p.total / f.n AS value
+FROM per_tile p
+JOIN frames f  ON f.run_id = p.run_id
+JOIN run r     ON r.run_id = p.run_id
+JOIN capture c ON c.capture_id = r.capture_id
+JOIN config g  ON g.config_id = r.config_id
+JOIN metric m  ON m.metric_id = p.metric_id
+ORDER BY capture, config, metric, p.tile_y, p.tile_x;
