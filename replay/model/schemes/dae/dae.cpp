@@ -183,11 +183,7 @@ class DaeInstance final : public SchemeInstance {
 };
 
 SchemeVariant variant(std::string name, std::string description, bool sharing) {
-  SchemeVariant v;
-  v.name = std::move(name);
-  v.description = std::move(description);
-  v.apply = [sharing](ParamSet& p) { p.set("dae.sharing", sharing ? "true" : "false"); };
-  return v;
+  return parameter_variant(std::move(name), std::move(description), "dae.sharing", sharing ? "true" : "false");
 }
 
 }  // namespace

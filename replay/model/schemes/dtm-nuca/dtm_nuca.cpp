@@ -46,11 +46,8 @@ class DtmNucaInstance final : public SchemeInstance {
 };
 
 SchemeVariant variant(dtm_nuca::Organisation organisation, std::string description) {
-  SchemeVariant v;
-  v.name = dtm_nuca::organisation_name(organisation);
-  v.description = std::move(description);
-  v.apply = [organisation](ParamSet& p) { p.set("nuca.organisation", dtm_nuca::organisation_name(organisation)); };
-  return v;
+  const std::string name = dtm_nuca::organisation_name(organisation);
+  return parameter_variant(name, std::move(description), "nuca.organisation", name);
 }
 
 }  // namespace

@@ -243,11 +243,8 @@ class TfmInstance final : public SchemeInstance {
 };
 
 SchemeVariant variant(FrontKind kind, std::string description) {
-  SchemeVariant v;
-  v.name = std::string(tfm::front_name(kind));
-  v.description = std::move(description);
-  v.apply = [kind](ParamSet& p) { p.set("tfm.front", std::string(tfm::front_name(kind))); };
-  return v;
+  const std::string name(tfm::front_name(kind));
+  return parameter_variant(name, std::move(description), "tfm.front", name);
 }
 
 }  // namespace

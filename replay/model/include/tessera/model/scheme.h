@@ -57,6 +57,16 @@ struct SchemeVariant {
   std::vector<std::string> sets;
 };
 
+// The usual variant: one of its scheme's own parameters set to one value.
+inline SchemeVariant parameter_variant(std::string name, std::string description, std::string key,
+                                       std::string value) {
+  SchemeVariant v;
+  v.name = std::move(name);
+  v.description = std::move(description);
+  v.apply = [key = std::move(key), value = std::move(value)](ParamSet& p) { p.set(key, value); };
+  return v;
+}
+
 struct SchemeInfo {
   std::string name;         // the folder, e.g. dtexl
   std::string paper;        // e.g. 001
