@@ -11,6 +11,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <string>
 
@@ -335,6 +336,7 @@ void ShaderExecutor::start(LaneBatch& batch, const Bindings& bindings) {
     }
   }
   for (uint32_t l = 0; l < n; ++l) batch.instruction_count[l] = 0;
+  std::fill(std::begin(batch.quad_ops), std::end(batch.quad_ops), OpCounts{});
 }
 
 ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
@@ -391,8 +393,19 @@ ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
     for (LaneMask b = lanes; b != 0; b &= b - 1) next[std::countr_zero(b)] = static_cast<uint16_t>(edge.target);
     return edge.target;
   };
+  // Operations of the blocks run since the quads running them last changed (below).
+  OpCounts pending;
+  LaneMask pending_lanes = 0, pending_quads = 0;
+  auto flush_ops = [&]() {
+    for (LaneMask q = pending_quads; q != 0; q &= q - 1) {
+      OpCounts& c = batch.quad_ops[std::countr_zero(q) >> 2];
+      for (uint32_t k = 0; k < kOpClassCount; ++k) c.ops[k] += pending.ops[k];
+    }
+    pending = OpCounts{};
+  };
   // Saves the run for the next resume() (a barrier) or marks it finished.
   auto suspend = [&](bool finished) {
+    flush_ops();
     st.helper_state = helper_state;
     st.discarded = discarded;
     st.alive = alive;
@@ -415,6 +428,21 @@ ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
     m.set_mask(cur_mask);
     const Block& blk = p.blocks[cur];
     for (uint32_t l = 0; l < n; ++l) batch.instruction_count[l] += m.act[l] & blk.spirv_count;
+    if (blk.has_ops) {
+      // Operation classes: the block issues once for each quad with an active lane. Blocks run
+      // with the same quads (uniform control flow, a loop's iterations) pile up in `pending`, and
+      // only a change of those quads spreads it over them: a block costs a compare and five adds.
+      if (cur_mask != pending_lanes) {
+        LaneMask quads = cur_mask | (cur_mask >> 1);
+        quads = (quads | (quads >> 2)) & 0x1111111111111111ull;  // bit 4q: a lane of quad q
+        if (quads != pending_quads) {
+          flush_ops();
+          pending_quads = quads;
+        }
+        pending_lanes = cur_mask;
+      }
+      for (uint32_t k = 0; k < kOpClassCount; ++k) pending.ops[k] += blk.ops.ops[k];
+    }
     const Inst* ip = p.insts.data() + blk.first;
     const Inst* end = ip + blk.count;
     for (; ip != end; ++ip) {

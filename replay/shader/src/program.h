@@ -77,6 +77,8 @@ enum class Terminator : uint8_t { Branch, CondBranch, Switch, Return, Kill, Unre
 struct Block {
   uint32_t first = 0, count = 0;  // instruction range
   uint32_t spirv_count = 0;       // SPIR-V instructions counted per lane per execution
+  OpCounts ops;                   // issued operations by class per execution (op_class.h)
+  bool has_ops = false;           // any of them (the executor skips blocks of free instructions)
   Terminator term = Terminator::Return;
   uint32_t cond = 0;              // condition / selector register
   uint32_t edge[2] = {0, 0};      // Branch: edge[0]; CondBranch: true, false; Switch: default

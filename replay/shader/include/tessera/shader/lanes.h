@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "tessera/shader/op_class.h"
+
 namespace tessera::shader {
 
 // 16 quads per batch: enough to amortise instruction dispatch (one decode + one switch per
@@ -60,6 +62,10 @@ struct LaneBatch {
   LaneMask discarded = 0;
   // Dynamic SPIR-V instruction count per lane (see ShaderModule::execute for what counts).
   uint32_t instruction_count[kMaxLanes];
+  // Issued operations per quad (lanes 4q..4q+3) by class (op_class.h): a block's weights count
+  // once per execution in which any lane of the quad is active, helper lanes included, as a
+  // lock-step warp of four lanes issues them. Quads past lane_count hold zeros.
+  OpCounts quad_ops[kMaxLanes / 4];
 };
 
 }  // namespace tessera::shader
