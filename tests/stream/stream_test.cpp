@@ -41,20 +41,20 @@ std::vector<uint8_t> sample_frame(StreamCounts* writer_counts) {
   const uint64_t vertex_lines[] = {0x6'0000'0080, 0x6'0000'0000};
   w.vertex_texture(63, 5, 4, 2, vertex_lines);
   w.vertex_texture(0, 0, 1, 1, {});
-  w.vertex_shade(3, 123456789012ull);
+  w.vertex_shade(3, 123456789012ull, OpMix{0xffffffffu, 2, 5, 1, 0});
   w.pb_write(0x4000'0000, 4, 0, 5, 0);
   w.pb_write(0x5000'0000, 48, 0, 5, 1);
   w.tile_begin(5, 160, 0, 0);
-  w.attachment_load(0x1'0000'0000, 128, 0);
+  w.attachment_load(0x1'0000'0000, 128, 0, kAspectColour);
   w.pb_read(0x4000'0000, 64, 0, 0xffffffffu);
   w.pb_read(0x5000'0000, 48, 1, 0);
   w.primitive(0, 0);
-  w.quad(160, 0, 0xf, 0x7, 0x3, kQuadShaded | kQuadLateDepth, 4 * 37);
+  w.quad(160, 0, 0xf, 0x7, 0x3, kQuadShaded | kQuadLateDepth, 4 * 37, OpMix{18, 1, 9, 1, 13});
   const uint64_t lines1[] = {0x3'0000'0000, 0x3'0000'0040, 0x2'ffff'ffc0};
   w.texture(0, 2, 3, 1, lines1);
   w.texture(3, 0, 1, 4, {});
-  w.quad(162, 2, 0x1, 0x1, 0x1, kQuadShaded | kQuadFrontFacing, 9);
-  w.attachment_store(0x1'0000'0000, 128, 0);
+  w.quad(162, 2, 0x1, 0x1, 0x1, kQuadShaded | kQuadFrontFacing, 9);  // no mix: OpMix::legacy(9)
+  w.attachment_store(0x2'0000'0000, 64, 1, kAspectDepthStencil);
   w.tile_end(5);
   w.tile_begin(6, 192, 0, 1);
   w.quad(65534, 0, 0x8, 0, 0, 0, 0);
@@ -89,6 +89,9 @@ TEST(AccessStream, EveryEventRoundTrips) {
   EXPECT_EQ(r.events[6].u[2], 1u);
   EXPECT_TRUE(r.lines[6].empty());
   EXPECT_EQ(r.events[7].wide, 123456789012ull);
+  EXPECT_EQ(r.events[7].mix, (OpMix{0xffffffffu, 2, 5, 1, 0}));
+  EXPECT_EQ(r.events[11].kind, EventKind::AttachmentLoad);
+  EXPECT_EQ(r.events[11].u[2], kAspectColour);
   EXPECT_EQ(r.events[9].address, 0x5000'0000u);
   EXPECT_EQ(r.events[9].u[3], 1u);
   EXPECT_EQ(r.events[12].u[2], 0xffffffffu);
@@ -101,6 +104,14 @@ TEST(AccessStream, EveryEventRoundTrips) {
   EXPECT_EQ(q.u[4], 0x3u);
   EXPECT_EQ(q.u[5], static_cast<uint32_t>(kQuadShaded | kQuadLateDepth));
   EXPECT_EQ(q.wide, 148u);
+  EXPECT_EQ(q.mix, (OpMix{18, 1, 9, 1, 13}));
+  EXPECT_EQ(r.events[18].mix, (OpMix{3, 0, 0, 0, 0}));  // ceil(9 / 4)
+  const Event& store = r.events[19];
+  EXPECT_EQ(store.kind, EventKind::AttachmentStore);
+  EXPECT_EQ(store.address, 0x2'0000'0000u);
+  EXPECT_EQ(store.u[0], 64u);
+  EXPECT_EQ(store.u[1], 1u);
+  EXPECT_EQ(store.u[2], kAspectDepthStencil);
   EXPECT_EQ(r.events[16].kind, EventKind::Texture);
   EXPECT_EQ(r.events[16].u[1], 2u);
   EXPECT_EQ(r.events[16].u[2], 3u);
@@ -120,6 +131,8 @@ TEST(AccessStream, EveryEventRoundTrips) {
   EXPECT_EQ(read.vertex_texture_lines, 2u);
   EXPECT_EQ(read.covered_pixels, 4u + 1u + 1u);  // 0xf, 0x1, 0x8
   EXPECT_EQ(read.fragment_instructions, 148u + 9u);
+  EXPECT_EQ(read.fragment_mix, (OpMixTotals{18 + 3, 1, 9, 1, 13}));
+  EXPECT_EQ(read.vertex_mix, (OpMixTotals{0xffffffffu, 2, 5, 1, 0}));
   EXPECT_EQ(read.vertex_fetch_bytes, 24u);
   EXPECT_EQ(read.pb_write_bytes, 52u);
   EXPECT_EQ(read.pb_read_bytes, 112u);
@@ -204,33 +217,88 @@ TEST(AccessStream, DamageIsReportedNotMisread) {
   version[4] = 9;
   StreamReader future(version);
   EXPECT_FALSE(future.next(e));
-  EXPECT_EQ(future.error(), "byte 5: access stream version 9, this build reads 1 to 3");
+  EXPECT_EQ(future.error(), "byte 5: access stream version 9, this build reads 1 to 4");
 
   std::vector<uint8_t> ancient = bytes;
   ancient[4] = 0;
   StreamReader zero(ancient);
   EXPECT_FALSE(zero.next(e));
-  EXPECT_EQ(zero.error(), "byte 5: access stream version 0, this build reads 1 to 3");
+  EXPECT_EQ(zero.error(), "byte 5: access stream version 0, this build reads 1 to 4");
+}
+
+// Version 4 fields out of range: an aspect other than colour or depth/stencil, an operation
+// count beyond 32 bits. The writer refuses the aspect before writing a byte.
+TEST(AccessStream, DamagedVersionFourFieldsAreRefused) {
+  StreamWriter w;
+  w.frame_begin(1, 64, 64);
+  EXPECT_THROW(w.attachment_store(0x1000, 64, 0, 2), std::invalid_argument);
+  EXPECT_EQ(w.counts()[EventKind::AttachmentStore], 0u);
+  w.attachment_store(0x1000, 64, 0, kAspectDepthStencil);
+  std::vector<uint8_t> bytes = w.finish();
+  // FrameBegin is bytes 5..8; the store's tag at 9, Δaddress 0x2000 (two bytes), 64, 0, aspect.
+  ASSERT_EQ(bytes.size(), 15u);
+  ASSERT_EQ(bytes[14], 1u);
+  bytes[14] = 2;
+  StreamReader reader(bytes);
+  Event e;
+  EXPECT_TRUE(reader.next(e));
+  EXPECT_FALSE(reader.next(e));
+  EXPECT_EQ(reader.error(), "byte 9: attachment_store of aspect 2");
+
+  // A quad's memory count of 2^32.
+  const std::vector<uint8_t> wide = {'T', 'S', 'T', 'R', 4, static_cast<uint8_t>(EventKind::Quad),
+                                     0, 0, 0x0f, 4, 1, 0, 0, 0, 0x80, 0x80, 0x80, 0x80, 0x10};
+  StreamReader quad(wide);
+  EXPECT_FALSE(quad.next(e));
+  EXPECT_EQ(quad.error(), "byte 5: truncated or damaged quad event");
+}
+
+// A version 3 stream (no operation mix, no aspect) reads its Quad and VertexShade as
+// OpMix::legacy of their instructions and its attachment traffic as colour.
+TEST(AccessStream, VersionThreeEventsReadWithTheLegacyMix) {
+  const std::vector<uint8_t> v3 = {'T', 'S', 'T', 'R', 3,
+                                   static_cast<uint8_t>(EventKind::VertexShade), 3, 30,
+                                   static_cast<uint8_t>(EventKind::TileBegin), 0, 0, 0, 0,
+                                   static_cast<uint8_t>(EventKind::AttachmentLoad), 0x80, 0x01, 64, 1,
+                                   // x 2, y 1 (zigzag), coverage 0xf, flags shaded | front facing
+                                   static_cast<uint8_t>(EventKind::Quad), 4, 2, 0x8f, 0xc0, 0x01, 41,
+                                   static_cast<uint8_t>(EventKind::AttachmentStore), 0, 64, 1,
+                                   static_cast<uint8_t>(EventKind::FrameEnd)};
+  StreamCounts counts;
+  const Recorded r = read_all(v3, &counts);
+  ASSERT_EQ(r.events.size(), 6u);
+  EXPECT_EQ(r.events[0].mix, (OpMix{8, 0, 0, 0, 0}));  // ceil(30 / 4)
+  EXPECT_EQ(r.events[2].address, 0x40u);
+  EXPECT_EQ(r.events[2].u[1], 1u);
+  EXPECT_EQ(r.events[2].u[2], kAspectColour);
+  EXPECT_EQ(r.events[3].u[0], 2u);
+  EXPECT_EQ(r.events[3].u[1], 1u);
+  EXPECT_EQ(r.events[3].u[5], static_cast<uint32_t>(kQuadShaded | kQuadFrontFacing));
+  EXPECT_EQ(r.events[3].wide, 41u);
+  EXPECT_EQ(r.events[3].mix, (OpMix{11, 0, 0, 0, 0}));  // ceil(41 / 4)
+  EXPECT_EQ(r.events[4].u[2], kAspectColour);
+  EXPECT_EQ(counts.fragment_mix, (OpMixTotals{11, 0, 0, 0, 0}));
+  EXPECT_EQ(counts.vertex_mix, (OpMixTotals{8, 0, 0, 0, 0}));
 }
 
 // Version 1 streams (before VertexTexture) decode as they always did; the new tag is damage there.
 TEST(AccessStream, VersionOneStreamsDecodeAndRefuseTheNewTag) {
-  StreamWriter w;
-  w.frame_begin(1, 64, 64);
-  w.pass_begin(0, 64, 64, 32, 32, 2, 2);
-  w.draw(0);
-  w.vertex_shade(4, 40);
-  w.pass_end(0);
-  w.frame_end();
-  std::vector<uint8_t> v1 = w.finish();
-  ASSERT_EQ(v1[4], kFormatVersion);
-  v1[4] = 1;
+  // FrameBegin, PassBegin, Draw, VertexShade (4 vertices, 40 instructions), PassEnd, FrameEnd.
+  const std::vector<uint8_t> v1 = {'T', 'S', 'T', 'R', 1,
+                                   static_cast<uint8_t>(EventKind::FrameBegin), 1, 64, 64,
+                                   static_cast<uint8_t>(EventKind::PassBegin), 0, 64, 64, 32, 32, 2, 2,
+                                   static_cast<uint8_t>(EventKind::Draw), 0,
+                                   static_cast<uint8_t>(EventKind::VertexShade), 4, 40,
+                                   static_cast<uint8_t>(EventKind::PassEnd), 0,
+                                   static_cast<uint8_t>(EventKind::FrameEnd)};
   StreamCounts counts;
   const Recorded r = read_all(v1, &counts);
   ASSERT_EQ(r.events.size(), 6u);
   EXPECT_EQ(r.events[3].kind, EventKind::VertexShade);
   EXPECT_EQ(counts.vertex_instructions, 40u);
+  EXPECT_EQ(r.events[3].mix, (OpMix{10, 0, 0, 0, 0}));
 
+  StreamWriter w;
   w.frame_begin(1, 64, 64);
   w.vertex_texture(5, 0, 1, 1, {});
   std::vector<uint8_t> bad = w.finish();
@@ -251,12 +319,14 @@ TEST(AccessStream, TilesAppendedInOrderGiveTheSequentialBytes) {
     w.tile_begin(t, (t % 2) * 32, (t / 2) * 32, t);
     w.pb_read(0x4000 + t * 256, 64, 0, 0xffffffffu);
     for (int q = 0; q < 20; ++q) {
+      const auto r = [&rng] { return static_cast<uint32_t>(rng() % 300); };
       w.quad(static_cast<uint32_t>(rng() % 64) & ~1u, static_cast<uint32_t>(rng() % 64) & ~1u, 0xf, 0xf, 0xf,
-             kQuadShaded, rng() % 1000);
+             kQuadShaded, rng() % 1000, OpMix{r(), r(), r(), r(), r()});
       const uint64_t lines[] = {(rng() % (1u << 30)) * 64, (rng() % (1u << 30)) * 64};
       w.texture(static_cast<uint32_t>(rng() % 4), 0, 1, 1, lines);
     }
-    w.attachment_store(0x10000 + t * 128, 128, 0);
+    w.attachment_store(0x10000 + t * 128, 128, 0, kAspectColour);
+    w.attachment_store(0x90000 + t * 128, 128, 1, kAspectDepthStencil);
     w.tile_end(t);
   };
   const auto head = [](StreamWriter& w) {

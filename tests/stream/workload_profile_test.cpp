@@ -28,25 +28,25 @@ std::vector<uint8_t> two_pass_frame() {
   w.tile_begin(0, 0, 0, 0);
   w.primitive(0, 0);
   // Early-tested, all four pass: 4 fragments, 4 shaded.
-  w.quad(0, 0, 0xf, 0xf, 0xf, kQuadShaded, 40);
+  w.quad(0, 0, 0xf, 0xf, 0xf, kQuadShaded, 40, OpMix{10, 1, 6, 2, 0});
   const uint64_t a[] = {0x1000, 0x1040};
   const uint64_t b[] = {0x1040, 0x0};
   w.texture(0, 0, 1, 1, a);
   w.texture(1, 0, 1, 1, b);
   // Early-tested, 3 covered of which 2 pass: the shader ran for those 2 (and 2 helper lanes).
-  w.quad(2, 0, 0x7, 0x3, 0x3, kQuadShaded, 44);
+  w.quad(2, 0, 0x7, 0x3, 0x3, kQuadShaded, 44, OpMix{11, 1, 6, 1, 0});
   const uint64_t c[] = {0x1000};
   w.texture(0, 0, 1, 1, c);
   w.tile_end(0);
   w.tile_begin(1, 32, 0, 1);
   w.primitive(0, 0);
   // Late-tested (the shader discards or writes depth): every covered lane ran, 1 passed.
-  w.quad(32, 0, 0x3, 0x1, 0x1, kQuadShaded | kQuadLateDepth, 20);
+  w.quad(32, 0, 0x3, 0x1, 0x1, kQuadShaded | kQuadLateDepth, 20, OpMix{5, 0, 2, 1, 4});
   const uint64_t d[] = {0xffff'ffff'ffff'ffc0};
   w.texture(0, 3, 2, 4, d);
   w.primitive(1, 1);
   // Killed by the early depth test: covered, never shaded.
-  w.quad(34, 2, 0x1, 0x0, 0x0, 0, 0);
+  w.quad(34, 2, 0x1, 0x0, 0x0, 0, 0, OpMix{});
   w.tile_end(1);
   w.pass_end(0);
   w.pass_begin(1, 16, 16, 16, 16, 1, 1);
@@ -55,7 +55,7 @@ std::vector<uint8_t> two_pass_frame() {
   w.pb_write(0x4000, 4, 0, 0, 0);  // primitive 0 of pass 1: another primitive than pass 0's
   w.tile_begin(0, 0, 0, 0);
   w.primitive(0, 2);
-  w.quad(0, 0, 0xf, 0xf, 0xf, kQuadShaded | kQuadFrontFacing, 16);
+  w.quad(0, 0, 0xf, 0xf, 0xf, kQuadShaded | kQuadFrontFacing, 16);  // OpMix::legacy: 4 alu
   const uint64_t e[] = {0x1040, 0x2000};
   w.texture(2, 0, 1, 1, e);
   w.tile_end(0);
@@ -86,6 +86,13 @@ TEST(WorkloadProfile, TwoPassFrameExactFigures) {
   EXPECT_DOUBLE_EQ(p.overdraw, 14.0 / 2304.0);
   EXPECT_DOUBLE_EQ(p.instructions_per_fragment, 10.0);
   EXPECT_DOUBLE_EQ(p.instructions_per_vertex, 8.0);
+  EXPECT_EQ(p.fragment_mix, (OpMixTotals{10 + 11 + 5 + 4, 2, 14, 4, 4}));
+  // Four lanes per quad: 4 x 30 alu over 12 shaded fragments.
+  EXPECT_DOUBLE_EQ(p.alu_per_fragment, 10.0);
+  EXPECT_DOUBLE_EQ(p.sfu_per_fragment, 8.0 / 12.0);
+  EXPECT_DOUBLE_EQ(p.varying_per_fragment, 56.0 / 12.0);
+  EXPECT_DOUBLE_EQ(p.texture_per_fragment, 16.0 / 12.0);
+  EXPECT_DOUBLE_EQ(p.memory_per_fragment, 16.0 / 12.0);
 }
 
 TEST(WorkloadProfile, DistinctLinesAcrossAGrowingTable) {
@@ -128,6 +135,8 @@ TEST(WorkloadProfile, EmptyFrameHasZeroRatios) {
   EXPECT_EQ(p.overdraw, 0.0);
   EXPECT_EQ(p.instructions_per_fragment, 0.0);
   EXPECT_EQ(p.instructions_per_vertex, 0.0);
+  EXPECT_EQ(p.alu_per_fragment, 0.0);
+  EXPECT_EQ(p.memory_per_fragment, 0.0);
 }
 
 TEST(WorkloadProfile, DamageIsReported) {
@@ -151,11 +160,14 @@ TEST(WorkloadProfile, MetricNames) {
                        "workload.texture_lines", "workload.texture_bytes", "workload.draws",
                        "workload.primitives", "workload.quads", "workload.fragments",
                        "workload.overdraw", "workload.instructions_per_fragment",
-                       "workload.instructions_per_vertex", "workload.passes"}));
+                       "workload.instructions_per_vertex", "workload.passes", "workload.alu_per_fragment",
+                       "workload.sfu_per_fragment", "workload.varying_per_fragment",
+                       "workload.texture_per_fragment", "workload.memory_per_fragment"}));
   EXPECT_EQ(m[0].second, 5.0);
   EXPECT_EQ(m[1].second, 320.0);
   EXPECT_EQ(m[3].second, 3.0);
   EXPECT_EQ(m[9].second, 2.0);
+  EXPECT_EQ(m[10].second, 10.0);
 }
 
 }  // namespace

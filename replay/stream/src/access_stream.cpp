@@ -91,6 +91,12 @@ inline uint8_t* write_varint(uint8_t* p, uint64_t v) {
   return p;
 }
 
+// Version 4: the five OpMix fields after a Quad's or VertexShade's instructions.
+template <typename Buffer>
+void put_mix(Buffer& out, const OpMix& m) {
+  for (uint32_t v : {m.alu, m.sfu, m.varying, m.texture, m.memory}) put_varint(out, v);
+}
+
 // PbRead's primitive is 0xffffffff for a PB-Lists line: stored +1 so that case takes one byte.
 constexpr uint32_t kNoPrimitive = 0xffffffffu;
 
@@ -131,6 +137,29 @@ const char* event_kind_name(EventKind kind) {
   return "unknown";
 }
 
+OpMix OpMix::legacy(uint64_t instructions) {
+  OpMix m;
+  const uint64_t issue = instructions / 4 + (instructions % 4 != 0 ? 1 : 0);
+  m.alu = static_cast<uint32_t>(std::min<uint64_t>(issue, UINT32_MAX));
+  return m;
+}
+
+void OpMixTotals::add(const OpMix& m) {
+  alu += m.alu;
+  sfu += m.sfu;
+  varying += m.varying;
+  texture += m.texture;
+  memory += m.memory;
+}
+
+void OpMixTotals::add_between(const OpMixTotals& begin, const OpMixTotals& end) {
+  alu += end.alu - begin.alu;
+  sfu += end.sfu - begin.sfu;
+  varying += end.varying - begin.varying;
+  texture += end.texture - begin.texture;
+  memory += end.memory - begin.memory;
+}
+
 void StreamCounts::add(const Event& e) {
   ++events[static_cast<uint8_t>(e.kind)];
   switch (e.kind) {
@@ -140,11 +169,15 @@ void StreamCounts::add(const Event& e) {
       break;
     case EventKind::VertexTexture: vertex_texture_lines += e.lines.size(); break;
     case EventKind::VertexFetch: vertex_fetch_bytes += e.u[0]; break;
-    case EventKind::VertexShade: vertex_instructions += e.wide; break;
+    case EventKind::VertexShade:
+      vertex_instructions += e.wide;
+      vertex_mix.add(e.mix);
+      break;
     case EventKind::PbWrite: pb_write_bytes += e.u[0]; break;
     case EventKind::PbRead: pb_read_bytes += e.u[0]; break;
     case EventKind::Quad:
       fragment_instructions += e.wide;
+      fragment_mix.add(e.mix);
       covered_pixels += static_cast<uint64_t>(std::popcount(e.u[2] & 0xfu));
       break;
     default: break;
@@ -161,6 +194,8 @@ void StreamCounts::add_between(const StreamCounts& begin, const StreamCounts& en
   pb_read_bytes += end.pb_read_bytes - begin.pb_read_bytes;
   fragment_instructions += end.fragment_instructions - begin.fragment_instructions;
   vertex_instructions += end.vertex_instructions - begin.vertex_instructions;
+  fragment_mix.add_between(begin.fragment_mix, end.fragment_mix);
+  vertex_mix.add_between(begin.vertex_mix, end.vertex_mix);
   covered_pixels += end.covered_pixels - begin.covered_pixels;
 }
 
@@ -253,10 +288,17 @@ void StreamWriter::vertex_fetch(uint64_t address, uint32_t bytes) {
   put_varint(bytes_, bytes);
 }
 
-void StreamWriter::vertex_shade(uint32_t vertices, uint64_t instructions) {
-  emit(make_event(EventKind::VertexShade, {vertices}, 0, instructions));
+void StreamWriter::vertex_shade(uint32_t vertices, uint64_t instructions, const OpMix& mix) {
+  Event e = make_event(EventKind::VertexShade, {vertices}, 0, instructions);
+  e.mix = mix;
+  emit(e);
   put_varint(bytes_, vertices);
   put_varint(bytes_, instructions);
+  put_mix(bytes_, mix);
+}
+
+void StreamWriter::vertex_shade(uint32_t vertices, uint64_t instructions) {
+  vertex_shade(vertices, instructions, OpMix::legacy(instructions));
 }
 
 void StreamWriter::pb_write(uint64_t address, uint32_t bytes, uint32_t primitive, uint32_t tile,
@@ -294,7 +336,14 @@ void StreamWriter::primitive(uint32_t primitive, uint32_t draw) {
 
 void StreamWriter::quad(uint32_t x, uint32_t y, uint32_t coverage, uint32_t depth_pass,
                         uint32_t written, uint32_t flags, uint64_t instructions) {
-  emit(make_event(EventKind::Quad, {x, y, coverage & 0xfu, depth_pass & 0xfu, written & 0xfu, flags}, 0, instructions));
+  quad(x, y, coverage, depth_pass, written, flags, instructions, OpMix::legacy(instructions));
+}
+
+void StreamWriter::quad(uint32_t x, uint32_t y, uint32_t coverage, uint32_t depth_pass,
+                        uint32_t written, uint32_t flags, uint64_t instructions, const OpMix& mix) {
+  Event e = make_event(EventKind::Quad, {x, y, coverage & 0xfu, depth_pass & 0xfu, written & 0xfu, flags}, 0, instructions);
+  e.mix = mix;
+  emit(e);
   put_varint(bytes_, zigzag(static_cast<int64_t>(x) - last_quad_x_));
   put_varint(bytes_, zigzag(static_cast<int64_t>(y) - last_quad_y_));
   last_quad_x_ = x;
@@ -303,6 +352,7 @@ void StreamWriter::quad(uint32_t x, uint32_t y, uint32_t coverage, uint32_t dept
   put_varint(bytes_, (coverage & 0xfu) | (depth_pass & 0xfu) << 4 | (written & 0xfu) << 8 |
                          static_cast<uint64_t>(flags) << 12);
   put_varint(bytes_, instructions);
+  put_mix(bytes_, mix);
 }
 
 namespace {
@@ -395,18 +445,31 @@ void StreamWriter::vertex_texture(uint32_t lane, uint32_t level, uint32_t footpr
   sample<6>(EventKind::VertexTexture, lane, level, footprint_case, probes, lines, detail);
 }
 
-void StreamWriter::attachment_load(uint64_t address, uint32_t bytes, uint32_t attachment) {
-  emit(make_event(EventKind::AttachmentLoad, {bytes, attachment}, address, 0));
+void StreamWriter::attachment(EventKind kind, uint64_t address, uint32_t bytes, uint32_t attachment,
+                              uint32_t aspect) {
+  if (aspect >= kAspectCount)
+    throw std::invalid_argument("access stream: attachment aspect " + std::to_string(aspect));
+  emit(make_event(kind, {bytes, attachment, aspect}, address, 0));
   put_delta(bytes_, last_address_[kAttachment], address);
   put_varint(bytes_, bytes);
   put_varint(bytes_, attachment);
+  put_varint(bytes_, aspect);
+}
+
+void StreamWriter::attachment_load(uint64_t address, uint32_t bytes, uint32_t attachment, uint32_t aspect) {
+  this->attachment(EventKind::AttachmentLoad, address, bytes, attachment, aspect);
+}
+
+void StreamWriter::attachment_store(uint64_t address, uint32_t bytes, uint32_t attachment, uint32_t aspect) {
+  this->attachment(EventKind::AttachmentStore, address, bytes, attachment, aspect);
+}
+
+void StreamWriter::attachment_load(uint64_t address, uint32_t bytes, uint32_t attachment) {
+  this->attachment(EventKind::AttachmentLoad, address, bytes, attachment, kAspectColour);
 }
 
 void StreamWriter::attachment_store(uint64_t address, uint32_t bytes, uint32_t attachment) {
-  emit(make_event(EventKind::AttachmentStore, {bytes, attachment}, address, 0));
-  put_delta(bytes_, last_address_[kAttachment], address);
-  put_varint(bytes_, bytes);
-  put_varint(bytes_, attachment);
+  this->attachment(EventKind::AttachmentStore, address, bytes, attachment, kAspectColour);
 }
 
 void StreamWriter::tile_end(uint32_t tile) {
@@ -506,6 +569,14 @@ bool StreamReader::next(Event& e) {
     if (v > UINT32_MAX) ok = false;
     return static_cast<uint32_t>(v);
   };
+  // Version 4's OpMix; an older event's is derived from its instruction count.
+  auto mix = [&]() {
+    if (version_ < 4) {
+      e.mix = OpMix::legacy(e.wide);
+      return;
+    }
+    for (uint32_t* f : {&e.mix.alu, &e.mix.sfu, &e.mix.varying, &e.mix.texture, &e.mix.memory}) *f = u32();
+  };
   auto delta = [&](uint64_t& last) {
     last += static_cast<uint64_t>(unzigzag(varint()));
     return last;
@@ -546,6 +617,7 @@ bool StreamReader::next(Event& e) {
     case EventKind::VertexShade:
       e.u[0] = u32();
       e.wide = varint();
+      mix();
       break;
     case EventKind::PbWrite:
       e.address = delta(last_address_[kParameterBuffer]);
@@ -578,6 +650,7 @@ bool StreamReader::next(Event& e) {
       e.u[4] = (packed >> 8) & 0xfu;
       e.u[5] = static_cast<uint32_t>(packed >> 12);
       e.wide = varint();
+      mix();
       break;
     }
     case EventKind::Texture:
@@ -651,6 +724,11 @@ bool StreamReader::next(Event& e) {
       e.address = delta(last_address_[kAttachment]);
       e.u[0] = u32();
       e.u[1] = u32();
+      e.u[2] = version_ >= 4 ? u32() : kAspectColour;
+      if (ok && e.u[2] >= kAspectCount) {
+        pos_ = start;
+        return fail(std::string(event_kind_name(e.kind)) + " of aspect " + std::to_string(e.u[2]));
+      }
       break;
     case EventKind::FrameEnd:
       break;

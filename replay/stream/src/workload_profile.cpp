@@ -94,6 +94,7 @@ bool profile_frame(std::span<const uint8_t> bytes, WorkloadProfile* p, std::stri
           p->shaded_fragments += static_cast<uint64_t>(std::popcount(ran));
         }
         p->fragment_instructions += e.wide;
+        p->fragment_mix.add(e.mix);
         break;
       }
       case EventKind::Texture:
@@ -109,6 +110,13 @@ bool profile_frame(std::span<const uint8_t> bytes, WorkloadProfile* p, std::stri
   p->overdraw = ratio(p->fragments, p->render_area_pixels);
   p->instructions_per_fragment = ratio(p->fragment_instructions, p->shaded_fragments);
   p->instructions_per_vertex = ratio(p->vertex_instructions, p->vertices);
+  // A quad's operations are issued for its four lanes (workload_profile.h).
+  const OpMixTotals& m = p->fragment_mix;
+  p->alu_per_fragment = ratio(4 * m.alu, p->shaded_fragments);
+  p->sfu_per_fragment = ratio(4 * m.sfu, p->shaded_fragments);
+  p->varying_per_fragment = ratio(4 * m.varying, p->shaded_fragments);
+  p->texture_per_fragment = ratio(4 * m.texture, p->shaded_fragments);
+  p->memory_per_fragment = ratio(4 * m.memory, p->shaded_fragments);
   if (!reader.error().empty()) {
     *error = reader.error();
     return false;
@@ -127,7 +135,12 @@ std::vector<std::pair<std::string, double>> workload_metrics(const WorkloadProfi
           {"workload.overdraw", p.overdraw},
           {"workload.instructions_per_fragment", p.instructions_per_fragment},
           {"workload.instructions_per_vertex", p.instructions_per_vertex},
-          {"workload.passes", d(p.passes)}};
+          {"workload.passes", d(p.passes)},
+          {"workload.alu_per_fragment", p.alu_per_fragment},
+          {"workload.sfu_per_fragment", p.sfu_per_fragment},
+          {"workload.varying_per_fragment", p.varying_per_fragment},
+          {"workload.texture_per_fragment", p.texture_per_fragment},
+          {"workload.memory_per_fragment", p.memory_per_fragment}};
 }
 
 }  // namespace tessera::stream

@@ -39,7 +39,9 @@ namespace tessera::stream {
 // tags, same fields), so the reader accepts both; tag 17 in a version 1 stream is damage.
 // Version 3 appended the filter probes of a sample (TextureProbe records and their 4x4-texel
 // blocks, paper 004) to Texture and VertexTexture; a version 1 or 2 sample has none.
-inline constexpr uint32_t kFormatVersion = 3;
+// Version 4 appended the operation mix (OpMix) to Quad and VertexShade and the aspect to
+// AttachmentLoad and AttachmentStore; an older stream reads as OpMix::legacy and colour.
+inline constexpr uint32_t kFormatVersion = 4;
 inline constexpr uint32_t kOldestReadableVersion = 1;
 
 enum class EventKind : uint8_t {
@@ -48,7 +50,8 @@ enum class EventKind : uint8_t {
                      // u[3] tile width, u[4] tile height, u[5] tiles_x, u[6] tiles_y
   Draw = 3,          // u[0] draw index in the frame
   VertexFetch = 4,   // address, u[0] bytes: one vertex attribute (or index) read
-  VertexShade = 5,   // u[0] vertices shaded, wide = dynamic SPIR-V instructions of those lanes
+  VertexShade = 5,   // u[0] vertices shaded, wide = dynamic SPIR-V instructions of those lanes,
+                     // mix = operations issued by the batch's quads (warps of four vertices)
   PbWrite = 6,       // address, u[0] bytes, u[1] primitive (in the pass), u[2] tile,
                      // u[3] section (0 PB-Lists, 1 PB-Attributes)
   TileBegin = 7,     // u[0] tile index (ty * tiles_x + tx), u[1] x0, u[2] y0 (pixels),
@@ -58,14 +61,16 @@ enum class EventKind : uint8_t {
   Primitive = 9,     // u[0] primitive index in the pass, u[1] draw index
   Quad = 10,         // u[0] x, u[1] y (even), u[2] coverage (bit i = pixel (x+i%2, y+i/2)),
                      // u[3] depth/stencil pass mask, u[4] colour-written mask (after discard),
-                     // u[5] flags (QuadFlags), wide = dynamic fragment instructions of the 4 lanes
+                     // u[5] flags (QuadFlags), wide = dynamic fragment instructions of the 4 lanes,
+                     // mix = operations the quad's warp issued (every invocation of its lanes)
   Texture = 11,      // one lane's sample: u[0] lane (0..3) of the preceding quad, u[1] mip
                      // level (finest of the footprint), u[2] footprint case (texture::FootprintCase),
                      // u[3] filter probes; lines = distinct 64 B lines read, in order;
                      // u[4] bytes of a 4x4 block, probes + blocks = each filter probe (none
                      // or u[3] of them)
-  AttachmentLoad = 12,   // address, u[0] bytes, u[1] attachment: a tile buffer filled from memory
-  AttachmentStore = 13,  // address, u[0] bytes, u[1] attachment: a tile buffer flushed
+  AttachmentLoad = 12,   // address, u[0] bytes, u[1] attachment, u[2] aspect (AttachmentAspect):
+                         // a tile buffer filled from memory
+  AttachmentStore = 13,  // address, u[0] bytes, u[1] attachment, u[2] aspect: a tile buffer flushed
   TileEnd = 14,      // u[0] tile index
   PassEnd = 15,      // u[0] pass index
   FrameEnd = 16,
@@ -124,11 +129,46 @@ struct SampleProbes {
   uint32_t block_bytes = 0;
 };
 
+// What AttachmentLoad / AttachmentStore move (version 4): a model that flushes colour only, as
+// the papers' tiler does, tells the colour tiles from depth/stencil ones.
+enum AttachmentAspect : uint32_t {
+  kAspectColour = 0,        // a colour attachment, or a colour resolve target
+  kAspectDepthStencil = 1,  // depth and/or stencil (a depth/stencil resolve target too)
+};
+inline constexpr uint32_t kAspectCount = 2;
+
+// Operations a shader issued, by class (shader::OpClass, replay/shader/include/tessera/shader/
+// op_class.h): for a Quad what the warp of its four lanes issued, each block's operations counted
+// once when any lane (helpers included) ran it, summed over the quad's invocations when it is
+// shaded per sample; for a VertexShade the sum over the batch's quads of four vertices. Weights
+// are scalar operations per lane: a vec4 add is 4 alu, a vec3 normalize 6 alu + 1 sfu.
+struct OpMix {
+  uint32_t alu = 0;      // arithmetic, compares, conversions, derivatives, dot, matrix ops
+  uint32_t sfu = 0;      // transcendentals and reciprocals
+  uint32_t varying = 0;  // Input components read (interpolation / attribute load)
+  uint32_t texture = 0;  // image sample, fetch, gather and query instructions
+  uint32_t memory = 0;   // 32-bit scalars through buffers, Workgroup storage, storage images
+  bool operator==(const OpMix&) const = default;
+  // What a stream older than version 4 reads as: its only shader cost, the instruction count of
+  // the lanes, as the issue slots of a four-lane warp (alu = ceil(instructions / 4)).
+  static OpMix legacy(uint64_t instructions);
+};
+
+// Sums of OpMix fields over events (StreamCounts).
+struct OpMixTotals {
+  uint64_t alu = 0, sfu = 0, varying = 0, texture = 0, memory = 0;
+  void add(const OpMix& m);
+  // Adds `end` minus `begin`.
+  void add_between(const OpMixTotals& begin, const OpMixTotals& end);
+  bool operator==(const OpMixTotals&) const = default;
+};
+
 struct Event {
   EventKind kind = EventKind::FrameEnd;
   uint64_t address = 0;
   uint64_t wide = 0;
   uint32_t u[7] = {};
+  OpMix mix;  // Quad and VertexShade
   std::span<const uint64_t> lines;  // Texture and VertexTexture; valid until the next next()
   std::span<const TextureProbe> probes;  // Texture and VertexTexture (version 3); likewise
   std::span<const uint64_t> blocks;      // the probes' block addresses; likewise
@@ -144,6 +184,7 @@ struct StreamCounts {
   uint64_t vertex_fetch_bytes = 0;
   uint64_t pb_write_bytes = 0, pb_read_bytes = 0;
   uint64_t fragment_instructions = 0, vertex_instructions = 0;
+  OpMixTotals fragment_mix, vertex_mix;  // sums of Quad and VertexShade mixes
   uint64_t covered_pixels = 0;  // popcount of Quad coverage
   uint64_t operator[](EventKind k) const { return events[static_cast<uint8_t>(k)]; }
   void add(const Event& e);
@@ -161,6 +202,8 @@ class StreamWriter {
                   uint32_t tile_height, uint32_t tiles_x, uint32_t tiles_y);
   void draw(uint32_t draw);
   void vertex_fetch(uint64_t address, uint32_t bytes);
+  void vertex_shade(uint32_t vertices, uint64_t instructions, const OpMix& mix);
+  // Without a mix: OpMix::legacy(instructions), what a version 3 stream reads as.
   void vertex_shade(uint32_t vertices, uint64_t instructions);
   void pb_write(uint64_t address, uint32_t bytes, uint32_t primitive, uint32_t tile,
                 uint32_t section);
@@ -168,12 +211,18 @@ class StreamWriter {
   void pb_read(uint64_t address, uint32_t bytes, uint32_t section, uint32_t primitive);
   void primitive(uint32_t primitive, uint32_t draw);
   void quad(uint32_t x, uint32_t y, uint32_t coverage, uint32_t depth_pass, uint32_t written,
+            uint32_t flags, uint64_t instructions, const OpMix& mix);
+  // Without a mix: OpMix::legacy(instructions), what a version 3 stream reads as.
+  void quad(uint32_t x, uint32_t y, uint32_t coverage, uint32_t depth_pass, uint32_t written,
             uint32_t flags, uint64_t instructions);
   // `detail` holds either no probe or exactly `probes` of them (std::invalid_argument otherwise).
   void texture(uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
                std::span<const uint64_t> lines, const SampleProbes& detail = {});
   void vertex_texture(uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
                       std::span<const uint64_t> lines, const SampleProbes& detail = {});
+  // `aspect` is an AttachmentAspect (std::invalid_argument otherwise); without it, colour.
+  void attachment_load(uint64_t address, uint32_t bytes, uint32_t attachment, uint32_t aspect);
+  void attachment_store(uint64_t address, uint32_t bytes, uint32_t attachment, uint32_t aspect);
   void attachment_load(uint64_t address, uint32_t bytes, uint32_t attachment);
   void attachment_store(uint64_t address, uint32_t bytes, uint32_t attachment);
   void tile_end(uint32_t tile);
@@ -211,6 +260,7 @@ class StreamWriter {
   void sample(EventKind kind, uint32_t lane, uint32_t level, uint32_t footprint_case, uint32_t probes,
               std::span<const uint64_t> lines, const SampleProbes& detail);
   void reset_predictors();
+  void attachment(EventKind kind, uint64_t address, uint32_t bytes, uint32_t attachment, uint32_t aspect);
   // Grows geometrically, uninitialised, and keeps its memory across frames: encoding is on the
   // renderer's hot path (a byte-wise vector push_back was a quarter of a textured frame's time).
   struct Buffer {

@@ -23,6 +23,14 @@
 //                     coverage & depth/stencil pass of early-tested ones; kQuadShaded quads only)
 //   instructions_per_fragment  fragment instructions (helper lanes included: they are work the
 //                     shader cores do) / shaded_fragments
+//   fragment_mix      sums of the Quad events' operation mixes (OpMix: operations each quad's
+//                     warp issued; a version 3 stream's are OpMix::legacy)
+//   alu_per_fragment, sfu_per_fragment, varying_per_fragment, texture_per_fragment,
+//   memory_per_fragment  4 x fragment_mix.<class> / shaded_fragments: a quad's operations are
+//                     issued for its four lanes, so a fully covered quad of a shader without
+//                     divergence gives the shader's count per invocation, and helper lanes,
+//                     lanes idle in a divergent quad and per-sample shading raise it, as helper
+//                     lanes raise instructions_per_fragment
 //   vertices, vertex_instructions  sums over VertexShade events
 //   instructions_per_vertex    vertex_instructions / vertices
 // A ratio with a zero denominator is 0.
@@ -33,6 +41,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "tessera/stream/access_stream.h"
 
 namespace tessera::stream {
 
@@ -47,11 +57,14 @@ struct WorkloadProfile {
   uint64_t render_area_pixels = 0;
   uint64_t shaded_fragments = 0;
   uint64_t fragment_instructions = 0;
+  OpMixTotals fragment_mix;
   uint64_t vertices = 0;
   uint64_t vertex_instructions = 0;
   double overdraw = 0;
   double instructions_per_fragment = 0;
   double instructions_per_vertex = 0;
+  double alu_per_fragment = 0, sfu_per_fragment = 0, varying_per_fragment = 0, texture_per_fragment = 0,
+         memory_per_fragment = 0;
 };
 
 inline constexpr uint64_t kTextureLineBytes = 64;
@@ -63,7 +76,8 @@ bool profile_frame(std::span<const uint8_t> stream, WorkloadProfile* profile, st
 // The profile as the frame metrics `tessera replay` stores: workload.texture_lines,
 // workload.texture_bytes, workload.draws, workload.primitives, workload.quads, workload.fragments,
 // workload.overdraw, workload.instructions_per_fragment, workload.instructions_per_vertex,
-// workload.passes.
+// workload.passes, workload.alu_per_fragment, workload.sfu_per_fragment,
+// workload.varying_per_fragment, workload.texture_per_fragment, workload.memory_per_fragment.
 std::vector<std::pair<std::string, double>> workload_metrics(const WorkloadProfile& profile);
 
 }  // namespace tessera::stream
