@@ -50,6 +50,7 @@ RenderStats recount(std::span<const uint8_t> bytes, std::string& order_error) {
         vertex_samples_pending = false;
         s.vertices_shaded += e.u[0];
         s.vertex_instructions += e.wide;
+        s.vertex_mix.add(e.mix);
         break;
       case stream::EventKind::PbWrite:
         ++s.pb_writes;
@@ -68,6 +69,8 @@ RenderStats recount(std::span<const uint8_t> bytes, std::string& order_error) {
           s.fragments_shaded += static_cast<uint64_t>(std::popcount(lanes));
         }
         s.fragment_instructions += e.wide;
+        s.fragment_mix.add(e.mix);
+        if (!(e.u[5] & stream::kQuadShaded) && e.mix != stream::OpMix{}) order_error = "operations of an unshaded quad";
         s.pixels_written += static_cast<uint64_t>(std::popcount(e.u[4]));
         after_quad = true;
         quad_lanes_sampled = 0;
@@ -109,6 +112,8 @@ void expect_reconciled(const Renderer& renderer, const stream::StreamCounts& wri
   EXPECT_EQ(recounted.fragments, mine.fragments);
   EXPECT_EQ(recounted.fragments_shaded, mine.fragments_shaded);
   EXPECT_EQ(recounted.fragment_instructions, mine.fragment_instructions);
+  EXPECT_EQ(recounted.fragment_mix, mine.fragment_mix);
+  EXPECT_EQ(recounted.vertex_mix, mine.vertex_mix);
   EXPECT_EQ(recounted.pixels_written, mine.pixels_written);
   EXPECT_EQ(recounted.texture_samples, mine.texture_samples);
   EXPECT_EQ(recounted.texture_lines, mine.texture_lines);
@@ -130,6 +135,8 @@ void expect_reconciled(const Renderer& renderer, const stream::StreamCounts& wri
   EXPECT_EQ(written[stream::EventKind::Draw], mine.draws);
   EXPECT_EQ(written.fragment_instructions, mine.fragment_instructions);
   EXPECT_EQ(written.vertex_instructions, mine.vertex_instructions);
+  EXPECT_EQ(written.fragment_mix, mine.fragment_mix);
+  EXPECT_EQ(written.vertex_mix, mine.vertex_mix);
   EXPECT_EQ(written.covered_pixels, mine.fragments);
   EXPECT_EQ(written.texture_lines, mine.texture_lines);
   EXPECT_EQ(written[stream::EventKind::VertexTexture], mine.vertex_texture_samples);
@@ -231,6 +238,87 @@ TEST(StreamCounts, RendererCountsEqualWhatTheStreamReaderRecounts) {
     EXPECT_LT(mine.pixels_written, mine.fragments);    // discard kills some
     SCOPED_TRACE(samples);
     expect_reconciled(renderer, written, bytes);
+    EXPECT_GT(mine.fragment_mix.varying, 0u);
+    EXPECT_GT(mine.fragment_mix.texture, 0u);
+    EXPECT_GT(mine.vertex_mix.varying, 0u);
+
+    // Attachment traffic names its aspect: colour attachment 0 (and the resolve target 2), depth
+    // attachment 1.
+    stream::StreamReader reader(bytes);
+    stream::Event e;
+    uint64_t depth_stores = 0;
+    while (reader.next(e)) {
+      if (e.kind != stream::EventKind::AttachmentLoad && e.kind != stream::EventKind::AttachmentStore) continue;
+      EXPECT_EQ(e.u[2], e.u[1] == 1 ? stream::kAspectDepthStencil : stream::kAspectColour) << e.u[1];
+      if (e.kind == stream::EventKind::AttachmentStore && e.u[1] == 1) ++depth_stores;
+    }
+    EXPECT_GT(depth_stores, 0u);
+  }
+}
+
+// A draw whose shaders' operations are known (tests/render/glsl/op_mix.frag, color.vert): every
+// shaded quad carries exactly the fragment shader's mix for each of its shading units, every
+// other quad none, and each vertex batch the vertex shader's mix per quad of four vertices.
+TEST(StreamCounts, QuadsCarryTheirShadersOperationMix) {
+  // op_mix.frag: normalize(vec3) 6 alu + 1 sfu; FragCoord.x to int, & 1, == 0: 3 alu; vec4 * vec4:
+  // 4 alu; sqrt(vec3): 3 sfu (both sides: every quad has even and odd columns); varyings:
+  // v_color 4, FragCoord.x 1.
+  const stream::OpMix fragment{13, 4, 5, 0, 0};
+  for (uint32_t samples : {1u, 4u}) {
+    SCOPED_TRACE(samples);
+    testing::Scene scene;
+    frontend::Image* color = scene.image(VK_FORMAT_R8G8B8A8_UNORM, kW, kH, 4, 0x1000000);
+    color->samples = samples;
+    color->planes[0].resize(color->planes[0].size() * samples);
+    auto p = testing::pass(kW, kH, scene.view(color), VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE);
+    const auto cv = [](float x, float y) { return ColorVertex{{x, y, 0.5f, 1}, {0.25f, 0.5f, 0.75f, 1}}; };
+    // A triangle covering part of the area (edge quads partly covered) and one covering a corner.
+    const std::vector<ColorVertex> tris = {cv(-0.9f, -0.8f), cv(0.7f, -0.3f), cv(-0.2f, 0.9f),
+                                           cv(0.5f, 0.5f), cv(1.0f, 0.5f), cv(1.0f, 1.0f)};
+    frontend::Draw d = testing::color_draw("color.vert", "op_mix.frag",
+                                           scene.buffer(tris.data(), tris.size() * sizeof(ColorVertex), 0x10000), 6, kW, kH);
+    if (samples > 1) {
+      d.state.sample_shading = 1;  // one shading unit (a warp of the quad's lanes) per covered sample
+      d.state.min_sample_shading = 1.0f;
+    }
+    p.commands.push_back(d);
+    stream::StreamWriter writer;
+    Renderer renderer(&writer);
+    frontend::SkipCounts skipped;
+    writer.frame_begin(1, kW, kH);
+    renderer.render_pass(p, skipped);
+    writer.frame_end();
+    ASSERT_EQ(skipped.total(), 0u);
+    const std::vector<uint8_t> bytes = writer.finish();
+    stream::StreamReader reader(bytes);
+    stream::Event e;
+    uint64_t shaded = 0, units_all_samples = 0, vertex_batches = 0;
+    while (reader.next(e)) {
+      if (e.kind == stream::EventKind::VertexShade) {
+        // color.vert reads a_position and a_color: 8 varyings per quad of vertices, nothing else.
+        ++vertex_batches;
+        EXPECT_EQ(e.u[0], 6u);
+        EXPECT_EQ(e.mix, (stream::OpMix{0, 0, 2 * 8, 0, 0}));
+      }
+      if (e.kind != stream::EventKind::Quad) continue;
+      if (!(e.u[5] & stream::kQuadShaded)) {
+        EXPECT_EQ(e.mix, stream::OpMix{});
+        continue;
+      }
+      ++shaded;
+      // One shading unit per pixel-rate quad; per sample, one per sample any pixel covers.
+      const uint32_t units = e.mix.alu / fragment.alu;
+      ASSERT_GE(units, 1u);
+      ASSERT_LE(units, samples);
+      EXPECT_EQ(e.mix, (stream::OpMix{units * fragment.alu, units * fragment.sfu, units * fragment.varying, 0, 0}))
+          << e.u[0] << "," << e.u[1];
+      if (units == samples) ++units_all_samples;
+    }
+    EXPECT_EQ(reader.error(), "");
+    EXPECT_EQ(vertex_batches, 1u);
+    EXPECT_GT(shaded, 20u);
+    EXPECT_GT(units_all_samples, shaded / 2);  // interior quads: every sample covered
+    EXPECT_EQ(renderer.frame_stats().fragment_mix.alu, reader.counts().fragment_mix.alu);
   }
 }
 

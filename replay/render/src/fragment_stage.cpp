@@ -9,6 +9,7 @@
 #include "tessera/pipeline/blend.h"
 #include "tessera/pipeline/depth_stencil.h"
 #include "tessera/pipeline/logic_op.h"
+#include "op_mix.h"
 #include "tessera/pipeline/viewport_cull.h"
 
 namespace tessera::render {
@@ -247,11 +248,12 @@ bool FragmentStage::execute(Context& cx, frontend::SkipCounts& skipped) {
 }
 
 [[gnu::always_inline]] inline void FragmentStage::finish_quad(const pipeline::Quad& q, uint8_t ds_pass, uint8_t written,
-                                                              uint32_t flags, uint64_t instructions, bool shaded,
+                                                              uint32_t flags, uint64_t instructions,
+                                                              const stream::OpMix& mix, bool shaded,
                                                               uint8_t shaded_pixels, uint32_t units_end, size_t& next_sample,
                                                               stream::StreamWriter* out, RenderStats& stats) {
   if (shaded) flags |= dependent_flags(units_end, next_sample);
-  if (out) out->quad(static_cast<uint32_t>(q.x), static_cast<uint32_t>(q.y), q.coverage, ds_pass, written, flags, instructions);
+  if (out) out->quad(static_cast<uint32_t>(q.x), static_cast<uint32_t>(q.y), q.coverage, ds_pass, written, flags, instructions, mix);
   ++stats.quads;
   stats.fragments += static_cast<uint64_t>(std::popcount(q.coverage));
   if (shaded) {
@@ -260,6 +262,7 @@ bool FragmentStage::execute(Context& cx, frontend::SkipCounts& skipped) {
     emit_texture_events(units_end, next_sample, out, stats);
   }
   stats.fragment_instructions += instructions;
+  stats.fragment_mix.add(mix);
   stats.pixels_written += static_cast<uint64_t>(std::popcount(written));
 }
 
@@ -434,10 +437,12 @@ void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
       uint32_t flags = front ? stream::kQuadFrontFacing : 0u;
       uint8_t alive = pass[k];
       uint64_t instructions = 0;
+      stream::OpMix mix;
       const int32_t j = lane_quad[k];
       if (j >= 0) {
         flags |= stream::kQuadShaded;
         const uint32_t lane0 = 4 * static_cast<uint32_t>(j);
+        add_quad_ops(mix, b, static_cast<uint32_t>(j));
         for (uint32_t i = 0; i < 4; ++i) {
           instructions += b.instruction_count[lane0 + i];
           if ((b.discarded >> (lane0 + i)) & 1u) alive = static_cast<uint8_t>(alive & ~(1u << i));
@@ -476,7 +481,7 @@ void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
       const uint8_t written = cx.colour_count != 0 && j >= 0 ? alive : 0;
       // Early tests report their own outcome; late ones the outcome after discard.
       const uint8_t ds_pass = tests ? (late ? (j >= 0 ? alive : 0) : pass[k]) : q.coverage;
-      finish_quad(q, ds_pass, written, flags, instructions, j >= 0, late ? q.coverage : static_cast<uint8_t>(q.coverage & pass[k]),
+      finish_quad(q, ds_pass, written, flags, instructions, mix, j >= 0, late ? q.coverage : static_cast<uint8_t>(q.coverage & pass[k]),
                   static_cast<uint32_t>(j + 1), next_sample, out, stats);
     }
   }
@@ -626,11 +631,14 @@ void FragmentStage::process_samples(Context& cx, TileBuffers& tiles, stream::Str
       const pipeline::Quad& q = quads_[first + k];
       uint32_t flags = cx.front ? stream::kQuadFrontFacing : 0u;
       uint64_t instructions = 0;
+      stream::OpMix mix;
       const bool shaded = unit_count[k] != 0;
       for (uint32_t i = 0; i < 4; ++i) alive[i] = pass[k][i];
       if (shaded) {
         flags |= stream::kQuadShaded;
         for (uint32_t u = first_unit[k]; u < first_unit[k] + unit_count[k]; ++u) {
+          // Each unit (the quad's lanes at the pixel centres or at one sample) is a warp of its own.
+          add_quad_ops(mix, b, u);
           const uint32_t mask = unit_sample[u] == kPixelRate ? all : 1u << unit_sample[u];
           for (uint32_t i = 0; i < 4; ++i) {
             const uint32_t lane = 4 * u + i;
@@ -687,7 +695,7 @@ void FragmentStage::process_samples(Context& cx, TileBuffers& tiles, stream::Str
       uint8_t live = 0;
       for (uint32_t i = 0; i < 4; ++i)
         if (pass[k][i]) live = static_cast<uint8_t>(live | (1u << i));
-      finish_quad(q, ds_pass, written, flags, instructions, shaded, cx.late ? q.coverage : static_cast<uint8_t>(q.coverage & live),
+      finish_quad(q, ds_pass, written, flags, instructions, mix, shaded, cx.late ? q.coverage : static_cast<uint8_t>(q.coverage & live),
                   first_unit[k] + unit_count[k], next_sample, out, stats);
     }
   }

@@ -69,11 +69,12 @@ class FragmentStage {
                        frontend::SkipCounts& skipped);
   // Runs the batch; false (the draw's remaining fragments dropped, counted) when it fails.
   bool execute(Context& cx, frontend::SkipCounts& skipped);
-  // The Quad event of a quad and its counters, then the Texture events of its shading units:
+  // The Quad event of a quad (with `mix`, the operations of its shading units) and its counters,
+  // then the Texture events of its shading units:
   // the units (groups of four lanes) before `units_end` not yet emitted (a quad's units are
   // consecutive, quads come in order).
   void finish_quad(const pipeline::Quad& q, uint8_t ds_pass, uint8_t written, uint32_t flags, uint64_t instructions,
-                   bool shaded, uint8_t shaded_pixels, uint32_t units_end, size_t& next_sample,
+                   const stream::OpMix& mix, bool shaded, uint8_t shaded_pixels, uint32_t units_end, size_t& next_sample,
                    stream::StreamWriter* out, RenderStats& stats);
   void emit_texture_events(uint32_t units_end, size_t& next, stream::StreamWriter* out, RenderStats& stats);
   // Quad flags marking its dependent texture instructions, from the samples of the units before

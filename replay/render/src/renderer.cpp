@@ -27,6 +27,7 @@ void RenderStats::add(const RenderStats& o) {
   draws_skipped += o.draws_skipped;
   vertices_shaded += o.vertices_shaded;
   vertex_instructions += o.vertex_instructions;
+  vertex_mix.add(o.vertex_mix);
   vertex_fetches += o.vertex_fetches;
   vertex_texture_samples += o.vertex_texture_samples;
   vertex_texture_lines += o.vertex_texture_lines;
@@ -37,6 +38,7 @@ void RenderStats::add(const RenderStats& o) {
   fragments += o.fragments;
   fragments_shaded += o.fragments_shaded;
   fragment_instructions += o.fragment_instructions;
+  fragment_mix.add(o.fragment_mix);
   pixels_written += o.pixels_written;
   texture_samples += o.texture_samples;
   texture_lines += o.texture_lines;

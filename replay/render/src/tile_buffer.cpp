@@ -43,6 +43,12 @@ bool is_sint(uint32_t f) {
 bool loads(uint32_t op) { return op == VK_ATTACHMENT_LOAD_OP_LOAD; }
 bool stores(uint32_t op) { return op == VK_ATTACHMENT_STORE_OP_STORE; }
 
+// The AttachmentLoad / AttachmentStore aspect (schema/access-stream.md): colour, or depth and/or
+// stencil, by the attachment's format (a resolve target's format is its source's kind).
+uint32_t stream_aspect(const AttachmentBuffer& a) {
+  return a.color ? stream::kAspectColour : stream::kAspectDepthStencil;
+}
+
 }  // namespace
 
 bool TileBuffers::setup(AttachmentBuffer& a, const frontend::Attachment& att, const frontend::ImageView& view,
@@ -281,7 +287,7 @@ void TileBuffers::load_attachment(AttachmentBuffer& a, bool record, uint32_t asp
       const uint64_t row_offset = row.offset;
       const auto row_bytes = static_cast<uint32_t>((ix1 - ix0) * bpp);
       if (record) {
-        if (out) out->attachment_load(a.plane_address[aspect] + row_offset, row_bytes, a.index);
+        if (out) out->attachment_load(a.plane_address[aspect] + row_offset, row_bytes, a.index, stream_aspect(a));
         ++stats.attachment_loads;
       }
       for (int64_t ix = ix0; ix < ix1; ++ix) {
@@ -333,7 +339,9 @@ void TileBuffers::store(stream::StreamWriter* out, RenderStats& stats) {
           const int64_t ix0 = row.ix0, ix1 = row.ix1;
           if (ix0 >= ix1) continue;
           const uint64_t row_offset = row.offset;
-          if (out) out->attachment_store(a.plane_address[aspect] + row_offset, static_cast<uint32_t>((ix1 - ix0) * bpp), a.index);
+          if (out)
+            out->attachment_store(a.plane_address[aspect] + row_offset, static_cast<uint32_t>((ix1 - ix0) * bpp), a.index,
+                                  stream_aspect(a));
           ++stats.attachment_stores;
           const size_t row_value = pixel(static_cast<int32_t>(ix0 - area_x_), y) * a.samples + s;
           for (int64_t ix = ix0; ix < ix1; ++ix) {

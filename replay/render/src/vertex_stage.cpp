@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstring>
 
+#include "op_mix.h"
 #include "tessera/pipeline/vertex_fetch.h"
 
 namespace tessera::render {
@@ -172,9 +173,13 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
         cv.varyings[i] = vs_writes[s] ? std::bit_cast<float>(b.outputs[s][lane]) : 0.0f;
       }
     }
-    if (out) out->vertex_shade(n, instructions);
+    // Vertex invocations are shaded four to a warp: lanes 4q..4q+3 (the last quad may be partial).
+    stream::OpMix mix;
+    for (uint32_t q = 0; q < (n + 3) / 4; ++q) add_quad_ops(mix, b, q);
+    if (out) out->vertex_shade(n, instructions, mix);
     stats.vertices_shaded += n;
     stats.vertex_instructions += instructions;
+    stats.vertex_mix.add(mix);
   }
 
   // Primitive assembly over positions in shade_.

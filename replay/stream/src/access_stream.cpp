@@ -152,6 +152,14 @@ void OpMixTotals::add(const OpMix& m) {
   memory += m.memory;
 }
 
+void OpMixTotals::add(const OpMixTotals& o) {
+  alu += o.alu;
+  sfu += o.sfu;
+  varying += o.varying;
+  texture += o.texture;
+  memory += o.memory;
+}
+
 void OpMixTotals::add_between(const OpMixTotals& begin, const OpMixTotals& end) {
   alu += end.alu - begin.alu;
   sfu += end.sfu - begin.sfu;

@@ -45,6 +45,7 @@ struct RenderStats {
   uint64_t draws_skipped = 0;         // draws not rendered (reason in SkipCounts); no events
   uint64_t vertices_shaded = 0;       // sum of VertexShade u[0]
   uint64_t vertex_instructions = 0;   // sum of VertexShade wide
+  stream::OpMixTotals vertex_mix;     // sums of VertexShade mix
   uint64_t vertex_fetches = 0;        // VertexFetch events (attributes and indices)
   uint64_t vertex_texture_samples = 0;  // VertexTexture events (vertex lanes that sampled or fetched)
   uint64_t vertex_texture_lines = 0;    // sum of VertexTexture line counts
@@ -57,6 +58,7 @@ struct RenderStats {
   // coverage & depth/stencil pass mask (early tests) of shaded quads.
   uint64_t fragments_shaded = 0;
   uint64_t fragment_instructions = 0; // sum of Quad wide (helper lanes included)
+  stream::OpMixTotals fragment_mix;   // sums of Quad mix (helper lanes included)
   uint64_t pixels_written = 0;        // popcount of Quad u[4]
   uint64_t texture_samples = 0;       // Texture events (fragment lanes that sampled or fetched)
   uint64_t texture_lines = 0;         // sum of Texture line counts

@@ -158,6 +158,7 @@ struct OpMix {
 struct OpMixTotals {
   uint64_t alu = 0, sfu = 0, varying = 0, texture = 0, memory = 0;
   void add(const OpMix& m);
+  void add(const OpMixTotals& o);
   // Adds `end` minus `begin`.
   void add_between(const OpMixTotals& begin, const OpMixTotals& end);
   bool operator==(const OpMixTotals&) const = default;
