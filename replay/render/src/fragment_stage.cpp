@@ -6,10 +6,10 @@
 #include <bit>
 #include <cmath>
 
+#include "op_mix.h"
 #include "tessera/pipeline/blend.h"
 #include "tessera/pipeline/depth_stencil.h"
 #include "tessera/pipeline/logic_op.h"
-#include "op_mix.h"
 #include "tessera/pipeline/viewport_cull.h"
 
 namespace tessera::render {
