@@ -1,6 +1,6 @@
 #include "dtm-nuca/distributed_affinity_tables.h"
 
-#include "dtm-nuca/busy_calendar.h"
+#include "tessera/model/busy_calendar.h"
 
 #include <algorithm>
 #include <stdexcept>

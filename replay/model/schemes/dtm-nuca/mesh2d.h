@@ -29,7 +29,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "dtm-nuca/busy_calendar.h"
+#include "tessera/model/busy_calendar.h"
 
 namespace tessera::model::dtm_nuca {
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "dtm-nuca/busy_calendar.h"
+#include "tessera/model/busy_calendar.h"
 
 namespace tessera::model::dtm_nuca {
 

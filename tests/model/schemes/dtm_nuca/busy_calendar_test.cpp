@@ -1,7 +1,7 @@
 // Bookings of a shared resource: earliest free gap, a later call for an earlier cycle, the window.
 #include <gtest/gtest.h>
 
-#include "dtm-nuca/busy_calendar.h"
+#include "tessera/model/busy_calendar.h"
 
 namespace tessera::model::dtm_nuca {
 namespace {

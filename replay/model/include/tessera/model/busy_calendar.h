@@ -1,4 +1,5 @@
-// When one shared resource (a mesh link, an injection or ejection port) is busy, cycle by cycle.
+// When one shared resource (a mesh link, an injection or ejection port, a channel of the L1-to-L2
+// interconnect) is busy, cycle by cycle.
 // A request for `length` cycles from cycle t takes the earliest free gap at or after t.
 //
 // Why a calendar rather than a "free at" cycle: a texture request is timed whole when it is
@@ -19,7 +20,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace tessera::model::dtm_nuca {
+namespace tessera::model {
 
 class BusyCalendar {
  public:
@@ -48,4 +49,4 @@ class BusyCalendar {
   uint64_t base_ = 0;
 };
 
-}  // namespace tessera::model::dtm_nuca
+}  // namespace tessera::model

@@ -1,10 +1,10 @@
-#include "dtm-nuca/busy_calendar.h"
+#include "tessera/model/busy_calendar.h"
 
 #include <algorithm>
 #include <bit>
 #include <stdexcept>
 
-namespace tessera::model::dtm_nuca {
+namespace tessera::model {
 
 namespace {
 constexpr uint64_t kWords = BusyCalendar::kWindow / 64;
@@ -78,4 +78,4 @@ uint64_t BusyCalendar::reserve(uint64_t t, uint64_t length) {
   return start;
 }
 
-}  // namespace tessera::model::dtm_nuca
+}  // namespace tessera::model
