@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "tessera/model/dram.h"
 
@@ -78,12 +79,69 @@ TEST(Dram, SpacedRequestsDoNotQueue) {
   EXPECT_DOUBLE_EQ(busy.busy_until(), 100.0 * 32);
 }
 
+// A second row miss in the same bank waits until the first row has been open tRAS, then pays
+// the precharge and activation on top of its own latency; a row hit in another bank does not wait.
+TEST(Dram, BankBusyWithRowMisses) {
+  DramConfig c;
+  c.channels = 1;
+  c.banks = 2;
+  c.row_bytes = 2048;  // rows alternate between the banks: bank 0 holds rows 0, 2, ...
+  c.bytes_per_cycle = 64;  // one cycle a line: the bus stays out of the way
+  c.timing = dram_timing_cycles(dram_device_timing_ns("lpddr3"), 600);
+  const DramTiming& t = c.timing;
+  Dram dram(c);
+  const uint64_t first = dram.access(0, false, 0, DramSource::L2Fetch);  // bank 0 closed: activate
+  EXPECT_EQ(first, 1u + c.latency_row_miss);
+  dram.access(2048, false, 0, DramSource::L2Fetch);  // bank 1: no wait
+  EXPECT_DOUBLE_EQ(dram.counters().bank_wait_cycles, 0.0);
+  // Bank 0, another row: not before tRAS after the first activation.
+  const uint64_t second = dram.access(2 * 2048, false, 0, DramSource::L2Fetch);
+  EXPECT_DOUBLE_EQ(dram.counters().bank_wait_cycles, t.t_ras);
+  EXPECT_EQ(second, static_cast<uint64_t>(std::ceil(t.t_ras + 1)) + c.latency_row_miss);
+  // A hit to that new row waits for its precharge, activation and the burst before it.
+  const uint64_t hit = dram.access(2 * 2048 + 64, false, 0, DramSource::L2Fetch);
+  const double opened = t.t_ras + t.t_rp;
+  EXPECT_EQ(hit, static_cast<uint64_t>(std::ceil(opened + t.t_rcd + t.t_ccd + 1)) + c.latency_row_hit);
+  EXPECT_EQ(dram.counters().row_hits, 1u);
+}
+
+// The data bus pays the write-to-read and read-to-write gaps when its direction changes.
+TEST(Dram, ReadWriteTurnaround) {
+  DramConfig c;
+  c.channels = 1;
+  c.bytes_per_cycle = 4.0;  // 16 cycles a line
+  c.timing = dram_timing_cycles(dram_device_timing_ns("lpddr3"), 600);
+  const DramTiming& t = c.timing;
+  Dram dram(c);
+  const uint64_t r0 = dram.access(0, false, 0, DramSource::L2Fetch);
+  const uint64_t w = dram.access(64, true, 0, DramSource::L2Write);  // same row: hit
+  const uint64_t r1 = dram.access(128, false, 0, DramSource::L2Fetch);
+  EXPECT_EQ(r0, 16u + c.latency_row_miss);
+  EXPECT_EQ(w, static_cast<uint64_t>(std::ceil(16 + t.rtw_gap + 16)) + c.latency_row_hit);
+  EXPECT_EQ(r1, static_cast<uint64_t>(std::ceil(16 + t.rtw_gap + 16 + t.wtr_gap + 16)) + c.latency_row_hit);
+  EXPECT_EQ(dram.counters().turnarounds, 2u);
+}
+
+// JEDEC timings in GPU cycles: LPDDR3-1600's tRCD is 18 ns, 10.8 cycles of a 600 MHz clock.
+TEST(Dram, DeviceTimings) {
+  const DramTiming l3 = dram_timing_cycles(dram_device_timing_ns("lpddr3"), 600);
+  EXPECT_DOUBLE_EQ(l3.t_rcd, 18.0 * 0.6);
+  EXPECT_DOUBLE_EQ(l3.t_ccd, 4 * 1.25 * 0.6);
+  EXPECT_DOUBLE_EQ(l3.wtr_gap, (7.5 + 12 * 1.25) * 0.6);
+  const DramTiming l4 = dram_device_timing_ns("lpddr4");
+  EXPECT_DOUBLE_EQ(l4.t_ccd, 8 * 0.625);
+  EXPECT_THROW(dram_device_timing_ns("ddr5"), std::invalid_argument);
+}
+
 TEST(Dram, RejectsBadConfig) {
   DramConfig c;
   c.bytes_per_cycle = 0;
   EXPECT_THROW(Dram{c}, std::invalid_argument);
   c = DramConfig{};
   c.latency_row_hit = 200;
+  EXPECT_THROW(Dram{c}, std::invalid_argument);
+  c = DramConfig{};
+  c.timing.t_rp = -1;
   EXPECT_THROW(Dram{c}, std::invalid_argument);
 }
 

@@ -1,6 +1,8 @@
 // Energy = counts x constants (DESIGN.md section 7) + leakage x time, on a constructed case.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "tessera/model/energy.h"
 #include "tessera/model/hierarchy.h"
 
@@ -69,11 +71,34 @@ TEST(Energy, CountsTimesConstantsPlusLeakage) {
     EXPECT_NEAR(vx->leakage_nj, leak * 8 * us, 1e-9);
     const StructureEnergy* tile = e.find("tile");
     EXPECT_NEAR(tile->leakage_nj, leak * 64 * us, 1e-9);
+    // The interconnect: each of the 3 L2 reads is a request flit and a 64 B line back (64 B
+    // flits), every bit over sqrt(4 cores + 1 vertex processor + the tile cache) mm of wire and
+    // one switch.
+    const StructureEnergy* link = e.find("interconnect");
+    ASSERT_NE(link, nullptr);
+    EXPECT_EQ(link->reads, 6u);
+    EXPECT_NEAR(link->dynamic_nj, 6 * 64 * 8 * (kWirePjPerBitMm * std::sqrt(6.0) + kSwitchPjPerBit) / 1000, 1e-9);
+    EXPECT_TRUE(link->memory);
+  }
+}
 
-    double sum = 0;
-    for (const auto& st : e.structures) sum += st.total_nj();
-    EXPECT_NEAR(e.total_nj, sum, 1e-9);
-    EXPECT_NEAR(e.total_nj, e.dynamic_nj + e.leakage_nj, 1e-9);
+// Cache energy by geometry (energy.h): the fit goes through both CACTI points in every variant,
+// grows with the capacity an access reads and with the ways a lookup reads, and a bank of a
+// banked cache costs what a cache of its size does.
+TEST(Energy, CacheEnergyByGeometry) {
+  for (TechVariant t : {TechVariant::Nm32Hp, TechVariant::Nm32Lop, TechVariant::Nm22Hp, TechVariant::Nm22Lop}) {
+    const AccessEnergy s = sram_cache(t, 16 * 1024, 4, 1), l = sram_cache(t, 1024 * 1024, 8, 4);
+    EXPECT_NEAR(s.read_pj, sram_16kib_4way(t).read_pj, 1e-9);
+    EXPECT_NEAR(s.write_pj, sram_16kib_4way(t).write_pj, 1e-9);
+    EXPECT_NEAR(l.read_pj, sram_1mib_8way(t).read_pj, 1e-9);
+    EXPECT_NEAR(l.write_pj, sram_1mib_8way(t).write_pj, 1e-9);
+    EXPECT_LT(sram_cache(t, 4 * 1024, 2, 1).read_pj, s.read_pj);   // mobile32's vertex caches
+    EXPECT_GT(sram_cache(t, 64 * 1024, 4, 1).read_pj, s.read_pj);  // paper 003's 64 KiB caches
+    EXPECT_LT(sram_cache(t, 16 * 1024, 2, 1).read_pj, s.read_pj);  // paper 004's 2-way L1
+    EXPECT_LT(sram_cache(t, 1024 * 1024, 8, 8).read_pj, l.read_pj);  // mobile32's 8 banks
+    EXPECT_NEAR(sram_cache(t, 1024 * 1024, 8, 8).read_pj, sram_cache(t, 128 * 1024, 8, 1).read_pj, 1e-9);
+    // A fully associative lookup reads one data way after its tag search: counted as 16 ways.
+    EXPECT_NEAR(sram_cache(t, 16 * 1024, 0, 1).read_pj, sram_cache(t, 16 * 1024, 16, 1).read_pj, 1e-9);
   }
 }
 

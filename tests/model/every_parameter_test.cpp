@@ -38,13 +38,21 @@ ParamSet base() {
 std::vector<uint8_t> rich_frame() {
   FrameSpec f = mixedFrame();
   const QuadFn textured = f.quad;
+  // Every operation class in every quad and vertex batch (core.cost=classes charges each on its
+  // unit), in amounts that vary with the quad.
   f.quad = [textured](uint32_t seq, uint32_t qx, uint32_t qy) {
-    if (seq % 3 == 0) return textured(seq, qx, qy);
     QuadSpec q;
-    q.instructions = 4;
-    if (seq % 3 == 1) q.samples[qx % 4].push_back({0x3000'0000 + (uint64_t{seq} * 256 + qy * 16 + qx) * 4096});
+    if (seq % 3 == 0) {
+      q = textured(seq, qx, qy);
+    } else {
+      q.instructions = 4;
+      if (seq % 3 == 1) q.samples[qx % 4].push_back({0x3000'0000 + (uint64_t{seq} * 256 + qy * 16 + qx) * 4096});
+    }
+    q.mix = stream::OpMix{static_cast<uint32_t>(q.instructions / 2), 1 + qx % 3, 2 + qy % 5, 1, qx % 2};
     return q;
   };
+  f.vertex_mix = stream::OpMix{60, 4, 24, 0, 2};
+  f.depth_lines = 16;
   f.vertex_pool = 96;
   f.tiles_x = 5;
   f.tiles_y = 3;
@@ -99,6 +107,21 @@ const std::map<std::string, Alternative>& alternatives() {
       {"gpu.tile_order", {"scanline"}},
       {"gpu.earlyz_inflight_quads", {"1"}},
       {"gpu.barrier", {"subtile"}},
+      {"gpu.earlyz_scope", {"per-core"}},
+      {"gpu.tile_writeback", {"store-ops"}},
+      {"gpu.flush_buffer", {"0"}},
+      {"core.cost", {"instructions"}},
+      {"core.engines", {"1"}},
+      {"core.alu_rate", {"1"}},
+      {"core.sfu_ops", {"16"}},
+      {"core.varying_rate", {"4"}},
+      {"core.ls_rate", {"4"}},
+      {"tex.probes_per_cycle", {"4"}},
+      {"blend.fragments_per_cycle", {"1"}},
+      {"queue.scope", {"per-core"}},
+      {"interconnect.topology", {"crossbar"}},
+      {"interconnect.width", {"16"}},
+      {"interconnect.latency", {"4"}},
       {"raster.quads_per_cycle", {"4"}},
       {"core.max_quads", {"1"}},
       {"core.issue_lanes", {"8"}},
@@ -136,7 +159,7 @@ const std::map<std::string, Alternative>& alternatives() {
       {"l2.ways", {"4"}},
       {"l2.line", {"128"}},
       {"l2.latency", {"30"}},
-      {"l2.banks", {"4"}},
+      {"l2.banks", {"2"}},
       {"l2.mshrs", {"1"}},
       {"l2.policy", {"mru"}},
       {"l2.write_back", {"false"}},

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct QuadSpec {
   bool present = true;
   bool shaded = true;
   uint64_t instructions = 4;
+  // Its warp's operations by class (access stream version 4); unset: what a stream without them
+  // reads as, alu = ceil(instructions / 4) (stream::OpMix::legacy).
+  std::optional<stream::OpMix> mix;
   // lines[lane] = the lines of that lane's samples, one sample per inner vector.
   std::vector<std::vector<uint64_t>> samples[4];
   uint32_t coverage = 0xf;
@@ -55,14 +59,16 @@ struct FrameSpec {
   uint32_t pb_lines_per_tile = 0;              // PB-Lists line written and read per tile
   uint32_t primitives_per_tile = 1;            // Primitive events per tile (its quads split evenly)
   uint32_t attribute_lines = 0;                // PB-Attributes lines per primitive, written and read
-  uint32_t load_lines = 0, store_lines = 0;    // attachment lines per tile
+  uint32_t load_lines = 0, store_lines = 0;    // attachment lines per tile (colour)
+  uint32_t depth_lines = 0;                    // depth attachment lines per tile, loaded and stored
+  std::optional<stream::OpMix> vertex_mix;     // per VertexShade (unset: the legacy mix of vertex_instructions)
   uint32_t subpasses = 1;                      // geometry + tiles repeated inside the pass
   std::vector<uint32_t> order;                 // tile processing order (empty: scanline)
   QuadFn quad;
 };
 
 constexpr uint64_t kPbBase = 0x4000'0000, kVertexBase = 0x5000'0000, kFbBase = 0x6000'0000, kLoadBase = 0x7000'0000;
-constexpr uint64_t kAttrBase = 0x4800'0000, kVertexTextureBase = 0x5800'0000;
+constexpr uint64_t kAttrBase = 0x4800'0000, kVertexTextureBase = 0x5800'0000, kDepthBase = 0x6800'0000;
 
 inline std::vector<uint8_t> buildFrame(const FrameSpec& f) {
   StreamWriter w;
@@ -94,7 +100,7 @@ inline std::vector<uint8_t> buildFrame(const FrameSpec& f) {
           }
           w.vertex_texture(0, 0, 0, 1, lines);
         }
-        w.vertex_shade(v1 - v0, f.vertex_instructions);
+        w.vertex_shade(v1 - v0, f.vertex_instructions, f.vertex_mix.value_or(stream::OpMix::legacy(f.vertex_instructions)));
       }
       for (uint32_t t = 0; t < ntiles; ++t) {
         for (uint32_t l = 0; l < f.pb_lines_per_tile; ++l) {
@@ -113,6 +119,9 @@ inline std::vector<uint8_t> buildFrame(const FrameSpec& f) {
       const uint32_t tx = t % f.tiles_x, ty = t / f.tiles_x;
       w.tile_begin(t, tx * 32, ty * 32, seq);
       for (uint32_t l = 0; l < f.load_lines; ++l) w.attachment_load(kLoadBase + (uint64_t{t} * 256 + l) * 64, 64, 0);
+      for (uint32_t l = 0; l < f.depth_lines; ++l) {
+        w.attachment_load(kDepthBase + (uint64_t{t} * 256 + l) * 64, 64, 1, stream::kAspectDepthStencil);
+      }
       for (uint32_t l = 0; l < f.pb_lines_per_tile; ++l) {
         w.pb_read(kPbBase + sp_base + (uint64_t{t} * 64 + l) * 64, 64, 0, 0xffffffffu);
       }
@@ -130,13 +139,16 @@ inline std::vector<uint8_t> buildFrame(const FrameSpec& f) {
           uint32_t flags = q.shaded ? stream::kQuadShaded : 0u;
           for (uint32_t k : q.dependent) flags |= stream::quad_dependent_flag(k);
           w.quad(tx * 32 + qx * 2, ty * 32 + qy * 2, q.coverage, q.shaded ? q.coverage : 0u, q.shaded ? q.coverage : 0u,
-                 flags, q.instructions);
+                 flags, q.instructions, q.mix.value_or(stream::OpMix::legacy(q.instructions)));
           for (uint32_t lane = 0; lane < 4; ++lane) {
             for (const auto& lines : q.samples[lane]) write_sample(w, lane, lines);
           }
         }
       }
       for (uint32_t l = 0; l < f.store_lines; ++l) w.attachment_store(kFbBase + (uint64_t{t} * 256 + l) * 64, 64, 0);
+      for (uint32_t l = 0; l < f.depth_lines; ++l) {
+        w.attachment_store(kDepthBase + (uint64_t{t} * 256 + l) * 64, 64, 1, stream::kAspectDepthStencil);
+      }
       w.tile_end(t);
     }
     prim = first_prim + ntiles * nprims;
@@ -156,6 +168,16 @@ inline FrameResults runModel(const std::vector<uint8_t>& bytes, const ParamSet& 
 
 inline ParamSet mobile4(std::initializer_list<const char*> overrides = {}) {
   ParamSet p = make_preset("mobile4");
+  for (const char* o : overrides) p.apply(o);
+  return p;
+}
+
+// mobile4 with one execution engine per core issuing one operation per lane a cycle, and a
+// fragment queue and early-Z budget per core: the mechanisms a test isolates (barriers, queues,
+// latency hiding) in round numbers -- a quad of N legacy instructions (alu = N / 4) issues for
+// N / 4 cycles, one quad at a time per core.
+inline ParamSet classic(std::initializer_list<const char*> overrides = {}) {
+  ParamSet p = mobile4({"core.engines=1", "core.alu_rate=1", "queue.scope=per-core", "gpu.earlyz_scope=per-core"});
   for (const char* o : overrides) p.apply(o);
   return p;
 }
@@ -216,6 +238,36 @@ inline stream::StreamCounts recount(const std::vector<uint8_t>& bytes) {
   }
   EXPECT_TRUE(rd.error().empty()) << rd.error();
   return rd.counts();
+}
+
+// Each cache counted what was sent to it (counters kept by the cache against counts taken
+// elsewhere: a cache's `accesses` is its hits plus its misses, so checking that sum would restate
+// the definition): the L1s the stream's texture lines, the vertex caches its vertex fetches (one
+// line each in the constructed frames), the tile cache its Parameter Buffer lines, and L2 what the
+// first level sent below -- every line fetch, write-back and write-through of the three.
+inline void expectEveryCacheCountsItsRequests(const FrameResults& r, const stream::StreamCounts& c) {
+  EXPECT_EQ(r.metric("l1tex.accesses"), static_cast<double>(c.texture_lines));
+  EXPECT_EQ(r.metric("vertex.accesses"), static_cast<double>(c[stream::EventKind::VertexFetch]));
+  EXPECT_EQ(r.metric("tile.accesses"), static_cast<double>(c.pb_write_bytes + c.pb_read_bytes) / 64);
+  double below = 0;
+  for (const char* k : {"l1tex", "vertex", "tile"}) {
+    const std::string n(k);
+    EXPECT_GT(r.metric(n + ".misses"), 0) << n;
+    below += r.metric(n + ".fetches") + r.metric(n + ".writebacks") + r.metric(n + ".write_throughs");
+  }
+  EXPECT_EQ(r.metric("l2.accesses"), below);
+}
+
+// The operations of the quads the fragment shader ran (kQuadShaded), read from the stream.
+inline stream::OpMixTotals shaded_mix(const std::vector<uint8_t>& bytes) {
+  stream::StreamReader rd(bytes);
+  stream::Event e;
+  stream::OpMixTotals t;
+  while (rd.next(e)) {
+    if (e.kind == stream::EventKind::Quad && (e.u[5] & stream::kQuadShaded)) t.add(e.mix);
+  }
+  EXPECT_TRUE(rd.error().empty()) << rd.error();
+  return t;
 }
 
 }  // namespace tessera::model::testing

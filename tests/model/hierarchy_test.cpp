@@ -2,13 +2,17 @@
 // stream, replication degree, and the seams for later schemes.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <numeric>
 #include <random>
 
+#include "latency_path.h"
 #include "tessera/model/hierarchy.h"
 
 namespace tessera::model {
 namespace {
+
+using Path = testing::LatencyPath;
 
 MemRequest tex(uint16_t core, uint64_t addr) {
   MemRequest r;
@@ -19,33 +23,50 @@ MemRequest tex(uint16_t core, uint64_t addr) {
 }
 
 TEST(Hierarchy, LatencyPerLevel) {
-  MemoryHierarchy h(HierarchyConfig::from_params(make_preset("mobile4")));
-  // Cold miss: L1 (1) + L2 (12) + DRAM transfer 64 B at 4 B x 400/600 per cycle = 24 cycles,
-  // then the row-miss latency 100: 1 + 12 + 24 + 100.
+  const ParamSet p = make_preset("mobile4");
+  const Path path(p);
+  // mobile4: 50-100 memory cycles at 400 MHz are 75-150 GPU cycles; 4 B per memory cycle over
+  // two channels is 1.33 B per GPU cycle per channel, 48 cycles a line.
+  EXPECT_EQ(path.row_miss, 150u);
+  EXPECT_EQ(path.dram_transfer, 48u);
+  MemoryHierarchy h(HierarchyConfig::from_params(p));
   MemResponse r = h.access(tex(0, 0x10000), 0);
   EXPECT_EQ(r.served_by, ServedBy::Dram);
-  EXPECT_EQ(r.latency, 137u);
-  r = h.access(tex(0, 0x10000), 200);
+  EXPECT_EQ(r.latency, path.dram(path.row_miss));
+  r = h.access(tex(0, 0x10000), 400);
   EXPECT_EQ(r.served_by, ServedBy::L1);
-  EXPECT_EQ(r.latency, 1u);
-  r = h.access(tex(1, 0x10008), 300);  // same line, other core: L2 hit
+  EXPECT_EQ(r.latency, path.l1);
+  r = h.access(tex(1, 0x10008), 500);  // same line, other core: L2 hit
   EXPECT_EQ(r.served_by, ServedBy::L2);
-  EXPECT_EQ(r.latency, 13u);
+  EXPECT_EQ(r.latency, path.l2_hit());
   r = h.access(tex(2, 0x10080), 1000);  // next line on the same channel, same DRAM row (open): row hit
   EXPECT_EQ(r.served_by, ServedBy::Dram);
-  EXPECT_EQ(r.latency, 1u + 12 + 24 + 50);
+  EXPECT_EQ(r.latency, path.dram(path.row_hit));
 }
 
 TEST(Hierarchy, BankedL2Arbitration) {
   ParamSet p = make_preset("mobile32");
+  const Path path(p);
   MemoryHierarchy h(HierarchyConfig::from_params(p));
   h.access(tex(0, 0), 0);
   h.access(tex(1, 0), 1000);  // warm L2
-  // Two cores miss in L1 on lines of the same L2 bank in the same cycle: the second waits one.
+  // Two cores miss in L1 on the same line in the same cycle: the bus takes the second request
+  // flit a cycle later, and its line comes back a cycle after the first's.
   const MemResponse a = h.access(tex(2, 0), 2000);
   const MemResponse b = h.access(tex(3, 0), 2000);
-  EXPECT_EQ(a.latency, 2u + 18);
-  EXPECT_EQ(b.latency, 2u + 1 + 18);
+  EXPECT_EQ(a.latency, path.l2_hit());
+  EXPECT_EQ(b.latency, path.l2_hit() + 1);
+  // Over a crossbar two lines of different L2 banks do not contend; of one bank they do.
+  p.set("interconnect.topology", "crossbar");
+  MemoryHierarchy x(HierarchyConfig::from_params(p));
+  const uint64_t line = p.get_u32("l2.line");
+  for (uint64_t a2 : {uint64_t{0}, line, 8 * line}) x.access(tex(0, a2), 0);  // banks 0, 1, 0
+  const MemResponse c = x.access(tex(1, 0), 5000);
+  const MemResponse d = x.access(tex(2, line), 5000);
+  const MemResponse e = x.access(tex(3, 8 * line), 5000);
+  EXPECT_EQ(c.latency, path.l2_hit());
+  EXPECT_EQ(d.latency, path.l2_hit());
+  EXPECT_EQ(e.latency, path.l2_hit() + 1);
 }
 
 TEST(Hierarchy, ReplicationDegree) {
@@ -169,7 +190,8 @@ TEST(Hierarchy, CountersReconcileOnRandomMultiCoreStream) {
 TEST(Hierarchy, PrefetchFillsL1WithoutDemandAccess) {
   MemoryHierarchy h(HierarchyConfig::from_params(make_preset("mobile4")));
   const uint64_t ready = h.prefetch_texture(2, 0x7000, 0);
-  EXPECT_EQ(ready, 137u);
+  const Path path(make_preset("mobile4"));
+  EXPECT_EQ(ready, path.dram(path.row_miss));
   const MemResponse r = h.access(tex(2, 0x7000), ready);
   EXPECT_EQ(r.served_by, ServedBy::L1);
   const CacheCounters& c = h.l1tex(2).counters();
@@ -245,7 +267,8 @@ TEST(Hierarchy, Mobile32Assembly) {
   EXPECT_EQ(h.config().vertex_processors, 4u);
   EXPECT_EQ(h.l2_requesters(), 37u);
   EXPECT_EQ(h.l2().counters().per_requester.size(), 37u);
-  EXPECT_DOUBLE_EQ(h.config().dram.bytes_per_cycle, 4.0 * 400.0 / 600.0);
+  // Paper 000 Table I: 4 B per 400 MHz memory cycle over the two channels, in 600 MHz GPU cycles.
+  EXPECT_DOUBLE_EQ(h.config().dram.bytes_per_cycle, 4.0 / 2 * 400.0 / 600.0);
   EXPECT_EQ(h.replication_histogram().size(), 33u);
 }
 

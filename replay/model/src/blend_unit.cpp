@@ -9,27 +9,35 @@ namespace tessera::model {
 void BlendUnit::begin_phase(uint64_t t0) {
   const uint32_t cores = p_.cfg.cores;
   capacity_ = p_.cfg.color_queue;
+  shared_ = p_.cfg.shared_queues;
+  queued_ = 0;
+  write_buffer_ = {};
   fifo_.assign(cores, {});
   free_.assign(cores, t0);
   meter.reset_units(cores);
   flush_meter.reset_units(p_.cfg.subtile_barriers ? cores : 1);
 }
 
-void BlendUnit::enqueue(uint32_t core, uint32_t k, uint64_t t) {
-  fifo_[core].emplace_back(k, t);
+void BlendUnit::enqueue(uint32_t core, uint32_t k, uint32_t fragments, uint64_t t) {
+  fifo_[core].push_back(Entry{k, fragments, t});
+  ++queued_;
+  ++p_.activity->color_queue_pushes;
   p_.wake(UnitKind::Blend, core, t);
 }
 
-uint64_t BlendUnit::flush(uint32_t k, uint32_t core, bool all, uint64_t t) {
+BlendUnit::FlushTimes BlendUnit::flush(uint32_t k, uint32_t core, bool all, uint64_t t) {
   const TileIndex& tile = p_.tile(k);
   const uint32_t cores = p_.cfg.cores;
-  uint64_t issue = t, done = t, n = 0;
+  const uint32_t buffer = p_.cfg.flush_buffer;
+  FlushTimes f{t, t};
+  uint64_t issue = t, n = 0;
   // Per subtile each core's colour-buffer bank flushes its pixels on its own (paper 001 section
   // III-E). A line whose pixels all belong to one core's quads (coarse groupings) goes with that
   // core; lines shared by several cores (fine-grained groupings) or never covered are dealt to
   // the cores in turn, each written once.
   for (uint32_t i = tile.store_begin; i < tile.store_end; ++i) {
     const StoreRange& store = p_.index->stores[i];
+    if (store.depth_stencil && !p_.cfg.store_depth) continue;
     for_each_line(store.address, store.bytes, p_.cfg.line_bytes, [&](uint64_t line, bool) {
       bool mine = all;
       if (!all) {
@@ -50,20 +58,29 @@ uint64_t BlendUnit::flush(uint32_t k, uint32_t core, bool all, uint64_t t) {
         ++n;
       }
       if (mine) {
-        done = std::max(done, p_.h->flush_color_line(line, issue));
-        ++issue;
+        // A line enters the write buffer once an entry is free (the oldest write completed).
+        uint64_t enter = issue;
+        if (buffer > 0 && write_buffer_.size() >= buffer) {
+          enter = std::max(enter, write_buffer_.top());
+          write_buffer_.pop();
+        }
+        const uint64_t written = p_.h->flush_color_line(line, enter);
+        if (buffer > 0) write_buffer_.push(written);
+        f.written = std::max(f.written, written);
+        f.released = buffer > 0 ? std::max(f.released, enter + 1) : f.written;
+        issue = enter + 1;
         ++flush_meter.busy;
         ++p_.activity->tile_buffer_flushes;
       }
     });
   }
-  return done;
+  return f;
 }
 
 void BlendUnit::step(uint32_t c, uint64_t t) {
   if (fifo_[c].empty()) return;
   if (t < free_[c]) return p_.wake(UnitKind::Blend, c, free_[c]);
-  const auto [k, ready] = fifo_[c].front();
+  const auto [k, fragments, ready] = fifo_[c].front();
   if (ready > t) return p_.wake(UnitKind::Blend, c, ready);
   uint64_t wait = 0;
   if (!p_.gate(BarrierStage::Blend).open(c, k, t, &wait)) {
@@ -77,14 +94,16 @@ void BlendUnit::step(uint32_t c, uint64_t t) {
     return p_.wake(UnitKind::Blend, c, loaded);
   }
   fifo_[c].pop_front();
+  --queued_;
   meter.stall_end(c, t);
   meter.queue_wait += t - ready;
-  free_[c] = t + 1;
-  ++meter.busy;
+  const uint64_t cycles = std::max<uint64_t>(1, (fragments + p_.cfg.blend_rate - 1) / p_.cfg.blend_rate);
+  free_[c] = t + cycles;
+  meter.busy += cycles;
   ++p_.activity->quads_blended;
   p_.core.color_queue_freed(c, t);
-  p_.quad_done(BarrierStage::Blend, k, c, t + p_.cfg.blend_latency);
-  if (!fifo_[c].empty()) p_.wake(UnitKind::Blend, c, t + 1);
+  p_.quad_done(BarrierStage::Blend, k, c, t + cycles - 1 + p_.cfg.blend_latency);
+  if (!fifo_[c].empty()) p_.wake(UnitKind::Blend, c, free_[c]);
 }
 
 }  // namespace tessera::model

@@ -8,6 +8,23 @@
 
 namespace tessera::model {
 
+DramTiming dram_device_timing_ns(std::string_view type) {
+  if (type == "lpddr3") {
+    constexpr double tck = 1.25;
+    return DramTiming{18.0, 18.0, 42.0, 4 * tck, 7.5 + 12 * tck, tck + 5.5};
+  }
+  if (type == "lpddr4") {
+    constexpr double tck = 0.625;
+    return DramTiming{18.0, 18.0, 42.0, 8 * tck, 10.0 + 28 * tck, tck + 3.5};
+  }
+  throw std::invalid_argument("dram: no timing for device '" + std::string(type) + "'");
+}
+
+DramTiming dram_timing_cycles(const DramTiming& ns, double gpu_mhz) {
+  const double k = gpu_mhz / 1000.0;  // GPU cycles per ns
+  return DramTiming{ns.t_rp * k, ns.t_rcd * k, ns.t_ras * k, ns.t_ccd * k, ns.wtr_gap * k, ns.rtw_gap * k};
+}
+
 Dram::Dram(const DramConfig& config) : config_(config) {
   if (!(config.bytes_per_cycle > 0) || !std::isfinite(config.bytes_per_cycle)) {
     throw std::invalid_argument("dram: bandwidth must be a positive number of bytes per cycle");
@@ -26,8 +43,12 @@ Dram::Dram(const DramConfig& config) : config_(config) {
   row_ = divisor(config.row_bytes);
   banks_ = divisor(config.banks);
   page_capacity_ = config.size_bytes / kDramPageBytes;
-  bus_free_.assign(config.channels, 0.0);
-  open_row_.assign(static_cast<size_t>(config.channels) * config.banks, 0);
+  const DramTiming& t = config.timing;
+  for (double v : {t.t_rp, t.t_rcd, t.t_ras, t.t_ccd, t.wtr_gap, t.rtw_gap}) {
+    if (!(v >= 0) || !std::isfinite(v)) throw std::invalid_argument("dram: timings must be finite and not negative");
+  }
+  channel_.assign(config.channels, Channel{});
+  bank_.assign(static_cast<size_t>(config.channels) * config.banks, Bank{});
 }
 
 Dram::Divisor Dram::divisor(uint64_t d) {
@@ -59,28 +80,57 @@ uint64_t Dram::access(uint64_t addr, bool write, uint64_t now, DramSource source
   const uint32_t channel = static_cast<uint32_t>(channels_.mod(line));
   const uint64_t channel_addr = channels_.div(line) * config_.line_bytes;
   const uint64_t row_global = row_.div(channel_addr);
-  const uint32_t bank = static_cast<uint32_t>(banks_.mod(row_global));
+  const uint32_t bank_index = static_cast<uint32_t>(banks_.mod(row_global));
   const uint64_t row = banks_.div(row_global);
+  const DramTiming& t = config_.timing;
+  Bank& bank = bank_[static_cast<size_t>(channel) * config_.banks + bank_index];
+  Channel& ch = channel_[channel];
 
-  uint64_t& open = open_row_[static_cast<size_t>(channel) * config_.banks + bank];
-  const bool row_hit = open == row + 1;
-  open = row + 1;
+  // The bank takes the request once its earlier accesses are done with it. A row hit bursts at
+  // once and holds the bank for one burst; a miss precharges the open row (not before it has
+  // been open tRAS), activates the new one (tRCD) and bursts. Paper 000 Table I's latency already
+  // holds an unloaded miss's precharge and activate: only the waits behind other accesses add.
+  const double arrival = static_cast<double>(now);
+  const bool row_hit = bank.open_row == row + 1;
+  double start = std::max(arrival, bank.ready);
+  if (row_hit) {
+    bank.ready = start + t.t_ccd;
+  } else {
+    const bool open = bank.open_row != 0;
+    if (open) start = std::max(start, bank.activated + t.t_ras);
+    bank.activated = start + (open ? t.t_rp : 0.0);
+    bank.ready = bank.activated + t.t_rcd + t.t_ccd;
+    bank.open_row = row + 1;
+  }
+  counters_.bank_wait_cycles += start - arrival;
   const uint32_t latency = row_hit ? config_.latency_row_hit : config_.latency_row_miss;
 
   // The bus carries one line every transfer_cycles_; a request starts its transfer when the bus is
-  // free, so N back-to-back requests finish after about N x line / bandwidth cycles.
-  const double arrival = static_cast<double>(now);
-  const double start = std::max(arrival, bus_free_[channel]);
-  bus_free_[channel] = start + transfer_cycles_;
-  counters_.queue_cycles += start - arrival;
+  // free, so N back-to-back requests finish after about N x line / bandwidth cycles. A burst in
+  // the other direction than the last one waits for the turnaround gap as well.
+  double bus = std::max(start, ch.bus_free);
+  if (ch.used && ch.last_write != write) {
+    ++counters_.turnarounds;
+    bus = std::max(bus, ch.bus_free + (write ? t.rtw_gap : t.wtr_gap));
+  }
+  counters_.queue_cycles += bus - start;
+  ch.bus_free = bus + transfer_cycles_;
+  ch.last_write = write;
+  ch.used = true;
 
   if (write) ++counters_.writes; else ++counters_.reads;
   if (row_hit) ++counters_.row_hits; else ++counters_.row_misses;
   counters_.bytes += config_.line_bytes;
   ++counters_.per_source[static_cast<uint32_t>(source)];
-  return static_cast<uint64_t>(std::ceil(start + transfer_cycles_)) + latency;
+  const uint64_t done = static_cast<uint64_t>(std::ceil(bus + transfer_cycles_)) + latency;
+  if (!write) counters_.read_latency_cycles += static_cast<double>(done - now);
+  return done;
 }
 
-double Dram::busy_until() const { return *std::max_element(bus_free_.begin(), bus_free_.end()); }
+double Dram::busy_until() const {
+  double t = 0;
+  for (const Channel& c : channel_) t = std::max(t, c.bus_free);
+  return t;
+}
 
 }  // namespace tessera::model

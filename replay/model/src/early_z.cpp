@@ -11,17 +11,44 @@ void EarlyZ::begin_phase(uint64_t t0) {
   fifo_.assign(cores, {});
   free_.assign(cores, t0);
   out_.assign(cores, 0);
+  out_total_ = 0;
+  budget_waiters_.clear();
+  waiting_budget_.assign(cores, 0);
+  queued_ = 0;
+  fragment_queue_ = p_.cfg.fragment_queue;
+  p_cfg_shared_ = p_.cfg.shared_queues;
   meter.reset_units(cores);
+}
+
+bool EarlyZ::held_by_barrier(uint32_t c, uint64_t t) const {
+  if (fifo_[c].empty()) return false;
+  const QuadRec& q = p_.recs[fifo_[c].front()];
+  uint64_t wait = 0;
+  return q.arrive <= t && !p_.barrier[0].open(c, q.tile, t, &wait);
 }
 
 void EarlyZ::enqueue(uint32_t core, uint32_t slot, uint64_t t) {
   fifo_[core].push_back(slot);
+  ++queued_;
+  ++p_.activity->fragment_queue_pushes;
   p_.wake(UnitKind::EarlyZ, core, t);
 }
 
 void EarlyZ::admitted(uint32_t core, uint64_t t) {
   --out_[core];
+  --out_total_;
   p_.wake(UnitKind::EarlyZ, core, t);
+  pass_budget(t);
+}
+
+void EarlyZ::pass_budget(uint64_t t) {
+  // One in-flight budget for the GPU: while it has room, the core that has waited longest for it
+  // may go on (a woken core that no longer needs it passes it on when it steps).
+  if (!p_.cfg.shared_earlyz || budget_waiters_.empty() || out_total_ >= p_.cfg.earlyz_inflight) return;
+  const uint32_t next = budget_waiters_.front();
+  budget_waiters_.pop_front();
+  waiting_budget_[next] = 0;
+  p_.wake(UnitKind::EarlyZ, next, t);
 }
 
 void EarlyZ::issue_loads(uint32_t k, uint32_t core, bool all, uint64_t t) {
@@ -31,6 +58,8 @@ void EarlyZ::issue_loads(uint32_t k, uint32_t core, bool all, uint64_t t) {
   // Per subtile each core's bank loads its share of the tile's lines.
   for (uint32_t i = tile.load_begin; i < tile.load_end; ++i) {
     const ByteRange& load = p_.index->loads[i];
+    // The papers' tiler keeps depth and stencil on chip (gpu.tile_writeback=color).
+    if (load.depth_stencil && !p_.cfg.store_depth) continue;
     for_each_line(load.address, load.bytes, p_.cfg.line_bytes, [&](uint64_t line, bool) {
       if (all || n++ % cores == core) {
         done = std::max(done, p_.h->dram().access(line, false, issue, DramSource::Other));
@@ -45,6 +74,11 @@ void EarlyZ::issue_loads(uint32_t k, uint32_t core, bool all, uint64_t t) {
 }
 
 void EarlyZ::step(uint32_t c, uint64_t t) {
+  take(c, t);
+  pass_budget(t);
+}
+
+void EarlyZ::take(uint32_t c, uint64_t t) {
   if (fifo_[c].empty()) return;
   if (t < free_[c]) return p_.wake(UnitKind::EarlyZ, c, free_[c]);
   const uint32_t slot = fifo_[c].front();
@@ -55,18 +89,23 @@ void EarlyZ::step(uint32_t c, uint64_t t) {
   if (!p_.barrier[0].open(c, q.tile, t, &wait)) {
     meter.stall_begin(c, t);
     if (wait) p_.wake(UnitKind::EarlyZ, c, wait);
-    return;
+    return p_.core.touch(c, t);  // the core may be idle at the barrier from now
   }
   const uint64_t loaded = p_.load_done[size_t{q.tile} * p_.cfg.cores + c];
   if (loaded > t) {
     meter.stall_begin(c, t);
     return p_.wake(UnitKind::EarlyZ, c, loaded);
   }
-  if (q.shaded && out_[c] >= p_.cfg.earlyz_inflight) {
+  if (q.shaded && (p_.cfg.shared_earlyz ? out_total_ : out_[c]) >= p_.cfg.earlyz_inflight) {
     meter.stall_begin(c, t);
+    if (p_.cfg.shared_earlyz && !waiting_budget_[c]) {
+      waiting_budget_[c] = 1;
+      budget_waiters_.push_back(c);
+    }
     return;  // admitted() wakes it
   }
   fifo_[c].pop_front();
+  --queued_;
   p_.rasterizer.queue_freed(c, t);
   meter.stall_end(c, t);
   meter.queue_wait += t - q.arrive;
@@ -83,11 +122,13 @@ void EarlyZ::step(uint32_t c, uint64_t t) {
     p_.quad_done(BarrierStage::Blend, k, c, done);
   } else {
     ++out_[c];
+    ++out_total_;
     q.ready = done;
     p_.core.admit(c, slot, done);
     p_.quad_done(BarrierStage::EarlyZ, k, c, done);
   }
   if (!fifo_[c].empty()) p_.wake(UnitKind::EarlyZ, c, t + 1);
+  p_.core.touch(c, t);
 }
 
 }  // namespace tessera::model

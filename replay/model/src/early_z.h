@@ -23,7 +23,13 @@ class EarlyZ {
   void begin_phase(uint64_t t0);
   // The rasterizer puts quad record `slot` into `core`'s fragment queue; it arrives at `t`.
   void enqueue(uint32_t core, uint32_t slot, uint64_t t);
-  size_t queue_size(uint32_t core) const { return fifo_[core].size(); }
+  // The rasterizer may not put a quad for `core` into its fragment queue (queue.fragment entries
+  // per core, or for every core together with queue.scope=shared).
+  bool queue_full(uint32_t core) const {
+    return (p_cfg_shared_ ? queued_ : fifo_[core].size()) >= fragment_queue_;
+  }
+  // `core`'s early-Z has a quad it may not take at t because the barrier holds its tile.
+  bool held_by_barrier(uint32_t core, uint64_t t) const;
   void step(uint32_t core, uint64_t t);
   // The shader core took one of `core`'s quads past early-Z.
   void admitted(uint32_t core, uint64_t t);
@@ -34,10 +40,23 @@ class EarlyZ {
   StageMeter meter;
 
  private:
+  // One step of `core`'s early-Z: takes its next quad if it may.
+  void take(uint32_t core, uint64_t t);
+  // Wakes the next core waiting for the shared in-flight budget while the budget has room.
+  void pass_budget(uint64_t t);
+
   RasterPipeline& p_;
   std::vector<std::deque<uint32_t>> fifo_;
   std::vector<uint64_t> free_;
-  std::vector<uint32_t> out_;  // shaded quads past early-Z not yet admitted
+  std::vector<uint32_t> out_;  // shaded quads past early-Z not yet admitted, per core
+  uint32_t out_total_ = 0;     // the same over every core (gpu.earlyz_scope=shared)
+  // Cores whose early-Z waits for the shared in-flight budget, in the order they began to wait:
+  // each quad a core admits lets the longest-waiting one go on.
+  std::deque<uint32_t> budget_waiters_;
+  std::vector<uint8_t> waiting_budget_;
+  size_t queued_ = 0;          // quads in every core's fragment queue
+  size_t fragment_queue_ = 64;
+  bool p_cfg_shared_ = true;
 };
 
 }  // namespace tessera::model

@@ -29,6 +29,20 @@ AccessEnergy sram_1mib_8way(TechVariant tech) {
   return {};
 }
 
+AccessEnergy sram_cache(TechVariant tech, uint64_t bytes, uint32_t ways, uint32_t banks) {
+  // energy.h: E = E(16 KiB 4-way) x (bank / 16 KiB)^a x sqrt(ways / 4), a per variant and per
+  // read / write from the 1 MiB 8-way 4-bank point (its bank 256 KiB, 8 ways).
+  const AccessEnergy small = sram_16kib_4way(tech), large = sram_1mib_8way(tech);
+  const double way_ratio = std::sqrt(8.0 / 4.0), size_ratio = std::log((1024.0 / 4.0) / 16.0);
+  const double a_read = std::log(large.read_pj / small.read_pj / way_ratio) / size_ratio;
+  const double a_write = std::log(large.write_pj / small.write_pj / way_ratio) / size_ratio;
+  const double bank_kib = static_cast<double>(bytes) / std::max(1u, banks) / 1024.0;
+  const double w = ways == 0 ? 16.0 : std::min(16.0, static_cast<double>(ways));
+  const double ways_factor = std::sqrt(w / 4.0);
+  return {small.read_pj * std::pow(bank_kib / 16.0, a_read) * ways_factor,
+          small.write_pj * std::pow(bank_kib / 16.0, a_write) * ways_factor};
+}
+
 // DESIGN.md section 7, CACTI 7.0, 1 KiB RAM with a 128-bit port, 32 nm lop.
 AccessEnergy ram_1kib_32nm_lop() { return {0.82, 1.14}; }
 
@@ -82,8 +96,14 @@ double logic_leakage_mw(TechVariant tech) {
 CoreActivity& CoreActivity::operator+=(const CoreActivity& o) {
   fragment_lane_instructions += o.fragment_lane_instructions;
   fragment_issue_cycles += o.fragment_issue_cycles;
+  fragment_ops += o.fragment_ops;
   vertex_lane_instructions += o.vertex_lane_instructions;
   vertex_issue_cycles += o.vertex_issue_cycles;
+  vertex_ops += o.vertex_ops;
+  vertex_queue_pushes += o.vertex_queue_pushes;
+  triangle_queue_pushes += o.triangle_queue_pushes;
+  fragment_queue_pushes += o.fragment_queue_pushes;
+  color_queue_pushes += o.color_queue_pushes;
   texture_probes += o.texture_probes;
   quads_rasterized += o.quads_rasterized;
   quads_depth_tested += o.quads_depth_tested;
@@ -117,6 +137,14 @@ EnergyParams EnergyParams::from_params(const ParamSet& p) {
   e.vp_register_file_bytes = uint64_t{64} * registers * 4;
   e.colorbuf_bytes = static_cast<uint64_t>(p.get_int("colorbuf.size"));
   e.depthbuf_bytes = static_cast<uint64_t>(p.get_int("depthbuf.size"));
+  e.class_cost = p.get_string("core.cost") == "classes";
+  e.sfu_ops = p.get_u32("core.sfu_ops");
+  e.vertex_queue = p.get_u32("queue.vertex");
+  e.triangle_queue = p.get_u32("queue.triangle");
+  e.fragment_queue = p.get_u32("queue.fragment");
+  e.color_queue = p.get_u32("queue.color");
+  e.shared_queues = p.get_string("queue.scope") == "shared";
+  e.interconnect_width = p.get_u32("interconnect.width");
   return e;
 }
 
@@ -144,28 +172,30 @@ double d(uint64_t v) { return static_cast<double>(v); }
 
 }  // namespace
 
+// Bytes of an entry of each queue, paper 000 Table I.
+constexpr uint32_t kVertexEntryBytes = 136, kTriangleEntryBytes = 388, kFragmentEntryBytes = 233, kColorEntryBytes = 24;
+
 EnergyReport compute_energy(const MemoryHierarchy& h, const CoreActivity& a, const EnergyParams& p, uint64_t cycles,
                             const std::vector<StructureEnergy>& extra) {
   const HierarchyConfig& cfg = h.config();
-  const AccessEnergy small = sram_16kib_4way(p.tech);
-  const AccessEnergy large = sram_1mib_8way(p.tech);
   const double leak_per_kib = sram_leakage_mw_per_kib(p.tech) * p.leakage_scale;
   auto kib = [](uint64_t bytes) { return static_cast<double>(bytes) / 1024.0; };
   auto leak = [&](double mw) { return leakage_nj(mw, cycles, p.gpu_freq_mhz); };
+  auto geometry = [&](const CacheConfig& c) { return sram_cache(p.tech, c.size_bytes, c.ways, c.banks); };
 
   EnergyReport r;
-  // Memory hierarchy.
+  // Memory hierarchy, each cache by its own geometry.
   StructureEnergy l1{"l1tex", true};
-  for (uint32_t i = 0; i < cfg.shader_cores; ++i) add_cache(l1, h.l1tex(i).counters(), small);
+  for (uint32_t i = 0; i < cfg.shader_cores; ++i) add_cache(l1, h.l1tex(i).counters(), geometry(cfg.l1tex));
   l1.leakage_nj = leak(leak_per_kib * kib(cfg.l1tex.size_bytes) * cfg.shader_cores);
   StructureEnergy vx{"vertex", true};
-  for (uint32_t i = 0; i < cfg.vertex_processors; ++i) add_cache(vx, h.vertex_cache(i).counters(), small);
+  for (uint32_t i = 0; i < cfg.vertex_processors; ++i) add_cache(vx, h.vertex_cache(i).counters(), geometry(cfg.vertex));
   vx.leakage_nj = leak(leak_per_kib * kib(cfg.vertex.size_bytes) * cfg.vertex_processors);
   StructureEnergy tile{"tile", true};
-  add_cache(tile, h.tile_cache().counters(), small);
+  add_cache(tile, h.tile_cache().counters(), geometry(cfg.tile));
   tile.leakage_nj = leak(leak_per_kib * kib(cfg.tile.size_bytes));
   StructureEnergy l2{"l2", true};
-  add_cache(l2, h.l2().counters(), large);
+  add_cache(l2, h.l2().counters(), geometry(cfg.l2));
   l2.leakage_nj = leak(leak_per_kib * kib(cfg.l2.size_bytes));
   StructureEnergy dram{"dram", true};
   const DramAccessEnergy de = dram_access_energy(p.dram);
@@ -174,13 +204,25 @@ EnergyReport compute_energy(const MemoryHierarchy& h, const CoreActivity& a, con
   dram.writes = dc.row_misses;
   dram.dynamic_nj = (d(dc.row_hits) * de.row_hit_pj + d(dc.row_misses) * de.row_miss_pj) * 1e-3;
   dram.leakage_nj = leak(p.dram_background_mw);
+  // The L1-to-L2 interconnect (energy.h): every flit over the requesters' side of the chip.
+  StructureEnergy link{"interconnect", true};
+  const double wire_mm =
+      kTilePitchMm * std::sqrt(static_cast<double>(cfg.shader_cores + cfg.vertex_processors + 1));
+  link.reads = h.interconnect().flits();
+  link.dynamic_nj = d(h.interconnect().flits()) * p.interconnect_width * 8 *
+                    (kWirePjPerBitMm * wire_mm + kSwitchPjPerBit) * 1e-3;
 
   // Shader cores and fixed function (energy.h: every constant and its source).
   const double fma = fma_pj(p.tech), mac = int_mac_pj(p.tech), add = int_add_pj(p.tech);
   const AccessEnergy ibuf = small_ram(p.tech, 1024);
+  // Operations of a warp run on its 4 lanes.
+  const auto class_pj = [&](const OpCounts& o) {
+    return 4 * (d(o.alu) + d(o.sfu) * p.sfu_ops + 2 * d(o.varying)) * fma + d(o.memory) * ibuf.read_pj;
+  };
   StructureEnergy shader{"shader"};
   shader.reads = a.fragment_issue_cycles;
-  shader.dynamic_nj = (d(a.fragment_lane_instructions) * fma + d(a.fragment_issue_cycles) * ibuf.read_pj) * 1e-3;
+  shader.dynamic_nj = ((p.class_cost ? class_pj(a.fragment_ops) : d(a.fragment_lane_instructions) * fma) +
+                       d(a.fragment_issue_cycles) * ibuf.read_pj) * 1e-3;
   shader.leakage_nj = leak(logic_leakage_mw(p.tech) * p.leakage_scale * cfg.shader_cores);
 
   const double rf_width = static_cast<double>(p.issue_lanes) / 4.0;  // 128-bit rows per issue cycle
@@ -195,7 +237,8 @@ EnergyReport compute_energy(const MemoryHierarchy& h, const CoreActivity& a, con
   const AccessEnergy vrf = small_ram(p.tech, d(p.vp_register_file_bytes));
   StructureEnergy vshader{"vertex_shader"};
   vshader.reads = a.vertex_issue_cycles;
-  vshader.dynamic_nj = (d(a.vertex_lane_instructions) * fma + d(a.vertex_issue_cycles) * ibuf.read_pj +
+  vshader.dynamic_nj = ((p.class_cost ? class_pj(a.vertex_ops) : d(a.vertex_lane_instructions) * fma) +
+                        d(a.vertex_issue_cycles) * ibuf.read_pj +
                         d(a.vertex_issue_cycles) * vp_width * (2 * vrf.read_pj + vrf.write_pj)) * 1e-3;
   vshader.leakage_nj = leak((logic_leakage_mw(p.tech) * p.leakage_scale + leak_per_kib * kib(p.vp_register_file_bytes)) *
                             cfg.vertex_processors);
@@ -226,7 +269,23 @@ EnergyReport compute_energy(const MemoryHierarchy& h, const CoreActivity& a, con
   tile_buffers.dynamic_nj = (d(a.tile_buffer_flushes) * cb.read_pj + d(a.tile_buffer_loads) * cb.write_pj) * 4 * 1e-3;
   tile_buffers.leakage_nj = leak(leak_per_kib * kib(p.colorbuf_bytes + p.depthbuf_bytes) * cfg.shader_cores);
 
-  r.structures = {l1, vx, tile, l2, dram, shader, regfile, vshader, texture, raster, earlyz, blend, tile_buffers};
+  // Queues between the stages: each pushed entry written and read once, 128 bits at a time.
+  StructureEnergy queues{"queues"};
+  const uint32_t per_core = p.shared_queues ? 1 : cfg.shader_cores;
+  const auto queue = [&](uint64_t pushes, uint32_t entries, uint32_t entry_bytes, uint32_t copies) {
+    const AccessEnergy e = small_ram(p.tech, d(uint64_t{entries} * entry_bytes));
+    const double accesses = std::ceil(entry_bytes * 8.0 / 128.0);
+    queues.reads += pushes;
+    queues.writes += pushes;
+    queues.dynamic_nj += d(pushes) * accesses * (e.read_pj + e.write_pj) * 1e-3;
+    queues.leakage_nj += leak(leak_per_kib * kib(uint64_t{entries} * entry_bytes) * copies);
+  };
+  queue(a.vertex_queue_pushes, p.vertex_queue, kVertexEntryBytes, 1);
+  queue(a.triangle_queue_pushes, p.triangle_queue, kTriangleEntryBytes, 1);
+  queue(a.fragment_queue_pushes, p.fragment_queue, kFragmentEntryBytes, per_core);
+  queue(a.color_queue_pushes, p.color_queue, kColorEntryBytes, per_core);
+
+  r.structures = {l1, vx, tile, l2, dram, link, shader, regfile, vshader, texture, raster, earlyz, blend, tile_buffers, queues};
   r.structures.insert(r.structures.end(), extra.begin(), extra.end());
   for (const auto& s : r.structures) {
     r.dynamic_nj += s.dynamic_nj;

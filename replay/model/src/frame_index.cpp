@@ -111,7 +111,7 @@ void FrameIndex::build(std::span<const uint8_t> stream_bytes) {
       }
       case EventKind::AttachmentLoad:
         if (where != Where::TileHeader) fail("AttachmentLoad outside a tile header");
-        loads.push_back(ByteRange{e.address, e.u[0]});
+        loads.push_back(ByteRange{e.address, e.u[0], e.u[2] != 0});
         tile->load_end = static_cast<uint32_t>(loads.size());
         break;
       case EventKind::PbRead: {
@@ -155,7 +155,7 @@ void FrameIndex::build(std::span<const uint8_t> stream_bytes) {
           const uint32_t width = std::max(1u, std::min(info.tile_width, info.width - std::min(info.width, tile->ref.x0)));
           auto it = std::find_if(store_rows.begin(), store_rows.end(), [&](const auto& a) { return a.first == e.u[1]; });
           if (it == store_rows.end()) it = store_rows.insert(store_rows.end(), {e.u[1], 0});
-          stores.push_back(StoreRange{e.address, e.u[0], it->second++ % rows, width});
+          stores.push_back(StoreRange{e.address, e.u[0], it->second++ % rows, width, e.u[2] != 0});
         }
         tile->store_end = static_cast<uint32_t>(stores.size());
         break;

@@ -34,6 +34,7 @@ inline constexpr uint32_t kListGroup = 0xffffffffu;  // a PB-Lists line (no prim
 struct ByteRange {
   uint64_t address = 0;
   uint32_t bytes = 0;
+  bool depth_stencil = false;  // attachment loads: a depth/stencil attachment's (access stream version 4)
 };
 
 // A tile row of one attachment flushed to memory (the renderer writes one AttachmentStore per
@@ -44,6 +45,7 @@ struct StoreRange {
   uint32_t bytes = 0;
   uint32_t row = 0;         // pixel row in the tile
   uint32_t row_pixels = 1;  // pixels the row covers
+  bool depth_stencil = false;  // a depth/stencil attachment's row (access stream version 4)
 };
 
 // Parameter Buffer reads of a tile header: one PB-Lists line, or one primitive's attributes.

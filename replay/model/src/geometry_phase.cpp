@@ -64,7 +64,7 @@ GeometryPhase::Batch GeometryPhase::fetch_batch(uint64_t vertices) {
   return b;
 }
 
-void GeometryPhase::shade(uint64_t vertices, uint64_t instructions) {
+void GeometryPhase::shade(uint64_t vertices, uint64_t instructions, const stream::OpMix& mix) {
   const Batch b = fetch_batch(vertices);
   const uint64_t start = std::max(vp_free_[b.vp], b.fetched);
   if (start > vp_free_[b.vp]) {
@@ -72,8 +72,20 @@ void GeometryPhase::shade(uint64_t vertices, uint64_t instructions) {
     vertex_meter.stall_end(b.vp, start);
   }
   queued_.emplace_back(start, vertices);
-  const uint64_t cycles = (instructions + p_.cfg.vp_issue_lanes - 1) / p_.cfg.vp_issue_lanes;
+  // core.cost=classes: the batch's warps (4 vertices each) issue their arithmetic at core.alu_rate
+  // per lane, vp.issue_lanes lanes at a time, then their attribute loads and memory accesses.
+  const ModelConfig& cfg = p_.cfg;
+  uint64_t cycles = 0;
+  if (cfg.class_cost) {
+    const uint64_t slots = (mix.alu + uint64_t{mix.sfu} * cfg.sfu_ops + mix.texture) * 4 / cfg.vp_issue_lanes;
+    cycles = (slots + cfg.alu_rate - 1) / cfg.alu_rate + (mix.varying + cfg.varying_rate - 1) / cfg.varying_rate +
+             (mix.memory + cfg.ls_rate - 1) / cfg.ls_rate;
+    p_.activity->vertex_ops += OpCounts{mix.alu, mix.sfu, mix.varying, mix.texture, mix.memory};
+  } else {
+    cycles = (instructions + cfg.vp_issue_lanes - 1) / cfg.vp_issue_lanes;
+  }
   vertex_meter.busy += cycles;
+  p_.activity->vertex_queue_pushes += vertices;
   p_.activity->vertex_lane_instructions += instructions;
   p_.activity->vertex_issue_cycles += cycles;
   vp_free_[b.vp] = start + cycles;
@@ -97,7 +109,7 @@ uint64_t GeometryPhase::run(std::span<const uint8_t> bytes, const PassIndex& pas
     if (e.kind == EventKind::TileBegin || e.kind == EventKind::PassEnd) break;
     switch (e.kind) {
       case EventKind::Draw:
-        if (pending()) shade(0, 0);
+        if (pending()) shade(0, 0, {});
         draw_done_ = t0;
         ++p_.res->draws;
         break;
@@ -108,9 +120,9 @@ uint64_t GeometryPhase::run(std::span<const uint8_t> bytes, const PassIndex& pas
         p_.res->vertex_texture_lines += e.lines.size();
         p_.activity->texture_probes += e.u[3];
         break;
-      case EventKind::VertexShade: shade(e.u[0], e.wide); break;
+      case EventKind::VertexShade: shade(e.u[0], e.wide, e.mix); break;
       case EventKind::PbWrite: {
-        if (pending()) shade(0, 0);
+        if (pending()) shade(0, 0, {});
         // The Polygon List Builder appends once the draw's vertices are shaded; one line per cycle.
         uint64_t issue = std::max(plb_free, draw_done_);
         for_each_line(e.address, e.u[0], p_.cfg.line_bytes, [&](uint64_t l, bool) {
@@ -143,7 +155,7 @@ uint64_t GeometryPhase::run(std::span<const uint8_t> bytes, const PassIndex& pas
                          std::to_string(pass.info.pass));
     }
   }
-  if (pending()) shade(0, 0);
+  if (pending()) shade(0, 0, {});
   vertex_meter.close_all(end_);
   return end_;
 }

@@ -46,7 +46,7 @@ class GeometryPhase {
   };
   // Fetches the pending batch's lines (fetches_) for the vertex processor that will shade it.
   Batch fetch_batch(uint64_t vertices);
-  void shade(uint64_t vertices, uint64_t instructions);
+  void shade(uint64_t vertices, uint64_t instructions, const stream::OpMix& mix);
   // Lines read for a batch whose VertexShade has not come (fetched alone at a draw's end).
   bool pending() const { return !fetches_.empty() || !texture_lines_.empty(); }
 

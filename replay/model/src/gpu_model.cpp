@@ -348,7 +348,9 @@ struct GpuModel::Impl {
       const CacheCounters& l2c = h->l2().counters();
       for (uint32_t c = 0; c < cfg.cores; ++c) l2_tex += l2c.per_requester[h->l2_requester_texture(c)].accesses;
       // Every L2 access of a texture requester is charged one L2 line read (energy.h figures).
-      const double path_pj = path_nj * 1e3 + static_cast<double>(l2_tex) * sram_1mib_8way(eparams.tech).read_pj;
+      const CacheConfig& l2cfg = h->config().l2;
+      const double l2_read = sram_cache(eparams.tech, l2cfg.size_bytes, l2cfg.ways, l2cfg.banks).read_pj;
+      const double path_pj = path_nj * 1e3 + static_cast<double>(l2_tex) * l2_read;
       r.texture_path_pj_per_access = path_pj / static_cast<double>(r.texture_lines);
     }
     EnergyParams hp = eparams, lop = eparams;
@@ -357,6 +359,11 @@ struct GpuModel::Impl {
     r.energy_hp_nj = energy(hp).total_nj;
     r.energy_lop_nj = energy(lop).total_nj;
     for (uint32_t c = 0; c < cfg.cores; ++c) {
+      // Cycles outside the raster phases (geometry, or a core's idle gaps between passes): the
+      // fragment queue is empty, the core starved.
+      CoreCycles& cc = r.cores[c].cycles;
+      const uint64_t counted = cc.total();
+      if (r.cycles > counted) cc[CoreState::Starved] += r.cycles - counted;
       const CacheCounters& k = h->l1tex(c).counters();
       r.cores[c].l1tex_accesses = k.accesses;
       r.cores[c].l1tex_hits = k.hits;
@@ -365,6 +372,10 @@ struct GpuModel::Impl {
       r.core_metrics.push_back(CoreMetric{c, "busy_cycles", u(r.cores[c].busy_cycles)});
       r.core_metrics.push_back(CoreMetric{c, "l1tex.accesses", u(k.accesses)});
       r.core_metrics.push_back(CoreMetric{c, "l1tex.hits", u(k.hits)});
+      for (uint32_t s = 0; s < kCoreStates; ++s) {
+        r.core_metrics.push_back(CoreMetric{c, std::string("cycles.") + core_state_name(static_cast<CoreState>(s)),
+                                            u(cc.by_state[s])});
+      }
     }
     emit_frame_metrics(r, MetricSources{*h, cfg, static_cast<bool>(hooks.texture_organisation),
                                         static_cast<bool>(hooks.tile_organisation), static_cast<bool>(hooks.front_buffer),

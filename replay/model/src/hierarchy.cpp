@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -51,22 +52,30 @@ HierarchyConfig HierarchyConfig::from_params(const ParamSet& p) {
   h.vertex = cache_from_params(p, "vertex", 1);
   h.tile = cache_from_params(p, "tile", 1);
   h.l2 = cache_from_params(p, "l2", h.shader_cores + h.vertex_processors + 1);
-  h.dram.latency_row_hit = p.get_u32("dram.latency_min");
-  h.dram.latency_row_miss = p.get_u32("dram.latency_max");
-  if (h.dram.latency_row_hit > h.dram.latency_row_miss) {
-    throw ParamError("dram.latency_min (" + std::to_string(h.dram.latency_row_hit) + ") exceeds dram.latency_max (" +
-                     std::to_string(h.dram.latency_row_miss) + ")");
+  // Paper 000 Table I gives main memory's latency ("50-100 cycles") and bandwidth ("4 B/cycle
+  // (dual channel LPDDR3)") under its 400 MHz memory clock: both are in memory cycles, the
+  // bandwidth is the whole interface's. The model counts GPU cycles.
+  const double gpu_mhz = static_cast<double>(p.get_int("gpu.freq_mhz"));
+  const double to_gpu = gpu_mhz / static_cast<double>(p.get_int("dram.freq_mhz"));
+  const uint32_t lat_min = p.get_u32("dram.latency_min"), lat_max = p.get_u32("dram.latency_max");
+  if (lat_min > lat_max) {
+    throw ParamError("dram.latency_min (" + std::to_string(lat_min) + ") exceeds dram.latency_max (" +
+                     std::to_string(lat_max) + ")");
   }
-  // dram.bytes_per_cycle is per memory cycle and channel (paper 000 Table I: 400 MHz, 4 B/cycle,
-  // dual channel); the model counts GPU cycles.
-  h.dram.bytes_per_cycle = p.get_float("dram.bytes_per_cycle") * static_cast<double>(p.get_int("dram.freq_mhz")) /
-                           static_cast<double>(p.get_int("gpu.freq_mhz"));
+  h.dram.latency_row_hit = static_cast<uint32_t>(std::lround(lat_min * to_gpu));
+  h.dram.latency_row_miss = static_cast<uint32_t>(std::lround(lat_max * to_gpu));
   h.dram.channels = p.get_u32("dram.channels");
+  h.dram.bytes_per_cycle = p.get_float("dram.bytes_per_cycle") / h.dram.channels / to_gpu;
+  h.dram.timing = dram_timing_cycles(dram_device_timing_ns(p.get_string("dram.type")), gpu_mhz);
   h.dram.banks = p.get_u32("dram.banks");
   h.dram.row_bytes = p.get_u32("dram.row_size");
   h.dram.line_bytes = h.l2.line_bytes;
   h.dram.size_bytes = static_cast<uint64_t>(p.get_int("dram.size"));
   if (h.dram.row_bytes < h.dram.line_bytes) throw ParamError("dram.row_size is smaller than l2.line");
+  h.interconnect.topology = p.get_string("interconnect.topology") == "crossbar" ? InterconnectConfig::Topology::Crossbar
+                                                                                 : InterconnectConfig::Topology::Bus;
+  h.interconnect.width_bytes = p.get_u32("interconnect.width");
+  h.interconnect.latency = p.get_u32("interconnect.latency");
   h.track_replication = p.get_bool("stats.replication");
   return h;
 }
@@ -100,6 +109,21 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config) : config_(config
                                              (config.l1tex.size_bytes / config.l1tex.line_bytes));
   }
   l1tex_banked_ = config.l1tex.banks > 1;
+  if (config.interconnect.width_bytes == 0) throw std::invalid_argument("interconnect: a flit needs at least one byte");
+  const size_t channels = config.interconnect.topology == InterconnectConfig::Topology::Crossbar ? config.l2.banks : 1;
+  l2_banks_.resize(config.l2.banks);
+  request_channels_.resize(channels);
+  response_channels_.resize(channels);
+  line_flits_ = (config.l2.line_bytes + config.interconnect.width_bytes - 1) / config.interconnect.width_bytes;
+}
+
+uint64_t MemoryHierarchy::cross(bool response, uint64_t addr, uint32_t flits, uint64_t t) {
+  std::vector<BusyCalendar>& channels = response ? response_channels_ : request_channels_;
+  const size_t c = channels.size() == 1 ? 0 : (addr / config_.l2.line_bytes) % channels.size();
+  const uint64_t start = channels[c].reserve(t, flits);
+  (response ? interconnect_counters_.response_flits : interconnect_counters_.request_flits) += flits;
+  interconnect_counters_.wait_cycles += start - t;
+  return start + flits - 1 + config_.interconnect.latency;
 }
 
 MemoryHierarchy::~MemoryHierarchy() = default;
@@ -119,6 +143,7 @@ void MemoryHierarchy::begin_frame() {
     for (AnyCache& c : *level) c.clear_counters();
   }
   dram_.clear_counters();
+  interconnect_counters_ = InterconnectCounters{};
   std::fill(replication_.begin(), replication_.end(), 0);
   misses_remote_resident_ = 0;
   std::fill(dram_fetches_.begin(), dram_fetches_.end(), 0);
@@ -128,8 +153,10 @@ void MemoryHierarchy::begin_frame() {
 MemResponse MemoryHierarchy::access_below_l1(uint32_t l2_requester, uint64_t addr, bool write, const AccessInfo& info,
                                              uint64_t now) {
   AnyCache& l2 = l2_[0];
-  // Only banked structures arbitrate: with banks=1 ports are not modelled.
-  const uint64_t start = config_.l2.banks > 1 ? l2.reserve_bank(addr, now) : now;
+  // The request crosses the interconnect (a write carries its line); a read's line comes back
+  // over the response channel once L2 has it.
+  const uint64_t arrive = cross(false, addr, write ? 1 + line_flits_ : 1, now);
+  const uint64_t start = l2_banks_[(addr / config_.l2.line_bytes) % l2_banks_.size()].reserve(arrive, 1);
   const CacheOutcome o = l2.access(addr, write, l2_requester, info, start);
   const uint64_t t = start + config_.l2.hit_latency;
   const uint32_t accept = static_cast<uint32_t>(start - now);
@@ -154,11 +181,15 @@ MemResponse MemoryHierarchy::access_below_l1(uint32_t l2_requester, uint64_t add
     const uint64_t ready = dram_.access(addr, false, issue, DramSource::L2Fetch);
     l2.set_ready(o, ready);
     l2.commit_mshr(ready);
-    return {static_cast<uint32_t>(ready - now), ServedBy::Dram, accept};
+    // A write that fetched (a partial line) needs no data back.
+    const uint64_t back = write ? ready : cross(true, addr, line_flits_, ready);
+    return {static_cast<uint32_t>(back - now), ServedBy::Dram, accept};
   }
   // A full-line write allocating without a fetch holds its data from now on.
   if (o.filled) l2.set_ready(o, t);
-  return {static_cast<uint32_t>(std::max(t, o.ready) - now), ServedBy::L2, accept};
+  const uint64_t ready = std::max(t, o.ready);
+  const uint64_t back = write ? ready : cross(true, addr, line_flits_, ready);
+  return {static_cast<uint32_t>(back - now), ServedBy::L2, accept};
 }
 
 template <class Cache>

@@ -69,6 +69,10 @@ constexpr Counter<CoreActivity> kActivityCounters[] = {
     {"core.issue_cycles", &CoreActivity::fragment_issue_cycles},
     {"vertex_shader.lane_instructions", &CoreActivity::vertex_lane_instructions},
     {"vertex_shader.issue_cycles", &CoreActivity::vertex_issue_cycles},
+    {"queue.vertex.pushes", &CoreActivity::vertex_queue_pushes},
+    {"queue.triangle.pushes", &CoreActivity::triangle_queue_pushes},
+    {"queue.fragment.pushes", &CoreActivity::fragment_queue_pushes},
+    {"queue.color.pushes", &CoreActivity::color_queue_pushes},
     {"texture.probes", &CoreActivity::texture_probes},
     {"raster.quads", &CoreActivity::quads_rasterized},
     {"earlyz.quads", &CoreActivity::quads_depth_tested},
@@ -77,9 +81,35 @@ constexpr Counter<CoreActivity> kActivityCounters[] = {
     {"tile_buffers.flushes", &CoreActivity::tile_buffer_flushes},
 };
 
+constexpr Counter<OpCounts> kOpCounters[] = {
+    {"alu_ops", &OpCounts::alu},
+    {"sfu_ops", &OpCounts::sfu},
+    {"varying_components", &OpCounts::varying},
+    {"texture_instructions", &OpCounts::texture},
+    {"memory_ops", &OpCounts::memory},
+};
+
 double d(uint64_t v) { return static_cast<double>(v); }
 
 }  // namespace
+
+const char* core_state_name(CoreState s) {
+  switch (s) {
+    case CoreState::Busy: return "busy";
+    case CoreState::TextureWait: return "texture_wait";
+    case CoreState::UnitWait: return "unit_wait";
+    case CoreState::BarrierWait: return "barrier_wait";
+    case CoreState::Blocked: return "blocked";
+    case CoreState::Starved: return "starved";
+  }
+  return "?";
+}
+
+uint64_t CoreCycles::total() const {
+  uint64_t t = 0;
+  for (uint64_t v : by_state) t += v;
+  return t;
+}
 
 void emit_frame_metrics(FrameResults& r, const MetricSources& src) {
   const MemoryHierarchy& h = src.hierarchy;
@@ -132,6 +162,17 @@ void emit_frame_metrics(FrameResults& r, const MetricSources& src) {
 
   const DramCounters& dc = h.dram().counters();
   put("dram.accesses", d(dc.accesses()));
+  // The share of main memory traffic no texture or Parameter Buffer scheme can touch.
+  put("dram.flush_share",
+      dc.accesses() ? d(dc.per_source[static_cast<uint32_t>(DramSource::ColorFlush)]) / d(dc.accesses()) : 0);
+  put("dram.bank_wait_cycles", dc.bank_wait_cycles);
+  put("dram.bus_wait_cycles", dc.queue_cycles);
+  put("dram.turnarounds", d(dc.turnarounds));
+  put("dram.read_latency_avg", dc.reads ? dc.read_latency_cycles / d(dc.reads) : 0);
+  const InterconnectCounters& ic = h.interconnect();
+  put("interconnect.request_flits", d(ic.request_flits));
+  put("interconnect.response_flits", d(ic.response_flits));
+  put("interconnect.wait_cycles", d(ic.wait_cycles));
   for (const auto& c : kDramCounters) put(c.name, d(dc.*c.field));
   for (const auto& [name, source] : kDramSourceNames) put(name, d(dc.per_source[static_cast<uint32_t>(source)]));
   put("dram.pages", d(h.dram().pages_mapped()));
@@ -144,6 +185,28 @@ void emit_frame_metrics(FrameResults& r, const MetricSources& src) {
     }
   }
   for (const auto& c : kActivityCounters) put(c.name, d(r.activity.*c.field));
+  for (const auto& c : kOpCounters) {
+    put(std::string("core.") + c.name, d(r.activity.fragment_ops.*c.field));
+    put(std::string("vertex_shader.") + c.name, d(r.activity.vertex_ops.*c.field));
+  }
+  // Where the shader cores' cycles went, the mean over cores (each core's sum is `cycles`), and
+  // the frame's bound: the largest of them (1 busy: shader-bound; 2 texture; 3 varying or
+  // load/store unit; 4 barrier; 5 blocked by blending or the flush; 6 starved: the front end).
+  if (!r.cores.empty()) {
+    double best = -1;
+    uint32_t bound = 0;
+    for (uint32_t s = 0; s < kCoreStates; ++s) {
+      double sum = 0;
+      for (const CoreStats& c : r.cores) sum += d(c.cycles.by_state[s]);
+      const double mean = sum / d(r.cores.size());
+      put(std::string("core.cycles.") + core_state_name(static_cast<CoreState>(s)), mean);
+      if (mean > best) {
+        best = mean;
+        bound = s + 1;
+      }
+    }
+    put("frame.bound", bound);
+  }
   if (src.sim_events) {
     for (uint32_t k = 0; k < kUnitKinds; ++k) put(std::string("sim.events.") + kUnitKindNames[k], d(src.sim_events[k]));
   }

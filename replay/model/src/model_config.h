@@ -16,9 +16,23 @@ struct ModelConfig {
   uint32_t quads_per_cycle = 1;        // raster.quads_per_cycle
   uint32_t max_quads = 16;             // core.max_quads
   uint32_t issue_lanes = 4, vp_issue_lanes = 4;
+  // Shader cost (core.cost): by machine-operation class on the unit that executes each (true), or
+  // one issue slot per dynamic SPIR-V instruction of a lane (false, the earlier model).
+  bool class_cost = true;
+  uint32_t engines = 3;                // core.engines: execution engines per core, a quad each
+  uint32_t alu_rate = 2;               // core.alu_rate: scalar operations per lane per cycle
+  uint32_t sfu_ops = 4;                // core.sfu_ops: ALU issue slots of a transcendental
+  uint32_t varying_rate = 1;           // core.varying_rate: components a core interpolates per cycle (a quad's)
+  uint32_t ls_rate = 1;                // core.ls_rate: 32-bit accesses of a quad per cycle
+  uint32_t tex_probes_per_cycle = 1;   // tex.probes_per_cycle: bilinear filter probes per cycle
+  uint32_t blend_rate = 4;             // blend.fragments_per_cycle
   uint32_t tex_lines_per_cycle = 1, tex_latency = 4;
   uint32_t earlyz_latency = 1, blend_latency = 1, earlyz_inflight = 8;
   uint32_t vertex_queue = 16, triangle_queue = 16, fragment_queue = 64, color_queue = 64;
+  bool shared_queues = true;           // queue.scope=shared: queue.fragment / queue.color entries serve every core
+  bool shared_earlyz = true;           // gpu.earlyz_scope=shared: one in-flight budget for the GPU
+  bool store_depth = false;            // gpu.tile_writeback=store-ops: depth/stencil lines leave the chip too
+  uint32_t flush_buffer = 64;          // gpu.flush_buffer: lines of posted tile flushes in flight
   bool tile_opt = false;               // tile.policy=opt: the tile cache needs next-use numbers
   bool cold_caches = false;            // sim.cold_caches
 
@@ -37,6 +51,14 @@ struct ModelConfig {
     c.max_quads = p.get_u32("core.max_quads");
     c.issue_lanes = p.get_u32("core.issue_lanes");
     c.vp_issue_lanes = p.get_u32("vp.issue_lanes");
+    c.class_cost = p.get_string("core.cost") == "classes";
+    c.engines = p.get_u32("core.engines");
+    c.alu_rate = p.get_u32("core.alu_rate");
+    c.sfu_ops = p.get_u32("core.sfu_ops");
+    c.varying_rate = p.get_u32("core.varying_rate");
+    c.ls_rate = p.get_u32("core.ls_rate");
+    c.tex_probes_per_cycle = p.get_u32("tex.probes_per_cycle");
+    c.blend_rate = p.get_u32("blend.fragments_per_cycle");
     c.tex_lines_per_cycle = p.get_u32("tex.lines_per_cycle");
     c.tex_latency = p.get_u32("tex.latency");
     c.earlyz_latency = p.get_u32("depthbuf.latency");
@@ -46,6 +68,10 @@ struct ModelConfig {
     c.triangle_queue = p.get_u32("queue.triangle");
     c.fragment_queue = p.get_u32("queue.fragment");
     c.color_queue = p.get_u32("queue.color");
+    c.shared_queues = p.get_string("queue.scope") == "shared";
+    c.shared_earlyz = p.get_string("gpu.earlyz_scope") == "shared";
+    c.store_depth = p.get_string("gpu.tile_writeback") == "store-ops";
+    c.flush_buffer = p.get_u32("gpu.flush_buffer");
     c.tile_opt = p.get_string("tile.policy") == "opt";
     c.cold_caches = p.get_bool("sim.cold_caches");
     return c;

@@ -127,7 +127,7 @@ std::string format_value(const ParamValue& v) {
 struct CacheParams {
   std::string prefix, what, size, ways, latency, mshrs;
   bool written = false;     // receives writes: write_back, write_allocate
-  bool banked = false;      // several requests per cycle can reach it: banks
+  std::string banks;        // several requests per cycle can reach it: banks, with this default
   bool next_use = false;    // its requests carry OPT numbers: policy opt and bypass
   bool dead_lines = false;  // its requests carry PB classes and last tiles: policy dead-line
 };
@@ -143,8 +143,8 @@ void add_cache(ParamRegistry& r, const CacheParams& c) {
                   1 << 24));
   r.add(int_param(p + ".line", "64", c.what + " line size in bytes", 4, 4096));
   r.add(int_param(p + ".latency", c.latency, c.what + " hit latency in GPU cycles", 0, 10000));
-  if (c.banked) {
-    r.add(int_param(p + ".banks", "1", c.what + " banks (line-interleaved, one access per bank per cycle)", 1, 1024));
+  if (!c.banks.empty()) {
+    r.add(int_param(p + ".banks", c.banks, c.what + " banks (line-interleaved, one access per bank per cycle)", 1, 1024));
   }
   r.add(int_param(p + ".mshrs", c.mshrs, c.what + " outstanding misses (MSHRs); a miss finding none free waits; 0 = unbounded",
                   0, 4096));
@@ -168,14 +168,40 @@ ParamRegistry build_model_registry() {
   r.add(int_param("gpu.tile_height", "32", "tile height in pixels: the renderer tiles with it (one shading pass per tile size)", 1, 4096));
   r.add(string_param("gpu.tile_order", "z", "order the tile fetcher visits the tiles (paper 001 Fig. 7 and section III-C)",
                     {"scanline", "z", "hilbert", "s-hilbert"}));
-  r.add(int_param("gpu.earlyz_inflight_quads", "8", "quads past early-Z not yet taken by the shader core", 1, 1 << 20));
+  r.add(int_param("gpu.earlyz_inflight_quads", "8", "quads past early-Z not yet taken by the shader cores", 1, 1 << 20));
+  r.add(string_param("gpu.earlyz_scope", "shared",
+                     "gpu.earlyz_inflight_quads bounds the whole GPU (shared) or each core's early-Z (per-core)",
+                     {"shared", "per-core"}));
+  r.add(string_param("gpu.tile_writeback", "color",
+                     "what a tile loads and writes back: colour attachments only, depth and stencil staying on chip "
+                     "(color, the papers' tiler), or every attachment its pass's load and store ops name (store-ops)",
+                     {"color", "store-ops"}));
+  r.add(int_param("gpu.flush_buffer", "64",
+                  "lines of the write buffer tile flushes are posted through (0: blending waits for the writes)", 0,
+                  1 << 20));
   // Timing model (gpu_model.h). Paper 001 section III-E: each raster stage has one parallel unit
   // per shader core with a throughput of 1 quad per cycle; the rest are our stated choices.
   r.add(string_param("gpu.barrier", "tile", "raster barriers: per tile (paper 001 II-C) or per subtile (decoupled, III-E)",
                     {"tile", "subtile"}));
   r.add(int_param("raster.quads_per_cycle", "1", "quads the rasterizer emits per cycle", 1, 1024));
   r.add(int_param("core.max_quads", "16", "quads resident per shader core (multithreading hides texture latency)", 1, 1 << 20));
-  r.add(int_param("core.issue_lanes", "4", "lane-instructions a shader core issues per cycle (4: one quad instruction)", 1, 1024));
+  r.add(int_param("core.issue_lanes", "4",
+                  "lanes of an execution engine (4: a quad warp); core.cost=instructions: lane-instructions issued per cycle",
+                  1, 1024));
+  // Shader cost by machine operation (replay/model/README.md, "Shader core"): the access stream
+  // counts each quad's operations per class; each class runs on its unit.
+  r.add(string_param("core.cost", "classes",
+                     "shader cost: per operation class on its unit (classes), or one issue slot per dynamic SPIR-V "
+                     "instruction of a lane (instructions, the earlier model)",
+                     {"classes", "instructions"}));
+  r.add(int_param("core.engines", "3", "execution engines per shader core, each running one quad (warp) at a time", 1, 64));
+  r.add(int_param("core.alu_rate", "2", "scalar arithmetic operations an engine issues per lane per cycle", 1, 64));
+  r.add(int_param("core.sfu_ops", "4", "arithmetic issue slots a transcendental (sqrt, exp, sin, ...) takes", 1, 1024));
+  r.add(int_param("core.varying_rate", "1", "varying components a core's varying unit interpolates per cycle for a quad",
+                  1, 1024));
+  r.add(int_param("core.ls_rate", "1", "32-bit loads/stores a core's load/store unit serves per cycle for a quad", 1, 1024));
+  r.add(int_param("tex.probes_per_cycle", "1", "bilinear filter probes a core's texture unit takes per cycle", 1, 1024));
+  r.add(int_param("blend.fragments_per_cycle", "4", "fragments a core's blend unit blends per cycle", 1, 1024));
   r.add(int_param("core.registers", "16",
                  "32-bit registers per lane: the register file holds core.max_quads x 4 lanes x this (its energy grows with it)",
                  1, 4096));
@@ -185,28 +211,45 @@ ParamRegistry build_model_registry() {
   // Queues between pipeline stages (paper 000 Table I).
   r.add(int_param("queue.vertex", "16", "vertex queue entries: vertices fetched ahead of the vertex processors", 1, 1 << 20));
   r.add(int_param("queue.triangle", "16", "triangle (tile) queue entries: primitives the tile fetcher holds for the rasterizer", 1, 1 << 20));
-  r.add(int_param("queue.fragment", "64", "fragment queue entries per core: quads between the rasterizer and early-Z", 1, 1 << 20));
-  r.add(int_param("queue.color", "64", "color queue entries per core: shaded quads waiting for blending", 1, 1 << 20));
+  r.add(int_param("queue.fragment", "64", "fragment queue entries: quads between the rasterizer and early-Z", 1, 1 << 20));
+  r.add(int_param("queue.color", "64", "color queue entries: shaded quads waiting for blending", 1, 1 << 20));
+  r.add(string_param("queue.scope", "shared",
+                     "queue.fragment and queue.color hold that many entries for all cores together (shared) or for each "
+                     "core (per-core)",
+                     {"shared", "per-core"}));
   // Caches.
-  add_cache(r, {"l1tex", "L1 texture cache (one per shader core)", "16KiB", "4", "1", "16", false, true, false, false});
-  add_cache(r, {"vertex", "vertex cache (one per vertex processor)", "8KiB", "4", "1", "8", false, false, false, false});
-  add_cache(r, {"tile", "tile cache (Parameter Buffer)", "64KiB", "4", "1", "8", true, false, true, false});
-  add_cache(r, {"l2", "shared L2 cache", "1MiB", "8", "12", "32", true, true, false, true});
+  // L1 texture banks: 1 leaves its ports to the texture unit (tex.lines_per_cycle). L2: 4 banks,
+  // the geometry of the CACTI figure its energy comes from (energy.h); always ported.
+  add_cache(r, {"l1tex", "L1 texture cache (one per shader core)", "16KiB", "4", "1", "16", false, "1", false, false});
+  add_cache(r, {"vertex", "vertex cache (one per vertex processor)", "8KiB", "4", "1", "8", false, "", false, false});
+  add_cache(r, {"tile", "tile cache (Parameter Buffer)", "64KiB", "4", "1", "8", true, "", true, false});
+  add_cache(r, {"l2", "shared L2 cache", "1MiB", "8", "12", "32", true, "4", false, true});
+  // The L1-to-L2 interconnect (hierarchy.h; paper 000 section IV-A: a common bus).
+  r.add(string_param("interconnect.topology", "bus",
+                     "L1-to-L2 interconnect: one shared bus (paper 000 IV-A) or a crossbar with a channel per L2 bank",
+                     {"bus", "crossbar"}));
+  r.add(int_param("interconnect.width", "64", "L1-to-L2 interconnect flit width in bytes (one flit per channel per cycle)",
+                  1, 4096));
+  r.add(int_param("interconnect.latency", "1", "L1-to-L2 interconnect cycles per traversal (request, and response)", 0,
+                  10000));
   r.add(int_param("colorbuf.size", "1KiB", "on-chip color buffer bytes per shader core (its access energy and leakage)", 16, 1e9));
   r.add(int_param("colorbuf.latency", "1", "color buffer access latency in cycles (blending)", 0, 10000));
   r.add(int_param("depthbuf.size", "1KiB", "on-chip depth (Z) buffer bytes per shader core (its access energy and leakage)", 16, 1e9));
   r.add(int_param("depthbuf.latency", "1", "depth buffer access latency in cycles (early-Z)", 0, 10000));
   // Main memory.
-  r.add(int_param("dram.latency_min", "50", "main memory latency on a row-buffer hit, GPU cycles", 0, 1e6));
-  r.add(int_param("dram.latency_max", "100", "main memory latency on a row-buffer miss, GPU cycles", 0, 1e6));
-  r.add(int_param("dram.freq_mhz", "400", "memory clock in MHz (converts dram.bytes_per_cycle to GPU cycles)", 1, 100000));
-  r.add(float_param("dram.bytes_per_cycle", "4", "bytes per memory cycle per channel", 0.001, 1e6));
+  r.add(int_param("dram.latency_min", "50", "main memory latency of an unloaded row-buffer hit, memory cycles", 0, 1e6));
+  r.add(int_param("dram.latency_max", "100", "main memory latency of an unloaded row-buffer miss, memory cycles", 0, 1e6));
+  r.add(int_param("dram.freq_mhz", "400", "memory clock in MHz (latencies and bandwidth are in its cycles)", 1, 100000));
+  r.add(float_param("dram.bytes_per_cycle", "4", "bytes per memory cycle over all channels", 0.001, 1e6));
   r.add(int_param("dram.channels", "2", "memory channels (line-interleaved)", 1, 64));
   r.add(int_param("dram.banks", "8", "banks per channel (one open row each)", 1, 1024));
   r.add(int_param("dram.row_size", "2KiB", "DRAM row (page) size in bytes", 64, 1 << 20));
   r.add(int_param("dram.size", "1GiB",
                  "main memory capacity: 4 KiB pages are mapped on first touch; a run touching more is refused", 1 << 20, 1e15));
-  r.add(string_param("dram.type", "lpddr3", "DRAM device for energy per access (DESIGN.md section 7)", {"lpddr3", "lpddr4"}));
+  r.add(string_param("dram.type", "lpddr3",
+                     "DRAM device: bank and bus timing (JEDEC LPDDR3-1600 / LPDDR4-3200, dram.h) and energy per access "
+                     "(DESIGN.md section 7)",
+                     {"lpddr3", "lpddr4"}));
   // Energy (DESIGN.md section 7; energy.h cites every constant).
   r.add(string_param("energy.tech", "32nm-lop", "CACTI 7.0 technology variant for SRAM energies",
                     {"32nm-hp", "32nm-lop", "22nm-hp", "22nm-lop"}));
@@ -389,7 +432,7 @@ ParamSet make_preset(std::string_view name, const ParamRegistry& registry) {
         "tile.size=32KiB\n tile.ways=2\n tile.line=64\n tile.latency=2\n"
         "l2.size=1MiB\n l2.banks=8\n l2.ways=8\n l2.line=64\n l2.latency=18\n"
         "colorbuf.size=1KiB\n colorbuf.latency=1\n depthbuf.size=1KiB\n depthbuf.latency=1\n"
-        "gpu.earlyz_inflight_quads=8\n",
+        "gpu.earlyz_inflight_quads=8\n energy.tech=22nm-lop\n",
         "preset mobile32");
   } else {
     std::string known;

@@ -93,8 +93,9 @@ void RasterPipeline::advance(BarrierStage s, uint32_t c) {
     // Blending leaves a tile only once the colour buffer (or this core's bank) is flushed;
     // early-Z entering the next tile starts that tile's attachment loads.
     if (s == BarrierStage::Blend) {
-      t = blend.flush(k, c, all, t);
-      tile_end[k] = std::max(tile_end[k], t);
+      const BlendUnit::FlushTimes f = blend.flush(k, c, all, t);
+      tile_end[k] = std::max(tile_end[k], f.written);
+      t = f.released;
     }
     if (s == BarrierStage::EarlyZ && k + 1 < ntiles) earlyz.issue_loads(k + 1, c, all, t);
     last_time = std::max(last_time, t);
@@ -166,8 +167,10 @@ uint64_t RasterPipeline::run(const PassIndex& p, const PhaseIndex& ph, std::span
                        std::to_string(ntiles) + ")");
     }
   }
+  // The pass ends when its last flush is in memory, write buffer drained.
   uint64_t end = last_time;
   for (uint32_t k = 0; k < ntiles; ++k) end = std::max(end, tile_end[k]);
+  core.end_phase(end);
   // A drained pipeline leaves no interval open; close any within the phase all the same.
   for (StageMeter* m : {&fetcher.meter, &rasterizer.meter, &earlyz.meter, &core.meter, &blend.meter, &blend.flush_meter}) {
     m->close_all(end);

@@ -45,6 +45,11 @@ struct QuadRec {
   uint64_t arrive = 0;      // cycle it entered early-Z's queue
   uint64_t ready = 0;       // cycle it left early-Z (for the core's admission)
   uint32_t probes = 0;      // filter probes of its samples
+  uint32_t fragments = 0;   // covered pixels (blending takes blend.fragments_per_cycle of them a cycle)
+  uint32_t varying_cycles = 0, ls_cycles = 0;  // its work on the core's varying and load/store units
+  bool waiting_texture = false;  // its texture data is on its way
+  OpCounts ops;             // its operations per class (energy), core.cost=classes
+  std::vector<uint32_t> instr_probes;  // filter probes per texture instruction (the texture unit's work)
   uint32_t lane_samples[4] = {};
   std::vector<uint64_t> lines;
   std::vector<uint32_t> sample_end;    // end index into lines, per sample

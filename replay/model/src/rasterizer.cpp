@@ -38,7 +38,8 @@ void Rasterizer::group_fetched(uint32_t g, uint64_t ready) {
 }
 
 void Rasterizer::queue_freed(uint32_t core, uint64_t t) {
-  if (blocked_core_ == static_cast<int64_t>(core)) {
+  // A shared fragment queue's free entry may take a quad for any core.
+  if (blocked_core_ == static_cast<int64_t>(core) || (blocked_core_ >= 0 && p_.cfg.shared_queues)) {
     blocked_core_ = -1;
     p_.wake(UnitKind::Rasterizer, 0, t);
   }
@@ -57,10 +58,27 @@ uint32_t Rasterizer::read_quad(const Event& e) {
   }
   q.shaded = (e.u[5] & stream::kQuadShaded) != 0;
   q.lane_instructions = e.wide;
-  q.cycles = (e.wide + p_.cfg.issue_lanes - 1) / p_.cfg.issue_lanes;
   q.segment = 0;
   q.tex_instrs = 0;
   q.probes = 0;
+  q.waiting_texture = false;
+  q.instr_probes.clear();
+  const ModelConfig& cfg = p_.cfg;
+  if (cfg.class_cost) {
+    // Each class on the unit that executes it (shader_core.h): arithmetic, transcendentals and
+    // the texture instructions' messages on an engine, varyings on the varying unit, buffer and
+    // image accesses on the load/store unit.
+    const stream::OpMix& m = e.mix;
+    q.ops = OpCounts{m.alu, m.sfu, m.varying, m.texture, m.memory};
+    const uint64_t slots = m.alu + uint64_t{m.sfu} * cfg.sfu_ops + m.texture;
+    q.cycles = (slots + cfg.alu_rate - 1) / cfg.alu_rate;
+    q.varying_cycles = (m.varying + cfg.varying_rate - 1) / cfg.varying_rate;
+    q.ls_cycles = (m.memory + cfg.ls_rate - 1) / cfg.ls_rate;
+  } else {
+    q.ops = OpCounts{};
+    q.cycles = (e.wide + cfg.issue_lanes - 1) / cfg.issue_lanes;
+    q.varying_cycles = q.ls_cycles = 0;
+  }
   for (uint32_t& n : q.lane_samples) n = 0;
   const bool prefetch = p_.hooks.prefetcher != nullptr;
   prefetch_lines_.clear();
@@ -76,7 +94,8 @@ uint32_t Rasterizer::read_quad(const Event& e) {
   q.sample_block_bytes.clear();
   ++p_.res->quads;
   static constexpr uint8_t kPixels[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
-  p_.res->fragments += kPixels[e.u[2] & 0xfu];
+  q.fragments = kPixels[e.u[2] & 0xfu];
+  p_.res->fragments += q.fragments;
   Event s;
   uint64_t texel_reads = 0;
   while (cursor_->next(s)) {
@@ -105,6 +124,8 @@ uint32_t Rasterizer::read_quad(const Event& e) {
       q.sample_block_bytes.push_back(s.u[4]);
     }
     q.probes += s.u[3];
+    if (q.instr_probes.size() <= instr) q.instr_probes.resize(instr + 1, 0);
+    q.instr_probes[instr] += s.u[3];
     ++p_.res->texture_samples;
     for (const stream::TextureProbe& pr : s.probes) texel_reads += stream::probe_texel_reads(pr);
   }
@@ -174,7 +195,7 @@ void Rasterizer::step(uint64_t t) {
       }
     }
     QuadRec& q = p_.recs[static_cast<size_t>(pending_)];
-    if (p_.earlyz.queue_size(q.core) >= p_.cfg.fragment_queue) {
+    if (p_.earlyz.queue_full(q.core)) {
       meter.stall_begin(0, free_at);
       blocked_core_ = q.core;
       return;

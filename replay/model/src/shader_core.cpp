@@ -13,11 +13,46 @@ void ShaderCore::begin_phase(uint64_t t0) {
   admit_q_.assign(cores, {});
   ready_heap_.assign(cores, {});
   leaving_.assign(cores, {});
-  core_free_.assign(cores, t0);
+  engines_ = p_.cfg.engines;
+  engine_free_.assign(size_t{cores} * engines_, t0);
   tex_free_.assign(cores, t0);
+  varying_free_.assign(cores, t0);
+  ls_free_.assign(cores, t0);
   resident_.assign(cores, 0);
   tex_in_cycle_.assign(cores, 0);
+  waiting_texture_.assign(cores, 0);
+  mark_.assign(cores, t0);
+  busy_until_.assign(cores, t0);
+  state_.assign(cores, CoreState::Starved);
+  cycles_.assign(cores, CoreCycles{});
+  leaving_total_ = 0;
   meter.reset_units(cores);
+}
+
+void ShaderCore::end_phase(uint64_t t) {
+  for (uint32_t c = 0; c < p_.cfg.cores; ++c) {
+    touch(c, t);
+    CoreCycles& to = p_.res->cores[c].cycles;
+    for (uint32_t s = 0; s < kCoreStates; ++s) to.by_state[s] += cycles_[c].by_state[s];
+    // The fragment stage stalls while a core has work it cannot issue (StageStats): every idle
+    // cycle but the starved ones.
+    meter.stall += cycles_[c].total() - cycles_[c][CoreState::Busy] - cycles_[c][CoreState::Starved];
+  }
+}
+
+void ShaderCore::touch(uint32_t c, uint64_t t) {
+  const uint64_t idle_from = std::max(mark_[c], busy_until_[c]);
+  if (t > idle_from) cycles_[c][state_[c]] += t - idle_from;
+  mark_[c] = std::max(mark_[c], t);
+  state_[c] = idle_state(c, t);
+}
+
+CoreState ShaderCore::idle_state(uint32_t c, uint64_t t) const {
+  if (!ready_heap_[c].empty()) return waiting_texture_[c] > 0 ? CoreState::TextureWait : CoreState::UnitWait;
+  if (!leaving_[c].empty()) return CoreState::Blocked;
+  if (!admit_q_[c].empty() && p_.recs[admit_q_[c].front()].ready <= t) return CoreState::BarrierWait;
+  if (p_.earlyz.held_by_barrier(c, t)) return CoreState::BarrierWait;
+  return CoreState::Starved;
 }
 
 void ShaderCore::admit(uint32_t core, uint32_t slot, uint64_t ready) {
@@ -32,68 +67,91 @@ void ShaderCore::push_ready(uint32_t c, uint32_t slot, uint64_t ready) {
 }
 
 void ShaderCore::admit_step(uint32_t c, uint64_t t) {
-  if (admit_q_[c].empty()) return;
+  if (admit_q_[c].empty()) return touch(c, t);
   const uint32_t slot = admit_q_[c].front();
   QuadRec& q = p_.recs[slot];
   if (q.ready > t) return p_.wake(UnitKind::Admit, c, q.ready);
-  // A quad out of early-Z the core cannot take: the core stalls from when it is free.
+  // A quad out of early-Z the core cannot take: held by the barrier, or every thread slot taken.
   uint64_t wait = 0;
   if (!p_.gate(BarrierStage::Fragment).open(c, q.tile, t, &wait)) {
-    meter.stall_begin(c, std::max(t, core_free_[c]));
     if (wait) p_.wake(UnitKind::Admit, c, wait);
-    return;
+    return touch(c, t);
   }
-  if (resident_[c] >= p_.cfg.max_quads) {
-    meter.stall_begin(c, std::max(t, core_free_[c]));
-    return;  // a leaving quad wakes it
-  }
+  if (resident_[c] >= p_.cfg.max_quads) return touch(c, t);  // a leaving quad wakes it
   meter.queue_wait += t - q.ready;
   admit_q_[c].pop_front();
   ++resident_[c];
   p_.earlyz.admitted(c, t);
   if (p_.hooks.prefetcher) p_.hooks.prefetcher->quad_started(*p_.h, c, t);
-  push_ready(c, slot, t);
-  p_.wake(UnitKind::Core, c, t);
+  // The varying unit interpolates the quad's inputs before its first instructions run.
+  uint64_t ready = t;
+  if (q.varying_cycles > 0) {
+    ready = std::max(t, varying_free_[c]) + q.varying_cycles;
+    varying_free_[c] = ready;
+  }
+  push_ready(c, slot, ready);
+  p_.wake(UnitKind::Core, c, ready);
   if (!admit_q_[c].empty()) p_.wake(UnitKind::Admit, c, t + 1);
+  touch(c, t);
 }
 
 void ShaderCore::core_step(uint32_t c, uint64_t t) {
-  if (t < core_free_[c]) return p_.wake(UnitKind::Core, c, core_free_[c]);
   auto& heap = ready_heap_[c];
-  if (heap.empty()) return;
-  if (heap.front().ready > t) return p_.wake(UnitKind::Core, c, heap.front().ready);
-  std::pop_heap(heap.begin(), heap.end(), std::greater<>());
-  const uint32_t slot = heap.back().slot;
-  heap.pop_back();
-  meter.stall_end(c, t);
-  QuadRec& q = p_.recs[slot];
-  const uint64_t n = q.tex_instrs + 1;
-  const uint64_t seg = std::max<uint64_t>(1, q.cycles * (q.segment + 1) / n - q.cycles * q.segment / n);
-  const uint64_t end = t + seg;
-  core_free_[c] = end;
-  meter.busy += seg;
-  p_.res->cores[c].busy_cycles += seg;
-  p_.tile_busy[size_t{q.tile} * p_.cfg.cores + c] += seg;
-  p_.activity->fragment_issue_cycles += seg;
-  if (q.segment < q.tex_instrs) {
-    p_.events.push(SimEvent{end, c, slot, UnitKind::TextureIssue});
-    ++q.segment;
-  } else {
-    p_.activity->fragment_lane_instructions += q.lane_instructions;
-    p_.activity->texture_probes += q.probes;
-    leave(c, slot, end);
+  const uint32_t engines = p_.cfg.engines;
+  while (!heap.empty() && heap.front().ready <= t) {
+    const uint32_t engine = free_engine(c);
+    uint64_t& engine_free = engine_free_[size_t{c} * engines + engine];
+    if (engine_free > t) break;
+    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+    const uint32_t slot = heap.back().slot;
+    heap.pop_back();
+    QuadRec& q = p_.recs[slot];
+    if (q.waiting_texture) {
+      q.waiting_texture = false;
+      --waiting_texture_[c];
+    }
+    const uint64_t n = q.tex_instrs + 1;
+    const uint64_t seg = std::max<uint64_t>(1, q.cycles * (q.segment + 1) / n - q.cycles * q.segment / n);
+    const uint64_t end = t + seg;
+    // Cycles idle until now keep their cause; from now until `end` the core issues.
+    touch(c, t);
+    const uint64_t from = std::max(t, busy_until_[c]);
+    if (end > from) {
+      cycles_[c][CoreState::Busy] += end - from;
+      meter.busy += end - from;
+    }
+    busy_until_[c] = std::max(busy_until_[c], end);
+    engine_free = end;
+    p_.res->cores[c].busy_cycles += seg;
+    p_.tile_busy[size_t{q.tile} * p_.cfg.cores + c] += seg;
+    p_.activity->fragment_issue_cycles += seg;
+    if (q.segment < q.tex_instrs) {
+      p_.events.push(SimEvent{end, c, slot, UnitKind::TextureIssue});
+      ++q.segment;
+    } else {
+      p_.activity->fragment_lane_instructions += q.lane_instructions;
+      p_.activity->texture_probes += q.probes;
+      p_.activity->fragment_ops += q.ops;
+      leave(c, slot, end);
+    }
   }
-  // Free again at `end` with quads in it (waiting for texture data or ready) or a quad out of
-  // early-Z at its input: any gap until it issues again is a stall.
-  if (resident_[c] > 0 || (!admit_q_[c].empty() && p_.recs[admit_q_[c].front()].ready <= end)) {
-    meter.stall_begin(c, end);
+  if (!heap.empty()) {
+    const uint64_t engine_free = engine_free_[size_t{c} * engines + free_engine(c)];
+    p_.wake(UnitKind::Core, c, std::max({t + 1, engine_free, heap.front().ready}));
   }
-  if (!heap.empty()) p_.wake(UnitKind::Core, c, std::max(end, heap.front().ready));
+  touch(c, t);
 }
 
 void ShaderCore::leave(uint32_t c, uint32_t slot, uint64_t end) {
+  // Its buffer and image accesses go through the load/store unit after its last instructions.
+  const QuadRec& q = p_.recs[slot];
+  if (q.ls_cycles > 0) {
+    end = std::max(end, ls_free_[c]) + q.ls_cycles;
+    ls_free_[c] = end;
+  }
   if (!leaving_[c].empty() || !p_.blend.has_room(c)) {
     leaving_[c].emplace_back(slot, end);
+    ++leaving_total_;
     return;
   }
   retire(c, slot, end);
@@ -102,20 +160,32 @@ void ShaderCore::leave(uint32_t c, uint32_t slot, uint64_t end) {
 void ShaderCore::retire(uint32_t c, uint32_t slot, uint64_t t) {
   // The quad leaves the core: blending takes it, its thread slot frees.
   const uint32_t k = p_.recs[slot].tile;
+  const uint32_t fragments = p_.recs[slot].fragments;
   ++p_.res->cores[c].quads;
   ++p_.res->shaded_quads;
   --resident_[c];
-  p_.blend.enqueue(c, k, t);
+  p_.blend.enqueue(c, k, fragments, t);
   p_.wake(UnitKind::Admit, c, t);
   p_.free_rec(slot);
   p_.quad_done(BarrierStage::Fragment, k, c, t);
 }
 
 void ShaderCore::color_queue_freed(uint32_t c, uint64_t t) {
-  while (!leaving_[c].empty() && p_.blend.has_room(c)) {
-    const auto [slot, end] = leaving_[c].front();
-    leaving_[c].pop_front();
-    retire(c, slot, std::max(t, end));
+  const auto drain = [&](uint32_t core) {
+    while (!leaving_[core].empty() && p_.blend.has_room(core)) {
+      const auto [slot, end] = leaving_[core].front();
+      leaving_[core].pop_front();
+      --leaving_total_;
+      retire(core, slot, std::max(t, end));
+    }
+    touch(core, t);
+  };
+  drain(c);
+  // A shared colour queue's free entry serves whichever core has a quad waiting.
+  if (p_.cfg.shared_queues && leaving_total_ > 0) {
+    for (uint32_t o = 0; o < p_.cfg.cores && leaving_total_ > 0 && p_.blend.has_room(o); ++o) {
+      if (o != c && !leaving_[o].empty()) drain(o);
+    }
   }
 }
 
@@ -125,9 +195,11 @@ void ShaderCore::texture_issue(uint32_t c, uint32_t slot, uint64_t t) {
   TextureFrontBuffer* const front = p_.hooks.front_buffer.get();
   const bool classify = p_.hooks.l2_priority != nullptr;
   const uint32_t per_cycle = p_.cfg.tex_lines_per_cycle;
-  // The texture unit sends tex.lines_per_cycle lines per cycle to the L1; a request the L1 cannot
-  // take yet (a busy bank, no free MSHR) holds back the ones after it.
-  uint64_t slot_cycle = std::max(t, tex_free_[c]);
+  // The texture unit takes tex.probes_per_cycle bilinear probes per cycle and sends
+  // tex.lines_per_cycle lines per cycle to the L1; a request the L1 cannot take yet (a busy
+  // bank, no free MSHR) holds back the ones after it.
+  const uint64_t start = std::max(t, tex_free_[c]);
+  uint64_t slot_cycle = start;
   uint32_t in_cycle = slot_cycle == tex_free_[c] ? tex_in_cycle_[c] : 0;
   uint64_t done = t, lines = 0;
   MemRequest r;
@@ -182,12 +254,24 @@ void ShaderCore::texture_issue(uint32_t c, uint32_t slot, uint64_t t) {
     }
     begin = end;
   }
+  // The filter takes the instruction's probes at its rate: the unit is busy until both its
+  // probes and its line requests are through.
+  const uint32_t probes = instr < q.instr_probes.size() ? q.instr_probes[instr] : 0;
+  const uint64_t filtered = start + (probes + p_.cfg.tex_probes_per_cycle - 1) / p_.cfg.tex_probes_per_cycle;
+  if (filtered > slot_cycle) {
+    slot_cycle = filtered;
+    in_cycle = 0;
+  }
   tex_free_[c] = slot_cycle;
   tex_in_cycle_[c] = in_cycle;
   p_.res->texture_lines += lines;
-  const uint64_t ready = done + p_.cfg.tex_latency;
+  const uint64_t ready = std::max(done, filtered) + p_.cfg.tex_latency;
+  q.waiting_texture = true;
+  ++waiting_texture_[c];
   push_ready(c, slot, ready);
-  p_.wake(UnitKind::Core, c, std::max(ready, core_free_[c]));
+  const uint64_t engine_free = engine_free_[size_t{c} * p_.cfg.engines + free_engine(c)];
+  p_.wake(UnitKind::Core, c, std::max(ready, engine_free));
+  touch(c, t);
 }
 
 }  // namespace tessera::model

@@ -114,7 +114,10 @@ void TileFetcher::step(uint64_t t) {
       free_ = issue;
       tile_ready = std::max(tile_ready, ready);
       ready_[g_ - base_] = tile_ready;
-      if (primitive) ++queued_;
+      if (primitive) {
+        ++queued_;
+        ++p_.activity->triangle_queue_pushes;
+      }
       if (attributes) {
         ++primitives;
         // Taken before it was fetched (a tile the rasterizer finished first): nothing holds it.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "../frame_builder.h"
+#include "../latency_path.h"
 #include "dae/prefetch_queue.h"
 #include "prefetch-ghb/global_history_buffer.h"
 #include "tessera/model/configuration.h"
@@ -59,10 +60,12 @@ TEST(DaePrefetchQueue, SourceMatchPicksTheRemoteCore) {
   EXPECT_EQ(alone.insert(0, 0xc1, 0).source, PrefetchQueues::kL2);
 }
 
-// A prefetch dispatched at t for a line L2 holds fills the L1 at t + L1 + L2 latency (mobile4:
-// 1 + 12); a demand access then hits at the L1 latency, the L2 latency hidden exactly, and
-// counts as a useful prefetch. One arriving before the fill waits for it and counts as late.
+// A prefetch dispatched at t for a line L2 holds fills the L1 when an L2 hit's line is back (L1
+// lookup, the interconnect both ways, L2: latency_path.h); a demand access then hits at the L1
+// latency, the L2 latency hidden exactly, and counts as a useful prefetch. One arriving before the
+// fill waits for it and counts as late.
 TEST(DaeHierarchy, PrefetchHidesTheL2LatencyAndLateOnesWait) {
+  const LatencyPath path(make_preset("mobile4"));
   MemoryHierarchy h(mobile4_hierarchy());
   MemRequest warm;
   warm.unit = 1;
@@ -71,20 +74,20 @@ TEST(DaeHierarchy, PrefetchHidesTheL2LatencyAndLateOnesWait) {
     h.access(warm, 0);  // now in L2 (and core 1's L1)
   }
   h.begin_frame();
-  EXPECT_EQ(h.prefetch_texture(0, 0x1000, 1000), 1013u);
+  EXPECT_EQ(h.prefetch_texture(0, 0x1000, 1000), 1000 + path.l2_hit());
   MemRequest r;
   r.unit = 0;
   r.addr = 0x1000;
-  EXPECT_EQ(h.access(r, 1013).latency, 1u);
-  EXPECT_EQ(h.prefetch_texture(0, 0x2000, 2000), 2013u);
+  EXPECT_EQ(h.access(r, 1000 + path.l2_hit()).latency, path.l1);
+  EXPECT_EQ(h.prefetch_texture(0, 0x2000, 2000), 2000 + path.l2_hit());
   r.addr = 0x2000;
-  EXPECT_EQ(h.access(r, 2005).latency, 8u);  // waits for the fill in flight
+  EXPECT_EQ(h.access(r, 2005).latency, path.l2_hit() - 5);  // waits for the fill in flight
   const CacheCounters c = h.l1tex(0).counters();
   EXPECT_EQ(c.prefetch_hits, 2u);
   EXPECT_EQ(c.late_prefetch_hits, 1u);
   EXPECT_EQ(c.misses, 0u);
   // A second demand hit on the same line is an ordinary hit.
-  EXPECT_EQ(h.access(r, 3000).latency, 1u);
+  EXPECT_EQ(h.access(r, 3000).latency, path.l1);
   EXPECT_EQ(h.l1tex(0).counters().prefetch_hits, 2u);
 }
 
@@ -106,14 +109,16 @@ TEST(DaeHierarchy, SourceCoreServesThePrefetch) {
   const auto miss = h.prefetch_texture(0, 0x8000, 5000, 2, 4);
   EXPECT_TRUE(miss.remote_miss);
   EXPECT_EQ(miss.served_by, ServedBy::L2);
-  EXPECT_EQ(miss.ready, 5000u + 1 + 4 + 12);
+  // The round trip to the Source (4 cycles) after the L1 lookup, then L2's.
+  const LatencyPath path(make_preset("mobile4"));
+  EXPECT_EQ(miss.ready, 5000u + 4 + path.l2_hit());
   EXPECT_THROW(h.prefetch_texture(0, 0x9000, 0, 0, 4), std::out_of_range);  // a core is not its own source
 }
 
 // One shader core running one quad at a time, each quad sampling its own line; 1024 lines cycle
 // through a 256-line L1, so on the second frame every line misses L1 and hits L2. With the
-// prefetch queue each quad's line is in L1 when its sample issues: the core saves exactly the L2
-// latency (12 cycles) per quad, 1024 x 12 cycles in all.
+// prefetch queue each quad's line is in L1 when its sample issues: the core saves exactly what an
+// L2 hit adds to an L1 hit (L2 and the interconnect) per quad.
 TEST(DaeModel, PrefetchQueueHidesExactlyTheL2Latency) {
   FrameSpec f;
   f.tiles_x = 2;
@@ -145,7 +150,8 @@ TEST(DaeModel, PrefetchQueueHidesExactlyTheL2Latency) {
   EXPECT_EQ(m(dae, "dae.useful"), 1024);
   EXPECT_EQ(m(dae, "dae.late"), 0);
   EXPECT_EQ(m(dae, "l2.hits"), 1024);
-  EXPECT_EQ(m(base, "cycles") - m(dae, "cycles"), 1024.0 * 12);
+  const LatencyPath path(make_preset("mobile4"));
+  EXPECT_EQ(m(base, "cycles") - m(dae, "cycles"), 1024.0 * static_cast<double>(path.l2_hit() - path.l1));
 }
 
 // The whole timing model on two cores: quad (0,0) goes to core 0 and quad (1,0) to core 1
@@ -215,7 +221,9 @@ TEST(DaeModel, SourceCoreServesTheSharedLine) {
   ASSERT_GT(shared.ready[0], shared.queued_at[1] + 6 + 2);
   EXPECT_EQ(shared.ready[1], shared.ready[0] + 4);  // dae.remote_latency's default
   EXPECT_EQ(far.ready[1], far.ready[0] + 40);
-  EXPECT_EQ(alone.ready[1], alone.ready[0]);
+  // Without sharing core 1 fetches X from L2, merged into core 0's fill there: its line comes
+  // back over the interconnect right after core 0's.
+  EXPECT_EQ(alone.ready[1], alone.ready[0] + LatencyPath(make_preset("tegra2")).line_flits);
   EXPECT_EQ(m(shared.r, "dae.prefetches"), 14);
   EXPECT_EQ(m(shared.r, "dae.remote_served"), 1);
   EXPECT_EQ(m(shared.r, "dae.remote_misses"), 0);

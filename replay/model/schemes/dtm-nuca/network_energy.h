@@ -40,9 +40,10 @@
 
 namespace tessera::model::dtm_nuca {
 
-inline constexpr double kLinkPjPerBitMm = 0.12;
-inline constexpr double kRouterPjPerBit = 0.12;
-inline constexpr double kTilePitchMm = 1.0;
+// The model's wire figures (energy.h), which the L1-to-L2 interconnect is charged with too.
+inline constexpr double kLinkPjPerBitMm = kWirePjPerBitMm;
+inline constexpr double kRouterPjPerBit = kSwitchPjPerBit;
+using ::tessera::model::kTilePitchMm;
 inline constexpr uint32_t kRouterPorts = 5;
 inline constexpr uint32_t kBufferFlits = 4;
 

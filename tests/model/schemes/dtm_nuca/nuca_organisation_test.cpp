@@ -9,11 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "../../latency_path.h"
 #include "dtm-nuca/nuca_organisation.h"
 #include "tessera/model/configuration.h"
 
 namespace tessera::model::dtm_nuca {
 namespace {
+
+using ::tessera::model::testing::LatencyPath;
 
 // A hierarchy of `spec` (mobile32+<variant> plus overrides) with the organisation installed.
 struct Rig {
@@ -205,9 +208,13 @@ TEST(NucaOrganisation, TwoSimultaneousRequestsSerialiseAtTheTable) {
   const uint64_t contention = rig.org->mesh().counters().contention_cycles;
   const MemResponse first = rig.read(10, 256, 100000);
   const MemResponse second = rig.read(12, 265, 100000);
-  // Probe 2, to the table 1 hop, table 1, answer back 1 hop, L2 hit 18.
+  // Probe (the L1 latency), to the table 1 hop, the table, the answer back 1 hop, then an L2 hit
+  // over the L1-to-L2 interconnect (latency_path.h).
+  const ParamSet& p = rig.config.params;
+  const LatencyPath path(p);
   EXPECT_EQ(first.served_by, ServedBy::L2);
-  EXPECT_EQ(first.latency, 2u + 1 + 1 + 1 + 18);
+  EXPECT_EQ(first.latency, path.l1 + p.get_u32("nuca.hop_latency") + p.get_u32("nuca.table_latency") +
+                               p.get_u32("nuca.hop_latency") + (path.l2_hit() - path.l1));
   EXPECT_EQ(second.served_by, ServedBy::L2);
   EXPECT_EQ(second.latency, first.latency + 1);
   EXPECT_EQ(rig.org->mesh().counters().packets - packets, 4u);

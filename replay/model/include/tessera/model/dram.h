@@ -1,6 +1,20 @@
-// Main memory: latency range by row-buffer outcome, per-channel data bus with a bandwidth in
-// bytes per GPU cycle (requests queue behind each other on the bus, so a bandwidth-bound
-// stream saturates), open-row tracking per bank, and a physical address map of `size_bytes`.
+// Main memory: per-channel data bus with a bandwidth in bytes per GPU cycle (requests queue
+// behind each other on the bus, so a bandwidth-bound stream saturates), banks with an open row
+// each and the time they are busy, read/write turnaround on the data bus, and a physical address
+// map of `size_bytes`.
+//
+// Latency: paper 000 Table I gives main memory "50-100 cycles" of its 400 MHz memory clock; the
+// row-buffer hit / miss split of that range is ours (a hit the low end, a miss the high end, as
+// an open-page controller sees them unloaded). The latency counts from the cycle a request
+// starts at its bank and its line has crossed the channel's bus, so queueing adds to it: busy
+// banks, the bus, turnarounds.
+//
+// Bank and bus timing (DramTiming, from the LPDDR3-1600 / LPDDR4-3200 JEDEC parameters that
+// dram.type selects, see hierarchy.cpp): a row hit occupies its bank for one burst (tCCD); a row
+// miss first waits until the open row has been open tRAS, precharges it (tRP), activates the new
+// row (tRCD) and then bursts, so a second miss to another row of the same bank waits for all of
+// that; the data bus pays a write-to-read gap (tWTR + read latency) and a read-to-write gap when
+// its direction changes.
 //
 // Address map: the replayed frame's addresses are the simulated GPU's virtual addresses
 // (replay/frontend's map places images and memory objects terabytes apart). Main memory maps
@@ -10,27 +24,49 @@
 // holds is refused (access() throws DramCapacityError): the frame does not fit the configured
 // memory.
 //
-// Simplifications (stated): one open row per bank (open-page policy), no bank busy time beyond
-// the row outcome, no refresh, requests served in arrival order per channel. Paper 000 Table I
-// gives "50-100 cycles" and 4 B/cycle; the row hit / row miss split of that range is ours.
+// Simplifications (stated): one open row per bank (open-page policy), no refresh, requests served
+// in arrival order per bank and per channel (no FR-FCFS reordering).
 #pragma once
 
 #include <cstdint>
 #include <stdexcept>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 namespace tessera::model {
 
+// Bank and bus timing in GPU cycles (0 everywhere: no bank or turnaround model).
+struct DramTiming {
+  double t_rp = 0;       // precharge
+  double t_rcd = 0;      // activate to column command
+  double t_ras = 0;      // activate to precharge, at least
+  double t_ccd = 0;      // one burst: a bank takes a column command per t_ccd
+  double wtr_gap = 0;    // data bus idle between a write burst and the next read burst
+  double rtw_gap = 0;    // data bus idle between a read burst and the next write burst
+};
+
+// A device's bank and bus timing in nanoseconds (JEDEC), for dram.type:
+//  lpddr3: LPDDR3-1600, JESD209-3, tCK 1.25 ns: tRPpb 18, tRCD 18, tRAS 42; tCCD 4 tCK (BL8);
+//          write-to-read gap tWTR 7.5 + RL 12 tCK; read-to-write gap 1 tCK + tDQSCKmax 5.5.
+//  lpddr4: LPDDR4-3200, JESD209-4, tCK 0.625 ns: tRPpb 18, tRCD 18, tRAS 42; tCCD 8 tCK (BL16);
+//          write-to-read gap tWTR 10 + RL 28 tCK; read-to-write gap 1 tCK + tDQSCKmax 3.5.
+// (The same JEDEC values DRAM simulators' LPDDR3-1600 and LPDDR4-3200 configurations carry.)
+// Throws std::invalid_argument for another name.
+DramTiming dram_device_timing_ns(std::string_view type);
+// The same in GPU cycles of a `gpu_mhz` clock.
+DramTiming dram_timing_cycles(const DramTiming& ns, double gpu_mhz);
+
 struct DramConfig {
-  uint32_t latency_row_hit = 50;    // GPU cycles, open-row access
-  uint32_t latency_row_miss = 100;  // GPU cycles, precharge + activate + access
+  uint32_t latency_row_hit = 50;    // GPU cycles, open-row access, unloaded
+  uint32_t latency_row_miss = 100;  // GPU cycles, precharge + activate + access, unloaded
   double bytes_per_cycle = 2.0;     // per channel, in GPU cycles
   uint32_t channels = 2;            // line-interleaved
   uint32_t banks = 8;               // per channel, row-interleaved
   uint32_t row_bytes = 2048;
   uint32_t line_bytes = 64;
   uint64_t size_bytes = uint64_t{1} << 30;  // capacity: physical pages available
+  DramTiming timing;
 };
 
 inline constexpr uint32_t kDramPageBytes = 4096;
@@ -45,7 +81,10 @@ struct DramCounters {
   uint64_t row_hits = 0;
   uint64_t row_misses = 0;
   uint64_t bytes = 0;
-  double queue_cycles = 0;   // total time requests waited for the data bus
+  double queue_cycles = 0;         // total time requests waited for the data bus
+  double bank_wait_cycles = 0;     // total time requests waited for their bank (earlier accesses)
+  uint64_t turnarounds = 0;        // data-bus direction changes
+  double read_latency_cycles = 0;  // sum over reads of arrival to data, GPU cycles
   uint64_t per_source[kDramSources] = {};
   uint64_t accesses() const { return reads + writes; }
 };
@@ -69,7 +108,7 @@ class Dram {
   double busy_until() const;
   // Physical pages mapped so far (the footprint of the run in main memory).
   uint64_t pages_mapped() const { return page_map_.size(); }
-  // Counters restart for a new frame; open rows, the bus and the page map carry over.
+  // Counters restart for a new frame; open rows, banks, the bus and the page map carry over.
   void clear_counters() { counters_ = DramCounters{}; }
   const DramCounters& counters() const { return counters_; }
   const DramConfig& config() const { return config_; }
@@ -86,12 +125,23 @@ class Dram {
   };
   static Divisor divisor(uint64_t d);
 
+  struct Bank {
+    uint64_t open_row = 0;    // row + 1 (0 = closed)
+    double ready = 0;         // the bank takes its next command from here
+    double activated = 0;     // the open row's activation (tRAS counts from it)
+  };
+  struct Channel {
+    double bus_free = 0;      // the data bus is free from here
+    bool last_write = false;  // direction of the last burst
+    bool used = false;
+  };
+
   DramConfig config_;
   Divisor line_, channels_, row_, banks_;
   double transfer_cycles_;
   uint64_t page_capacity_;
-  std::vector<double> bus_free_;        // per channel
-  std::vector<uint64_t> open_row_;      // per channel x bank, row + 1 (0 = closed)
+  std::vector<Channel> channel_;
+  std::vector<Bank> bank_;      // per channel x bank
   std::unordered_map<uint64_t, uint64_t> page_map_;  // virtual page -> physical page
   uint64_t last_vpage_ = ~uint64_t{0}, last_ppage_ = 0;
   DramCounters counters_;

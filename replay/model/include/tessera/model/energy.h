@@ -9,18 +9,25 @@
 //   1 KiB RAM 128-bit port (register buffers such as TFM): 32 nm lop 0.82/1.14
 //   DRAM per 64 B: LPDDR3-1600 x32 row hit 2.6 nJ, row miss 6.7 nJ; LPDDR4-3200 hit 2.7 nJ,
 //   miss 3.9-5.5 nJ (derived from DRAMPower IDD values); we take the midpoint 4.7 nJ.
-// The L1 texture, vertex and tile caches are all charged the 16 KiB 4-way figures (the only
-// first-level point CACTI was run for); the L2 the 1 MiB figures. Charged: each demand read (and
-// each prefetch probe) one read access; each demand write and each line fill one write access;
-// DRAM one row-hit or row-miss energy per 64 B transfer.
+// Every cache is charged by its own geometry (sram_cache()): a power law through the two CACTI
+// points above, in the capacity of the one bank an access reads (the 1 MiB point's bank is
+// 256 KiB), times sqrt(ways / 4) for the ways a set-associative lookup reads in parallel (the
+// exponent is ours: the two points differ in both capacity and ways, so the split is not in
+// them; fully associative lookups count as 16 ways: a tag search reads one data way). The fit
+// reproduces both points exactly in every technology variant. Charged: each demand read (and each
+// prefetch probe) one read access; each demand write and each line fill one write access; DRAM
+// one row-hit or row-miss energy per 64 B transfer.
 //
 // Shader cores and fixed function (per-operation energies; logic_scale() below):
 //   arithmetic: M. Horowitz, "Computing's energy problem (and what we can do about it)", ISSCC
 //     2014, 45 nm at 0.9 V: 32-bit FP add 0.9 pJ, FP multiply 3.7 pJ, integer add 0.1 pJ,
 //     integer multiply 3.1 pJ. Scaled to the papers' 32 nm at 1 V (paper 001 Table II) by
-//     capacitance (32/45) and voltage squared ((1.0/0.9)^2): x0.878. Every dynamic SPIR-V
-//     instruction is charged as one FP32 multiply-add (the stream counts instructions, not their
-//     kind: an upper bound for integer and move instructions) = (0.9 + 3.7) x 0.878 = 4.04 pJ.
+//     capacitance (32/45) and voltage squared ((1.0/0.9)^2): x0.878. One FP32 multiply-add =
+//     (0.9 + 3.7) x 0.878 = 4.04 pJ. With core.cost=classes every scalar operation of the stream's
+//     classes is charged per lane of its quad (4 lanes a warp): an ALU operation one multiply-add,
+//     a transcendental core.sfu_ops of them (its issue slots; ours), a varying component two (the
+//     plane equation a x + b y + c; ours), a load/store one 128-bit access of a 1 KiB RAM per warp;
+//     with core.cost=instructions every dynamic SPIR-V instruction of a lane one multiply-add.
 //   register file: per issue cycle two operand reads and one result write of a 128-bit row (4
 //     lanes x 32 bit), each the 1 KiB 128-bit RAM access above scaled by sqrt(capacity / 1 KiB)
 //     (bitlines and wordlines of a square array grow with the square root of its capacity); the
@@ -38,6 +45,14 @@
 //     whether blending was enabled, an upper bound for opaque draws).
 //   tile buffers: attachment loads and colour flushes move 64 B lines in and out of the colour /
 //     depth buffers: 4 accesses of 128 bits per line.
+//   queues (paper 000 Table I: vertex 16 x 136 B, triangle 16 x 388 B, fragment 64 x 233 B,
+//     colour 64 x 24 B): each entry pushed is written and read once, 128 bits at a time, in a
+//     small RAM of the queue's capacity; leakage by capacity.
+//   L1-to-L2 interconnect: every flit's bits over a wire of sqrt(cores + vertex processors + 1)
+//     tile pitches (the requesters laid out in a square, the L2 at its side; ours) at the wire
+//     energy of dtm-nuca/network_energy.h (0.12 pJ per bit and mm, R. Ho, K. Mai, M. Horowitz,
+//     "The Future of Wires", 2001), plus one arbitration / switch traversal (0.12 pJ per bit, the
+//     mesh router figure there).
 //   vertex processors: the same per-instruction and register-file charges, with a register file
 //     of 64 lanes (a vertex batch) x core.registers words.
 //   Technology variants: these figures are hp-like (Horowitz's process); other variants scale
@@ -74,6 +89,14 @@ struct AccessEnergy {
 
 AccessEnergy sram_16kib_4way(TechVariant tech);
 AccessEnergy sram_1mib_8way(TechVariant tech);
+// A cache of `bytes` in `banks` banks with `ways` ways (0: fully associative), 64 B lines, per
+// access (the fit described above).
+AccessEnergy sram_cache(TechVariant tech, uint64_t bytes, uint32_t ways, uint32_t banks);
+// Interconnect wires (above): pJ per bit and mm of wire, per bit and switch traversal, mm per
+// tile pitch.
+inline constexpr double kWirePjPerBitMm = 0.12;
+inline constexpr double kSwitchPjPerBit = 0.12;
+inline constexpr double kTilePitchMm = 1.0;
 AccessEnergy ram_1kib_32nm_lop();
 // A small RAM with a 128-bit port of `bytes` capacity in `tech` (register files, tile buffers,
 // instruction buffers): the 1 KiB figure scaled by technology and sqrt(capacity / 1 KiB).
@@ -94,12 +117,27 @@ double int_mac_pj(TechVariant tech);
 double int_add_pj(TechVariant tech);
 double logic_leakage_mw(TechVariant tech);  // per shader core or vertex processor
 
+// Operations of one class per warp (a quad of lanes), as the access stream counts them (version
+// 4): alu and sfu scalar operations, varying components, texture instructions, 32-bit memory
+// accesses.
+struct OpCounts {
+  uint64_t alu = 0, sfu = 0, varying = 0, texture = 0, memory = 0;
+  OpCounts& operator+=(const OpCounts& o) {
+    alu += o.alu, sfu += o.sfu, varying += o.varying, texture += o.texture, memory += o.memory;
+    return *this;
+  }
+};
+
 // What the non-memory structures did in a frame, counted by the timing units.
 struct CoreActivity {
   uint64_t fragment_lane_instructions = 0;  // dynamic instructions of shaded quads (helper lanes too)
   uint64_t fragment_issue_cycles = 0;       // shader-core issue cycles
+  OpCounts fragment_ops;                    // core.cost=classes: per class, per warp
   uint64_t vertex_lane_instructions = 0;
   uint64_t vertex_issue_cycles = 0;
+  OpCounts vertex_ops;
+  uint64_t vertex_queue_pushes = 0, triangle_queue_pushes = 0;  // entries written (paper 000 Table I queues)
+  uint64_t fragment_queue_pushes = 0, color_queue_pushes = 0;
   uint64_t texture_probes = 0;              // filter probes of every texture sample
   uint64_t quads_rasterized = 0;
   uint64_t quads_depth_tested = 0;          // quads early-Z took
@@ -122,6 +160,13 @@ struct EnergyParams {
   uint64_t register_file_bytes = 0;     // per shader core
   uint64_t vp_register_file_bytes = 0;  // per vertex processor
   uint64_t colorbuf_bytes = 1024, depthbuf_bytes = 1024;  // per shader core
+  bool class_cost = true;          // core.cost=classes: instructions charged per class
+  uint32_t sfu_ops = 4;
+  // Queue capacities in entries (queue.*), per core with queue.scope=per-core for the fragment and
+  // colour queues.
+  uint32_t vertex_queue = 16, triangle_queue = 16, fragment_queue = 64, color_queue = 64;
+  bool shared_queues = true;
+  uint32_t interconnect_width = 64;  // bytes per flit
 
   static EnergyParams from_params(const ParamSet& params);
 

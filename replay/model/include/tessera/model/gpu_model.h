@@ -49,10 +49,26 @@ struct StageStats {
   uint64_t queue_wait_cycles = 0;
 };
 
+// Where a shader core's cycles go (shader_core.h): an engine issued (busy), or every engine idle
+// because the resident quads wait for texture data, wait for the varying or load/store unit, the
+// next quad is held at a barrier, finished quads cannot leave for a full colour queue (blocked),
+// or there is nothing to run (starved: the fragment queue is empty, during geometry phases too).
+enum class CoreState : uint8_t { Busy = 0, TextureWait, UnitWait, BarrierWait, Blocked, Starved };
+inline constexpr uint32_t kCoreStates = 6;
+const char* core_state_name(CoreState s);  // busy, texture_wait, unit_wait, barrier_wait, blocked, starved
+
+struct CoreCycles {
+  uint64_t by_state[kCoreStates] = {};
+  uint64_t& operator[](CoreState s) { return by_state[static_cast<size_t>(s)]; }
+  uint64_t operator[](CoreState s) const { return by_state[static_cast<size_t>(s)]; }
+  uint64_t total() const;
+};
+
 struct CoreStats {
   uint64_t quads = 0;        // quads shaded
-  uint64_t busy_cycles = 0;  // instruction issue cycles
+  uint64_t busy_cycles = 0;  // issue cycles, summed over the core's engines
   uint64_t l1tex_accesses = 0, l1tex_hits = 0;
+  CoreCycles cycles;         // sums to the frame's cycles
 };
 
 struct TileMetric {

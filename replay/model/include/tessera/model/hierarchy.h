@@ -24,11 +24,34 @@
 #include <type_traits>
 #include <vector>
 
+#include "tessera/model/busy_calendar.h"
 #include "tessera/model/dram.h"
 #include "tessera/model/params.h"
 #include "tessera/model/replacement/policies.h"
 
 namespace tessera::model {
+
+// The interconnect between the first-level caches (texture, vertex, tile) and the shared L2
+// (paper 000 section IV-A: "each Fragment Processor can only access its private Texture Cache,
+// which is connected by a common bus to the shared L2 cache"). Every L2 request crosses it: a
+// request channel carries one address flit (and a write's data), a response channel carries a
+// read's line back, width_bytes per flit and cycle, `latency` cycles per traversal. A bus has one
+// pair of channels for every requester; a crossbar one pair per L2 bank (requests to different
+// banks do not contend). Colour flushes and attachment loads do not cross it (paper 003 Fig. 2:
+// the tile buffers reach main memory directly).
+struct InterconnectConfig {
+  enum class Topology : uint8_t { Bus, Crossbar };
+  Topology topology = Topology::Bus;
+  uint32_t width_bytes = 64;
+  uint32_t latency = 1;
+};
+
+struct InterconnectCounters {
+  uint64_t request_flits = 0;
+  uint64_t response_flits = 0;
+  uint64_t wait_cycles = 0;  // cycles requests and responses waited for a busy channel
+  uint64_t flits() const { return request_flits + response_flits; }
+};
 
 struct HierarchyConfig {
   uint32_t shader_cores = 4;
@@ -38,6 +61,7 @@ struct HierarchyConfig {
   CacheConfig tile;
   CacheConfig l2;
   DramConfig dram;
+  InterconnectConfig interconnect;
   bool track_replication = true;
 
   // From a parameter set (params.h). Throws ParamError naming the parameter group on an
@@ -204,6 +228,7 @@ class MemoryHierarchy {
   Dram& dram() { return dram_; }
   const Dram& dram() const { return dram_; }
   const HierarchyConfig& config() const { return config_; }
+  const InterconnectCounters& interconnect() const { return interconnect_counters_; }
 
   // Paper 000 Fig. 1: replication_histogram()[k] = texture requests after whose service the
   // block resided in exactly k private L1 texture caches (k = 0 .. shader_cores).
@@ -285,6 +310,9 @@ class MemoryHierarchy {
     ++replication_[holders];
   }
   [[noreturn]] void throw_no_such_core(uint32_t core) const;
+  // The L1-to-L2 interconnect: books `flits` on the request (or response) channel that serves
+  // `addr` from cycle `t`; returns the cycle the last flit has arrived at the other end.
+  uint64_t cross(bool response, uint64_t addr, uint32_t flits, uint64_t t);
   // The L1 miss path below the tag lookup.
   MemResponse l1tex_miss(const CacheOutcome& o, const MemRequest& request, uint64_t t, uint64_t now);
   // The part of a first-level access below a miss (or a write passed through) that reached the
@@ -303,6 +331,13 @@ class MemoryHierarchy {
   std::vector<AnyCache> tile_;
   std::vector<AnyCache> l2_;
   Dram dram_;
+  // Request and response channels: one each for a bus, one each per L2 bank for a crossbar.
+  std::vector<BusyCalendar> request_channels_, response_channels_;
+  // L2 banks: one access per bank per cycle (line-interleaved). A calendar, not a "free from"
+  // cycle, since the cores' requests reach L2 out of time order (busy_calendar.h).
+  std::vector<BusyCalendar> l2_banks_;
+  uint32_t line_flits_ = 1;
+  InterconnectCounters interconnect_counters_;
   std::unique_ptr<TextureOrganisation> organisation_;
   std::unique_ptr<TileCacheOrganisation> tile_organisation_;
   std::vector<uint64_t> replication_;
