@@ -206,7 +206,9 @@ ParamRegistry build_model_registry() {
                  "32-bit registers per lane: the register file holds core.max_quads x 4 lanes x this (its energy grows with it)",
                  1, 4096));
   r.add(int_param("vp.issue_lanes", "4", "lane-instructions a vertex processor issues per cycle", 1, 1024));
-  r.add(int_param("tex.lines_per_cycle", "1", "texture lines a core's texture unit sends to its L1 per cycle", 1, 64));
+  // One bilinear sample a clock (a small Bifrost core) reads every 4x4-texel block its footprint
+  // touches in that clock: up to four (paper 004 Algorithm 2, case 4).
+  r.add(int_param("tex.lines_per_cycle", "4", "texture lines a core's texture unit sends to its L1 per cycle", 1, 64));
   r.add(int_param("tex.latency", "4", "texture unit address + filter pipeline cycles added to each texture instruction", 0, 10000));
   // Queues between pipeline stages (paper 000 Table I).
   r.add(int_param("queue.vertex", "16", "vertex queue entries: vertices fetched ahead of the vertex processors", 1, 1 << 20));
