@@ -363,6 +363,34 @@ std::string figure_html(const FigureData& d, const std::string& heading_prefix) 
   return s + "</figure>\n";
 }
 
+// One paragraph per paper on its baseline (figures/baseline.sql): where its shader cores' cycles
+// go, how much of its main-memory traffic is tile flushes that no texture or Parameter Buffer
+// scheme touches, the memory hierarchy's share of its energy and what its tiles write back -- the
+// context a scheme's time and energy figures are read in.
+std::string baseline_html(const std::vector<report::FigureRow>& rows, const std::string& preset) {
+  std::map<std::string, double> v;
+  for (const auto& r : rows) {
+    if (r.capture == "mean" && r.series == preset) v[r.part] = r.value;
+  }
+  std::string s = "<p class=\"baseline\" data-fig=\"baseline-" + html(preset) + "\">Baseline <code>" + html(preset) +
+                  "</code> <span class=\"sql\">analyzer/figures/baseline.sql</span>: ";
+  if (!v.count("busy")) return s + "no runs of it in this database.</p>\n";
+  const auto pct = [&](const char* part) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * v[part]);
+    return std::string(buf);
+  };
+  s += "its shader cores issue " + pct("busy") + " of the cycles, wait for texture data " + pct("texture_wait") +
+       ", for the varying or load/store unit " + pct("unit_wait") + ", at barriers " + pct("barrier_wait") +
+       ", blocked by blending or the flush " + pct("blocked") + ", starved " + pct("starved") + "; tile flushes (" +
+       std::string(v.count("writeback_color") && v["writeback_color"] > 0 ? "colour only, as the papers' tiler"
+                                                                          : "every attachment its store ops name") +
+       ") are " + pct("flush_share") + " of its main-memory accesses, which no texture or Parameter Buffer scheme "
+       "touches; the memory hierarchy is " + pct("memory_energy_share") +
+       " of its GPU energy (mean over the captures' measured frames).</p>\n";
+  return s;
+}
+
 std::string fmt(const std::optional<std::string>& v, int decimals) {
   if (!v) return "\u2014";
   char buf[48];
@@ -723,10 +751,12 @@ int run_report(const ReportOptions& opt) {
     page += "</table></section>\n";
     page += suite;
 
+    const std::vector<report::FigureRow> baseline = report::figure_rows(*db, "baseline");
     for (size_t i = 0; i < report::papers().size(); ++i) {
       const auto& p = report::papers()[i];
       page += "<section id=\"paper-" + p.id + "\" class=\"paper\"><h2>Paper " + p.id + ": " + html(p.title) +
               "</h2>\n<p>Schemes: " + html(p.scheme) + ".</p>\n";
+      page += baseline_html(baseline, p.preset);
       for (const auto& d : paper_figures[i]) page += figure_html(d, "");
       page += "</section>\n";
     }

@@ -35,7 +35,7 @@ std::vector<Paper> make_papers() {
   std::vector<Paper> p;
 
   p.push_back(Paper{"000", "DTM-NUCA: Dynamic Texture Mapping-NUCA for energy-efficient graphics rendering",
-                    "dtm-nuca, dtm-nuca-dist, d-nuca on mobile32", {}});
+                    "dtm-nuca, dtm-nuca-dist, d-nuca on mobile32", "mobile32", {}});
   p.back().figures = {
       {"000-fig06-l2-nuca", "Fig. 6: L2 accesses, normalised to private texture caches", Chart::kBars,
        "L2 accesses / baseline", "", 1.0, false, "runs of mobile32 and mobile32+dtm-nuca, +dtm-nuca-dist or +d-nuca",
@@ -71,7 +71,7 @@ std::vector<Paper> make_papers() {
   };
 
   p.push_back(Paper{"001", "DTexL: decoupled raster pipeline for texture locality",
-                    "dtexl and its variants on mobile4", {}});
+                    "dtexl and its variants on mobile4", "mobile4", {}});
   const std::string groupings = "runs of mobile4 and mobile4+dtexl-group-<grouping>";
   p.back().figures = {
       {"001-fig11-l2-by-grouping", "Fig. 11: L2 accesses per quad grouping, normalised to FG-xshift2", Chart::kBars,
@@ -114,7 +114,7 @@ std::vector<Paper> make_papers() {
   };
 
   p.push_back(Paper{"002", "DAE: decoupled access/execute on a mobile GPU",
-                    "dae, dae-no-sharing, perfect-l1, prefetch-ghb on tegra2 (--set core.max_quads=N warps)", {}});
+                    "dae, dae-no-sharing, perfect-l1, prefetch-ghb on tegra2 (--set core.max_quads=N warps)", "tegra2", {}});
   p.back().figures = {
       {"002-fig3a-speedup", "Fig. 3a: speedup over one warp per core", Chart::kBars, "speedup", "", 1.0, false,
        "runs of tegra2 and tegra2+<scheme> or tegra2 --set core.max_quads=N",
@@ -141,7 +141,7 @@ std::vector<Paper> make_papers() {
   };
 
   p.push_back(Paper{"003", "TCOR: a tile cache with optimal replacement",
-                    "tcor, tcor-no-l2 on mobile4-64k (and with --set tile.size=131072 for 128 KiB)", {}});
+                    "tcor, tcor-no-l2 on mobile4-64k (and with --set tile.size=131072 for 128 KiB)", "mobile4-64k", {}});
   const std::string tcor_runs =
       "runs of mobile4-64k and mobile4-64k+tcor (+tcor-no-l2), or of both with --set tile.size=131072";
   p.back().figures = {
@@ -174,7 +174,8 @@ std::vector<Paper> make_papers() {
         at("TCOR, 128 KiB", 5.3, Show::kPoints, "GPU energy decrease, 128 KiB tile cache (Fig. 22, sec. V-B2)")}},
   };
 
-  p.push_back(Paper{"004", "TFM: Texture Filter Memory", "tfm, filter-dm512, filter-fa512 on mobile-256k", {}});
+  p.push_back(Paper{"004", "TFM: Texture Filter Memory", "tfm, filter-dm512, filter-fa512 on mobile-256k", "mobile-256k",
+                    {}});
   p.back().figures = {
       {"004-cases", "Sec. III: bilinear footprints in one, two and four texture blocks", Chart::kStacked,
        "share of texture accesses", "", std::nullopt, false, "runs of mobile-256k+tfm with the tfm.case1..4 metrics",

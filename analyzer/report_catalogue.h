@@ -48,6 +48,7 @@ struct Paper {
   std::string id;      // "001"
   std::string title;
   std::string scheme;  // the scheme names, as tessera replay --config takes them
+  std::string preset;  // the paper's baseline configuration (figures/baseline.sql describes it)
   std::vector<Figure> figures;
 };
 

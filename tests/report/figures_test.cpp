@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "config_spec.h"
@@ -170,6 +171,40 @@ TEST(FigureSql, EnergyStackSplitsMemoryFromTheRestAndSumsToTheTotal) {
   EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "D-NUCA", "memory hierarchy"), 0.5);
   EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "D-NUCA", "rest of the GPU"), 0.54);
   EXPECT_NEAR(*headline_value(rows, headline("000-fig10-energy-nuca", "GPU energy, D-NUCA")), 4.0, 1e-9);
+}
+
+// A preset's baseline (baseline.sql): each state's share of the cycles, the flush share of main
+// memory and the memory share of energy, over the warm frames and summed over them before the
+// share; schemes and overridden configurations are not baselines.
+TEST(FigureSql, BaselineSharesOfCyclesTrafficAndEnergy) {
+  TempPath path("r.db");
+  FixtureDb f(path.str());
+  auto frame = [](double cycles, double busy, double texture, double flushes, double dram, double warm) {
+    return std::map<std::string, double>{{"cycles", cycles}, {"core.cycles.busy", busy},
+                                         {"core.cycles.texture_wait", texture}, {"core.cycles.unit_wait", 0},
+                                         {"core.cycles.barrier_wait", 0}, {"core.cycles.blocked", 0},
+                                         {"core.cycles.starved", cycles - busy - texture}, {"dram.color_flushes", flushes},
+                                         {"dram.accesses", dram}, {"energy.memory_nj", 3}, {"energy.total_nj", 4},
+                                         {"sim.warm", warm}};
+  };
+  // Frame 1 is cold and left out; frames 2 and 3 sum to 400 cycles: 100 busy, 200 texture.
+  f.run("a.tcap", "mobile4", {{1, frame(1000, 1000, 0, 0, 10, 0)}, {2, frame(100, 50, 50, 5, 10, 1)},
+                              {3, frame(300, 50, 150, 15, 30, 1)}},
+        {{"gpu.tile_writeback", "color"}});
+  f.run("b.tcap", "mobile4", {{1, frame(100, 100, 0, 10, 10, 0)}}, {{"gpu.tile_writeback", "color"}});
+  f.run("a.tcap", "mobile4+dtexl", {{2, frame(100, 100, 0, 0, 10, 1)}});
+  f.run("a.tcap", "mobile32", {{2, frame(100, 10, 80, 1, 4, 1)}}, {{"gpu.tile_writeback", "store-ops"}});
+  const auto rows = figure_rows(f.db(), "baseline");
+  EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "mobile4", "busy"), 0.25);
+  EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "mobile4", "texture_wait"), 0.5);
+  EXPECT_DOUBLE_EQ(at(rows, "a.tcap", "mobile4", "flush_share"), 0.5);
+  EXPECT_DOUBLE_EQ(at(rows, "b.tcap", "mobile4", "busy"), 1.0);  // its only frame is cold: kept
+  EXPECT_DOUBLE_EQ(at(rows, "mean", "mobile4", "busy"), 0.625);
+  EXPECT_DOUBLE_EQ(at(rows, "mean", "mobile4", "memory_energy_share"), 0.75);
+  EXPECT_DOUBLE_EQ(at(rows, "mean", "mobile4", "writeback_color"), 1.0);
+  EXPECT_DOUBLE_EQ(at(rows, "mean", "mobile32", "writeback_color"), 0.0);
+  EXPECT_DOUBLE_EQ(at(rows, "mean", "mobile32", "flush_share"), 0.25);
+  for (const auto& r : rows) EXPECT_NE(r.series, "mobile4+dtexl");
 }
 
 TEST(FigureSql, ScalingPairsEachCoreCountWithItsOwnBaseline) {

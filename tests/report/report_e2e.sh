@@ -30,7 +30,7 @@ if [ "$mode" = fixture ]; then
   charts=()
   for f in "$figures"/*.sql; do
     id=$(basename "$f" .sql)
-    case $id in suite|tiles|pair-deltas) ;; *) charts+=("$id") ;; esac
+    case $id in suite|tiles|pair-deltas|baseline) ;; *) charts+=("$id") ;; esac
   done
   charts+=(heatmap-racing heatmap-puzzle)
   "$tessera" report "$work/f.db" -o "$work/report.html" --svg "$work/svg" | tee "$work/report.txt"
