@@ -172,12 +172,11 @@ inline ParamSet mobile4(std::initializer_list<const char*> overrides = {}) {
   return p;
 }
 
-// mobile4 with one execution engine per core issuing one operation per lane a cycle, and a
-// fragment queue and early-Z budget per core: the mechanisms a test isolates (barriers, queues,
-// latency hiding) in round numbers -- a quad of N legacy instructions (alu = N / 4) issues for
-// N / 4 cycles, one quad at a time per core.
+// mobile4 with one execution engine per core issuing one operation per lane a cycle: the
+// mechanisms a test isolates (barriers, queues, latency hiding) in round numbers -- a quad of N
+// legacy instructions (alu = N / 4) issues for N / 4 cycles, one quad at a time per core.
 inline ParamSet classic(std::initializer_list<const char*> overrides = {}) {
-  ParamSet p = mobile4({"core.engines=1", "core.alu_rate=1", "queue.scope=per-core", "gpu.earlyz_scope=per-core"});
+  ParamSet p = mobile4({"core.engines=1", "core.alu_rate=1"});
   for (const char* o : overrides) p.apply(o);
   return p;
 }

@@ -62,7 +62,7 @@ TEST(WhereTimeGoes, EveryCoresCyclesAddUpToTheFrame) {
       return q;
     };
     const auto bytes = buildFrame(f);
-    for (const char* spec : {"mobile4", "mobile4+gpu.barrier=subtile", "mobile32", "mobile4+queue.scope=per-core"}) {
+    for (const char* spec : {"mobile4", "mobile4+gpu.barrier=subtile", "mobile32", "mobile4+queue.scope=shared"}) {
       Configuration c = parse_configuration(spec);
       auto model = c.make_model();
       FrameResults r;

@@ -397,7 +397,7 @@ TEST(FigureSql, EveryFileRunsOnAnEmptyDatabaseAndEveryFigureHasOne) {
     files.insert(name);
     EXPECT_NO_THROW(run(f.db(), figure_sql(name))) << name;
   }
-  std::set<std::string> used = {"suite", "tiles", "pair-deltas"};
+  std::set<std::string> used = {"suite", "tiles", "pair-deltas", "baseline"};
   auto check = [&](const Figure& fig) {
     EXPECT_TRUE(files.count(fig.id)) << fig.id << " has no analyzer/figures/" << fig.id << ".sql";
     EXPECT_FALSE(fig.needs.empty()) << fig.id;

@@ -67,6 +67,14 @@ uint64_t BusyCalendar::reserve(uint64_t t, uint64_t length) {
   if (length == 0) return t;
   if (length > kWindow) throw std::invalid_argument("BusyCalendar: a booking longer than the window");
   uint64_t start = std::max(t, base_);
+  if (length == 1) {
+    // One cycle (a flit, a bank access): the first free cycle, no gap to check.
+    start = first_free(start);
+    advance(start);
+    const uint64_t i = start % kWindow;
+    bits_[i / 64] |= uint64_t{1} << (i % 64);
+    return start;
+  }
   while (true) {
     start = first_free(start);
     const uint64_t blocked = first_busy(start, start + length);

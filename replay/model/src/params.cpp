@@ -169,7 +169,12 @@ ParamRegistry build_model_registry() {
   r.add(string_param("gpu.tile_order", "z", "order the tile fetcher visits the tiles (paper 001 Fig. 7 and section III-C)",
                     {"scanline", "z", "hilbert", "s-hilbert"}));
   r.add(int_param("gpu.earlyz_inflight_quads", "8", "quads past early-Z not yet taken by the shader cores", 1, 1 << 20));
-  r.add(string_param("gpu.earlyz_scope", "shared",
+  // Paper 001 section II-A: "from the Early Z-Test stage onwards, [the Raster Pipeline] is
+  // implemented with several parallel pipelines that operate independently", quads "propagated
+  // between stages through FIFO queues": a queue and an in-flight budget per pipeline (core).
+  // Paper 000's Table I gives one value per queue and for early-Z, and no per-pipeline structure:
+  // mobile32 shares them.
+  r.add(string_param("gpu.earlyz_scope", "per-core",
                      "gpu.earlyz_inflight_quads bounds the whole GPU (shared) or each core's early-Z (per-core)",
                      {"shared", "per-core"}));
   r.add(string_param("gpu.tile_writeback", "color",
@@ -215,7 +220,7 @@ ParamRegistry build_model_registry() {
   r.add(int_param("queue.triangle", "16", "triangle (tile) queue entries: primitives the tile fetcher holds for the rasterizer", 1, 1 << 20));
   r.add(int_param("queue.fragment", "64", "fragment queue entries: quads between the rasterizer and early-Z", 1, 1 << 20));
   r.add(int_param("queue.color", "64", "color queue entries: shaded quads waiting for blending", 1, 1 << 20));
-  r.add(string_param("queue.scope", "shared",
+  r.add(string_param("queue.scope", "per-core",
                      "queue.fragment and queue.color hold that many entries for all cores together (shared) or for each "
                      "core (per-core)",
                      {"shared", "per-core"}));
@@ -434,7 +439,7 @@ ParamSet make_preset(std::string_view name, const ParamRegistry& registry) {
         "tile.size=32KiB\n tile.ways=2\n tile.line=64\n tile.latency=2\n"
         "l2.size=1MiB\n l2.banks=8\n l2.ways=8\n l2.line=64\n l2.latency=18\n"
         "colorbuf.size=1KiB\n colorbuf.latency=1\n depthbuf.size=1KiB\n depthbuf.latency=1\n"
-        "gpu.earlyz_inflight_quads=8\n energy.tech=22nm-lop\n",
+        "gpu.earlyz_inflight_quads=8\n gpu.earlyz_scope=shared\n queue.scope=shared\n energy.tech=22nm-lop\n",
         "preset mobile32");
   } else {
     std::string known;

@@ -214,9 +214,9 @@ TEST(DtexlBarriers, DecoupledBarriersOverlapTheHeavySubtiles) {
   const auto bytes = buildFrame(f);
   auto run = [&](const char* spec) {
     Configuration c = parse_configuration(spec);
-    // One engine issuing one operation a cycle per core, queues per core (frame_builder.h's
-    // classic()): a heavy quad's 1000 legacy issue slots take 1000 cycles.
-    for (const char* o : {"core.engines=1", "core.alu_rate=1", "queue.scope=per-core", "gpu.earlyz_scope=per-core"}) {
+    // One engine issuing one operation a cycle per core (frame_builder.h's classic()): a heavy
+    // quad's 1000 legacy issue slots take 1000 cycles.
+    for (const char* o : {"core.engines=1", "core.alu_rate=1"}) {
       c.params.apply(o);
     }
     c.params.set("queue.fragment", "256");  // room for a core to run a tile ahead
