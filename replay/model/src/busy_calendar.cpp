@@ -6,24 +6,25 @@
 
 namespace tessera::model {
 
-namespace {
-constexpr uint64_t kWords = BusyCalendar::kWindow / 64;
+BusyCalendar::BusyCalendar(uint64_t window) : window_(window), mask_(window - 1), bits_(window / 64, 0) {
+  if (window < 64 || !std::has_single_bit(window)) throw std::invalid_argument("BusyCalendar: the window is not a power of two of at least 64 cycles");
 }
 
 bool BusyCalendar::busy(uint64_t cycle) const {
-  if (cycle < base_ || cycle >= base_ + kWindow) return false;
-  const uint64_t i = cycle % kWindow;
+  if (cycle < base_ || cycle >= base_ + window_) return false;
+  const uint64_t i = cycle & mask_;
   return ((bits_[i / 64] >> (i % 64)) & 1) != 0;
 }
 
 void BusyCalendar::clear() {
   std::fill(bits_.begin(), bits_.end(), 0);
   base_ = 0;
+  frontier_ = 0;
 }
 
 uint64_t BusyCalendar::first_free(uint64_t c) const {
-  while (c < base_ + kWindow) {
-    const uint64_t i = c % kWindow;
+  while (c < base_ + window_) {
+    const uint64_t i = c & mask_;
     const uint64_t free_bits = ~bits_[i / 64] >> (i % 64);  // the word's cycles from c on
     if (free_bits != 0) return c + static_cast<uint64_t>(std::countr_zero(free_bits));
     c += 64 - i % 64;
@@ -32,8 +33,8 @@ uint64_t BusyCalendar::first_free(uint64_t c) const {
 }
 
 uint64_t BusyCalendar::first_busy(uint64_t c, uint64_t end) const {
-  while (c < end && c < base_ + kWindow) {
-    const uint64_t i = c % kWindow;
+  while (c < end && c < base_ + window_) {
+    const uint64_t i = c & mask_;
     const uint64_t busy_bits = bits_[i / 64] >> (i % 64);
     if (busy_bits != 0) return std::min(end, c + static_cast<uint64_t>(std::countr_zero(busy_bits)));
     c += 64 - i % 64;
@@ -43,7 +44,7 @@ uint64_t BusyCalendar::first_busy(uint64_t c, uint64_t end) const {
 
 void BusyCalendar::fill(uint64_t start, uint64_t end, bool value) {
   for (uint64_t c = start; c < end;) {
-    const uint64_t i = c % kWindow;
+    const uint64_t i = c & mask_;
     const uint64_t n = std::min<uint64_t>(end - c, 64 - i % 64);
     const uint64_t mask = (n == 64 ? ~uint64_t{0} : ((uint64_t{1} << n) - 1)) << (i % 64);
     uint64_t& word = bits_[i / 64];
@@ -53,26 +54,29 @@ void BusyCalendar::fill(uint64_t start, uint64_t end, bool value) {
 }
 
 void BusyCalendar::advance(uint64_t last) {
-  if (last < base_ + kWindow) return;
-  const uint64_t next = last - kWindow + 1;
-  if (next - base_ >= kWindow) {
+  if (last < base_ + window_) return;
+  const uint64_t next = last - window_ + 1;
+  if (next - base_ >= window_) {
     std::fill(bits_.begin(), bits_.end(), 0);
   } else {
     fill(base_, next, false);  // the cycles that wrap around to hold the new ones
   }
   base_ = next;
+  frontier_ = std::max(frontier_, base_);
 }
 
 uint64_t BusyCalendar::reserve(uint64_t t, uint64_t length) {
   if (length == 0) return t;
-  if (length > kWindow) throw std::invalid_argument("BusyCalendar: a booking longer than the window");
+  if (length > window_) throw std::invalid_argument("BusyCalendar: a booking longer than the window");
   uint64_t start = std::max(t, base_);
+  if (start <= frontier_) start = frontier_;
   if (length == 1) {
     // One cycle (a flit, a bank access): the first free cycle, no gap to check.
     start = first_free(start);
     advance(start);
-    const uint64_t i = start % kWindow;
+    const uint64_t i = start & mask_;
     bits_[i / 64] |= uint64_t{1} << (i % 64);
+    if (start == frontier_) frontier_ = first_free(start + 1);
     return start;
   }
   while (true) {
@@ -83,6 +87,7 @@ uint64_t BusyCalendar::reserve(uint64_t t, uint64_t length) {
   }
   advance(start + length - 1);
   fill(start, start + length, true);
+  if (start <= frontier_) frontier_ = first_free(std::max(frontier_, start + length));
   return start;
 }
 

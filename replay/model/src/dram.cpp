@@ -37,7 +37,7 @@ Dram::Dram(const DramConfig& config) : config_(config) {
     throw std::invalid_argument("dram: row-hit latency exceeds row-miss latency");
   }
   if (config.size_bytes < kDramPageBytes) throw std::invalid_argument("dram: size is smaller than one 4 KiB page");
-  transfer_cycles_ = config.line_bytes / config.bytes_per_cycle;
+  transfer_cycles_ = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(config.line_bytes / config.bytes_per_cycle)));
   line_ = divisor(config.line_bytes);
   channels_ = divisor(config.channels);
   row_ = divisor(config.row_bytes);
@@ -47,8 +47,15 @@ Dram::Dram(const DramConfig& config) : config_(config) {
   for (double v : {t.t_rp, t.t_rcd, t.t_ras, t.t_ccd, t.wtr_gap, t.rtw_gap}) {
     if (!(v >= 0) || !std::isfinite(v)) throw std::invalid_argument("dram: timings must be finite and not negative");
   }
-  channel_.assign(config.channels, Channel{});
-  bank_.assign(static_cast<size_t>(config.channels) * config.banks, Bank{});
+  channel_.resize(config.channels);
+  bank_.resize(static_cast<size_t>(config.channels) * config.banks);
+  const auto cycles = [](double v) { return static_cast<uint64_t>(std::ceil(v)); };
+  // A row miss holds its bank until the new row is open and burst, and at least a row cycle
+  // (tRAS, plus the precharge when a row was open) so that the bank's next activation respects
+  // tRC = tRAS + tRP.
+  hit_cycles_ = cycles(t.t_ccd);
+  miss_cycles_ = cycles(std::max(t.t_ras, t.t_rcd + t.t_ccd));
+  open_miss_cycles_ = cycles(t.t_rp + std::max(t.t_ras, t.t_rcd + t.t_ccd));
 }
 
 Dram::Divisor Dram::divisor(uint64_t d) {
@@ -86,35 +93,36 @@ uint64_t Dram::access(uint64_t addr, bool write, uint64_t now, DramSource source
   Bank& bank = bank_[static_cast<size_t>(channel) * config_.banks + bank_index];
   Channel& ch = channel_[channel];
 
-  // The bank takes the request once its earlier accesses are done with it. A row hit bursts at
-  // once and holds the bank for one burst; a miss precharges the open row (not before it has
-  // been open tRAS), activates the new one (tRCD) and bursts. Paper 000 Table I's latency already
-  // holds an unloaded miss's precharge and activate: only the waits behind other accesses add.
-  const double arrival = static_cast<double>(now);
+  // The bank takes the request at its first free cycle (its calendar). A row hit bursts at once
+  // and holds the bank for one burst; a miss precharges the open row, activates the new one and
+  // bursts, holding the bank a row cycle. Paper 000 Table I's latency already holds an unloaded
+  // miss's precharge and activate: only the waits behind other accesses add.
   const bool row_hit = bank.open_row == row + 1;
-  double start = std::max(arrival, bank.ready);
-  if (row_hit) {
-    bank.ready = start + t.t_ccd;
-  } else {
-    const bool open = bank.open_row != 0;
-    if (open) start = std::max(start, bank.activated + t.t_ras);
-    bank.activated = start + (open ? t.t_rp : 0.0);
-    bank.ready = bank.activated + t.t_rcd + t.t_ccd;
-    bank.open_row = row + 1;
-  }
-  counters_.bank_wait_cycles += start - arrival;
+  const uint64_t start =
+      bank.busy.reserve(now, row_hit ? hit_cycles_ : bank.open_row != 0 ? open_miss_cycles_ : miss_cycles_);
+  bank.open_row = row + 1;
+  counters_.bank_wait_cycles += static_cast<double>(start - now);
   const uint32_t latency = row_hit ? config_.latency_row_hit : config_.latency_row_miss;
 
-  // The bus carries one line every transfer_cycles_; a request starts its transfer when the bus is
-  // free, so N back-to-back requests finish after about N x line / bandwidth cycles. A burst in
-  // the other direction than the last one waits for the turnaround gap as well.
-  double bus = std::max(start, ch.bus_free);
+  // The bus carries one line every transfer_cycles_ (whole cycles); a request takes the first
+  // free burst once its bank has started it, so N back-to-back requests finish after about
+  // N x line / bandwidth cycles. A burst in the other direction than the one booked last waits
+  // for the turnaround gap after it.
+  // (Only when the burst booked last ends near this one's start: one booked far ahead of it
+  // says nothing of the direction of the bus at this one's cycle.)
+  uint64_t earliest = start;
   if (ch.used && ch.last_write != write) {
-    ++counters_.turnarounds;
-    bus = std::max(bus, ch.bus_free + (write ? t.rtw_gap : t.wtr_gap));
+    const double gap = write ? t.rtw_gap : t.wtr_gap;
+    const uint64_t after = static_cast<uint64_t>(std::ceil(static_cast<double>(ch.last_end) + gap));
+    if (after >= start && ch.last_end <= start + 2 * transfer_cycles_) {
+      ++counters_.turnarounds;
+      earliest = after;
+    }
   }
-  counters_.queue_cycles += bus - start;
-  ch.bus_free = bus + transfer_cycles_;
+  const uint64_t bus = ch.bus.reserve(earliest, transfer_cycles_);
+  counters_.queue_cycles += static_cast<double>(bus - start);
+  ch.last_end = bus + transfer_cycles_;
+  ch.busy_until = std::max(ch.busy_until, ch.last_end);
   ch.last_write = write;
   ch.used = true;
 
@@ -122,14 +130,14 @@ uint64_t Dram::access(uint64_t addr, bool write, uint64_t now, DramSource source
   if (row_hit) ++counters_.row_hits; else ++counters_.row_misses;
   counters_.bytes += config_.line_bytes;
   ++counters_.per_source[static_cast<uint32_t>(source)];
-  const uint64_t done = static_cast<uint64_t>(std::ceil(bus + transfer_cycles_)) + latency;
+  const uint64_t done = bus + transfer_cycles_ + latency;
   if (!write) counters_.read_latency_cycles += static_cast<double>(done - now);
   return done;
 }
 
 double Dram::busy_until() const {
   double t = 0;
-  for (const Channel& c : channel_) t = std::max(t, c.bus_free);
+  for (const Channel& c : channel_) t = std::max(t, static_cast<double>(c.busy_until));
   return t;
 }
 

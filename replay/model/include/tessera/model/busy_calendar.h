@@ -26,10 +26,12 @@ class BusyCalendar {
  public:
   static constexpr uint64_t kWindow = uint64_t{1} << 20;
 
-  BusyCalendar() : bits_(kWindow / 64, 0) {}
+  // `window` cycles remembered (a power of two, at least 64): a resource whose bookings never run
+  // far ahead of its requests (a DRAM bank) needs a shorter window than a saturated mesh link.
+  explicit BusyCalendar(uint64_t window = kWindow);
 
   // Books the earliest [start, start + length) with start >= t that overlaps no booking; returns
-  // start. length 0 books nothing and returns t. length must not exceed kWindow.
+  // start. length 0 books nothing and returns t. length must not exceed the window.
   uint64_t reserve(uint64_t t, uint64_t length);
   bool busy(uint64_t cycle) const;
   // The first cycle the calendar remembers: a call for an earlier one starts there.
@@ -45,7 +47,11 @@ class BusyCalendar {
   // Moves the window so that it holds cycle `last`, forgetting the cycles it leaves behind.
   void advance(uint64_t last);
 
-  std::vector<uint64_t> bits_;  // bit (c % kWindow): cycle c is busy, for c in [base_, base_ + kWindow)
+  uint64_t window_, mask_;
+  // Every cycle in [base_, frontier_) is busy: a search from before it starts there (a saturated
+  // resource books back to back; without it each search would walk the busy run again).
+  uint64_t frontier_ = 0;
+  std::vector<uint64_t> bits_;  // bit (c % window_): cycle c is busy, for c in [base_, base_ + window_)
   uint64_t base_ = 0;
 };
 

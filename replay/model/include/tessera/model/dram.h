@@ -11,10 +11,10 @@
 //
 // Bank and bus timing (DramTiming, from the LPDDR3-1600 / LPDDR4-3200 JEDEC parameters that
 // dram.type selects, see hierarchy.cpp): a row hit occupies its bank for one burst (tCCD); a row
-// miss first waits until the open row has been open tRAS, precharges it (tRP), activates the new
-// row (tRCD) and then bursts, so a second miss to another row of the same bank waits for all of
-// that; the data bus pays a write-to-read gap (tWTR + read latency) and a read-to-write gap when
-// its direction changes.
+// miss precharges the open row (tRP), activates the new one and bursts, holding the bank for
+// max(tRAS, tRCD + tCCD) after the precharge (so consecutive activations are tRC apart); the
+// data bus pays a write-to-read gap (tWTR + read latency) and a read-to-write gap when its
+// direction changes.
 //
 // Address map: the replayed frame's addresses are the simulated GPU's virtual addresses
 // (replay/frontend's map places images and memory objects terabytes apart). Main memory maps
@@ -33,6 +33,8 @@
 #include <string_view>
 #include <unordered_map>
 #include <vector>
+
+#include "tessera/model/busy_calendar.h"
 
 namespace tessera::model {
 
@@ -125,20 +127,32 @@ class Dram {
   };
   static Divisor divisor(uint64_t d);
 
+  // Banks and buses are booked on calendars: the timing units compute requests ahead of time,
+  // and a request computed later for an earlier cycle must still find the resource free then.
+  // Which row is open follows the order requests are computed in (an approximation).
   struct Bank {
+    BusyCalendar busy{kBankWindow};
     uint64_t open_row = 0;    // row + 1 (0 = closed)
-    double ready = 0;         // the bank takes its next command from here
-    double activated = 0;     // the open row's activation (tRAS counts from it)
   };
+  static constexpr uint64_t kBankWindow = uint64_t{1} << 16;
+  static constexpr uint64_t kBusWindow = BusyCalendar::kWindow;
   struct Channel {
-    double bus_free = 0;      // the data bus is free from here
-    bool last_write = false;  // direction of the last burst
+    // The data bus, a burst of transfer_cycles_ at a time, booked in cycle order whatever order
+    // the requests are computed in (the timing units compute ahead: a write posted for later must
+    // not hold back a read that reaches the controller before it).
+    BusyCalendar bus{kBusWindow};
+    uint64_t last_end = 0;    // end of the burst booked last
+    uint64_t busy_until = 0;  // end of the latest burst
+    bool last_write = false;  // direction of the burst booked last
     bool used = false;
   };
 
   DramConfig config_;
   Divisor line_, channels_, row_, banks_;
-  double transfer_cycles_;
+  // Bank occupancy in whole cycles: a row hit's burst, a row miss's precharge (when a row is
+  // open), activation and burst.
+  uint64_t hit_cycles_ = 0, miss_cycles_ = 0, open_miss_cycles_ = 0;
+  uint64_t transfer_cycles_;  // a line's burst on a channel's bus, whole GPU cycles
   uint64_t page_capacity_;
   std::vector<Channel> channel_;
   std::vector<Bank> bank_;      // per channel x bank
