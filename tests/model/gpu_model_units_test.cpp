@@ -349,6 +349,38 @@ TEST(Energy, WholeGpuEnergyAddsUpAndChargesTheCores) {
             r.energy.find("regfile")->total_nj() / m(r, "core.issue_cycles"));
 }
 
+// One colour buffer per raster pipeline (paper 001 section II-A): the next tile's colour loads
+// enter it once this tile's lines have left. Early-Z runs through empty tiles at once; were their
+// loads issued then, every load of the pass would queue at the start and a read would wait behind
+// all of them, so its latency would grow with the number of tiles.
+TEST(TileBuffer, TheNextTilesColourLoadsWaitForThisTilesFlush) {
+  const auto run = [](uint32_t tiles_x, const char* buffer) {
+    FrameSpec f;
+    f.tiles_x = tiles_x;
+    f.load_lines = 16;
+    f.store_lines = 16;
+    f.quad = [](uint32_t, uint32_t, uint32_t) {
+      QuadSpec q;
+      q.present = false;
+      return q;
+    };
+    ParamSet p = mobile4();
+    p.set("gpu.flush_buffer", buffer);
+    return runModel(buildFrame(f), p);
+  };
+  const LatencyPath path(mobile4());
+  for (const char* buffer : {"0", "64"}) {
+    const FrameResults one = run(1, buffer), many = run(64, buffer);
+    EXPECT_EQ(m(many, "dram.attachment_loads"), 64 * 16);
+    EXPECT_EQ(m(many, "dram.color_flushes"), 64 * 16);
+    // A read waits for its own tile's loads (as in a one-tile pass) and at most the previous
+    // tile's 16 writes (the turnaround gap included: under two transfers).
+    EXPECT_LT(m(many, "dram.read_latency_avg"), m(one, "dram.read_latency_avg") + 18 * path.dram_transfer) << buffer;
+    // Tile after tile, each tile's loads and flush cross the bus (two channels) one after another.
+    EXPECT_GE(m(many, "cycles.raster"), 64 * 32 / 2 * path.dram_transfer) << buffer;
+  }
+}
+
 }  // namespace
 }  // namespace tessera::model
 

@@ -12,6 +12,7 @@ void BlendUnit::begin_phase(uint64_t t0) {
   shared_ = p_.cfg.shared_queues;
   queued_ = 0;
   write_buffer_ = {};
+  flush_.assign(p_.cfg.subtile_barriers ? cores : 1, Flush{});
   fifo_.assign(cores, {});
   free_.assign(cores, t0);
   meter.reset_units(cores);
@@ -25,12 +26,17 @@ void BlendUnit::enqueue(uint32_t core, uint32_t k, uint32_t fragments, uint64_t 
   p_.wake(UnitKind::Blend, core, t);
 }
 
-BlendUnit::FlushTimes BlendUnit::flush(uint32_t k, uint32_t core, bool all, uint64_t t) {
+bool BlendUnit::start_flush(uint32_t k, uint32_t core, bool all, uint64_t t) {
   const TileIndex& tile = p_.tile(k);
   const uint32_t cores = p_.cfg.cores;
-  const uint32_t buffer = p_.cfg.flush_buffer;
-  FlushTimes f{t, t};
-  uint64_t issue = t, n = 0;
+  Flush& f = flush_[all ? 0 : core];
+  f.active = true;
+  f.tile = k;
+  f.lines.clear();
+  f.next = 0;
+  f.slot = t;
+  f.written = t;
+  uint64_t n = 0;
   // Per subtile each core's colour-buffer bank flushes its pixels on its own (paper 001 section
   // III-E). A line whose pixels all belong to one core's quads (coarse groupings) goes with that
   // core; lines shared by several cores (fine-grained groupings) or never covered are dealt to
@@ -57,24 +63,40 @@ BlendUnit::FlushTimes BlendUnit::flush(uint32_t k, uint32_t core, bool all, uint
         mine = owner == RasterPipeline::kNoOwner ? n % cores == core : owner == core;
         ++n;
       }
-      if (mine) {
-        // A line enters the write buffer once an entry is free (the oldest write completed).
-        uint64_t enter = issue;
-        if (buffer > 0 && write_buffer_.size() >= buffer) {
-          enter = std::max(enter, write_buffer_.top());
-          write_buffer_.pop();
-        }
-        const uint64_t written = p_.h->flush_color_line(line, enter);
-        if (buffer > 0) write_buffer_.push(written);
-        f.written = std::max(f.written, written);
-        f.released = buffer > 0 ? std::max(f.released, enter + 1) : f.written;
-        issue = enter + 1;
-        ++flush_meter.busy;
-        ++p_.activity->tile_buffer_flushes;
-      }
+      if (mine) f.lines.push_back(line);
     });
   }
-  return f;
+  return flush_step(all ? 0 : core, t);
+}
+
+bool BlendUnit::flush_step(uint32_t unit, uint64_t t) {
+  Flush& f = flush_[unit];
+  if (!f.active) return false;
+  const uint32_t buffer = p_.cfg.flush_buffer;
+  // Lines enter one a cycle (at most the flush's own lines ahead of t); without a buffer they go
+  // out one a cycle and blending waits for the last write.
+  while (f.next < f.lines.size()) {
+    const uint64_t enter = std::max(f.slot, t);
+    // A full buffer frees its oldest entry when that write completes: wait for it as an event,
+    // so that every write reaches DRAM in cycle order with the other units' requests.
+    if (buffer > 0 && write_buffer_.size() >= buffer) {
+      if (write_buffer_.top() > enter) {
+        p_.wake(UnitKind::Flush, unit, write_buffer_.top());
+        return false;
+      }
+      write_buffer_.pop();
+    }
+    const uint64_t written = p_.h->flush_color_line(f.lines[f.next++], enter);
+    if (buffer > 0) write_buffer_.push(written);
+    f.written = std::max(f.written, written);
+    f.slot = enter + 1;
+    ++flush_meter.busy;
+    ++p_.activity->tile_buffer_flushes;
+  }
+  f.active = false;
+  // The colour buffer (bank) is free once its last line is in the buffer (or written).
+  f.released = buffer > 0 ? f.slot : f.written;
+  return true;
 }
 
 void BlendUnit::step(uint32_t c, uint64_t t) {
@@ -88,7 +110,7 @@ void BlendUnit::step(uint32_t c, uint64_t t) {
     if (wait) p_.wake(UnitKind::Blend, c, wait);
     return;
   }
-  const uint64_t loaded = p_.load_done[size_t{k} * p_.cfg.cores + c];
+  const uint64_t loaded = p_.color_loaded[size_t{k} * p_.cfg.cores + c];
   if (loaded > t) {
     meter.stall_begin(c, t);
     return p_.wake(UnitKind::Blend, c, loaded);

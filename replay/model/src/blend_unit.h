@@ -1,11 +1,13 @@
-// Blending and the colour flush, one unit per core (paper 001 sections II-A and III-E): takes
-// shaded quads from the colour queue (queue.color entries, per core or shared) in order, at
-// blend.fragments_per_cycle covered pixels a cycle (colorbuf.latency), once the barrier lets
-// their tile in and the tile's attachment loads have arrived. When the barrier closes a tile (or,
-// per subtile, a core's part of it), its store lines leave for main memory (paper 003 Fig. 2),
-// one per cycle, through a write buffer of gpu.flush_buffer lines: blending of the next tile waits
-// only until the last line is in the buffer, and the buffer waits for its oldest write when full
-// (0 lines: blending waits for the writes themselves). With gpu.tile_writeback=color only colour
+// Blending and the tile flush, one blending unit per core (paper 001 sections II-A and III-E):
+// blending takes shaded quads from the colour queue (queue.color entries, per core or shared) in
+// order, at blend.fragments_per_cycle covered pixels a cycle (colorbuf.latency), once the barrier
+// lets their tile in and the tile's attachment loads have arrived. When the barrier closes a tile
+// (or, per subtile, a core's part of it), its store lines leave for main memory (paper 003 Fig.
+// 2), one per cycle, through a write buffer of gpu.flush_buffer lines that the flush units share:
+// a line enters once an entry is free (its oldest write has completed), and the flush waits, as
+// an event at that cycle, while none is; the lines are sent to DRAM as they enter, in cycle order
+// with the other units' requests. Blending of the next tile waits until the last line is in the
+// buffer (0 lines: until the last write has completed). With gpu.tile_writeback=color only colour
 // lines leave (paper 001 section II-A: "the Color Buffer is flushed to the Frame Buffer in main
 // memory"; depth stays on chip).
 #pragma once
@@ -32,12 +34,21 @@ class BlendUnit {
   // colour queue, ready at t.
   void enqueue(uint32_t core, uint32_t k, uint32_t fragments, uint64_t t);
   void step(uint32_t core, uint64_t t);
-  // Flushes tile k's store lines of `core` (every line when `all`) from t.
-  struct FlushTimes {
-    uint64_t released = 0;  // the colour buffer (bank) may take the next tile
-    uint64_t written = 0;   // the last line is in memory
+  // Starts flushing tile k's store lines of `core` (every line when `all`: flush unit 0) at t.
+  // Returns true when every line is already in the write buffer; otherwise the flush goes on as
+  // Flush events and flush_step() returns true once it is done.
+  bool start_flush(uint32_t k, uint32_t core, bool all, uint64_t t);
+  bool flushing(uint32_t unit) const { return flush_[unit].active; }
+  // The flush unit's event: lines enter the write buffer while it has room.
+  bool flush_step(uint32_t unit, uint64_t t);
+  // A finished flush: its tile, when the colour buffer (bank) may take the next tile, and when
+  // its last line is in memory.
+  struct Flushed {
+    uint32_t tile;
+    uint64_t released;
+    uint64_t written;
   };
-  FlushTimes flush(uint32_t k, uint32_t core, bool all, uint64_t t);
+  Flushed flushed(uint32_t unit) const { return {flush_[unit].tile, flush_[unit].released, flush_[unit].written}; }
 
   StageMeter meter;        // blending
   StageMeter flush_meter;  // the colour flush (busy: lines written)
@@ -56,6 +67,17 @@ class BlendUnit {
   std::vector<uint64_t> free_;
   // Completion cycles of the writes in the flush write buffer.
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> write_buffer_;
+  // A flush in progress: its lines, the next to enter, and when the next may enter.
+  struct Flush {
+    bool active = false;
+    uint32_t tile = 0;
+    std::vector<uint64_t> lines;
+    size_t next = 0;
+    uint64_t slot = 0;      // the next line enters at this cycle at the earliest (one a cycle)
+    uint64_t written = 0;   // the last completion of its lines so far
+    uint64_t released = 0;  // once done: the colour buffer (bank) may take the next tile
+  };
+  std::vector<Flush> flush_;  // per flush unit: one, or one per core with gpu.barrier=subtile
 };
 
 }  // namespace tessera::model

@@ -51,13 +51,14 @@ void EarlyZ::pass_budget(uint64_t t) {
   p_.wake(UnitKind::EarlyZ, next, t);
 }
 
-void EarlyZ::issue_loads(uint32_t k, uint32_t core, bool all, uint64_t t) {
+void EarlyZ::issue_loads(uint32_t k, uint32_t core, bool all, bool depth_stencil, uint64_t t) {
   const TileIndex& tile = p_.tile(k);
   const uint32_t cores = p_.cfg.cores;
   uint64_t issue = t, done = t, n = 0;
   // Per subtile each core's bank loads its share of the tile's lines.
   for (uint32_t i = tile.load_begin; i < tile.load_end; ++i) {
     const ByteRange& load = p_.index->loads[i];
+    if (load.depth_stencil != depth_stencil) continue;
     // The papers' tiler keeps depth and stencil on chip (gpu.tile_writeback=color).
     if (load.depth_stencil && !p_.cfg.store_depth) continue;
     for_each_line(load.address, load.bytes, p_.cfg.line_bytes, [&](uint64_t line, bool) {
@@ -68,8 +69,9 @@ void EarlyZ::issue_loads(uint32_t k, uint32_t core, bool all, uint64_t t) {
       }
     });
   }
+  std::vector<uint64_t>& loaded = depth_stencil ? p_.depth_loaded : p_.color_loaded;
   for (uint32_t c = 0; c < cores; ++c) {
-    if (all || c == core) p_.load_done[size_t{k} * cores + c] = done;
+    if (all || c == core) loaded[size_t{k} * cores + c] = done;
   }
 }
 
@@ -91,7 +93,7 @@ void EarlyZ::take(uint32_t c, uint64_t t) {
     if (wait) p_.wake(UnitKind::EarlyZ, c, wait);
     return p_.core.touch(c, t);  // the core may be idle at the barrier from now
   }
-  const uint64_t loaded = p_.load_done[size_t{q.tile} * p_.cfg.cores + c];
+  const uint64_t loaded = p_.depth_loaded[size_t{q.tile} * p_.cfg.cores + c];
   if (loaded > t) {
     meter.stall_begin(c, t);
     return p_.wake(UnitKind::EarlyZ, c, loaded);

@@ -33,9 +33,10 @@ class EarlyZ {
   void step(uint32_t core, uint64_t t);
   // The shader core took one of `core`'s quads past early-Z.
   void admitted(uint32_t core, uint64_t t);
-  // Reads tile k's attachment loads for `core` (all cores when `all`) from t; early-Z and
-  // blending of that tile wait for them (RasterPipeline::load_done).
-  void issue_loads(uint32_t k, uint32_t core, bool all, uint64_t t);
+  // Reads tile k's depth/stencil or colour attachment loads for `core` (all cores when `all`)
+  // from t; early-Z waits for the depth/stencil ones (RasterPipeline::depth_loaded), blending for
+  // the colour ones (RasterPipeline::color_loaded).
+  void issue_loads(uint32_t k, uint32_t core, bool all, bool depth_stencil, uint64_t t);
 
   StageMeter meter;
 

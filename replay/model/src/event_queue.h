@@ -13,10 +13,10 @@
 namespace tessera::model {
 
 // The units that sleep until an event wakes them.
-enum class UnitKind : uint8_t { TileFetcher, Rasterizer, EarlyZ, Admit, Core, TextureIssue, Blend };
-inline constexpr uint32_t kUnitKinds = 7;
+enum class UnitKind : uint8_t { TileFetcher, Rasterizer, EarlyZ, Admit, Core, TextureIssue, Blend, Flush };
+inline constexpr uint32_t kUnitKinds = 8;
 inline constexpr const char* kUnitKindNames[kUnitKinds] = {"tile_fetch", "raster", "earlyz", "admit",
-                                                           "core",       "texture", "blend"};
+                                                           "core",       "texture", "blend",  "flush"};
 
 struct SimEvent {
   uint64_t time;

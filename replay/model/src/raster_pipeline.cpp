@@ -90,14 +90,21 @@ void RasterPipeline::advance(BarrierStage s, uint32_t c) {
       if (b.done_core[i] != q_core[i]) return;
       t = std::max(t, b.max_core[i]);
     }
-    // Blending leaves a tile only once the colour buffer (or this core's bank) is flushed;
-    // early-Z entering the next tile starts that tile's attachment loads.
+    // Blending leaves a tile only once the colour buffer (or this core's bank) is flushed: the
+    // flush runs as events and flushed() opens the next tile.
     if (s == BarrierStage::Blend) {
-      const BlendUnit::FlushTimes f = blend.flush(k, c, all, t);
-      tile_end[k] = std::max(tile_end[k], f.written);
-      t = f.released;
+      // A tile's lines leave once its colour loads are in (an empty tile too: it writes back
+      // what it loaded).
+      for (uint32_t i = 0; i < cfg.cores; ++i) {
+        if (all || i == c) t = std::max(t, color_loaded[size_t{k} * cfg.cores + i]);
+      }
+      if (blend.flushing(lane) || !blend.start_flush(k, c, all, t)) return;
+      flushed(lane);
+      continue;
     }
-    if (s == BarrierStage::EarlyZ && k + 1 < ntiles) earlyz.issue_loads(k + 1, c, all, t);
+    // The depth buffer (bank) takes the next tile's depth/stencil loads once early-Z has left
+    // this one (its colour loads wait for the colour buffer: flushed()).
+    if (s == BarrierStage::EarlyZ && k + 1 < ntiles) earlyz.issue_loads(k + 1, c, all, true, t);
     last_time = std::max(last_time, t);
     for (uint32_t i = 0; i < cfg.cores; ++i) {
       if (!all && i != c) continue;
@@ -106,6 +113,23 @@ void RasterPipeline::advance(BarrierStage s, uint32_t c) {
       wake_stage(s, i, t);
     }
   }
+}
+
+void RasterPipeline::flushed(uint32_t unit) {
+  const BlendUnit::Flushed f = blend.flushed(unit);
+  TileBarrier& b = barrier[static_cast<size_t>(BarrierStage::Blend)];
+  tile_end[f.tile] = std::max(tile_end[f.tile], f.written);
+  last_time = std::max(last_time, f.released);
+  for (uint32_t i = 0; i < cfg.cores; ++i) {
+    if (cfg.subtile_barriers && i != unit) continue;
+    b.allowed[i] = f.tile + 1;
+    b.release[i] = f.released;
+    wake_stage(BarrierStage::Blend, i, f.released);
+  }
+  // The colour buffer (bank) is one tile's (paper 001 section II-A): the next tile's colour loads
+  // enter it once this tile's lines have left, not when early-Z reaches that tile, which may be
+  // many (empty) tiles ahead.
+  if (f.tile + 1 < ntiles) earlyz.issue_loads(f.tile + 1, unit, !cfg.subtile_barriers, false, f.released);
 }
 
 uint64_t RasterPipeline::run(const PassIndex& p, const PhaseIndex& ph, std::span<const uint32_t> tile_order, uint64_t t0) {
@@ -121,7 +145,8 @@ uint64_t RasterPipeline::run(const PassIndex& p, const PhaseIndex& ph, std::span
   raster_done.assign(ntiles, 0);
   tile_start.assign(ntiles, t0);
   tile_end.assign(ntiles, t0);
-  load_done.assign(kc, t0);
+  depth_loaded.assign(kc, t0);
+  color_loaded.assign(kc, t0);
   tile_busy.assign(kc, 0);
   tile_l2.assign(ntiles, 0);
   quads_x = (p.info.tile_width + 1) / 2;
@@ -139,7 +164,8 @@ uint64_t RasterPipeline::run(const PassIndex& p, const PhaseIndex& ph, std::span
   blend.begin_phase(t0);
   fetcher.meter.reset_units(1);
 
-  earlyz.issue_loads(0, 0, true, t0);
+  earlyz.issue_loads(0, 0, true, true, t0);
+  earlyz.issue_loads(0, 0, true, false, t0);
   wake(UnitKind::Rasterizer, 0, t0);
   SimEvent e;
   while (events.pop(e)) {
@@ -158,6 +184,12 @@ uint64_t RasterPipeline::run(const PassIndex& p, const PhaseIndex& ph, std::span
       case UnitKind::Core: core.core_step(e.unit, e.time); break;
       case UnitKind::TextureIssue: core.texture_issue(e.unit, e.slot, e.time); break;
       case UnitKind::Blend: blend.step(e.unit, e.time); break;
+      case UnitKind::Flush:
+        if (blend.flush_step(e.unit, e.time)) {
+          flushed(e.unit);
+          advance(BarrierStage::Blend, e.unit);
+        }
+        break;
     }
   }
   for (uint32_t c = 0; c < cores; ++c) {

@@ -112,6 +112,9 @@ class RasterPipeline {
   void quad_done(BarrierStage s, uint32_t k, uint32_t core, uint64_t t);
   // Opens the next tile(s) of stage s for `core` (or the whole stage per tile) when due.
   void advance(BarrierStage s, uint32_t core);
+  // Blending's flush unit `unit` (0 per tile, the core per subtile) has flushed its tile: the
+  // colour buffer (bank) takes the next tile once the last line is in the write buffer.
+  void flushed(uint32_t unit);
   uint32_t new_rec();
   void free_rec(uint32_t slot) { free_recs.push_back(slot); }
   [[noreturn]] void fail(const std::string& what) const;
@@ -151,7 +154,7 @@ class RasterPipeline {
   // Per (tile, core) and per tile, tile = position in the order.
   std::vector<uint32_t> q_core, q_tile;  // quads the rasterizer sent
   std::vector<uint8_t> raster_done;      // the rasterizer has sent every quad of the tile
-  std::vector<uint64_t> tile_start, tile_end, load_done, tile_busy;
+  std::vector<uint64_t> tile_start, tile_end, depth_loaded, color_loaded, tile_busy;
   std::vector<uint64_t> tile_l2;         // L2 accesses made for the tile (texture misses, PB reads)
   // The core the rasterizer sent each quad position of each tile to (kNoOwner: no quad there):
   // per subtile, a core's colour-buffer bank holds, and flushes, the pixels of its quads.
