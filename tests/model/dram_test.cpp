@@ -152,6 +152,33 @@ TEST(Dram, ABurstBookedAheadDoesNotHoldBackAnEarlierOne) {
 }
 
 // JEDEC timings in GPU cycles: LPDDR3-1600's tRCD is 18 ns, 10.8 cycles of a 600 MHz clock.
+// A column of a render target's lines: 1280 RGBA8 pixels a row is 80 lines, an even number, so
+// with plain line interleaving every line of the column is on one channel; the XOR map spreads
+// them, and within each pair of consecutive lines the two channels still alternate.
+TEST(Dram, TheXorChannelMapSpreadsAColumnOfLines) {
+  const auto last_write = [](bool xor_map, uint64_t stride_lines, uint64_t n) {
+    DramConfig c;
+    c.channels = 2;
+    c.bytes_per_cycle = 2.0;  // 32 cycles a line on a channel
+    c.channel_xor = xor_map;
+    Dram dram(c);
+    uint64_t last = 0;
+    for (uint64_t k = 0; k < n; ++k) last = std::max(last, dram.access(k * stride_lines * 64, true, 0, DramSource::ColorFlush));
+    return last;
+  };
+  const uint64_t line_map = last_write(false, 80, 64), xor_map = last_write(true, 80, 64);
+  EXPECT_GE(line_map, 64u * 32);  // one channel carries all 64
+  EXPECT_LT(xor_map, 48u * 32);   // at most three quarters of them on one channel
+  // Consecutive lines: both maps put a pair on the two channels, so two take as long as one.
+  EXPECT_EQ(last_write(true, 1, 2), last_write(true, 1, 1));
+  EXPECT_EQ(last_write(false, 1, 2), last_write(false, 1, 1));
+  // A non-power-of-two channel count cannot be XOR-folded.
+  DramConfig three;
+  three.channels = 3;
+  three.channel_xor = true;
+  EXPECT_THROW(Dram{three}, std::invalid_argument);
+}
+
 TEST(Dram, DeviceTimings) {
   const DramTiming l3 = dram_timing_cycles(dram_device_timing_ns("lpddr3"), 600);
   EXPECT_DOUBLE_EQ(l3.t_rcd, 18.0 * 0.6);

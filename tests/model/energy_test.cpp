@@ -41,7 +41,7 @@ TEST(Energy, CountsTimesConstantsPlusLeakage) {
     r.unit = 1;
     h.access(r, 400);
     r.unit = 0;
-    r.addr = 0x2080;  // next line on the same DRAM channel (line-interleaved over 2), same row
+    r.addr = 0x20c0;  // line 3 of the page: on line 0's channel (dram.channel_map=xor), same row
     h.access(r, 600);
 
     const EnergyParams ep = EnergyParams::from_params(p);

@@ -173,6 +173,7 @@ const std::map<std::string, Alternative>& alternatives() {
       {"dram.freq_mhz", {"800"}},
       {"dram.bytes_per_cycle", {"1"}},
       {"dram.channels", {"1"}},
+      {"dram.channel_map", {"line"}},
       {"dram.banks", {"2"}},
       {"dram.row_size", {"1KiB"}},
       {"dram.size", {"1MiB", {}, true}},  // the frame touches more than 256 pages

@@ -39,7 +39,9 @@ TEST(Hierarchy, LatencyPerLevel) {
   r = h.access(tex(1, 0x10008), 500);  // same line, other core: L2 hit
   EXPECT_EQ(r.served_by, ServedBy::L2);
   EXPECT_EQ(r.latency, path.l2_hit());
-  r = h.access(tex(2, 0x10080), 1000);  // next line on the same channel, same DRAM row (open): row hit
+  // The page's line 3 is on line 0's channel (dram.channel_map=xor folds 0b11 to 0; plain
+  // interleaving over 2 channels puts odd lines elsewhere, so line 2 there), same row (open): a hit.
+  r = h.access(tex(2, 0x100c0), 1000);
   EXPECT_EQ(r.served_by, ServedBy::Dram);
   EXPECT_EQ(r.latency, path.dram(path.row_hit));
 }

@@ -36,6 +36,9 @@ Dram::Dram(const DramConfig& config) : config_(config) {
   if (config.latency_row_hit > config.latency_row_miss) {
     throw std::invalid_argument("dram: row-hit latency exceeds row-miss latency");
   }
+  if (config.channel_xor && !std::has_single_bit(config.channels)) {
+    throw std::invalid_argument("dram: an XOR channel map needs a power-of-two number of channels");
+  }
   if (config.size_bytes < kDramPageBytes) throw std::invalid_argument("dram: size is smaller than one 4 KiB page");
   transfer_cycles_ = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(config.line_bytes / config.bytes_per_cycle)));
   line_ = divisor(config.line_bytes);
@@ -82,9 +85,20 @@ uint64_t Dram::physical(uint64_t addr) {
   return last_ppage_ * kDramPageBytes + addr % kDramPageBytes;
 }
 
+uint32_t Dram::channel_of(uint64_t line) const {
+  if (!config_.channel_xor || config_.channels == 1) return static_cast<uint32_t>(channels_.mod(line));
+  // XOR of every group of log2(channels) bits of the line index: within each run of `channels`
+  // consecutive lines the channels are a permutation, so a channel's address (line / channels)
+  // stays unique.
+  const int bits = channels_.shift;
+  uint64_t fold = 0;
+  for (uint64_t x = line; x != 0; x >>= bits) fold ^= x;
+  return static_cast<uint32_t>(channels_.mod(fold));
+}
+
 uint64_t Dram::access(uint64_t addr, bool write, uint64_t now, DramSource source) {
   const uint64_t line = line_.div(physical(addr));
-  const uint32_t channel = static_cast<uint32_t>(channels_.mod(line));
+  const uint32_t channel = channel_of(line);
   const uint64_t channel_addr = channels_.div(line) * config_.line_bytes;
   const uint64_t row_global = row_.div(channel_addr);
   const uint32_t bank_index = static_cast<uint32_t>(banks_.mod(row_global));

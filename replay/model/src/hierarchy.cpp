@@ -65,6 +65,10 @@ HierarchyConfig HierarchyConfig::from_params(const ParamSet& p) {
   h.dram.latency_row_hit = static_cast<uint32_t>(std::lround(lat_min * to_gpu));
   h.dram.latency_row_miss = static_cast<uint32_t>(std::lround(lat_max * to_gpu));
   h.dram.channels = p.get_u32("dram.channels");
+  h.dram.channel_xor = p.get_string("dram.channel_map") == "xor";
+  if (h.dram.channel_xor && !std::has_single_bit(h.dram.channels)) {
+    throw ParamError("dram.channel_map=xor needs a power-of-two dram.channels (got " + std::to_string(h.dram.channels) + ")");
+  }
   h.dram.bytes_per_cycle = p.get_float("dram.bytes_per_cycle") / h.dram.channels / to_gpu;
   h.dram.timing = dram_timing_cycles(dram_device_timing_ns(p.get_string("dram.type")), gpu_mhz);
   h.dram.banks = p.get_u32("dram.banks");

@@ -248,7 +248,11 @@ ParamRegistry build_model_registry() {
   r.add(int_param("dram.latency_max", "100", "main memory latency of an unloaded row-buffer miss, memory cycles", 0, 1e6));
   r.add(int_param("dram.freq_mhz", "400", "memory clock in MHz (latencies and bandwidth are in its cycles)", 1, 100000));
   r.add(float_param("dram.bytes_per_cycle", "4", "bytes per memory cycle over all channels", 0.001, 1e6));
-  r.add(int_param("dram.channels", "2", "memory channels (line-interleaved)", 1, 64));
+  r.add(int_param("dram.channels", "2", "memory channels (line-interleaved, dram.channel_map)", 1, 64));
+  r.add(string_param("dram.channel_map", "xor",
+                     "which channel a line is on: line (line n on channel n mod channels) or xor (its channel bits "
+                     "XOR-folded with the higher line-index bits, a power of two channels; dram.h)",
+                     {"line", "xor"}));
   r.add(int_param("dram.banks", "8", "banks per channel (one open row each)", 1, 1024));
   r.add(int_param("dram.row_size", "2KiB", "DRAM row (page) size in bytes", 64, 1 << 20));
   r.add(int_param("dram.size", "1GiB",

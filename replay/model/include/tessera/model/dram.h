@@ -24,6 +24,14 @@
 // holds is refused (access() throws DramCapacityError): the frame does not fit the configured
 // memory.
 //
+// Channel map: line n of the physical address space is on channel n mod channels (`line`), or on
+// the channel whose index is n's low channel bits XOR-folded with every higher group of them
+// (`xor`, a permutation interleaving: Zhang, Zhu and Zhang, MICRO-33 2000, XOR the bank index
+// with higher address bits; DRAM simulators ship channel-XOR maps, e.g. Ramulator's). With plain
+// line interleaving and a render target whose row pitch is an even number of lines (1280 RGBA8
+// pixels: 80 lines), a column of a tile's lines -- all a core's lines when a tile is split among
+// the cores by columns or quadrants -- sits on one channel; the XOR spreads it.
+//
 // Simplifications (stated): one open row per bank (open-page policy), no refresh, requests served
 // in arrival order per bank and per channel (no FR-FCFS reordering).
 #pragma once
@@ -64,6 +72,7 @@ struct DramConfig {
   uint32_t latency_row_miss = 100;  // GPU cycles, precharge + activate + access, unloaded
   double bytes_per_cycle = 2.0;     // per channel, in GPU cycles
   uint32_t channels = 2;            // line-interleaved
+  bool channel_xor = false;         // channel bits XOR-folded with the higher line-index bits (a power of two channels)
   uint32_t banks = 8;               // per channel, row-interleaved
   uint32_t row_bytes = 2048;
   uint32_t line_bytes = 64;
@@ -117,6 +126,8 @@ class Dram {
 
  private:
   uint64_t physical(uint64_t addr);
+  // The channel of physical line `line` (the channel map above).
+  uint32_t channel_of(uint64_t line) const;
 
   // x / d by a shift when d is a power of two (the usual geometry), else by a division.
   struct Divisor {
