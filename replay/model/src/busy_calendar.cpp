@@ -20,6 +20,7 @@ void BusyCalendar::clear() {
   std::fill(bits_.begin(), bits_.end(), 0);
   base_ = 0;
   frontier_ = 0;
+  end_ = 0;
 }
 
 uint64_t BusyCalendar::first_free(uint64_t c) const {
@@ -69,6 +70,20 @@ uint64_t BusyCalendar::reserve(uint64_t t, uint64_t length) {
   if (length == 0) return t;
   if (length > window_) throw std::invalid_argument("BusyCalendar: a booking longer than the window");
   uint64_t start = std::max(t, base_);
+  if (start >= end_) {
+    // Nothing is booked from `start` on (requests in cycle order on a resource with room: the
+    // common case), so the booking needs no search.
+    advance(start + length - 1);
+    if (length == 1) {
+      const uint64_t i = start & mask_;
+      bits_[i / 64] |= uint64_t{1} << (i % 64);
+    } else {
+      fill(start, start + length, true);
+    }
+    if (start == frontier_) frontier_ = start + length;
+    end_ = start + length;
+    return start;
+  }
   if (start <= frontier_) start = frontier_;
   if (length == 1) {
     // One cycle (a flit, a bank access): the first free cycle, no gap to check.
@@ -77,6 +92,7 @@ uint64_t BusyCalendar::reserve(uint64_t t, uint64_t length) {
     const uint64_t i = start & mask_;
     bits_[i / 64] |= uint64_t{1} << (i % 64);
     if (start == frontier_) frontier_ = first_free(start + 1);
+    end_ = std::max(end_, start + 1);
     return start;
   }
   while (true) {
@@ -88,6 +104,7 @@ uint64_t BusyCalendar::reserve(uint64_t t, uint64_t length) {
   advance(start + length - 1);
   fill(start, start + length, true);
   if (start <= frontier_) frontier_ = first_free(std::max(frontier_, start + length));
+  end_ = std::max(end_, start + length);
   return start;
 }
 

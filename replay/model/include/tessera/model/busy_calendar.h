@@ -51,6 +51,8 @@ class BusyCalendar {
   // Every cycle in [base_, frontier_) is busy: a search from before it starts there (a saturated
   // resource books back to back; without it each search would walk the busy run again).
   uint64_t frontier_ = 0;
+  // One past the latest cycle booked: from it on every cycle is free.
+  uint64_t end_ = 0;
   std::vector<uint64_t> bits_;  // bit (c % window_): cycle c is busy, for c in [base_, base_ + window_)
   uint64_t base_ = 0;
 };
