@@ -559,8 +559,6 @@ bool StreamReader::next(Event& e) {
   const size_t start = pos_;
   bool ok = true;
   auto varint = [&]() -> uint64_t {
-    // Most fields (counts, an op class, a small delta) fit one byte.
-    if (pos_ < bytes_.size() && bytes_[pos_] < 0x80) return bytes_[pos_++];
     uint64_t v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       if (pos_ >= bytes_.size()) {
