@@ -101,7 +101,9 @@ TEST(Dram, BankBusyWithRowMisses) {
   const uint64_t second = dram.access(2 * 2048, false, 0, DramSource::L2Fetch);
   EXPECT_DOUBLE_EQ(dram.counters().bank_wait_cycles, static_cast<double>(up(t.t_ras)));
   EXPECT_EQ(second, up(t.t_ras) + 1 + c.latency_row_miss);
-  // A hit to that new row waits until the bank has precharged, activated and burst.
+  // A hit to that new row waits for the bank's whole row cycle: the model holds a bank for tRP +
+  // max(tRAS, tRCD + tCCD) on a miss (one calendar keeps activations tRC apart), where JEDEC would
+  // let the column command follow tRCD after the activation (dram.h: stated simplification).
   const uint64_t hit = dram.access(2 * 2048 + 64, false, 0, DramSource::L2Fetch);
   EXPECT_EQ(hit, up(t.t_ras) + up(t.t_rp + t.t_ras) + 1 + c.latency_row_hit);
   EXPECT_EQ(dram.counters().row_hits, 1u);
@@ -151,10 +153,10 @@ TEST(Dram, ABurstBookedAheadDoesNotHoldBackAnEarlierOne) {
   EXPECT_DOUBLE_EQ(dram.busy_until(), 10016.0);
 }
 
-// JEDEC timings in GPU cycles: LPDDR3-1600's tRCD is 18 ns, 10.8 cycles of a 600 MHz clock.
-// A column of a render target's lines: 1280 RGBA8 pixels a row is 80 lines, an even number, so
-// with plain line interleaving every line of the column is on one channel; the XOR map spreads
-// them, and within each pair of consecutive lines the two channels still alternate.
+// A column of a render target's lines: 1280 RGBA8 pixels a row is 80 lines, an even number (and
+// stays even through the first-touch page map: a page is 64 lines), so with plain line
+// interleaving every line of the column is on one channel; the XOR map spreads them, and within
+// each pair of consecutive lines the two channels still alternate.
 TEST(Dram, TheXorChannelMapSpreadsAColumnOfLines) {
   const auto last_write = [](bool xor_map, uint64_t stride_lines, uint64_t n) {
     DramConfig c;
@@ -179,6 +181,7 @@ TEST(Dram, TheXorChannelMapSpreadsAColumnOfLines) {
   EXPECT_THROW(Dram{three}, std::invalid_argument);
 }
 
+// JEDEC timings in GPU cycles: LPDDR3-1600's tRCD is 18 ns, 10.8 cycles of a 600 MHz clock.
 TEST(Dram, DeviceTimings) {
   const DramTiming l3 = dram_timing_cycles(dram_device_timing_ns("lpddr3"), 600);
   EXPECT_DOUBLE_EQ(l3.t_rcd, 18.0 * 0.6);

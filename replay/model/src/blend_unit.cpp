@@ -81,9 +81,11 @@ bool BlendUnit::flush_step(uint32_t unit, uint64_t t) {
     // so that every write reaches DRAM in cycle order with the other units' requests.
     if (buffer > 0 && write_buffer_.size() >= buffer) {
       if (write_buffer_.top() > enter) {
+        flush_meter.stall_begin(unit, enter);
         p_.wake(UnitKind::Flush, unit, write_buffer_.top());
         return false;
       }
+      flush_meter.stall_end(unit, enter);
       write_buffer_.pop();
     }
     const uint64_t written = p_.h->flush_color_line(f.lines[f.next++], enter);

@@ -1,7 +1,7 @@
 // Blending and the tile flush, one blending unit per core (paper 001 sections II-A and III-E):
 // blending takes shaded quads from the colour queue (queue.color entries, per core or shared) in
 // order, at blend.fragments_per_cycle covered pixels a cycle (colorbuf.latency), once the barrier
-// lets their tile in and the tile's attachment loads have arrived. When the barrier closes a tile
+// lets their tile in and the tile's colour loads have arrived. When the barrier closes a tile
 // (or, per subtile, a core's part of it), its store lines leave for main memory (paper 003 Fig.
 // 2), one per cycle, through a write buffer of gpu.flush_buffer lines that the flush units share:
 // a line enters once an entry is free (its oldest write has completed), and the flush waits, as

@@ -23,22 +23,30 @@ void BusyCalendar::clear() {
   end_ = 0;
 }
 
+// In the ring word that holds the window's last cycle, the bits after it are the window's first
+// cycles: a scan must not read them as the cycles that follow (past the window all is free).
 uint64_t BusyCalendar::first_free(uint64_t c) const {
-  while (c < base_ + window_) {
+  const uint64_t limit = base_ + window_;
+  while (c < limit) {
     const uint64_t i = c & mask_;
-    const uint64_t free_bits = ~bits_[i / 64] >> (i % 64);  // the word's cycles from c on
+    const uint64_t span = 64 - i % 64;                      // the word's cycles from c on
+    uint64_t free_bits = ~bits_[i / 64] >> (i % 64);
+    if (limit - c < span) free_bits |= ~uint64_t{0} << (limit - c);
     if (free_bits != 0) return c + static_cast<uint64_t>(std::countr_zero(free_bits));
-    c += 64 - i % 64;
+    c += span;
   }
   return c;
 }
 
 uint64_t BusyCalendar::first_busy(uint64_t c, uint64_t end) const {
-  while (c < end && c < base_ + window_) {
+  const uint64_t limit = std::min(end, base_ + window_);
+  while (c < limit) {
     const uint64_t i = c & mask_;
-    const uint64_t busy_bits = bits_[i / 64] >> (i % 64);
-    if (busy_bits != 0) return std::min(end, c + static_cast<uint64_t>(std::countr_zero(busy_bits)));
-    c += 64 - i % 64;
+    const uint64_t span = 64 - i % 64;
+    uint64_t busy_bits = bits_[i / 64] >> (i % 64);
+    if (limit - c < span) busy_bits &= (uint64_t{1} << (limit - c)) - 1;
+    if (busy_bits != 0) return c + static_cast<uint64_t>(std::countr_zero(busy_bits));
+    c += span;
   }
   return end;
 }
@@ -69,7 +77,7 @@ void BusyCalendar::advance(uint64_t last) {
 uint64_t BusyCalendar::reserve(uint64_t t, uint64_t length) {
   if (length == 0) return t;
   if (length > window_) throw std::invalid_argument("BusyCalendar: a booking longer than the window");
-  uint64_t start = std::max(t, base_);
+  uint64_t start = std::max({t, base_, frontier_});
   if (start >= end_) {
     // Nothing is booked from `start` on (requests in cycle order on a resource with room: the
     // common case), so the booking needs no search.
@@ -84,7 +92,6 @@ uint64_t BusyCalendar::reserve(uint64_t t, uint64_t length) {
     end_ = start + length;
     return start;
   }
-  if (start <= frontier_) start = frontier_;
   if (length == 1) {
     // One cycle (a flit, a bank access): the first free cycle, no gap to check.
     start = first_free(start);

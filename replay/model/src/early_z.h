@@ -1,9 +1,10 @@
 // Early-Z, one unit per core (paper 001 section II-A and III-E: one parallel pipeline per shader
 // core, 1 quad per cycle): takes quads from the core's fragment queue in order once the barrier
-// lets its tile in and the tile's attachment loads have arrived, tests depth (depthbuf.latency
+// lets its tile in and the tile's depth/stencil loads have arrived, tests depth (depthbuf.latency
 // cycles), and drops quads that early tests killed; at most gpu.earlyz_inflight_quads quads may
-// be past it and not yet in the shader core. It also issues a tile's attachment loads (straight
-// to main memory, paper 003 Fig. 2) when the barrier lets it begin that tile.
+// be past it and not yet in the shader core. It also reads a tile's attachment loads (straight
+// to main memory, paper 003 Fig. 2) when the previous tile's flush has left the tile buffers
+// (RasterPipeline::flushed).
 #pragma once
 
 #include <cstddef>

@@ -81,7 +81,9 @@ void RasterPipeline::advance(BarrierStage s, uint32_t c) {
   while (true) {
     const uint32_t k = b.allowed[lane];
     if (k >= ntiles || !raster_done[k]) return;
-    uint64_t t = b.release[lane];
+    // Not before the event that lets it open (the rasterizer finishing the tile, a flush ending):
+    // a tile whose quads were all done earlier, or that had none, opens now.
+    uint64_t t = std::max(b.release[lane], now);
     if (all) {
       if (b.done_tile[k] != q_tile[k]) return;
       t = std::max(t, b.max_tile[k]);
@@ -93,18 +95,15 @@ void RasterPipeline::advance(BarrierStage s, uint32_t c) {
     // Blending leaves a tile only once the colour buffer (or this core's bank) is flushed: the
     // flush runs as events and flushed() opens the next tile.
     if (s == BarrierStage::Blend) {
-      // A tile's lines leave once its colour loads are in (an empty tile too: it writes back
-      // what it loaded).
+      // A tile's lines leave once its loads are in (an empty tile too: it writes back what it
+      // loaded).
       for (uint32_t i = 0; i < cfg.cores; ++i) {
-        if (all || i == c) t = std::max(t, color_loaded[size_t{k} * cfg.cores + i]);
+        if (all || i == c) t = std::max({t, color_loaded[size_t{k} * cfg.cores + i], depth_loaded[size_t{k} * cfg.cores + i]});
       }
       if (blend.flushing(lane) || !blend.start_flush(k, c, all, t)) return;
       flushed(lane);
       continue;
     }
-    // The depth buffer (bank) takes the next tile's depth/stencil loads once early-Z has left
-    // this one (its colour loads wait for the colour buffer: flushed()).
-    if (s == BarrierStage::EarlyZ && k + 1 < ntiles) earlyz.issue_loads(k + 1, c, all, true, t);
     last_time = std::max(last_time, t);
     for (uint32_t i = 0; i < cfg.cores; ++i) {
       if (!all && i != c) continue;
@@ -126,10 +125,14 @@ void RasterPipeline::flushed(uint32_t unit) {
     b.release[i] = f.released;
     wake_stage(BarrierStage::Blend, i, f.released);
   }
-  // The colour buffer (bank) is one tile's (paper 001 section II-A): the next tile's colour loads
-  // enter it once this tile's lines have left, not when early-Z reaches that tile, which may be
-  // many (empty) tiles ahead.
-  if (f.tile + 1 < ntiles) earlyz.issue_loads(f.tile + 1, unit, !cfg.subtile_barriers, false, f.released);
+  // The colour and depth buffers (banks) hold one tile each (paper 001 section II-A): the next
+  // tile's loads enter them once this tile's lines have left, not when early-Z reaches that tile,
+  // which may be many (empty) tiles ahead. (Depth is loaded, and stored, only with
+  // gpu.tile_writeback=store-ops.)
+  if (f.tile + 1 < ntiles) {
+    earlyz.issue_loads(f.tile + 1, unit, !cfg.subtile_barriers, false, f.released);
+    earlyz.issue_loads(f.tile + 1, unit, !cfg.subtile_barriers, true, f.released);
+  }
 }
 
 uint64_t RasterPipeline::run(const PassIndex& p, const PhaseIndex& ph, std::span<const uint32_t> tile_order, uint64_t t0) {
@@ -155,6 +158,7 @@ uint64_t RasterPipeline::run(const PassIndex& p, const PhaseIndex& ph, std::span
   for (TileBarrier& b : barrier) b.reset(ntiles, cores, t0);
   for (auto& s : scheduled) s.assign(cores, kIdle);
   last_time = t0;
+  now = t0;
   events.reset(t0);
 
   fetcher.begin_phase(t0);
@@ -175,6 +179,7 @@ uint64_t RasterPipeline::run(const PassIndex& p, const PhaseIndex& ph, std::span
       if (pending != e.time) continue;  // superseded by an earlier wake-up
       pending = kIdle;
     }
+    now = e.time;
     ++sim_events[static_cast<size_t>(e.kind)];
     switch (e.kind) {
       case UnitKind::TileFetcher: fetcher.step(e.time); break;

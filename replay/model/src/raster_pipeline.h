@@ -151,6 +151,7 @@ class RasterPipeline {
   EventQueue events;
   std::vector<uint64_t> scheduled[kUnitKinds];  // pending wake-up per unit; kIdle when none
   uint64_t last_time = 0;
+  uint64_t now = 0;  // the cycle of the event being handled
   // Per (tile, core) and per tile, tile = position in the order.
   std::vector<uint32_t> q_core, q_tile;  // quads the rasterizer sent
   std::vector<uint8_t> raster_done;      // the rasterizer has sent every quad of the tile

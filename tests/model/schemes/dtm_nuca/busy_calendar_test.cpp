@@ -47,5 +47,33 @@ TEST(BusyCalendar, WindowForgetsTheOldestCycles) {
   EXPECT_EQ(c.reserve(3, 2), 11u);
 }
 
+// With every cycle of the window booked, the word holding the window's last cycle also holds its
+// first cycles (a ring): they are not the cycles after the window, which are all free.
+TEST(BusyCalendar, AFullWindowEndsAtItsLastCycle) {
+  BusyCalendar c(256);
+  EXPECT_EQ(c.reserve(10, 200), 10u);   // [10, 210)
+  EXPECT_EQ(c.reserve(210, 56), 210u);  // [210, 266): the window is [10, 266), all busy
+  EXPECT_EQ(c.window_start(), 10u);
+  EXPECT_EQ(c.reserve(200, 1), 266u);
+  EXPECT_EQ(c.reserve(200, 4), 267u);
+  EXPECT_TRUE(c.busy(270));
+  EXPECT_FALSE(c.busy(271));
+}
+
+// Requests in cycle order book without a search; one back to back with the bookings before it
+// too, and the result is the search's.
+TEST(BusyCalendar, InOrderRequestsBookWhereTheSearchWould) {
+  BusyCalendar c(1024);
+  uint64_t t = 0;
+  for (int i = 0; i < 5000; ++i) {
+    const uint64_t length = 1 + i % 7;
+    const uint64_t start = c.reserve(t, length);
+    EXPECT_EQ(start, t) << i;  // nothing booked at or after t
+    t = start + length + (i % 3 == 0 ? 5 : 0);
+  }
+  // Back to back: a request for an earlier cycle goes after the busy run.
+  EXPECT_EQ(c.reserve(t - 3, 2), t);
+}
+
 }  // namespace
 }  // namespace tessera::model::dtm_nuca
