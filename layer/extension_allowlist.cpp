@@ -1,4 +1,4 @@
-// Device extensions the capture can record (DESIGN.md section 4, after RenderDoc): everything
+// Device extensions the capture can record (docs/architecture.md, "What capture guarantees", after RenderDoc): everything
 // else is hidden from the application, which then falls back to paths the capture understands
 // instead of producing a file replay cannot use. Extensions on this list either add commands
 // and state that the hooks record, or change only shader capabilities or driver behaviour that

@@ -360,7 +360,7 @@ void snapshot_memory(DeviceData* d, Session* s, bool initial) {
   std::lock_guard lock(d->mutex);
   for (auto& [memory, m] : d->memories) {
     if (m.mapped != nullptr) {
-      // The application's mapping: what the host wrote (DESIGN.md section 4).
+      // The application's mapping: what the host wrote (docs/architecture.md, "What capture guarantees").
       snapshot_range(s, memory, m, m.mapped, m.map_offset, m.map_size);
     } else if (initial && (m.flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) != 0) {
       void* p = nullptr;

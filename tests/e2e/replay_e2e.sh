@@ -3,7 +3,7 @@
 # functional tile-based renderer and the GPU model presets, and check what the issue asks:
 #  - the replayed image matches the presented one (PSNR >= 35 dB) on every frame,
 #  - no draw was skipped,
-#  - the results database holds the DESIGN.md section 8 metrics for mobile4 and mobile32,
+#  - the results database holds the docs/contracts.md metrics for mobile4 and mobile32,
 #  - the counters reconcile (hits + misses = accesses, and the like).
 # Usage: replay_e2e.sh TESSERA_CLI LAYER_DIR WORKLOAD [APP]   (WORKLOAD: vkcube, vkscene,
 # glmark2-texture, glmark2-bump, glmark2-jellyfish, glmark2-ideas (line strips, Bresenham),

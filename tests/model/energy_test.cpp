@@ -1,4 +1,4 @@
-// Energy = counts x constants (DESIGN.md section 7) + leakage x time, on a constructed case.
+// Energy = counts x constants (docs/model.md, "Energy") + leakage x time, on a constructed case.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// Parameter registry: presets match DESIGN.md section 6, overrides, errors, serialisation.
+// Parameter registry: presets match docs/model.md, "Presets", overrides, errors, serialisation.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -19,7 +19,7 @@ std::string errorOf(const std::function<void()>& f) {
 }
 
 TEST(Presets, Mobile4MatchesDesign) {
-  // DESIGN.md section 6, mobile4 (papers 001 and 003): 600 MHz, 32x32 tiles, Z-order, 4 shader
+  // docs/model.md, "Presets", mobile4 (papers 001 and 003): 600 MHz, 32x32 tiles, Z-order, 4 shader
   // cores, 64 B lines; vertex cache 8 KiB 4-way 1 cycle; texture caches 4 x 16 KiB 4-way 1 cycle;
   // tile cache 64 KiB 4-way 1 cycle; L2 1 MiB 8-way 12 cycles; memory 50-100 cycles, 1 GiB.
   const ParamSet p = make_preset("mobile4");
@@ -47,7 +47,7 @@ TEST(Presets, Mobile4MatchesDesign) {
 }
 
 TEST(Presets, Mobile32MatchesDesign) {
-  // DESIGN.md section 6, mobile32 (paper 000 Table I).
+  // docs/model.md, "Presets", mobile32 (paper 000 Table I).
   const ParamSet p = make_preset("mobile32");
   EXPECT_EQ(p.get_int("gpu.freq_mhz"), 600);
   EXPECT_EQ(p.get_int("gpu.tile_width"), 32);

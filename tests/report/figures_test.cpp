@@ -1,4 +1,4 @@
-// The report's figure SQL (analyzer/figures/) on databases built row by row, with exact expected
+// The report's figure SQL (report/figures/) on databases built row by row, with exact expected
 // values: normalisation over the frames both runs measured, cold first frames left out, means over
 // captures, stacked shares, lines over config_param values, the headline numbers read from the
 // rows, and the configuration-name parser. Scheme configurations are fed as constructed rows, so
@@ -399,7 +399,7 @@ TEST(FigureSql, EveryFileRunsOnAnEmptyDatabaseAndEveryFigureHasOne) {
   }
   std::set<std::string> used = {"suite", "tiles", "pair-deltas", "baseline"};
   auto check = [&](const Figure& fig) {
-    EXPECT_TRUE(files.count(fig.id)) << fig.id << " has no analyzer/figures/" << fig.id << ".sql";
+    EXPECT_TRUE(files.count(fig.id)) << fig.id << " has no report/figures/" << fig.id << ".sql";
     EXPECT_FALSE(fig.needs.empty()) << fig.id;
     used.insert(fig.id);
   };

@@ -193,7 +193,7 @@ TEST(TesseraSchemes, ListsPresetsAndPrintsAFullParameterSet) {
   EXPECT_NE(list.find("  mobile4 "), std::string::npos);
   EXPECT_NE(list.find("  mobile32 "), std::string::npos);
   EXPECT_NE(list.find("  l1tex.size "), std::string::npos);
-  // mobile32 (DESIGN.md section 6): 32 fragment processors, 2-cycle 16 KiB texture caches.
+  // mobile32 (docs/model.md, "Presets"): 32 fragment processors, 2-cycle 16 KiB texture caches.
   const std::string set = run_cli("schemes --preset mobile32 --set l1tex.size=32768", &status);
   EXPECT_EQ(status, 0);
   EXPECT_NE(set.find("\ngpu.shader_cores=32\n"), std::string::npos) << set;

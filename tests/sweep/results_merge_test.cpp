@@ -1,4 +1,4 @@
-// Merging job databases (analyzer/results_merge.h): the merged database must hold exactly what
+// Merging job databases (results/results_merge.h): the merged database must hold exactly what
 // replay writing into it directly would hold, one transaction per job, nothing on failure.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The sweep file (analyzer/sweep_file.h): what each key means, and one line naming the file and
+// The sweep file (sweep/sweep_file.h): what each key means, and one line naming the file and
 // the problem for every kind of bad input.
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-// One sweep job (analyzer/sweep_job.h) with the real tessera binary on a synthetic capture: its
+// One sweep job (sweep/sweep_job.h) with the real tessera binary on a synthetic capture: its
 // database appears only when replay succeeded; a killed or failed attempt leaves none, and says
-// why. The Slurm array script (analyzer/sweep_slurm.h), exactly.
+// why. The Slurm array script (sweep/sweep_slurm.h), exactly.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 

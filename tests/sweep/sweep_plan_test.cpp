@@ -1,4 +1,4 @@
-// Planning a sweep (analyzer/sweep_plan.h): the configurations replay would run, the jobs, and
+// Planning a sweep (sweep/sweep_plan.h): the configurations replay would run, the jobs, and
 // what a database that already holds some runs leaves to do.
 #include <gtest/gtest.h>
 

@@ -26,7 +26,7 @@ namespace tessera::capture {
 
 struct WriterOptions {
   int compression_level = 1;  // zstd level; 0 stores payloads uncompressed (zero-copy reads)
-  // A batch becomes a chunk when it reaches this many bytes (DESIGN.md section 4: 256 KiB to
+  // A batch becomes a chunk when it reaches this many bytes (docs/architecture.md, "What capture guarantees": 256 KiB to
   // 2 MiB keeps zstd efficient while bounding the work lost if the app dies).
   size_t chunk_target_bytes = 1u << 20;
   // Bytes queued for the writer thread before producers wait: bounds memory when the disk is

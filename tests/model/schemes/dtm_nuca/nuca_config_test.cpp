@@ -161,7 +161,7 @@ TEST(NetworkEnergy, PerBitTraversal) {
 }
 
 TEST(TableEnergy, SmallRamOfTheTableSize) {
-  // A 1 KiB table at 32 nm lop is DESIGN.md's RAM itself: an update is 0.82 + 1.14 pJ.
+  // A 1 KiB table at 32 nm lop is the 1 KiB RAM of docs/model.md ("Energy") itself: an update is 0.82 + 1.14 pJ.
   EXPECT_NEAR(table_energy_pj(1000, 0, 8192, TechVariant::Nm32Lop), 1960.0, 1e-9);
   EXPECT_NEAR(table_energy_pj(0, 10, 8192, TechVariant::Nm32Lop), 8.2, 1e-9);
   // The 4256-bit Affinity Table: the square root of its size against 1 KiB.

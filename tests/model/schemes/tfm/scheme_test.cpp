@@ -51,7 +51,7 @@ TEST(TfmScheme, Params) {
   EXPECT_THROW(set.set("tfm.front", "filter-dm1k"), ParamError);
 }
 
-// DESIGN.md section 7's 1 KiB RAM (0.82 / 1.14 pJ per 128-bit row, 32 nm lop) scaled by
+// the docs/model.md ("Energy") 1 KiB RAM (0.82 / 1.14 pJ per 128-bit row, 32 nm lop) scaled by
 // sqrt(capacity / 1 KiB): a 256 B TBA set and a 512 B filter cache.
 TEST(TfmScheme, Energy) {
   const TbaEnergy t = tba_energy(TechVariant::Nm32Lop);

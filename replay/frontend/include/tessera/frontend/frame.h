@@ -5,7 +5,7 @@
 // updates) on the same objects; the renderer writes its results into the attachments' images, so
 // a later pass that samples a render target sees what an earlier pass drew.
 //
-// Contract between the two halves (DESIGN.md section 1, "shade once"):
+// Contract between the two halves (docs/architecture.md, "Data flow", "shade once"):
 //  - Images hold their contents linear and tightly packed per (aspect, layer, mip), exactly as
 //    "Copying Data Between Buffers and Images" lays out a buffer copy of that subresource (the
 //    capture's ImageRecord layout): D24 depth as 32-bit words with the depth in the low 24 bits,

@@ -1,7 +1,7 @@
 // The replay front end's public API: rebuilds a capture's Vulkan objects in host memory
 // (frame.h) and walks each captured frame's commands in execution order, executing transfer
 // commands itself and handing every render pass instance, with each draw fully resolved, to a
-// PassRenderer (DESIGN.md section 1).
+// PassRenderer (docs/architecture.md, "Data flow").
 //
 // Simulated GPU address map (what Image::address and Buffer::address mean; 4 KiB aligned):
 //   0x0000'0001'0000'0000 ..  images, one range each in creation order, sized by the bytes of

@@ -1,4 +1,4 @@
-// The functional tile-based renderer ("shade once", DESIGN.md section 1): renders each render
+// The functional tile-based renderer ("shade once", docs/architecture.md, "Data flow"): renders each render
 // pass instance the replay front end hands it the way a tile-based GPU does, and records what the
 // GPU model needs into an access stream (tessera/stream/access_stream.h).
 //
@@ -26,7 +26,7 @@
 namespace tessera::render {
 
 struct RenderConfig {
-  uint32_t tile_width = 32, tile_height = 32;  // DESIGN.md section 6: both presets use 32x32
+  uint32_t tile_width = 32, tile_height = 32;  // docs/model.md, "Presets": both presets use 32x32
   // Order the tiles are processed (and recorded) in; scanline when null. Must outlive the renderer.
   const pipeline::TileOrder* tile_order = nullptr;
   pipeline::ParameterBufferLayout parameter_buffer;

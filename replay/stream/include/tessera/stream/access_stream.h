@@ -1,5 +1,5 @@
 // The access stream: what the functional renderer ("shade once") records of a frame for every GPU
-// model configuration ("simulate many") to replay (DESIGN.md section 1). Format:
+// model configuration ("simulate many") to replay (docs/architecture.md, "Data flow"). Format:
 // schema/access-stream.md.
 //
 // Events come in the order the tile-based GPU processes them. Per render pass instance:

@@ -1,5 +1,5 @@
 // Workload characterisation of one frame, computed from its access stream so that it describes
-// exactly what every GPU-model configuration replays (DESIGN.md section 9: describe the suite as
+// exactly what every GPU-model configuration replays (docs/architecture.md, "Workloads": describe the suite as
 // the papers' Table I describes their games: texture footprint, draws, overdraw).
 //
 // Definitions (all per frame):

@@ -1,0 +1,56 @@
+// Read-only queries of a results database for `tessera report` and `tessera compare`: the SQL
+// files of report/figures/ (embedded at build time), their rows, and the numbers read from them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "report_catalogue.h"
+#include "results_db.h"
+
+namespace tessera::report {
+
+// The text of report/figures/<name>.sql; throws std::out_of_range for an unknown name.
+const std::string& figure_sql(std::string_view name);
+// Every embedded figure file, by name (without .sql).
+std::vector<std::string> figure_names();
+
+// A query's result: column names and rows (NULL cells are std::nullopt).
+struct Table {
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::optional<std::string>>> rows;
+  // The column's index; throws std::out_of_range naming it when absent.
+  size_t column(std::string_view name) const;
+};
+Table run(results::ResultsDb& db, const std::string& sql);
+
+// One row of a figure's SQL (columns capture, series, part, x, value).
+struct FigureRow {
+  std::string capture;
+  std::string series;
+  std::string part;          // "" when NULL
+  std::optional<double> x;
+  double value = 0;
+};
+std::vector<FigureRow> figure_rows(results::ResultsDb& db, const std::string& figure_id);
+
+// The headline's number read from a figure's rows, in the unit the paper prints (Show); nullopt
+// when the rows it needs are absent.
+std::optional<double> headline_value(const std::vector<FigureRow>& rows, const Headline& h);
+// "-46.8 %", "1.20x", "66.3 %".
+std::string format_headline(double value, Show show);
+
+// pair-deltas.sql with its params replaced: each (config, base) pair, each metric in order.
+std::string pair_deltas_sql(const std::vector<std::pair<std::string, std::string>>& pairs,
+                            const std::vector<std::string>& metrics);
+
+// Every configuration with a run, by name.
+std::vector<std::string> configurations(results::ResultsDb& db);
+
+// An SQL string literal: quoted, with quotes doubled.
+std::string sql_literal(std::string_view text);
+
+}  // namespace tessera::report
