@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include <numeric>
-
 namespace tessera::model {
 
 void CurveTileOrder::order(const PassInfo& pass, std::span<const TileRef> tiles, std::vector<uint32_t>& order) {
@@ -22,38 +20,11 @@ void CurveTileOrder::order(const PassInfo& pass, std::span<const TileRef> tiles,
   // permutation with a clear line.
 }
 
-void StreamTileOrder::order(const PassInfo&, std::span<const TileRef> tiles, std::vector<uint32_t>& order) {
-  order.resize(tiles.size());
-  std::iota(order.begin(), order.end(), 0u);
-}
-
-void ReverseTileOrder::order(const PassInfo&, std::span<const TileRef> tiles, std::vector<uint32_t>& order) {
-  order.resize(tiles.size());
-  for (size_t i = 0; i < tiles.size(); ++i) order[i] = static_cast<uint32_t>(tiles.size() - 1 - i);
-}
-
 uint32_t FgXshift2Scheduler::core(const PassInfo&, const TileRef&, uint32_t, uint32_t x, uint32_t y, uint32_t cores) {
   // Quad coordinates on the screen (2x2 pixels): each quad row is the row above shifted by two
   // cores, so with 4 cores a quad's 4 neighbours are on other cores (paper 001 Fig. 6(b)).
   const uint32_t qx = x / 2, qy = y / 2;
   return (qx + 2 * qy) % cores;
-}
-
-uint32_t WholeTileScheduler::core(const PassInfo&, const TileRef&, uint32_t seq, uint32_t, uint32_t, uint32_t cores) {
-  return seq % cores;
-}
-
-uint32_t RoundRobinScheduler::core(const PassInfo&, const TileRef&, uint32_t, uint32_t, uint32_t, uint32_t cores) {
-  const uint32_t c = next_ % cores;
-  next_ = c + 1;
-  return c;
-}
-
-void QueuePrefetcher::quad_queued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines,
-                                  uint32_t /*dependent_samples*/, uint64_t now) {
-  // The lines become usable at their fill time (the cache records it): a demand access that
-  // comes earlier waits for the fill.
-  for (uint64_t line : lines) hierarchy.prefetch_texture(core, line, now);
 }
 
 FrontHits LineFrontBuffer::sample(uint32_t core, const TextureSampleView& s, uint64_t now, std::vector<uint64_t>& l1_lines) {
@@ -76,33 +47,8 @@ void LineFrontBuffer::filled(uint32_t core, std::span<const uint64_t> ready) {
   for (size_t i = 0; i < ready.size() && i < requested_.size(); ++i) line_ready(core, requested_[i], ready[i]);
 }
 
-bool LastLineBuffer::access(uint32_t core, uint64_t line_addr, uint64_t* ready) {
-  if (core >= last_.size()) {
-    last_.resize(core + 1, ~uint64_t{0});
-    ready_.resize(core + 1, 0);
-  }
-  const bool hit = last_[core] == line_addr;
-  if (hit) {
-    *ready = ready_[core];
-  } else {
-    last_[core] = line_addr;
-    ready_[core] = 0;
-  }
-  return hit;
-}
-
-void LastLineBuffer::line_ready(uint32_t core, uint64_t line_addr, uint64_t ready) {
-  if (core < last_.size() && last_[core] == line_addr) ready_[core] = ready;
-}
-
-uint8_t ParameterBufferClassifier::classify(Stream stream, uint64_t, bool) { return stream == Stream::Tile ? 1 : 0; }
-
 void OptNumberTileNextUse::compute(std::span<const TileCacheAccess> accesses, std::vector<uint64_t>& next_use) {
   next_use = tile_opt_numbers(accesses);
-}
-
-void UnknownTileNextUse::compute(std::span<const TileCacheAccess> accesses, std::vector<uint64_t>& next_use) {
-  next_use.assign(accesses.size(), kNoNextUse);
 }
 
 }  // namespace tessera::model

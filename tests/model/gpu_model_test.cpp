@@ -10,6 +10,7 @@
 #include "tessera/model/gpu_model.h"
 #include "tessera/stream/access_stream.h"
 #include "frame_builder.h"
+#include "hook_doubles.h"
 
 namespace tessera::model {
 namespace {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../frame_builder.h"
+#include "../hook_doubles.h"
 #include "dtexl/dtexl_scheduler.h"
 #include "dtexl/quad_grouping.h"
 #include "dtexl/subtile_assignment.h"

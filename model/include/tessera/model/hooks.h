@@ -64,18 +64,6 @@ class CurveTileOrder final : public TileOrder {
   std::vector<uint32_t> position_;  // tile index -> position in `tiles`, reused
 };
 
-// The order the renderer recorded.
-class StreamTileOrder final : public TileOrder {
- public:
-  void order(const PassInfo& pass, std::span<const TileRef> tiles, std::vector<uint32_t>& order) override;
-};
-
-// Trivial alternative: the stream's order backwards.
-class ReverseTileOrder final : public TileOrder {
- public:
-  void order(const PassInfo& pass, std::span<const TileRef> tiles, std::vector<uint32_t>& order) override;
-};
-
 // Which shader core (= parallel raster pipeline, Z/colour buffer bank) a quad goes to
 // (paper 001 section III-B: the subtile of a quad is a static function of its position).
 class QuadScheduler {
@@ -96,23 +84,6 @@ class FgXshift2Scheduler final : public QuadScheduler {
                 uint32_t cores) override;
 };
 
-// Trivial alternatives: every quad of a tile to one core (tile seq modulo cores), and quads
-// dealt round-robin in rasterisation order.
-class WholeTileScheduler final : public QuadScheduler {
- public:
-  uint32_t core(const PassInfo& pass, const TileRef& tile, uint32_t seq, uint32_t x, uint32_t y,
-                uint32_t cores) override;
-};
-class RoundRobinScheduler final : public QuadScheduler {
- public:
-  uint32_t core(const PassInfo& pass, const TileRef& tile, uint32_t seq, uint32_t x, uint32_t y,
-                uint32_t cores) override;
-  void frame_begin() override { next_ = 0; }
-
- private:
-  uint32_t next_ = 0;
-};
-
 // Called when the rasterizer puts a quad early-Z keeps in a core's queue (paper 002: prefetch from
 // the tile queue while the quad waits), with the texture lines whose addresses are known there:
 // those of every sample but the `dependent_samples` whose coordinates depend on an earlier
@@ -127,13 +98,6 @@ class TexturePrefetcher {
   // The oldest quad queued for `core` left the queue for a thread slot of the core at `now`
   // (queued quads start in order).
   virtual void quad_started(MemoryHierarchy& /*hierarchy*/, uint32_t /*core*/, uint64_t /*now*/) {}
-};
-
-// Trivial alternative: prefetch every line of the quad into its core's L1.
-class QueuePrefetcher final : public TexturePrefetcher {
- public:
-  void quad_queued(MemoryHierarchy& hierarchy, uint32_t core, std::span<const uint64_t> lines,
-                   uint32_t dependent_samples, uint64_t now) override;
 };
 
 // One texture sample as the texture unit hands it to a buffer in front of L1: the distinct 64 B
@@ -189,21 +153,6 @@ class LineFrontBuffer : public TextureFrontBuffer {
   std::vector<uint64_t> requested_;  // the lines the last sample() sent on to L1
 };
 
-// Trivial alternative: one register per core holding the last line it read.
-class LastLineBuffer final : public LineFrontBuffer {
- public:
-  void reset(uint32_t cores) override {
-    last_.assign(cores, ~uint64_t{0});
-    ready_.assign(cores, 0);
-  }
-  bool access(uint32_t core, uint64_t line_addr, uint64_t* ready) override;
-  void line_ready(uint32_t core, uint64_t line_addr, uint64_t ready) override;
-  uint32_t latency() const override { return 1; }
-
- private:
-  std::vector<uint64_t> last_, ready_;
-};
-
 // Priority class handed to the L2 policy for each request: paper 003 section III-D1's field
 // telling PB-Lists, PB-Attributes and other lines apart, which the replacement order of III-D2
 // reads.
@@ -211,12 +160,6 @@ class L2PriorityClassifier {
  public:
   virtual ~L2PriorityClassifier() = default;
   virtual uint8_t classify(Stream stream, uint64_t addr, bool write) = 0;
-};
-
-// Trivial alternative: Parameter Buffer class 1, everything else class 0.
-class ParameterBufferClassifier final : public L2PriorityClassifier {
- public:
-  uint8_t classify(Stream stream, uint64_t addr, bool write) override;
 };
 
 // Next-use numbers of the tile cache's accesses in one subpass (Parameter Buffer writes in stream
@@ -230,12 +173,6 @@ class TileNextUse {
 
 // Baseline: paper 003's OPT Numbers, the next tile that reads the line (next_use.h).
 class OptNumberTileNextUse final : public TileNextUse {
- public:
-  void compute(std::span<const TileCacheAccess> accesses, std::vector<uint64_t>& next_use) override;
-};
-
-// Trivial alternative: no future known (every line "never used again").
-class UnknownTileNextUse final : public TileNextUse {
  public:
   void compute(std::span<const TileCacheAccess> accesses, std::vector<uint64_t>& next_use) override;
 };

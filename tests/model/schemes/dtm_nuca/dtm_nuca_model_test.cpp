@@ -8,6 +8,7 @@
 #include <string>
 
 #include "frame_builder.h"
+#include "hook_doubles.h"
 #include "tessera/model/configuration.h"
 
 namespace tessera::model {
