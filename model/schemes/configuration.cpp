@@ -9,14 +9,11 @@ namespace tessera::model {
 
 std::string_view hook_name(HookKind kind) {
   switch (kind) {
-    case HookKind::TileOrder: return "tile order";
     case HookKind::QuadScheduler: return "quad scheduler";
     case HookKind::TextureOrganisation: return "texture organisation";
     case HookKind::TileOrganisation: return "tile-cache organisation";
     case HookKind::Prefetcher: return "texture prefetcher";
     case HookKind::FrontBuffer: return "buffer in front of L1";
-    case HookKind::L2Priority: return "L2 priority classes";
-    case HookKind::TileNextUse: return "tile-cache next use";
   }
   return "?";
 }
@@ -184,12 +181,50 @@ Configuration parse_configuration(std::string_view spec, const SchemeRegistry& r
   return c;
 }
 
+std::vector<HookKind> installed_hooks(const Hooks& hooks) {
+  std::vector<HookKind> out;
+  if (hooks.quad_scheduler) out.push_back(HookKind::QuadScheduler);
+  if (hooks.texture_organisation) out.push_back(HookKind::TextureOrganisation);
+  if (hooks.tile_organisation) out.push_back(HookKind::TileOrganisation);
+  if (hooks.prefetcher) out.push_back(HookKind::Prefetcher);
+  if (hooks.front_buffer) out.push_back(HookKind::FrontBuffer);
+  return out;
+}
+
+void install_scheme(const SchemeInfo& scheme, SchemeInstance& instance, Hooks& hooks) {
+  // Installed on hooks of its own first: what it takes is then exactly what it set, which must
+  // be what it declares, since parse_configuration refuses two schemes on one seam from the
+  // declarations alone.
+  Hooks own;
+  instance.install(own);
+  std::vector<HookKind> declared = scheme.hooks, installed = installed_hooks(own);
+  std::sort(declared.begin(), declared.end());
+  if (declared != installed) {
+    auto names = [](const std::vector<HookKind>& kinds) {
+      std::string s;
+      for (HookKind k : kinds) s += (s.empty() ? "" : ", ") + std::string(hook_name(k));
+      return s.empty() ? std::string("none") : s;
+    };
+    throw SchemeError("scheme " + scheme.name + " declares the hooks [" + names(declared) + "] but installs [" +
+                      names(installed) + "]");
+  }
+  if (own.quad_scheduler) hooks.quad_scheduler = std::move(own.quad_scheduler);
+  if (own.texture_organisation) hooks.texture_organisation = std::move(own.texture_organisation);
+  if (own.tile_organisation) hooks.tile_organisation = std::move(own.tile_organisation);
+  if (own.prefetcher) hooks.prefetcher = std::move(own.prefetcher);
+  if (own.front_buffer) hooks.front_buffer = std::move(own.front_buffer);
+  for (auto& o : own.observers) hooks.observers.push_back(std::move(o));
+}
+
 std::unique_ptr<GpuModel> Configuration::make_model() const {
   Hooks hooks;
   for (const SchemeInfo* s : schemes) {
-    if (!s->make) continue;
+    if (!s->make) {
+      if (!s->hooks.empty()) throw SchemeError("scheme " + s->name + " declares hooks but makes no instance to install them");
+      continue;
+    }
     std::shared_ptr<SchemeInstance> instance = s->make(params);
-    instance->install(hooks);
+    install_scheme(*s, *instance, hooks);
     hooks.observers.push_back(instance);
   }
   return std::make_unique<GpuModel>(params, std::move(hooks));

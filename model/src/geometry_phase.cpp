@@ -38,7 +38,6 @@ GeometryPhase::Batch GeometryPhase::fetch_batch(uint64_t vertices) {
       r.addr = l;
       r.unit = static_cast<uint16_t>(b.vp);
       r.stream = Stream::Vertex;
-      r.priority_class = p_.priority(Stream::Vertex, l, false);
       const MemResponse m = p_.h->access(r, issue);
       done = std::max(done, issue + m.latency);
       issue += 1 + m.accept_delay;
@@ -53,7 +52,6 @@ GeometryPhase::Batch GeometryPhase::fetch_batch(uint64_t vertices) {
     r.addr = l;
     r.unit = static_cast<uint16_t>(b.vp);
     r.stream = Stream::Vertex;
-    r.priority_class = p_.priority(Stream::Vertex, l, false);
     const MemResponse m = p_.h->access(r, issue);
     done = std::max(done, issue + m.latency);
     issue += 1 + m.accept_delay;
@@ -137,7 +135,6 @@ uint64_t GeometryPhase::run(std::span<const uint8_t> bytes, const PassIndex& pas
           // earlier PMDs, now only below, are in it when the Tile Fetcher reads it.
           r.full_line = e.address <= l;
           r.next_use = p_.next_tile_use();
-          r.priority_class = p_.priority(Stream::Tile, l, true);
           r.primitive = e.u[1];
           r.tile = e.u[2];
           r.section = static_cast<uint8_t>(e.u[3]);

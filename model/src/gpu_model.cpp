@@ -23,6 +23,8 @@
 #include "model_config.h"
 #include "raster_pipeline.h"
 #include "tessera/model/miss_lower_bound.h"
+#include "tessera/model/next_use.h"
+#include "tessera/pipeline/tile_order.h"
 
 namespace tessera::model {
 
@@ -50,11 +52,7 @@ struct GpuModel::Impl {
   HierarchyConfig hcfg;
   EnergyParams eparams;
   FgXshift2Scheduler default_scheduler;
-  OptNumberTileNextUse default_next_use;
-  CurveTileOrder default_order;
   QuadScheduler* scheduler;
-  TileOrder* order_hook;
-  TileNextUse* next_use_hook;
 
   // The run.
   std::unique_ptr<MemoryHierarchy> h;
@@ -64,7 +62,8 @@ struct GpuModel::Impl {
   // The frame.
   const FrameIndex* index = nullptr;
   std::vector<std::vector<std::vector<uint32_t>>> orders;  // per pass, per phase: tile positions
-  std::vector<uint64_t> tile_next_use, phase_next_use;
+  std::vector<uint32_t> grid_position;  // scratch of order_tiles: tile index -> position in the stream
+  std::vector<uint64_t> tile_next_use;
   std::vector<TileCacheAccess> tile_sequence;
   std::vector<uint64_t> written_lines;  // scratch of tile_lower_bound
   size_t tile_access = 0;
@@ -80,10 +79,7 @@ struct GpuModel::Impl {
         cfg(ModelConfig::from_params(params)),
         hcfg(HierarchyConfig::from_params(params)),
         eparams(EnergyParams::from_params(params)),
-        default_order(cfg.tile_order),
         scheduler(hooks.quad_scheduler ? hooks.quad_scheduler.get() : &default_scheduler),
-        order_hook(hooks.tile_order ? hooks.tile_order.get() : &default_order),
-        next_use_hook(hooks.tile_next_use ? hooks.tile_next_use.get() : &default_next_use),
         pipeline(cfg, hooks, scheduler),
         geometry(pipeline) {
     // The dead-line L2 (paper 003 III-D) knows a line is dead only from the Parameter Buffer
@@ -100,27 +96,28 @@ struct GpuModel::Impl {
     warm = false;
   }
 
-  // The tile order of every phase, checked to be a permutation of its tiles.
+  // The tile order of every phase: the gpu.tile_order curve over the pass's tile grid (paper 001
+  // section III-C), whatever order the renderer recorded the tiles in. The renderer visits every
+  // tile of the grid (empty ones too); a tile outside the grid (a damaged stream) is refused.
   void order_tiles() {
     orders.assign(index->passes.size(), {});
-    std::vector<TileRef> refs;
-    std::vector<uint8_t> seen;
     for (size_t p = 0; p < index->passes.size(); ++p) {
       const PassIndex& pass = index->passes[p];
+      const uint32_t grid = pass.info.tiles_x * pass.info.tiles_y;
       for (const PhaseIndex& phase : pass.phases) {
-        refs.clear();
-        for (const TileIndex& t : phase.tiles) refs.push_back(t.ref);
-        std::vector<uint32_t>& ord = orders[p].emplace_back();
-        order_hook->order(pass.info, refs, ord);
-        if (ord.size() != refs.size()) {
-          throw ModelError("tile order of pass " + std::to_string(pass.info.pass) + ": " + std::to_string(ord.size()) +
-                           " of its " + std::to_string(refs.size()) + " tiles (a tile outside the pass's grid, or a tile "
-                           "order hook that is not a permutation)");
+        grid_position.assign(grid, UINT32_MAX);
+        for (size_t i = 0; i < phase.tiles.size(); ++i) {
+          const uint32_t tile = phase.tiles[i].ref.tile;
+          if (tile >= grid || grid_position[tile] != UINT32_MAX) {
+            throw ModelError("tile order of pass " + std::to_string(pass.info.pass) + ": tile " + std::to_string(tile) +
+                             (tile >= grid ? " is outside the pass's grid of " + std::to_string(grid)
+                                           : " appears twice in one subpass"));
+          }
+          grid_position[tile] = static_cast<uint32_t>(i);
         }
-        seen.assign(refs.size(), 0);
-        for (uint32_t i : ord) {
-          if (i >= refs.size() || seen[i]) throw ModelError("tile order hook: not a permutation of the tiles");
-          seen[i] = 1;
+        std::vector<uint32_t>& ord = orders[p].emplace_back();
+        for (uint32_t tile : pipeline::tile_order(cfg.tile_order, pass.info.tiles_x, pass.info.tiles_y)) {
+          if (grid_position[tile] != UINT32_MAX) ord.push_back(grid_position[tile]);
         }
       }
     }
@@ -146,9 +143,8 @@ struct GpuModel::Impl {
             for (uint32_t r = index->groups[g].read_begin; r < index->groups[g].read_end; ++r) add(index->pb_reads[r], k);
           }
         }
-        next_use_hook->compute(tile_sequence, phase_next_use);
-        if (phase_next_use.size() != tile_sequence.size()) throw ModelError("tile next-use hook returned a wrong count");
-        tile_next_use.insert(tile_next_use.end(), phase_next_use.begin(), phase_next_use.end());
+        const std::vector<uint64_t> numbers = tile_opt_numbers(tile_sequence);
+        tile_next_use.insert(tile_next_use.end(), numbers.begin(), numbers.end());
       }
     }
     tile_access = 0;
@@ -286,6 +282,8 @@ struct GpuModel::Impl {
       const PassIndex& pass = index->passes[p];
       for (size_t f = 0; f < pass.phases.size(); ++f) {
         const PhaseIndex& phase = pass.phases[f];
+        // A new Parameter Buffer: the L2's count of finished tiles restarts (paper 003 III-D1).
+        h->l2().pass_begin();
         if (hooks.tile_organisation) {
           const BinnedPhase binned = binning(pass.info, phase, orders[p][f]);
           for (const auto& o : hooks.observers) o->phase_begin(*h, binned);

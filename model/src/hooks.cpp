@@ -4,22 +4,6 @@
 
 namespace tessera::model {
 
-void CurveTileOrder::order(const PassInfo& pass, std::span<const TileRef> tiles, std::vector<uint32_t>& order) {
-  // The renderer visits every tile of the grid (empty ones too), but in whatever order it was
-  // asked: map each grid position of the curve to where the stream holds that tile.
-  const uint32_t grid = pass.tiles_x * pass.tiles_y;
-  position_.assign(grid, UINT32_MAX);
-  for (size_t i = 0; i < tiles.size(); ++i) {
-    if (tiles[i].tile < grid) position_[tiles[i].tile] = static_cast<uint32_t>(i);
-  }
-  order.clear();
-  for (uint32_t tile : pipeline::tile_order(kind_, pass.tiles_x, pass.tiles_y)) {
-    if (position_[tile] != UINT32_MAX) order.push_back(position_[tile]);
-  }
-  // Tiles outside the grid (a damaged stream) stay out of `order`; the model refuses a short
-  // permutation with a clear line.
-}
-
 uint32_t FgXshift2Scheduler::core(const PassInfo&, const TileRef&, uint32_t, uint32_t x, uint32_t y, uint32_t cores) {
   // Quad coordinates on the screen (2x2 pixels): each quad row is the row above shifted by two
   // cores, so with 4 cores a quad's 4 neighbours are on other cores (paper 001 Fig. 6(b)).
@@ -45,10 +29,6 @@ FrontHits LineFrontBuffer::sample(uint32_t core, const TextureSampleView& s, uin
 
 void LineFrontBuffer::filled(uint32_t core, std::span<const uint64_t> ready) {
   for (size_t i = 0; i < ready.size() && i < requested_.size(); ++i) line_ready(core, requested_[i], ready[i]);
-}
-
-void OptNumberTileNextUse::compute(std::span<const TileCacheAccess> accesses, std::vector<uint64_t>& next_use) {
-  next_use = tile_opt_numbers(accesses);
 }
 
 }  // namespace tessera::model

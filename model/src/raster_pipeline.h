@@ -120,9 +120,6 @@ class RasterPipeline {
   [[noreturn]] void fail(const std::string& what) const;
   // The next number of the tile cache's OPT Number sequence (kNoNextUse when not computed).
   uint64_t next_tile_use();
-  uint8_t priority(Stream s, uint64_t addr, bool write) {
-    return hooks.l2_priority ? hooks.l2_priority->classify(s, addr, write) : 0;
-  }
   const TileIndex& tile(uint32_t k) const { return phase->tiles[order[k]]; }
   const TileBarrier& gate(BarrierStage s) const { return barrier[static_cast<size_t>(s)]; }
 

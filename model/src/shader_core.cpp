@@ -193,7 +193,6 @@ void ShaderCore::texture_issue(uint32_t c, uint32_t slot, uint64_t t) {
   QuadRec& q = p_.recs[slot];
   const uint32_t instr = q.segment - 1;
   TextureFrontBuffer* const front = p_.hooks.front_buffer.get();
-  const bool classify = p_.hooks.l2_priority != nullptr;
   const uint32_t per_cycle = p_.cfg.tex_lines_per_cycle;
   // The texture unit takes tex.probes_per_cycle bilinear probes per cycle and sends
   // tex.lines_per_cycle lines per cycle to the L1; a request the L1 cannot take yet (a busy
@@ -209,7 +208,6 @@ void ShaderCore::texture_issue(uint32_t c, uint32_t slot, uint64_t t) {
   const auto issue_l1 = [&](uint64_t line, uint32_t extra) {
     const uint64_t issue = slot_cycle;
     r.addr = line;
-    if (classify) r.priority_class = p_.priority(Stream::Texture, line, false);
     const MemResponse m = p_.h->access(r, issue);
     const uint64_t served = issue + extra + m.latency;
     done = std::max(done, served);

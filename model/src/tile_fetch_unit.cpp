@@ -78,7 +78,6 @@ void TileFetcher::step(uint64_t t) {
           r.stream = Stream::Tile;
           r.next_use = p_.next_tile_use();
           if (served || refused) return;  // served whole by its first line (or retried later)
-          r.priority_class = p_.priority(Stream::Tile, line, false);
           r.primitive = attributes ? groups[g_].primitive : kNoPrimitive;
           r.section = attributes ? 1 : 0;
           r.tile = k_;
@@ -125,7 +124,8 @@ void TileFetcher::step(uint64_t t) {
       }
       p_.rasterizer.group_fetched(g_, tile_ready);
     }
-    for (const auto& o : p_.hooks.observers) o->tile_fetched(*p_.h, k_);
+    // Paper 003 III-D1: the Tile Fetcher signals the L2 at the end of every tile.
+    p_.h->l2().tile_finished();
     ++k_;
     if (k_ < p_.ntiles) g_ = p_.tile(k_).group_begin;
   }

@@ -436,11 +436,11 @@ TEST(GpuModel, EveryTruncationIsAnErrorOrARunNeverACrash) {
     return q;
   };
   const auto bytes = buildFrame(f);
-  // Both readers of the stream: sequential (no hook) and indexed with seeks (a tile-order hook).
-  Hooks indexed;
-  indexed.tile_order = std::make_shared<ReverseTileOrder>();
-  for (const Hooks& hooks : {Hooks{}, indexed}) {
-    GpuModel model(smallCaches(), hooks);
+  // The tiles read in the order recorded (scanline) and out of it (Hilbert, with seeks back).
+  for (const char* order : {"scanline", "hilbert"}) {
+    ParamSet p = smallCaches();
+    p.set("gpu.tile_order", order);
+    GpuModel model(p);
     std::vector<size_t> complete;
     for (size_t n = 0; n < bytes.size(); ++n) {
       std::string error;
@@ -477,43 +477,30 @@ TEST(GpuModel, QuadOutsideATileIsAnError) {
 
 // ---- Hooks: the trivial second implementation of each, without touching the model core ----
 
-TEST(GpuModelHooks, ReverseTileOrderVisitsTilesBackwards) {
+TEST(GpuModel, TileOrderParameterOrdersTheTiles) {
+  // A 2x2 grid recorded in scanline order: the Hilbert curve visits (0,0) (0,1) (1,1) (1,0)
+  // (paper 001 Fig. 7), whatever order the renderer recorded.
   FrameSpec f;
-  f.tiles_x = 3;
+  f.tiles_x = 2;
+  f.tiles_y = 2;
   f.quad = heavy(8);
   const auto bytes = buildFrame(f);
-  Hooks hooks;
-  hooks.tile_order = std::make_shared<ReverseTileOrder>();
-  const FrameResults fwd = runModel(bytes, mobile4());
-  const FrameResults rev = runModel(bytes, mobile4(), hooks);
-  std::vector<uint32_t> fwd_x, rev_x;
-  for (const TileMetric& t : fwd.tile_metrics) {
-    if (t.metric == "quads") fwd_x.push_back(t.tile_x);
-  }
-  for (const TileMetric& t : rev.tile_metrics) {
-    if (t.metric == "quads") rev_x.push_back(t.tile_x);
-  }
-  EXPECT_EQ(fwd_x, (std::vector<uint32_t>{0, 1, 2}));
-  EXPECT_EQ(rev_x, (std::vector<uint32_t>{2, 1, 0}));
-  EXPECT_EQ(m(fwd, "quads"), m(rev, "quads"));
-}
-
-TEST(GpuModelHooks, IndexedReplayInStreamOrderEqualsTheSequentialReplay) {
-  // The frame is recorded in scanline order: the StreamTileOrder hook and gpu.tile_order=scanline
-  // visit its tiles in the same order, so they give the same frame.
-  const auto bytes = buildFrame(mixedFrame());
-  Hooks hooks;
-  hooks.tile_order = std::make_shared<StreamTileOrder>();
-  ParamSet scanline = smallCaches();
+  ParamSet hilbert = mobile4();
+  hilbert.set("gpu.tile_order", "hilbert");
+  ParamSet scanline = mobile4();
   scanline.set("gpu.tile_order", "scanline");
-  const FrameResults seq = runModel(bytes, scanline);
-  const FrameResults idx = runModel(bytes, smallCaches(), hooks);
-  EXPECT_EQ(seq.frame_metrics, idx.frame_metrics);
-  ASSERT_EQ(seq.tile_metrics.size(), idx.tile_metrics.size());
-  for (size_t i = 0; i < seq.tile_metrics.size(); ++i) {
-    EXPECT_EQ(seq.tile_metrics[i].metric, idx.tile_metrics[i].metric);
-    EXPECT_EQ(seq.tile_metrics[i].value, idx.tile_metrics[i].value);
-  }
+  auto visits = [](const FrameResults& r) {
+    std::vector<std::pair<uint32_t, uint32_t>> v;
+    for (const TileMetric& t : r.tile_metrics) {
+      if (t.metric == "quads") v.emplace_back(t.tile_x, t.tile_y);
+    }
+    return v;
+  };
+  const FrameResults h = runModel(bytes, hilbert), s = runModel(bytes, scanline);
+  using V = std::vector<std::pair<uint32_t, uint32_t>>;
+  EXPECT_EQ(visits(h), (V{{0, 0}, {0, 1}, {1, 1}, {1, 0}}));
+  EXPECT_EQ(visits(s), (V{{0, 0}, {1, 0}, {0, 1}, {1, 1}}));
+  EXPECT_EQ(m(h, "quads"), m(s, "quads"));
 }
 
 TEST(GpuModelHooks, WholeTileAndRoundRobinSchedulers) {
@@ -578,33 +565,10 @@ TEST(GpuModelHooks, LastLineBufferServesRepeatedLinesInFrontOfL1) {
   EXPECT_TRUE(std::isnan(base.metric("tfm.hits")));
 }
 
-// Counts the classes it hands out per stream (test probe around the trivial classifier).
-class CountingClassifier final : public L2PriorityClassifier {
- public:
-  uint8_t classify(Stream s, uint64_t addr, bool write) override {
-    const uint8_t c = inner.classify(s, addr, write);
-    ++calls[static_cast<int>(s)][c];
-    return c;
-  }
-  ParameterBufferClassifier inner;
-  uint64_t calls[3][2] = {};
-};
-
-TEST(GpuModelHooks, L2ClassifierSeesEveryFirstLevelRequest) {
-  auto cls = std::make_shared<CountingClassifier>();
-  Hooks hooks;
-  hooks.l2_priority = cls;
-  const FrameResults r = runModel(buildFrame(mixedFrame()), smallCaches(), hooks);
-  EXPECT_EQ(static_cast<double>(cls->calls[0][0]), m(r, "l1tex.accesses"));
-  EXPECT_EQ(static_cast<double>(cls->calls[1][0]), m(r, "vertex.accesses"));
-  EXPECT_EQ(static_cast<double>(cls->calls[2][1]), m(r, "tile.accesses"));
-  EXPECT_EQ(cls->calls[0][1] + cls->calls[1][1] + cls->calls[2][0], 0u);
-}
-
-TEST(GpuModelHooks, TileNextUseDrivesOptInTheTileCache) {
-  // One 4-way set. Binning writes lines a b c d (an empty set fills from its last way, so d lands
-  // in way 0); tile 0 reads e then d. OPT (OPT Numbers, next_use.h) evicts a line never read again for e
-  // and hits on d; with no future known every line ties and way 0 (d) goes.
+TEST(GpuModel, OptNumbersDriveOptInTheTileCache) {
+  // One 4-way set. Binning writes lines a b c d; tile 0 reads e then d. OPT (the OPT Numbers the
+  // model computes per subpass, next_use.h) evicts a line never read again for e and hits on d;
+  // MRU evicts d, the line written last.
   StreamWriter w;
   w.frame_begin(1, 32, 32);
   w.pass_begin(0, 32, 32, 32, 32, 1, 1);
@@ -618,13 +582,13 @@ TEST(GpuModelHooks, TileNextUseDrivesOptInTheTileCache) {
   w.frame_end();
   const auto bytes = w.finish();
   const ParamSet p = mobile4({"tile.size=256", "tile.ways=4", "tile.policy=opt"});
-  const FrameResults exact = runModel(bytes, p);
-  Hooks hooks;
-  hooks.tile_next_use = std::make_shared<UnknownTileNextUse>();
-  const FrameResults unknown = runModel(bytes, p, hooks);
-  EXPECT_EQ(m(exact, "tile.accesses"), 6);
-  EXPECT_EQ(m(exact, "tile.hits"), 1);
-  EXPECT_EQ(m(unknown, "tile.hits"), 0);
+  const FrameResults opt = runModel(bytes, p);
+  ParamSet mru = p;
+  mru.set("tile.policy", "mru");
+  const FrameResults recent = runModel(bytes, mru);
+  EXPECT_EQ(m(opt, "tile.accesses"), 6);
+  EXPECT_EQ(m(opt, "tile.hits"), 1);
+  EXPECT_EQ(m(recent, "tile.hits"), 0);
 }
 
 // A texture organisation that sends every core's request to core 0's L1 (a shared L1).

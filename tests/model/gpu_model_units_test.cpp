@@ -399,8 +399,7 @@ namespace {
 using namespace testing;
 
 // A tile-cache organisation with no cache at all: every Parameter Buffer access goes to L2. It
-// sees each request's primitive, section and tile, and the observer sees each phase's binning and
-// each tile the fetcher finishes.
+// sees each request's primitive, section and tile, and the observer sees each phase's binning.
 class NoTileCache final : public TileCacheOrganisation {
  public:
   MemResponse access(MemoryHierarchy& h, const MemRequest& r, uint64_t now) override {
@@ -418,14 +417,13 @@ class PhaseProbe final : public FrameObserver {
     for (const auto& prims : phase.primitives) primitives += prims.size();
     attributes = phase.attributes;
   }
-  void tile_fetched(MemoryHierarchy&, uint32_t) override { ++tiles; }
   void energy(const MemoryHierarchy&, const EnergyParams&, uint64_t, std::vector<StructureEnergy>& out) override {
     StructureEnergy s;
     s.name = "probe";
     s.dynamic_nj = 1000;
     out.push_back(s);
   }
-  uint64_t phases = 0, primitives = 0, tiles = 0;
+  uint64_t phases = 0, primitives = 0;
   std::vector<PrimitiveAttributes> attributes;
 };
 
@@ -457,7 +455,6 @@ TEST(SchemeSeams, ATileCacheOrganisationServesTheParameterBuffer) {
   EXPECT_EQ((*org)->attribute_reads, 6u * 3);  // one attribute line per primitive, 3 per tile
   EXPECT_EQ(probe->phases, 1u);
   EXPECT_EQ(probe->primitives, 6u * 3);
-  EXPECT_EQ(probe->tiles, 6u);
   // Each primitive's attribute lines, as the fetcher will read them (frame_builder.h's layout).
   ASSERT_EQ(probe->attributes.size(), 6u * 3);
   for (uint32_t p = 0; p < 18; ++p) {

@@ -1,18 +1,6 @@
 #include "hook_doubles.h"
 
-#include <numeric>
-
 namespace tessera::model {
-
-void StreamTileOrder::order(const PassInfo&, std::span<const TileRef> tiles, std::vector<uint32_t>& order) {
-  order.resize(tiles.size());
-  std::iota(order.begin(), order.end(), 0u);
-}
-
-void ReverseTileOrder::order(const PassInfo&, std::span<const TileRef> tiles, std::vector<uint32_t>& order) {
-  order.resize(tiles.size());
-  for (size_t i = 0; i < tiles.size(); ++i) order[i] = static_cast<uint32_t>(tiles.size() - 1 - i);
-}
 
 uint32_t WholeTileScheduler::core(const PassInfo&, const TileRef&, uint32_t seq, uint32_t, uint32_t, uint32_t cores) {
   return seq % cores;
@@ -48,12 +36,6 @@ bool LastLineBuffer::access(uint32_t core, uint64_t line_addr, uint64_t* ready) 
 
 void LastLineBuffer::line_ready(uint32_t core, uint64_t line_addr, uint64_t ready) {
   if (core < last_.size() && last_[core] == line_addr) ready_[core] = ready;
-}
-
-uint8_t ParameterBufferClassifier::classify(Stream stream, uint64_t, bool) { return stream == Stream::Tile ? 1 : 0; }
-
-void UnknownTileNextUse::compute(std::span<const TileCacheAccess> accesses, std::vector<uint64_t>& next_use) {
-  next_use.assign(accesses.size(), kNoNextUse);
 }
 
 }  // namespace tessera::model

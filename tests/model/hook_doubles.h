@@ -1,7 +1,6 @@
 // Test doubles of the model's hooks (model/include/tessera/model/hooks.h): trivial alternatives
 // to each baseline, so the tests can show that the model really routes a decision through its
-// hook (a different order, core, prefetch, front buffer, L2 class or next use changes the
-// counts). No scheme uses them; they live with the tests.
+// hook (a different core, prefetch or front buffer changes the counts). No scheme uses them; they live with the tests.
 #pragma once
 
 #include <cstdint>
@@ -11,18 +10,6 @@
 #include "tessera/model/hooks.h"
 
 namespace tessera::model {
-
-// The order the renderer recorded.
-class StreamTileOrder final : public TileOrder {
- public:
-  void order(const PassInfo& pass, std::span<const TileRef> tiles, std::vector<uint32_t>& order) override;
-};
-
-// Trivial alternative: the stream's order backwards.
-class ReverseTileOrder final : public TileOrder {
- public:
-  void order(const PassInfo& pass, std::span<const TileRef> tiles, std::vector<uint32_t>& order) override;
-};
 
 // Trivial alternatives: every quad of a tile to one core (tile seq modulo cores), and quads
 // dealt round-robin in rasterisation order.
@@ -61,18 +48,6 @@ class LastLineBuffer final : public LineFrontBuffer {
 
  private:
   std::vector<uint64_t> last_, ready_;
-};
-
-// Trivial alternative: Parameter Buffer class 1, everything else class 0.
-class ParameterBufferClassifier final : public L2PriorityClassifier {
- public:
-  uint8_t classify(Stream stream, uint64_t addr, bool write) override;
-};
-
-// Trivial alternative: no future known (every line "never used again").
-class UnknownTileNextUse final : public TileNextUse {
- public:
-  void compute(std::span<const TileCacheAccess> accesses, std::vector<uint64_t>& next_use) override;
 };
 
 }  // namespace tessera::model

@@ -1,6 +1,7 @@
 // TCOR (paper 003): the split Tile Cache with OPT replacement (tile_cache.h) installed as the
 // timing model's tile-cache organisation, and the dead-line-aware L2 policy (replacement
-// dead_line/) told of the Tile Fetcher's progress.
+// dead_line/), which the Tile Cache's requests tell each Parameter Buffer line's class and last
+// tile (pb_transfer.h) and the timing model tells the Tile Fetcher's progress.
 #include <memory>
 #include <string>
 
@@ -38,17 +39,7 @@ class TcorInstance final : public SchemeInstance {
 
   void frame_begin(MemoryHierarchy&) override { cache_->begin_frame(); }
 
-  void phase_begin(MemoryHierarchy& h, const BinnedPhase& phase) override {
-    cache_->phase_begin(phase);
-    // A new Parameter Buffer: the L2's tile count restarts and the old one's lines are dead.
-    if (auto* l2 = h.l2().policy_as<DeadLinePolicy>()) l2->pass_begin();
-  }
-
-  // Section III-D1: "Every time the Tile Fetcher finishes processing a tile, it sends a signal
-  // to the L2 and this value is incremented."
-  void tile_fetched(MemoryHierarchy& h, uint32_t) override {
-    if (auto* l2 = h.l2().policy_as<DeadLinePolicy>()) l2->tile_finished();
-  }
+  void phase_begin(MemoryHierarchy&, const BinnedPhase& phase) override { cache_->phase_begin(phase); }
 
   void frame_end(const MemoryHierarchy&, FrameResults& r) override {
     for (auto& m : cache_->metrics()) r.frame_metrics.push_back(std::move(m));

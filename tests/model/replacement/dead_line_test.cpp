@@ -105,7 +105,7 @@ TEST(DeadLinePolicy, CacheDropsDeadDirtyVictims) {
     pb.full_line = true;
     l2.access(0, true, 0, pb);           // a dirty attribute line (a write-back from the tile cache)
     l2.access(64, false, 0, AccessInfo{});  // a texture line, touched after it
-    if (DeadLinePolicy* p = l2.policy_as<DeadLinePolicy>()) p->tile_finished();
+    l2.tile_finished();  // the Tile Fetcher's signal: LRU ignores it
     const CacheOutcome o = l2.access(128, false, 0, AccessInfo{});
     ASSERT_TRUE(o.evicted);
     if (std::string(policy) == "dead-line") {

@@ -1,18 +1,19 @@
 // The seams of the timing model: each scheme of the papers replaces one small interface here
 // instead of editing the model core. A null hook means the baseline of the papers:
-//   tile order        gpu.tile_order (paper 001 Fig. 7)                TileOrder
 //   quad -> core      FG-xshift2 (paper 001 section III-B, Fig. 6)     QuadScheduler
 //   L1 organisation   private L1 per core (hierarchy.h)                texture_organisation
 //   tile cache        the unified tile cache (hierarchy.h; paper 003   tile_organisation
 //                     TCOR's split cache replaces it, III-C)
 //   L1 prefetch       none (paper 002 DAE prefetches from the queue)   TexturePrefetcher
 //   buffer before L1  none (paper 004 TFM texture buffer)              TextureFrontBuffer
-//   L2 classes        class 0 for every request (paper 003 III-D1      L2PriorityClassifier
-//                     tags L2 lines by PB section)
-//   tile-cache OPT    OPT Numbers of paper 003 III-A (next_use.h)       TileNextUse
 //   frame events      none (schemes keep per-frame and per-subpass     FrameObserver (observers)
 //                     state, add metrics and their structures' energy)
-// The barrier mode (paper 001 sections II-C and III-E) is a parameter, gpu.barrier.
+// What the papers vary without a new mechanism is a parameter, not a seam: the tile order
+// (gpu.tile_order, paper 001 Fig. 7, which DTexL sets), the barrier mode (gpu.barrier, paper 001
+// sections II-C and III-E) and the caches' replacement policies (*.policy; paper 003's OPT Numbers,
+// next_use.h, and dead-line L2, replacement/dead_line/). A tile-cache organisation tags its
+// Parameter Buffer requests with their L2 class itself (AccessInfo::priority_class, paper 003
+// III-D1), and the model signals the Tile Fetcher's progress to the L2 (AnyCache::tile_fetched).
 #pragma once
 
 #include <cstdint>
@@ -22,8 +23,6 @@
 #include <vector>
 
 #include "tessera/model/hierarchy.h"
-#include "tessera/model/next_use.h"
-#include "tessera/pipeline/tile_order.h"
 #include "tessera/stream/access_stream.h"
 
 namespace tessera::model {
@@ -42,26 +41,6 @@ struct TileRef {
   uint32_t tx = 0, ty = 0;  // tile coordinates
   uint32_t x0 = 0, y0 = 0;  // first pixel
   size_t offset = 0;        // byte offset of its TileBegin (StreamReader::seek)
-};
-
-// The order the tile fetcher visits the tiles of a pass (paper 001 section III-C).
-class TileOrder {
- public:
-  virtual ~TileOrder() = default;
-  // `tiles` are in stream order; fill `order` with a permutation of 0 .. tiles.size()-1.
-  virtual void order(const PassInfo& pass, std::span<const TileRef> tiles, std::vector<uint32_t>& order) = 0;
-};
-
-// Baseline: the configured gpu.tile_order curve (tessera/pipeline/tile_order.h) over the pass's
-// tile grid, whatever order the renderer recorded the tiles in.
-class CurveTileOrder final : public TileOrder {
- public:
-  explicit CurveTileOrder(pipeline::TileOrderKind kind) : kind_(kind) {}
-  void order(const PassInfo& pass, std::span<const TileRef> tiles, std::vector<uint32_t>& order) override;
-
- private:
-  pipeline::TileOrderKind kind_;
-  std::vector<uint32_t> position_;  // tile index -> position in `tiles`, reused
 };
 
 // Which shader core (= parallel raster pipeline, Z/colour buffer bank) a quad goes to
@@ -153,30 +132,6 @@ class LineFrontBuffer : public TextureFrontBuffer {
   std::vector<uint64_t> requested_;  // the lines the last sample() sent on to L1
 };
 
-// Priority class handed to the L2 policy for each request: paper 003 section III-D1's field
-// telling PB-Lists, PB-Attributes and other lines apart, which the replacement order of III-D2
-// reads.
-class L2PriorityClassifier {
- public:
-  virtual ~L2PriorityClassifier() = default;
-  virtual uint8_t classify(Stream stream, uint64_t addr, bool write) = 0;
-};
-
-// Next-use numbers of the tile cache's accesses in one subpass (Parameter Buffer writes in stream
-// order, then reads in tile order), handed to the tile cache with each request when
-// tile.policy=opt and to a tile-cache organisation (TCOR).
-class TileNextUse {
- public:
-  virtual ~TileNextUse() = default;
-  virtual void compute(std::span<const TileCacheAccess> accesses, std::vector<uint64_t>& next_use) = 0;
-};
-
-// Baseline: paper 003's OPT Numbers, the next tile that reads the line (next_use.h).
-class OptNumberTileNextUse final : public TileNextUse {
- public:
-  void compute(std::span<const TileCacheAccess> accesses, std::vector<uint64_t>& next_use) override;
-};
-
 struct FrameResults;
 struct EnergyParams;
 struct StructureEnergy;
@@ -207,8 +162,6 @@ class FrameObserver {
   virtual void frame_begin(MemoryHierarchy& /*hierarchy*/) {}
   // A subpass's raster phase begins (called only when a tile-cache organisation is installed).
   virtual void phase_begin(MemoryHierarchy& /*hierarchy*/, const BinnedPhase& /*phase*/) {}
-  // The tile fetcher has read every Parameter Buffer line of the tile at position k.
-  virtual void tile_fetched(MemoryHierarchy& /*hierarchy*/, uint32_t /*k*/) {}
   virtual void frame_end(const MemoryHierarchy& /*hierarchy*/, FrameResults& /*results*/) {}
   // Dynamic and static energy of the scheme's own structures this frame (`cycles` long), in the
   // technology of `params` (called once per technology variant the results report).
@@ -217,7 +170,6 @@ class FrameObserver {
 };
 
 struct Hooks {
-  std::shared_ptr<TileOrder> tile_order;               // null: CurveTileOrder(gpu.tile_order)
   std::shared_ptr<QuadScheduler> quad_scheduler;       // null: FgXshift2Scheduler
   // Called once per run on the fresh hierarchy; null: the built-in private L1s.
   std::function<std::unique_ptr<TextureOrganisation>(MemoryHierarchy&)> texture_organisation;
@@ -225,8 +177,6 @@ struct Hooks {
   std::function<std::unique_ptr<TileCacheOrganisation>(MemoryHierarchy&)> tile_organisation;
   std::shared_ptr<TexturePrefetcher> prefetcher;       // null: none
   std::shared_ptr<TextureFrontBuffer> front_buffer;    // null: none
-  std::shared_ptr<L2PriorityClassifier> l2_priority;   // null: class 0
-  std::shared_ptr<TileNextUse> tile_next_use;          // null: OptNumberTileNextUse (tile.policy=opt or a tile organisation)
   std::vector<std::shared_ptr<FrameObserver>> observers;  // frame begin / end, in order
 };
 

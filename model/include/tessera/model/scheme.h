@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,16 +20,22 @@ namespace tessera::model {
 
 // The seams a scheme can take. Two schemes that take the same one cannot run together.
 enum class HookKind {
-  TileOrder,
   QuadScheduler,
   TextureOrganisation,
   TileOrganisation,
   Prefetcher,
   FrontBuffer,
-  L2Priority,
-  TileNextUse,
 };
 std::string_view hook_name(HookKind kind);
+// The seams a Hooks sets, in HookKind order.
+std::vector<HookKind> installed_hooks(const Hooks& hooks);
+
+// A scheme that breaks its own declaration (scheme.h's SchemeInfo::hooks): a defect of the
+// scheme, not of the configuration that names it.
+class SchemeError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
 
 // A seam this scheme does not take but cannot run beside when another scheme takes it (its
 // replacement breaks an assumption of this one): a configuration naming both is refused, `why`

@@ -88,8 +88,21 @@ class AnyCache {
   const CacheConfig& config() const {
     return visit([](const auto& c) -> const CacheConfig& { return c.config(); });
   }
-  // The policy when the cache's policy is P, else nullptr (schemes that signal their policy, such
-  // as TCOR's tile progress to the dead-line L2).
+  // The Tile Fetcher's signals to the L2 (paper 003 section III-D1: "Every time the Tile Fetcher
+  // finishes processing a tile, it sends a signal to the L2"; a render pass's binning starts a new
+  // Parameter Buffer). The model sends them to its L2 whatever the policy; a policy that reads
+  // the Tile Fetcher's progress (the dead-line L2) takes them, any other ignores them.
+  void tile_finished() {
+    visit([](auto& c) {
+      if constexpr (requires { c.policy().tile_finished(); }) c.policy().tile_finished();
+    });
+  }
+  void pass_begin() {
+    visit([](auto& c) {
+      if constexpr (requires { c.policy().pass_begin(); }) c.policy().pass_begin();
+    });
+  }
+  // The policy when the cache's policy is P, else nullptr (tests that look inside a policy).
   template <class P>
   P* policy_as() {
     auto* c = std::get_if<SetAssocCache<P>>(&cache_);

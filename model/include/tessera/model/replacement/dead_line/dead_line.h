@@ -14,7 +14,7 @@
 // priority_class (0 not Parameter Buffer, 1 PB-Lists, 2 PB-Attributes: dead_line::PbClass) and
 // its last tile in last_tile. The cache asks writes_back(set, way, dirty) before it drops a victim
 // and counts a dead dirty one as a dead drop instead of a write-back. The Tile Fetcher's progress
-// reaches the policy through AnyCache::policy_as<DeadLinePolicy>() (tile_finished, pass_begin).
+// reaches the policy from the timing model through AnyCache::tile_finished and pass_begin.
 // Last-tile ids that do not fit the field are stored as kNeverDead (never considered dead): a
 // line wrongly taken for dead would lose data, one wrongly kept live only costs capacity.
 #pragma once
