@@ -2,10 +2,12 @@
 // something: set alone to a second valid value, on a constructed two-frame run that exercises
 // every unit, it changes some output (a frame, tile or core metric), or the model refuses the run
 // with a line naming why (a stream shaded with other tiles, a footprint larger than main memory).
-// A scheme's parameters are tried on its paper's preset with its first variant. A parameter added
-// without an entry here fails the test, and so does one that stops having an effect.
+// A scheme's parameters are tried on its paper's preset with its first variant, with the second
+// values its folder registers (scheme_parameters.h). A parameter added without a second value
+// fails the test, and so does one that stops having an effect.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 #include <string>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "frame_builder.h"
+#include "scheme_parameters.h"
 #include "tessera/model/gpu_model.h"
 #include "tessera/model/configuration.h"
 #include "tessera/model/params.h"
@@ -88,15 +91,8 @@ std::string outputs(const std::vector<uint8_t>& bytes, const ParamSet& p, const 
   return out.str();
 }
 
-struct Alternative {
-  Alternative(std::string v, std::vector<std::string> a = {}, bool r = false)
-      : value(std::move(v)), also(std::move(a)), refused(r) {}
-  std::string value;
-  std::vector<std::string> also;  // set on both sides (what the parameter needs to mean something)
-  bool refused;                   // the change is a clear refusal of the run
-};
-
-// The second value of every parameter (base values in base() and mobile4).
+// The second value of every model parameter (base values in base() and mobile4); each scheme's
+// folder gives its own parameters' (scheme_parameters.h).
 const std::map<std::string, Alternative>& alternatives() {
   static const std::map<std::string, Alternative> table = {
       {"gpu.freq_mhz", {"300"}},
@@ -183,45 +179,15 @@ const std::map<std::string, Alternative>& alternatives() {
       {"energy.dram_background_mw", {"40"}},
       {"sim.cold_caches", {"true"}},
       {"stats.replication", {"false"}},
-      // Schemes (tried with their first variant).
-      {"dtexl.grouping", {"CG-xrect"}},
-      {"dtexl.assignment", {"const"}},
-      {"nuca.organisation", {"d-nuca"}},
-      {"nuca.buckets", {"4"}},
-      {"nuca.counter_bits", {"2"}},
-      {"nuca.page_blocks", {"1"}},
-      {"nuca.hop_latency", {"3"}},
-      {"nuca.epoch_accesses", {"100"}},
-      {"nuca.hysteresis", {"0"}},
-      {"nuca.count_hits", {"false"}},
-      {"nuca.mesh_cols", {"4"}},
-      {"nuca.flit_bytes", {"32"}},
-      {"nuca.table_latency", {"3"}},
-      {"nuca.directory_latency", {"4", {"nuca.organisation=d-nuca"}}},
-      {"tcor.plc_size", {"512"}},
-      {"tcor.opt_bits", {"2"}},
-      {"tcor.pb_layout", {"baseline"}},
-      {"tfm.front", {"filter-fa512"}},
-      {"tfm.latency", {"3"}},
-      {"tfm.fill_latency", {"7"}},
-      {"tfm.replacement", {"fifo"}},
-      {"dae.queue_entries", {"1"}},
-      {"dae.lookahead", {"2"}},
-      {"dae.issue_rate", {"4"}},
-      {"dae.remote_latency", {"40"}},
-      {"dae.sharing", {"false"}},
-      {"ghb.entries", {"3"}},
-      {"ghb.index_entries", {"1"}},
-      {"ghb.degree", {"1"}},
   };
   return table;
 }
 
 void expect_changes(const std::vector<uint8_t>& bytes, const ParamSet& base_set, const ParamSpec& spec,
-                    const Configuration* schemes) {
+                    const std::map<std::string, Alternative>& table, const Configuration* schemes) {
   SCOPED_TRACE(spec.name);
-  const auto it = alternatives().find(spec.name);
-  ASSERT_NE(it, alternatives().end()) << "no second value for parameter " << spec.name << ": add one";
+  const auto it = table.find(spec.name);
+  ASSERT_NE(it, table.end()) << "no second value for parameter " << spec.name << ": add one";
   const Alternative& alt = it->second;
   ParamSet a = base_set, b = base_set;
   for (const std::string& s : alt.also) {
@@ -244,32 +210,50 @@ void expect_changes(const std::vector<uint8_t>& bytes, const ParamSet& base_set,
 
 TEST(EveryParameter, ChangesSomeOutputOrIsRefused) {
   const auto bytes = rich_frame();
-  for (const ParamSpec& spec : ParamRegistry::model().all()) expect_changes(bytes, base(), spec, nullptr);
+  for (const ParamSpec& spec : ParamRegistry::model().all()) expect_changes(bytes, base(), spec, alternatives(), nullptr);
+}
+
+const SchemeParameterValues* values_of(const std::string& scheme) {
+  for (const SchemeParameterValues& v : scheme_parameter_values()) {
+    if (v.scheme == scheme) return &v;
+  }
+  return nullptr;
 }
 
 TEST(EveryParameter, EverySchemesParametersChangeSomeOutput) {
   const auto bytes = rich_frame();
   for (const SchemeInfo& s : SchemeRegistry::global().schemes()) {
-    ASSERT_FALSE(s.variants.empty()) << s.name;
+    SCOPED_TRACE(s.name);
+    ASSERT_FALSE(s.variants.empty());
+    if (s.params.empty()) continue;
+    const SchemeParameterValues* values = values_of(s.name);
+    ASSERT_NE(values, nullptr) << "no second values for the parameters of scheme " << s.name
+                               << ": register them in its folder's tests (scheme_parameters.h)";
     Configuration c = parse_configuration(s.preset + "+" + s.variants.front().name);
     // The same small caches as the model's base, on the scheme's configuration.
     for (const char* o : {"l1tex.size=1KiB", "vertex.size=1KiB", "tile.size=1KiB", "l2.size=16KiB", "tex.lines_per_cycle=2"}) {
       c.params.apply(o);
     }
-    // TCOR's split tile cache needs room for a Primitive List Cache beside the Attribute Cache.
-    if (s.name == "tcor") {
-      for (const char* o : {"tile.size=2KiB", "tcor.plc_size=1KiB"}) c.params.apply(o);
-    }
-    for (const ParamSpec& spec : s.params) expect_changes(bytes, c.params, spec, &c);
+    for (const std::string& o : values->base) c.params.apply(o);
+    for (const ParamSpec& spec : s.params) expect_changes(bytes, c.params, spec, values->alternatives, &c);
   }
 }
 
-// Every table entry names a registered parameter (so the table does not keep stale names).
-TEST(EveryParameter, TheTableHasNoStaleNames) {
-  std::vector<const SchemeInfo*> all;
-  for (const SchemeInfo& s : SchemeRegistry::global().schemes()) all.push_back(&s);
-  const ParamRegistry& registry = registry_for(all);
-  for (const auto& [name, alt] : alternatives()) EXPECT_NE(registry.find(name), nullptr) << name;
+// Every entry names a parameter of its own registry (so no table keeps stale names), once.
+TEST(EveryParameter, TheTablesHaveNoStaleNames) {
+  for (const auto& [name, alt] : alternatives()) EXPECT_NE(ParamRegistry::model().find(name), nullptr) << name;
+  std::vector<std::string> seen;
+  for (const SchemeParameterValues& v : scheme_parameter_values()) {
+    SCOPED_TRACE(v.scheme);
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), v.scheme), 0) << "registered twice";
+    seen.push_back(v.scheme);
+    const SchemeInfo* s = SchemeRegistry::global().find_scheme(v.scheme);
+    ASSERT_NE(s, nullptr) << "values for an unknown scheme";
+    for (const auto& [name, alt] : v.alternatives) {
+      EXPECT_TRUE(std::any_of(s->params.begin(), s->params.end(), [&](const ParamSpec& p) { return p.name == name; }))
+          << name << " is not a parameter of " << v.scheme;
+    }
+  }
 }
 
 }  // namespace

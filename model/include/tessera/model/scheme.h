@@ -94,7 +94,7 @@ struct SchemeInfo {
 
 class SchemeRegistry {
  public:
-  // Every scheme of model/schemes (schemes/registry.cpp), in registration order.
+  // Every scheme of model/schemes (the registry generated from the folders), in registration order.
   static SchemeRegistry& global();
   // Throws ParamError on a duplicate scheme or variant name.
   void add(SchemeInfo scheme);

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "../../latency_path.h"
+#include "latency_path.h"
 #include "dtm-nuca/nuca_organisation.h"
 #include "tessera/model/configuration.h"
 

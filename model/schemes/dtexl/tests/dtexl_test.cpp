@@ -7,8 +7,8 @@
 #include <map>
 #include <vector>
 
-#include "../frame_builder.h"
-#include "../hook_doubles.h"
+#include "frame_builder.h"
+#include "hook_doubles.h"
 #include "dtexl/dtexl_scheduler.h"
 #include "dtexl/quad_grouping.h"
 #include "dtexl/subtile_assignment.h"

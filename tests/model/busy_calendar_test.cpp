@@ -3,7 +3,7 @@
 
 #include "tessera/model/busy_calendar.h"
 
-namespace tessera::model::dtm_nuca {
+namespace tessera::model {
 namespace {
 
 TEST(BusyCalendar, EarliestGap) {
@@ -76,4 +76,4 @@ TEST(BusyCalendar, InOrderRequestsBookWhereTheSearchWould) {
 }
 
 }  // namespace
-}  // namespace tessera::model::dtm_nuca
+}  // namespace tessera::model

@@ -1,11 +1,10 @@
 // Paper 002 (DAE): the prefetch queue's timing and Source field, late and useful prefetches,
-// dependent reads left to execution, and the GHB and perfect-cache references.
+// dependent reads left to execution.
 #include <gtest/gtest.h>
 
-#include "../frame_builder.h"
-#include "../latency_path.h"
+#include "frame_builder.h"
+#include "latency_path.h"
 #include "dae/prefetch_queue.h"
-#include "prefetch-ghb/global_history_buffer.h"
 #include "tessera/model/configuration.h"
 #include "tessera/model/hierarchy.h"
 
@@ -365,66 +364,6 @@ TEST(DaeConfiguration, RemoteLatencyWithoutSharingIsRefused) {
   }
   EXPECT_NO_THROW(parse_configuration("tegra2+dae-no-sharing").make_model());
   EXPECT_NO_THROW(parse_configuration("tegra2+dae+dae.remote_latency=40").make_model());
-}
-
-// Nesbit and Smith's G/DC on a stride: the pair (s, s) recurs from the fourth miss on and
-// replays s, s, ... ; a repeating delta pattern (1, 3) is replayed in order.
-TEST(GlobalHistoryBuffer, StrideAndDeltaPatterns) {
-  ghb::GlobalHistoryBuffer g(16, 16, 3);
-  std::vector<uint64_t> out;
-  for (uint64_t line : {100, 102, 104}) {
-    g.miss(line, out);
-    EXPECT_TRUE(out.empty());
-  }
-  g.miss(106, out);
-  EXPECT_EQ(out, (std::vector<uint64_t>{108, 110, 112}));
-  ghb::GlobalHistoryBuffer p(16, 16, 4);
-  out.clear();
-  // Deltas 1, 3, 1, 3: at the miss on 8 the pair (3, 1) recurs; it last completed at the miss on
-  // 4, and the deltas since (1, 3) are replayed from 8 until the degree is reached.
-  for (uint64_t line : {0, 1, 4, 5, 8}) p.miss(line, out);
-  EXPECT_EQ(out, (std::vector<uint64_t>{9, 12, 13, 16}));
-}
-
-// Perfect caches: every texture access hits L1, nothing goes below.
-TEST(PerfectL1, EveryTextureAccessHits) {
-  const auto bytes = buildFrame(mixedFrame());
-  Configuration c = parse_configuration("mobile4+perfect-l1");
-  auto model = c.make_model();
-  FrameResults r;
-  std::string error;
-  ASSERT_TRUE(model->run(bytes, r, &error)) << error;
-  EXPECT_GT(m(r, "l1tex.accesses"), 0);
-  EXPECT_EQ(m(r, "l1tex.hits"), m(r, "l1tex.accesses"));
-  EXPECT_EQ(m(r, "l2.texture_accesses"), 0);
-}
-
-// Perfect caches install a missing line without reading it from below: no L1 fetch, no prefetch,
-// no L2 texture access; each of 1024 distinct lines, sampled twice by its quad, is installed once
-// and every one of the 2048 demand accesses hits.
-TEST(PerfectL1, InstallsFetchNothing) {
-  FrameSpec f;
-  f.tiles_x = 2;
-  f.tiles_y = 2;
-  f.quad = [](uint32_t seq, uint32_t qx, uint32_t qy) {
-    QuadSpec q;
-    const uint64_t line = 0x2000'0000 + (uint64_t{seq} * 256 + qy * 16 + qx) * 64;
-    q.samples[0] = {{line}, {line}};
-    return q;
-  };
-  Configuration c = parse_configuration("tegra2+perfect-l1");
-  auto model = c.make_model();
-  FrameResults r;
-  std::string error;
-  ASSERT_TRUE(model->run(buildFrame(f), r, &error)) << error;
-  EXPECT_EQ(m(r, "l1tex.accesses"), 2048);
-  EXPECT_EQ(m(r, "l1tex.hits"), 2048);
-  EXPECT_EQ(m(r, "l1tex.installs"), 1024);
-  EXPECT_EQ(m(r, "l1tex.fetches"), 0);
-  EXPECT_EQ(m(r, "l1tex.prefetches"), 0);
-  EXPECT_EQ(m(r, "l1tex.prefetch_fills"), 0);
-  EXPECT_EQ(m(r, "l1tex.prefetch_hits"), 0);
-  EXPECT_EQ(m(r, "l2.texture_accesses"), 0);
 }
 
 }  // namespace

@@ -1,0 +1,21 @@
+// The second value of each of this scheme's parameters, for the every-parameter test
+// (tests/model/every_parameter_test.cpp): set alone on the scheme's configuration, each changes
+// some output of a constructed run, or the run is refused.
+#include "scheme_parameters.h"
+
+namespace tessera::model {
+namespace {
+
+const RegisterSchemeParameters kValues({
+    "dae",
+    {},
+    {
+        {"dae.queue_entries", {"1"}},
+        {"dae.lookahead", {"2"}},
+        {"dae.issue_rate", {"4"}},
+        {"dae.remote_latency", {"40"}},
+        {"dae.sharing", {"false"}}
+    }});
+
+}  // namespace
+}  // namespace tessera::model
