@@ -116,14 +116,14 @@ reconcile "fragments" "replay.fragments"
 reconcile "texture.samples" "replay.texture_samples"
 reconcile "texture.lines" "replay.texture_lines"
 # A buffer in front of L1 (paper 004 TFM, filter caches) serves some lines itself:
-# checks/tfm.sql reconciles those configurations against their preset.
+# model/schemes/tfm/check.sql reconciles those configurations against their preset.
 check "l1tex.accesses = texture.lines without a front buffer" \
   "SELECT count(*) FROM frame_metrics a JOIN frame_metrics t
      ON t.capture = a.capture AND t.frame = a.frame AND t.config = a.config AND t.metric = 'texture.lines'
    WHERE a.metric = 'l1tex.accesses' AND a.value != t.value
      AND a.config NOT IN (SELECT config FROM frame_metrics WHERE metric = 'tfm.accesses')"
 # Without prefetches every line L1 reads from L2 is a miss (prefetching schemes reconcile their
-# fills in checks/dae.sql).
+# fills in model/schemes/dae/check.sql).
 check "l1tex.misses = l2.texture_accesses where nothing prefetches" \
   "SELECT count(*) FROM (SELECT sum(value) FILTER (WHERE metric = 'l1tex.misses') AS m,
      sum(value) FILTER (WHERE metric = 'l2.texture_accesses') AS l,
@@ -149,9 +149,10 @@ check "every scheme configuration differs from its preset" \
    WHERE s.config LIKE '%+%' AND s.metric NOT LIKE 'replay.%' AND s.metric NOT LIKE 'sim.events.%'
      AND s.capture IN (SELECT capture FROM frame_metrics WHERE metric = 'texture.lines' AND value > 0)
    GROUP BY s.config HAVING max(abs(s.value - b.value)) = 0)"
-# Each scheme's own reconciliations (tests/e2e/checks/<scheme>.sql: a first-line comment naming
-# the check, then one query returning the number of violations in a column named violations).
-for f in "$(dirname "$0")"/checks/*.sql; do
+# Each scheme's own reconciliations, in its folder (model/schemes/<scheme>/check.sql: a first-line
+# comment naming the check, then one query returning the number of violations in a column named
+# violations).
+for f in "$(dirname "$0")"/../../model/schemes/*/check.sql; do
   [ -e "$f" ] || continue
   check "$(head -1 "$f" | sed 's/^-- *//')" "$(tail -n +2 "$f")"
 done
