@@ -5,7 +5,7 @@
 #include <map>
 
 #include "tessera/capture/frame_range.h"
-#include "replay_configs.h"
+#include "tessera/study/configurations.h"
 #include "tessera/capture/bytes.h"
 #include "tessera/capture/hash.h"
 #include "tessera/capture/reader.h"
@@ -45,7 +45,7 @@ std::string frames_label(const std::string& frames) { return frames.empty() ? "a
 std::vector<SweepConfig> sweep_configs(const SweepFile& file) {
   std::vector<std::string> base_specs;
   try {
-    base_specs = cli::run_specs(file.configs, file.schemes);
+    base_specs = study::run_specs(file.configs, file.schemes);
   } catch (const model::ParamError& e) {
     std::string what = e.what();
     if (what.rfind("--schemes: ", 0) == 0) what.erase(0, 11);
@@ -101,7 +101,7 @@ std::vector<SweepConfig> sweep_configs(const SweepFile& file) {
     } catch (const model::ParamError& e) {
       throw SweepError(file.path + ": configuration '" + c.name + "': " + e.what());
     }
-    out.push_back({c.name, results::params_hash(cli::stored_params(c.params))});
+    out.push_back({c.name, results::params_hash(study::stored_params(c.params))});
   }
   return out;
 }

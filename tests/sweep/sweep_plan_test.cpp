@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "replay_configs.h"
+#include "tessera/study/configurations.h"
 #include "results_db.h"
 #include "scene.h"
 #include "sweep_plan.h"
@@ -49,7 +49,7 @@ TEST(SweepConfigs, NamesAndParametersAreReplays) {
   // The names replay gives with --config, --schemes and --set, and the parameter sets it stores.
   const auto configs = sweep_configs(file_with(
       R"({"captures": ["a.tcap"], "configs": ["mobile4"], "schemes": "dtexl", "set": {"l1tex.size": "32KiB"}})"));
-  const std::vector<std::string> specs = cli::run_specs({"mobile4"}, "dtexl");
+  const std::vector<std::string> specs = study::run_specs({"mobile4"}, "dtexl");
   const auto replay = model::build_configurations(specs, "", "", {"l1tex.size=32KiB"});
   ASSERT_EQ(configs.size(), replay.size());
   ASSERT_GE(configs.size(), 2u);
@@ -58,7 +58,7 @@ TEST(SweepConfigs, NamesAndParametersAreReplays) {
   db->begin();
   for (size_t i = 0; i < replay.size(); ++i) {
     EXPECT_EQ(configs[i].name, replay[i].name);
-    const int64_t id = db->put_config(replay[i].name, cli::stored_params(replay[i].params));
+    const int64_t id = db->put_config(replay[i].name, study::stored_params(replay[i].params));
     std::string stored;
     db->query("SELECT params_hash FROM config WHERE config_id = " + std::to_string(id),
               [&](const auto&, const results::ResultsDb::Row& r) { stored = r.values[0]; });
@@ -70,7 +70,7 @@ TEST(SweepConfigs, NamesAndParametersAreReplays) {
 TEST(SweepConfigs, TheExampleRuns) {
   // tessera sweep --example: each preset with every DTexL variant, times two L1 sizes.
   const auto configs = sweep_configs(parse_sweep_file(example_sweep_file(), "example.json"));
-  const size_t variants = cli::run_specs({"mobile4"}, "dtexl").size();
+  const size_t variants = study::run_specs({"mobile4"}, "dtexl").size();
   EXPECT_EQ(configs.size(), 2 * variants * 2);
   EXPECT_EQ(configs.front().name, "mobile4+l1tex.size=16KiB+l2.size=2MiB");
   EXPECT_EQ(configs.back().name.rfind("mobile4-64k+dtexl", 0), 0u) << configs.back().name;

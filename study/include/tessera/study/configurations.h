@@ -1,6 +1,6 @@
-// What a `tessera replay` run simulates and how a configuration is stored, shared by replay and
-// sweep so that a sweep plans exactly the configurations replay runs and recognises the ones a
-// results database already holds.
+// What a study simulates and how a configuration is stored, shared by `tessera replay` and
+// `tessera sweep` so that a sweep plans exactly the configurations replay runs and recognises the
+// ones a results database already holds.
 #pragma once
 
 #include <string>
@@ -9,7 +9,7 @@
 #include "results_db.h"
 #include "tessera/model/params.h"
 
-namespace tessera::cli {
+namespace tessera::study {
 
 // Items of a comma list ("dtexl,tcor"), empty items dropped.
 std::vector<std::string> split_list(const std::string& text);
@@ -23,4 +23,4 @@ std::vector<std::string> run_specs(const std::vector<std::string>& configs, cons
 // A configuration's full parameter set as the results database stores it (config_param).
 results::Params stored_params(const model::ParamSet& params);
 
-}  // namespace tessera::cli
+}  // namespace tessera::study

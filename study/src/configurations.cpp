@@ -1,8 +1,8 @@
-#include "replay_configs.h"
+#include "tessera/study/configurations.h"
 
 #include "tessera/model/configuration.h"
 
-namespace tessera::cli {
+namespace tessera::study {
 
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> out;
@@ -36,4 +36,4 @@ results::Params stored_params(const model::ParamSet& params) {
   return out;
 }
 
-}  // namespace tessera::cli
+}  // namespace tessera::study

@@ -1,0 +1,115 @@
+// A study: shade once, simulate many (docs/architecture.md, "Data flow"). Each captured frame is
+// rendered once per tile size the configurations ask for by the functional tile-based renderer,
+// which records the frame's access stream; the stream is indexed once and every configuration (a
+// preset plus schemes, model/configuration.h) replays it, each configuration's model keeping its
+// caches warm from frame to frame. The replayed image is compared with the image the application
+// presented (PSNR). What becomes of the results is the sink's: the results database
+// (DatabaseSink), PNG files and progress (the CLI's), or a test's own checks.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "results_db.h"
+#include "tessera/frontend/replay.h"
+#include "tessera/model/configuration.h"
+#include "tessera/model/gpu_model.h"
+#include "tessera/render/renderer.h"
+#include "tessera/stream/workload_profile.h"
+
+namespace tessera::study {
+
+// What to run: which presents of one capture, through which configurations.
+struct StudySpec {
+  std::string capture;  // the capture file
+  // Presents reported (1-based, inclusive); the frames before `first` replay too, since each
+  // frame's resources are what the previous ones left, but are neither compared nor simulated.
+  uint32_t first = 0, last = UINT32_MAX;
+  // None: shade and compare only (one 32x32 shading pass).
+  std::vector<model::Configuration> configurations;
+  // Tiles of a render pass shaded at once, and configurations of a frame simulated at once
+  // (0: one per core). Results do not depend on it.
+  unsigned threads = 0;
+};
+
+// What the functional replay found for one reported frame (the first shading pass's).
+struct FrameOutcome {
+  uint32_t present = 0;
+  uint32_t width = 0, height = 0;
+  std::optional<double> psnr_db;  // replayed against presented; +inf when identical
+  std::string compare_note;       // why there is no PSNR
+  uint64_t draws = 0, passes = 0, skipped = 0;
+  render::RenderStats stats;
+  render::ComputeStats compute;
+  frontend::SkipCounts skips;
+  uint64_t stream_bytes = 0;
+  double render_seconds = 0;
+  stream::WorkloadProfile workload;  // workload.* metrics, from the frame's access stream
+};
+
+// One configuration's results: per reported frame (an index into StudyResults::frames), the
+// model's results.
+struct ConfigurationRun {
+  model::Configuration configuration;
+  std::vector<std::pair<size_t, model::FrameResults>> frames;
+};
+
+struct StudyResults {
+  std::string capture;  // the capture file, as StudySpec named it
+  std::string fingerprint;  // CaptureReader::fingerprint(), hex
+  size_t capture_frames = 0;
+  uint64_t capture_bytes = 0;
+  std::vector<FrameOutcome> frames;
+  std::vector<ConfigurationRun> runs;
+};
+
+// Where a study's results go. Every call comes from the thread that runs the study.
+class Sink {
+ public:
+  virtual ~Sink() = default;
+  // Frame `done` of `total` (frames replayed, reported or not) is at the step `what`.
+  virtual void progress(size_t /*done*/, size_t /*total*/, std::string_view /*what*/) {}
+  // A reported frame's replayed image beside the presented one, both RGBA8 of width x height,
+  // when the two could be compared.
+  virtual void images(uint32_t /*present*/, uint32_t /*width*/, uint32_t /*height*/,
+                      std::span<const uint8_t> /*replayed*/, std::span<const uint8_t> /*presented*/) {}
+  // Every frame has replayed and every configuration has simulated it.
+  virtual void finished(const StudyResults& /*results*/) {}
+};
+
+// Why a study stopped: one line naming the capture file and, where it applies, the frame and the
+// configuration.
+class StudyError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Runs the study and hands its results to `sink` (finished) before returning them. Throws
+// StudyError; the sink has then had no finished().
+StudyResults run_study(const StudySpec& spec, Sink& sink);
+
+// Writes a study's results into a results database (schema/sqlite), one transaction per run (a
+// run = one configuration on one capture): the capture, the configuration with its full
+// parameter set, and per reported frame the functional replay's metrics (replay.*, workload.*)
+// beside the model's frame, tile and core metrics. Throws results::Error; a failed run's
+// transaction is rolled back.
+class DatabaseSink final : public Sink {
+ public:
+  explicit DatabaseSink(results::ResultsDb& db) : db_(db) {}
+  void finished(const StudyResults& results) override;
+
+ private:
+  results::ResultsDb& db_;
+};
+
+// The functional replay's frame metrics stored with every run (docs/contracts.md names them).
+std::vector<std::pair<std::string, double>> replay_metrics(const FrameOutcome& frame);
+
+}  // namespace tessera::study

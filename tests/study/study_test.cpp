@@ -1,0 +1,193 @@
+// The study as a library (study/include/tessera/study/study.h) on captures built with the capture
+// writer: three frames, each filling a buffer and copying it to the swapchain image it presents,
+// so the replayed image equals the presented one exactly. What a study reports, which frames it
+// reports, what reaches the sink and the database, and its one-line errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "../capture/test_util.h"
+#include "../frontend/capture_builder.h"
+#include "../frontend/scene.h"
+#include "results_db.h"
+#include "tessera/study/study.h"
+
+namespace tessera::study {
+namespace {
+
+using frontend::testing::CaptureBuilder;
+using frontend::testing::Scene;
+namespace cap = tessera::capture;
+
+constexpr uint64_t kSwapchain = 0xe0, kImage0 = 0xe1;
+
+// Frame p fills the buffer with a pattern of its own, copies 2x1 texels of it to the swapchain
+// image and presents the pixels the copy wrote.
+void write_capture(CaptureBuilder& b, uint32_t frames) {
+  Scene s;
+  s.write(b);
+  b.object(cap::SwapchainRecord{kSwapchain, VK_FORMAT_B8G8R8A8_UNORM, 0, 2, 1, 1,
+                                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, 0, {kImage0}});
+  for (uint32_t p = 1; p <= frames; ++p) {
+    b.begin_frame(p);
+    const uint32_t word = 0x10203000u + p;
+    b.cmd(cap::CmdFillBufferRecord{Scene::kBuffer, 0, 8, word});
+    cap::CmdCopyRecord copy{cap::CmdCopyRecord::kBufferToImage, Scene::kBuffer, kImage0, 0, 0, 0, {}};
+    cap::CopyRegion r;
+    r.src_aspect = r.dst_aspect = VK_IMAGE_ASPECT_COLOR_BIT;
+    r.src_layer_count = r.dst_layer_count = 1;
+    r.src_x1 = 2, r.src_y1 = 1, r.src_z1 = 1;
+    r.dst_x1 = 2, r.dst_y1 = 1, r.dst_z1 = 1;
+    copy.regions = {r};
+    b.cmd(copy);
+    b.submit();
+    std::vector<uint8_t> pixels;
+    for (int texel = 0; texel < 2; ++texel) {
+      for (int byte = 0; byte < 4; ++byte) pixels.push_back(static_cast<uint8_t>(word >> (8 * byte)));
+    }
+    b.object(cap::PresentedImageRecord{kSwapchain, 0, VK_FORMAT_B8G8R8A8_UNORM, 2, 1, b.blob(pixels)});
+    b.end_frame();
+  }
+  (void)b.finish();
+}
+
+// Records what reaches it.
+class RecordingSink final : public Sink {
+ public:
+  void progress(size_t, size_t frames, std::string_view what) override {
+    ++progress_calls;
+    total = frames;
+    last_step = std::string(what);
+  }
+  void images(uint32_t present, uint32_t width, uint32_t height, std::span<const uint8_t> replayed,
+              std::span<const uint8_t> presented) override {
+    presents.push_back(present);
+    EXPECT_EQ(width, 2u);
+    EXPECT_EQ(height, 1u);
+    EXPECT_TRUE(std::equal(replayed.begin(), replayed.end(), presented.begin(), presented.end()));
+  }
+  void finished(const StudyResults& r) override { finished_frames = r.frames.size(); }
+  size_t progress_calls = 0, total = 0, finished_frames = 0;
+  std::string last_step;
+  std::vector<uint32_t> presents;
+};
+
+TEST(Study, ShadeOnlyComparesEveryFrameWithItsPresentedImage) {
+  CaptureBuilder b;
+  write_capture(b, 3);
+  StudySpec spec;
+  spec.capture = b.path();
+  RecordingSink sink;
+  const StudyResults r = run_study(spec, sink);
+  ASSERT_EQ(r.frames.size(), 3u);
+  EXPECT_TRUE(r.runs.empty());
+  for (uint32_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(r.frames[i].present, i + 1);
+    EXPECT_EQ(r.frames[i].width, 2u);
+    ASSERT_TRUE(r.frames[i].psnr_db.has_value()) << r.frames[i].compare_note;
+    EXPECT_TRUE(std::isinf(*r.frames[i].psnr_db));
+    EXPECT_EQ(r.frames[i].skipped, 0u);
+  }
+  EXPECT_EQ(sink.presents, (std::vector<uint32_t>{1, 2, 3}));
+  EXPECT_EQ(sink.finished_frames, 3u);
+  EXPECT_EQ(sink.total, 3u);
+  EXPECT_EQ(r.capture, b.path());
+  EXPECT_EQ(r.capture_frames, 3u);
+  EXPECT_EQ(r.fingerprint.size(), 32u);
+}
+
+TEST(Study, OnlyTheChosenPresentsAreReportedAndSimulated) {
+  CaptureBuilder b;
+  write_capture(b, 3);
+  StudySpec spec;
+  spec.capture = b.path();
+  spec.first = spec.last = 2;
+  spec.configurations = {model::parse_configuration("mobile4"), model::parse_configuration("mobile4+dtexl")};
+  RecordingSink sink;
+  const StudyResults r = run_study(spec, sink);
+  ASSERT_EQ(r.frames.size(), 1u);
+  EXPECT_EQ(r.frames[0].present, 2u);
+  // Frame 3 is past the range: not even replayed.
+  EXPECT_EQ(sink.total, 2u);
+  EXPECT_EQ(sink.presents, (std::vector<uint32_t>{2}));
+  ASSERT_EQ(r.runs.size(), 2u);
+  for (const ConfigurationRun& run : r.runs) {
+    ASSERT_EQ(run.frames.size(), 1u) << run.configuration.name;
+    EXPECT_EQ(run.frames[0].first, 0u);
+    EXPECT_FALSE(std::isnan(run.frames[0].second.metric("cycles")));
+  }
+  EXPECT_EQ(r.runs[1].configuration.name, "mobile4+dtexl");
+}
+
+TEST(Study, ResultsDoNotDependOnTheThreads) {
+  CaptureBuilder b;
+  write_capture(b, 2);
+  StudySpec spec;
+  spec.capture = b.path();
+  spec.configurations = {model::parse_configuration("mobile4"), model::parse_configuration("mobile32"),
+                         model::parse_configuration("mobile4+tcor")};
+  Sink none;
+  spec.threads = 1;
+  const StudyResults one = run_study(spec, none);
+  spec.threads = 4;
+  const StudyResults four = run_study(spec, none);
+  ASSERT_EQ(one.runs.size(), four.runs.size());
+  for (size_t k = 0; k < one.runs.size(); ++k) {
+    ASSERT_EQ(one.runs[k].frames.size(), 2u);
+    for (size_t f = 0; f < 2; ++f) EXPECT_EQ(one.runs[k].frames[f].second.frame_metrics, four.runs[k].frames[f].second.frame_metrics);
+  }
+}
+
+TEST(Study, TheDatabaseSinkStoresOneRunPerConfiguration) {
+  CaptureBuilder b;
+  write_capture(b, 2);
+  tessera::testing::TempPath path("study.db");
+  auto db = results::ResultsDb::open(path.str());
+  StudySpec spec;
+  spec.capture = b.path();
+  spec.configurations = {model::parse_configuration("mobile4"), model::parse_configuration("mobile4+dtexl")};
+  DatabaseSink sink(*db);
+  (void)run_study(spec, sink);
+  std::vector<std::string> rows;
+  db->query("SELECT config, frame, value FROM frame_metrics WHERE metric = 'replay.psnr_db' ORDER BY config, frame",
+            [&](const std::vector<std::string>&, const results::ResultsDb::Row& row) {
+              std::string line;
+              for (const std::string& v : row.values) line += (line.empty() ? "" : "|") + v;
+              rows.push_back(line);
+            });
+  // An exact match is stored as 999 dB (replay_metrics).
+  EXPECT_EQ(rows, (std::vector<std::string>{"mobile4|1|999.0", "mobile4|2|999.0", "mobile4+dtexl|1|999.0",
+                                            "mobile4+dtexl|2|999.0"}));
+}
+
+TEST(Study, ErrorsAreOneLineNamingTheCapture) {
+  RecordingSink sink;
+  StudySpec missing;
+  missing.capture = "/nonexistent/frames.tcap";
+  try {
+    (void)run_study(missing, sink);
+    FAIL() << "no error";
+  } catch (const StudyError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("/nonexistent/frames.tcap"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+  CaptureBuilder b;
+  write_capture(b, 2);
+  StudySpec past;
+  past.capture = b.path();
+  past.first = 5;
+  past.last = 9;
+  try {
+    (void)run_study(past, sink);
+    FAIL() << "no error";
+  } catch (const StudyError& e) {
+    EXPECT_EQ(std::string(e.what()), b.path() + ": no captured frame among presents 5-9");
+  }
+  EXPECT_EQ(sink.finished_frames, 0u);
+}
+
+}  // namespace
+}  // namespace tessera::study
