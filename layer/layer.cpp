@@ -10,6 +10,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "generated/vulkan_intercept.h"
 #include "layer_state.h"
 #include "platform.h"
 
@@ -211,6 +212,8 @@ LayerInfo* layer_info(const CreateInfo* ci, VkStructureType type, VkLayerFunctio
   return nullptr;
 }
 
+}  // namespace
+
 // ---- Instance --------------------------------------------------------------------------------
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* ci,
@@ -271,10 +274,14 @@ VKAPI_ATTR void VKAPI_CALL DestroyInstance(VkInstance instance,
   g_instances.erase(key);
 }
 
+namespace {
+
 InstanceData* instance_of_physical(VkPhysicalDevice pd) { return instance_data(dispatch_key(pd)); }
 
 VkResult filtered_extensions(InstanceData* inst, VkPhysicalDevice pd, uint32_t* count,
                              VkExtensionProperties* props);
+
+}  // namespace
 
 VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevice pd,
                                                                   const char* layer,
@@ -297,6 +304,8 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevi
   // the application then enables, at vkCreateDevice).
   return inst->vk.EnumerateDeviceExtensionProperties(pd, nullptr, count, props);
 }
+
+namespace {
 
 VkResult filtered_extensions(InstanceData* inst, VkPhysicalDevice pd, uint32_t* count,
                              VkExtensionProperties* props) {
@@ -331,6 +340,8 @@ void filter_features(VkPhysicalDeviceFeatures2* f) {
   if (Session::get() != nullptr) hide_features(f->pNext);
 }
 
+}  // namespace
+
 VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(VkPhysicalDevice pd,
                                                       VkPhysicalDeviceFeatures2* f) {
   instance_of_physical(pd)->vk.GetPhysicalDeviceFeatures2(pd, f);
@@ -344,6 +355,8 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2KHR(VkPhysicalDevice pd,
 }
 
 // ---- Device ----------------------------------------------------------------------------------
+
+namespace {
 
 void write_device_info(InstanceData* inst, VkPhysicalDevice pd, Session* s) {
   cap::DeviceInfoRecord rec;
@@ -411,6 +424,8 @@ void write_device_info(InstanceData* inst, VkPhysicalDevice pd, Session* s) {
   s->write(formats);
 }
 
+}  // namespace
+
 VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo* ci,
                                             const VkAllocationCallbacks* alloc, VkDevice* out) {
   auto* link = layer_info<VkDeviceCreateInfo, VkLayerDeviceCreateInfo>(
@@ -470,6 +485,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
   return VK_SUCCESS;
 }
 
+namespace {
+
 VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCallbacks* alloc) {
   if (device == VK_NULL_HANDLE) return;
   void* key = dispatch_key(device);
@@ -486,20 +503,6 @@ VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCall
   g_devices.erase(key);
 }
 
-PFN_vkVoidFunction instance_hook(const char* name) {
-#define TESSERA_HOOK(fn) \
-  if (std::strcmp(name, "vk" #fn) == 0) \
-    return reinterpret_cast<PFN_vkVoidFunction>(&Guarded<&fn, HookName{"vk" #fn}>::call);
-  TESSERA_HOOK(CreateInstance)
-  TESSERA_HOOK(DestroyInstance)
-  TESSERA_HOOK(CreateDevice)
-  TESSERA_HOOK(EnumerateDeviceExtensionProperties)
-  TESSERA_HOOK(GetPhysicalDeviceFeatures2)
-  TESSERA_HOOK(GetPhysicalDeviceFeatures2KHR)
-#undef TESSERA_HOOK
-  return nullptr;
-}
-
 }  // namespace
 
 // ---- GetProcAddr -----------------------------------------------------------------------------
@@ -514,7 +517,9 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance
   if (std::strcmp(name, "vkGetDeviceProcAddr") == 0) {
     return reinterpret_cast<PFN_vkVoidFunction>(&GetDeviceProcAddr);
   }
-  if (PFN_vkVoidFunction f = instance_hook(name)) return f;
+  // Instance-level hooks (vkCreateInstance included) are the layer's whatever the instance.
+  const Hook* hook = find_hook(name);
+  if (hook != nullptr && hook->level == HookLevel::kInstance) return hook->function;
   if (instance == VK_NULL_HANDLE) return nullptr;
   InstanceData* inst = instance_data(dispatch_key(instance));
   if (inst == nullptr) return nullptr;
@@ -524,9 +529,7 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance
   bool capturing = false;
   // Session::get() opens the capture file on first use; if that throws, pass through.
   guarded("vkGetInstanceProcAddr", [&] { capturing = Session::get() != nullptr; });
-  if (next != nullptr && capturing) {
-    if (PFN_vkVoidFunction f = find_device_hook(name)) return f;
-  }
+  if (next != nullptr && capturing && hook != nullptr) return hook->function;
   return next;
 }
 
@@ -543,8 +546,8 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, cons
   PFN_vkVoidFunction next = d->vk.GetDeviceProcAddr(device, name);
   // Not capturing: the application talks to the next layer directly, at no cost.
   if (next == nullptr || !d->hooked) return next;
-  if (PFN_vkVoidFunction f = find_device_hook(name)) return f;
-  return next;
+  const Hook* hook = find_hook(name);
+  return hook != nullptr && hook->level == HookLevel::kDevice ? hook->function : next;
 }
 
 }  // namespace tessera::layer

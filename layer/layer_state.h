@@ -237,12 +237,6 @@ void read_back_images(DeviceData* d, Session* s, VkQueue queue, bool final_targe
 VkResult present_with_readback(DeviceData* d, Session* s, VkQueue queue,
                                const VkPresentInfoKHR* info);
 
-// Hook lookup: the layer's function for a device-level name, nullptr when not intercepted.
-PFN_vkVoidFunction find_device_hook(const char* name);
-PFN_vkVoidFunction object_hook(const char* name);   // record_objects.cpp
-PFN_vkVoidFunction command_hook(const char* name);  // record_commands.cpp
-PFN_vkVoidFunction present_hook(const char* name);  // present.cpp
-
 // Extension allowlist (extension_allowlist.cpp).
 bool extension_allowed(const char* name);
 void hide_features(void* pnext_chain);

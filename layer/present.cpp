@@ -31,6 +31,8 @@ bool readable_format(VkFormat f) {
   }
 }
 
+}  // namespace
+
 VKAPI_ATTR VkResult VKAPI_CALL CreateSwapchainKHR(VkDevice device,
                                                   const VkSwapchainCreateInfoKHR* ci,
                                                   const VkAllocationCallbacks* alloc,
@@ -127,6 +129,8 @@ VKAPI_ATTR VkResult VKAPI_CALL QueuePresentKHR(VkQueue queue, const VkPresentInf
   if (s != nullptr) guarded("vkQueuePresentKHR", [&] { s->end_present(); });
   return r;
 }
+
+namespace {
 
 uint32_t find_memory_type(const VkPhysicalDeviceMemoryProperties& mp, uint32_t bits,
                           VkMemoryPropertyFlags want, VkMemoryPropertyFlags prefer) {
@@ -374,17 +378,6 @@ void snapshot_memory(DeviceData* d, Session* s, bool initial) {
       d->vk.UnmapMemory(d->device, memory);
     }
   }
-}
-
-PFN_vkVoidFunction present_hook(const char* name) {
-#define TESSERA_HOOK(fn) \
-  if (std::strcmp(name, "vk" #fn) == 0) \
-    return reinterpret_cast<PFN_vkVoidFunction>(&Guarded<&fn, HookName{"vk" #fn}>::call);
-  TESSERA_HOOK(CreateSwapchainKHR)
-  TESSERA_HOOK(DestroySwapchainKHR)
-  TESSERA_HOOK(QueuePresentKHR)
-#undef TESSERA_HOOK
-  return nullptr;
 }
 
 }  // namespace tessera::layer

@@ -41,6 +41,8 @@ void record(VkCommandBuffer cb, DeviceData* d, const R& rec) {
   if (CommandBufferState* s = recording_state(d, cb)) append_command(s, rec);
 }
 
+}  // namespace
+
 // ---- Pools and command buffers ---------------------------------------------------------------
 
 VKAPI_ATTR VkResult VKAPI_CALL AllocateCommandBuffers(VkDevice device,
@@ -118,6 +120,8 @@ VKAPI_ATTR VkResult VKAPI_CALL ResetCommandBuffer(VkCommandBuffer cb,
 
 // ---- Render passes ---------------------------------------------------------------------------
 
+namespace {
+
 cap::CmdBeginRenderPassRecord begin_render_pass(const VkRenderPassBeginInfo* b,
                                                 VkSubpassContents contents) {
   cap::CmdBeginRenderPassRecord rec;
@@ -137,6 +141,8 @@ cap::CmdBeginRenderPassRecord begin_render_pass(const VkRenderPassBeginInfo* b,
   return rec;
 }
 
+}  // namespace
+
 VKAPI_ATTR void VKAPI_CALL CmdBeginRenderPass(VkCommandBuffer cb, const VkRenderPassBeginInfo* b,
                                               VkSubpassContents contents) {
   DeviceData* d = device_of(cb);
@@ -144,11 +150,10 @@ VKAPI_ATTR void VKAPI_CALL CmdBeginRenderPass(VkCommandBuffer cb, const VkRender
   record(cb, d, begin_render_pass(b, contents));
 }
 
-template <PFN_vkCmdBeginRenderPass2 DeviceDispatch::*Next>
 VKAPI_ATTR void VKAPI_CALL CmdBeginRenderPass2(VkCommandBuffer cb, const VkRenderPassBeginInfo* b,
                                                const VkSubpassBeginInfo* sb) {
   DeviceData* d = device_of(cb);
-  (d->vk.*Next)(cb, b, sb);
+  d->vk.CmdBeginRenderPass2(cb, b, sb);
   record(cb, d, begin_render_pass(b, sb->contents));
 }
 
@@ -158,11 +163,10 @@ VKAPI_ATTR void VKAPI_CALL CmdNextSubpass(VkCommandBuffer cb, VkSubpassContents 
   record(cb, d, cap::CmdNextSubpassRecord{static_cast<uint32_t>(contents)});
 }
 
-template <PFN_vkCmdNextSubpass2 DeviceDispatch::*Next>
 VKAPI_ATTR void VKAPI_CALL CmdNextSubpass2(VkCommandBuffer cb, const VkSubpassBeginInfo* b,
                                            const VkSubpassEndInfo* e) {
   DeviceData* d = device_of(cb);
-  (d->vk.*Next)(cb, b, e);
+  d->vk.CmdNextSubpass2(cb, b, e);
   record(cb, d, cap::CmdNextSubpassRecord{static_cast<uint32_t>(b->contents)});
 }
 
@@ -172,12 +176,13 @@ VKAPI_ATTR void VKAPI_CALL CmdEndRenderPass(VkCommandBuffer cb) {
   record(cb, d, cap::CmdEndRenderPassRecord{});
 }
 
-template <PFN_vkCmdEndRenderPass2 DeviceDispatch::*Next>
 VKAPI_ATTR void VKAPI_CALL CmdEndRenderPass2(VkCommandBuffer cb, const VkSubpassEndInfo* e) {
   DeviceData* d = device_of(cb);
-  (d->vk.*Next)(cb, e);
+  d->vk.CmdEndRenderPass2(cb, e);
   record(cb, d, cap::CmdEndRenderPassRecord{});
 }
+
+namespace {
 
 cap::RenderingAttachment rendering_attachment(const VkRenderingAttachmentInfo& a) {
   return {id(a.imageView),
@@ -190,10 +195,11 @@ cap::RenderingAttachment rendering_attachment(const VkRenderingAttachmentInfo& a
           clear_of(a.clearValue)};
 }
 
-template <PFN_vkCmdBeginRendering DeviceDispatch::*Next>
+}  // namespace
+
 VKAPI_ATTR void VKAPI_CALL CmdBeginRendering(VkCommandBuffer cb, const VkRenderingInfo* info) {
   DeviceData* d = device_of(cb);
-  (d->vk.*Next)(cb, info);
+  d->vk.CmdBeginRendering(cb, info);
   CommandBufferState* s = recording_state(d, cb);
   if (s == nullptr) return;
   cap::CmdBeginRenderingRecord rec;
@@ -215,10 +221,9 @@ VKAPI_ATTR void VKAPI_CALL CmdBeginRendering(VkCommandBuffer cb, const VkRenderi
   append_command(s, rec);
 }
 
-template <PFN_vkCmdEndRendering DeviceDispatch::*Next>
 VKAPI_ATTR void VKAPI_CALL CmdEndRendering(VkCommandBuffer cb) {
   DeviceData* d = device_of(cb);
-  (d->vk.*Next)(cb);
+  d->vk.CmdEndRendering(cb);
   record(cb, d, cap::CmdEndRenderingRecord{});
 }
 
@@ -303,14 +308,13 @@ VKAPI_ATTR void VKAPI_CALL CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t fir
   append_command(s, rec);
 }
 
-template <PFN_vkCmdBindVertexBuffers2 DeviceDispatch::*Next>
 VKAPI_ATTR void VKAPI_CALL CmdBindVertexBuffers2(VkCommandBuffer cb, uint32_t first, uint32_t n,
                                                  const VkBuffer* buffers,
                                                  const VkDeviceSize* offsets,
                                                  const VkDeviceSize* sizes,
                                                  const VkDeviceSize* strides) {
   DeviceData* d = device_of(cb);
-  (d->vk.*Next)(cb, first, n, buffers, offsets, sizes, strides);
+  d->vk.CmdBindVertexBuffers2(cb, first, n, buffers, offsets, sizes, strides);
   CommandBufferState* s = recording_state(d, cb);
   if (s == nullptr) return;
   cap::CmdBindVertexBuffersRecord rec;
@@ -415,11 +419,10 @@ VKAPI_ATTR void VKAPI_CALL CmdSetViewport(VkCommandBuffer cb, uint32_t first, ui
   append_command(s, rec);
 }
 
-template <PFN_vkCmdSetViewportWithCount DeviceDispatch::*Next>
 VKAPI_ATTR void VKAPI_CALL CmdSetViewportWithCount(VkCommandBuffer cb, uint32_t n,
                                                    const VkViewport* vps) {
   DeviceData* d = device_of(cb);
-  (d->vk.*Next)(cb, n, vps);
+  d->vk.CmdSetViewportWithCount(cb, n, vps);
   CommandBufferState* s = recording_state(d, cb);
   if (s == nullptr) return;
   cap::CmdSetViewportRecord rec{0, 1, {}};
@@ -441,11 +444,10 @@ VKAPI_ATTR void VKAPI_CALL CmdSetScissor(VkCommandBuffer cb, uint32_t first, uin
   append_command(s, rec);
 }
 
-template <PFN_vkCmdSetScissorWithCount DeviceDispatch::*Next>
 VKAPI_ATTR void VKAPI_CALL CmdSetScissorWithCount(VkCommandBuffer cb, uint32_t n,
                                                   const VkRect2D* rects) {
   DeviceData* d = device_of(cb);
-  (d->vk.*Next)(cb, n, rects);
+  d->vk.CmdSetScissorWithCount(cb, n, rects);
   CommandBufferState* s = recording_state(d, cb);
   if (s == nullptr) return;
   cap::CmdSetScissorRecord rec{0, 1, {}};
@@ -453,10 +455,14 @@ VKAPI_ATTR void VKAPI_CALL CmdSetScissorWithCount(VkCommandBuffer cb, uint32_t n
   append_command(s, rec);
 }
 
+namespace {
+
 void set_state(VkCommandBuffer cb, DeviceData* d, VkDynamicState state,
                std::vector<uint32_t> words) {
   record(cb, d, cap::CmdSetDynamicStateRecord{static_cast<uint32_t>(state), std::move(words)});
 }
+
+}  // namespace
 
 VKAPI_ATTR void VKAPI_CALL CmdSetLineWidth(VkCommandBuffer cb, float w) {
   DeviceData* d = device_of(cb);
@@ -503,22 +509,61 @@ VKAPI_ATTR void VKAPI_CALL CmdSetStencilReference(VkCommandBuffer cb, VkStencilF
   set_state(cb, d, VK_DYNAMIC_STATE_STENCIL_REFERENCE, {f, v});
 }
 
-// Extended dynamic state 1 and 2 setters taking one 32-bit value: one template per state, with
-// the core and EXT entry points as separate instantiations (their next pointers differ).
-template <typename Arg, void (VKAPI_PTR* DeviceDispatch::*Next)(VkCommandBuffer, Arg),
-          VkDynamicState State>
-VKAPI_ATTR void VKAPI_CALL CmdSetOne(VkCommandBuffer cb, Arg v) {
+namespace {
+
+// Dynamic state setters taking one 32-bit value (extended dynamic state 1, 2 and 3): recorded
+// as that value, alike for every state.
+template <typename Arg>
+void set_one(VkCommandBuffer cb, Arg v,
+             void (VKAPI_PTR* DeviceDispatch::*next)(VkCommandBuffer, Arg), VkDynamicState state) {
   DeviceData* d = device_of(cb);
-  (d->vk.*Next)(cb, v);
-  set_state(cb, d, State, {static_cast<uint32_t>(v)});
+  (d->vk.*next)(cb, v);
+  set_state(cb, d, state, {static_cast<uint32_t>(v)});
 }
 
-template <PFN_vkCmdSetStencilOp DeviceDispatch::*Next>
+}  // namespace
+
+#define TESSERA_SET_ONE(fn, Arg, state)                      \
+  VKAPI_ATTR void VKAPI_CALL fn(VkCommandBuffer cb, Arg v) { \
+    set_one(cb, v, &DeviceDispatch::fn, state);              \
+  }
+TESSERA_SET_ONE(CmdSetCullMode, VkCullModeFlags, VK_DYNAMIC_STATE_CULL_MODE)
+TESSERA_SET_ONE(CmdSetFrontFace, VkFrontFace, VK_DYNAMIC_STATE_FRONT_FACE)
+TESSERA_SET_ONE(CmdSetPrimitiveTopology, VkPrimitiveTopology, VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY)
+TESSERA_SET_ONE(CmdSetDepthTestEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE)
+TESSERA_SET_ONE(CmdSetDepthWriteEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE)
+TESSERA_SET_ONE(CmdSetDepthCompareOp, VkCompareOp, VK_DYNAMIC_STATE_DEPTH_COMPARE_OP)
+TESSERA_SET_ONE(CmdSetDepthBoundsTestEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE)
+TESSERA_SET_ONE(CmdSetStencilTestEnable, VkBool32, VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE)
+TESSERA_SET_ONE(CmdSetRasterizerDiscardEnable, VkBool32, VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE)
+TESSERA_SET_ONE(CmdSetDepthBiasEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE)
+TESSERA_SET_ONE(CmdSetPrimitiveRestartEnable, VkBool32, VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE)
+TESSERA_SET_ONE(CmdSetLogicOpEXT, VkLogicOp, VK_DYNAMIC_STATE_LOGIC_OP_EXT)
+TESSERA_SET_ONE(CmdSetPatchControlPointsEXT, uint32_t, VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT)
+// Extended dynamic state 3 (the states extension_allowlist.cpp leaves visible).
+TESSERA_SET_ONE(CmdSetDepthClampEnableEXT, VkBool32, VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT)
+TESSERA_SET_ONE(CmdSetPolygonModeEXT, VkPolygonMode, VK_DYNAMIC_STATE_POLYGON_MODE_EXT)
+TESSERA_SET_ONE(CmdSetRasterizationSamplesEXT, VkSampleCountFlagBits,
+                VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT)
+TESSERA_SET_ONE(CmdSetAlphaToCoverageEnableEXT, VkBool32,
+                VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT)
+TESSERA_SET_ONE(CmdSetAlphaToOneEnableEXT, VkBool32, VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT)
+TESSERA_SET_ONE(CmdSetLogicOpEnableEXT, VkBool32, VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT)
+TESSERA_SET_ONE(CmdSetDepthClipEnableEXT, VkBool32, VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT)
+TESSERA_SET_ONE(CmdSetProvokingVertexModeEXT, VkProvokingVertexModeEXT,
+                VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT)
+TESSERA_SET_ONE(CmdSetLineRasterizationModeEXT, VkLineRasterizationModeEXT,
+                VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT)
+TESSERA_SET_ONE(CmdSetLineStippleEnableEXT, VkBool32, VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT)
+TESSERA_SET_ONE(CmdSetDepthClipNegativeOneToOneEXT, VkBool32,
+                VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT)
+#undef TESSERA_SET_ONE
+
 VKAPI_ATTR void VKAPI_CALL CmdSetStencilOp(VkCommandBuffer cb, VkStencilFaceFlags f,
                                            VkStencilOp fail, VkStencilOp pass,
                                            VkStencilOp depth_fail, VkCompareOp cmp) {
   DeviceData* d = device_of(cb);
-  (d->vk.*Next)(cb, f, fail, pass, depth_fail, cmp);
+  d->vk.CmdSetStencilOp(cb, f, fail, pass, depth_fail, cmp);
   set_state(cb, d, VK_DYNAMIC_STATE_STENCIL_OP,
             {f, static_cast<uint32_t>(fail), static_cast<uint32_t>(pass),
              static_cast<uint32_t>(depth_fail), static_cast<uint32_t>(cmp)});
@@ -648,6 +693,8 @@ VKAPI_ATTR void VKAPI_CALL CmdClearDepthStencilImage(VkCommandBuffer cb, VkImage
   append_command(s, rec);
 }
 
+namespace {
+
 void set_layers(const VkImageSubresourceLayers& l, uint32_t& aspect, uint32_t& mip,
                 uint32_t& base, uint32_t& count) {
   aspect = l.aspectMask;
@@ -724,6 +771,8 @@ cap::CopyRegion buffer_image_region(const VkBufferImageCopy& c, bool to_image) {
   r.buffer_image_height = c.bufferImageHeight;
   return r;
 }
+
+}  // namespace
 
 VKAPI_ATTR void VKAPI_CALL CmdCopyBuffer(VkCommandBuffer cb, VkBuffer src, VkBuffer dst,
                                          uint32_t n, const VkBufferCopy* regions) {
@@ -853,10 +902,14 @@ VKAPI_ATTR void VKAPI_CALL CmdCopyImage2(VkCommandBuffer cb, const VkCopyImageIn
   append_command(s, rec);
 }
 
+namespace {
+
 VkBufferImageCopy region_v1(const VkBufferImageCopy2& c) {
   return {c.bufferOffset, c.bufferRowLength, c.bufferImageHeight, c.imageSubresource,
           c.imageOffset, c.imageExtent};
 }
+
+}  // namespace
 
 VKAPI_ATTR void VKAPI_CALL CmdCopyBufferToImage2(VkCommandBuffer cb,
                                                  const VkCopyBufferToImageInfo2* info) {
@@ -928,6 +981,8 @@ VKAPI_ATTR void VKAPI_CALL CmdSetLineStippleEXT(VkCommandBuffer cb, uint32_t fac
   set_state(cb, d, VK_DYNAMIC_STATE_LINE_STIPPLE_EXT, {factor, pattern});
 }
 
+namespace {
+
 // VK_EXT_transform_feedback is shown because Zink offers OpenGL 3.0 and later only with it (GL
 // 3.0 requires transform feedback; without it every GL game under capture gets a 2.1 context).
 // What transform feedback writes, and draws whose vertex count it produced, are not recorded:
@@ -939,6 +994,8 @@ void warn_transform_feedback(const char* what) {
                  std::string(what) + ": transform feedback is not recorded; replay differs where "
                  "later draws read what it wrote");
 }
+
+}  // namespace
 
 VKAPI_ATTR void VKAPI_CALL CmdBeginTransformFeedbackEXT(VkCommandBuffer cb, uint32_t first,
                                                         uint32_t count, const VkBuffer* buffers,
@@ -991,10 +1048,9 @@ VKAPI_ATTR void VKAPI_CALL CmdPipelineBarrier(
   append_command(s, rec);
 }
 
-template <PFN_vkCmdPipelineBarrier2 DeviceDispatch::*Next>
 VKAPI_ATTR void VKAPI_CALL CmdPipelineBarrier2(VkCommandBuffer cb, const VkDependencyInfo* info) {
   DeviceData* d = device_of(cb);
-  (d->vk.*Next)(cb, info);
+  d->vk.CmdPipelineBarrier2(cb, info);
   CommandBufferState* s = recording_state(d, cb);
   if (s == nullptr) return;
   cap::CmdPipelineBarrierRecord rec;
@@ -1020,6 +1076,8 @@ VKAPI_ATTR void VKAPI_CALL CmdExecuteCommands(VkCommandBuffer cb, uint32_t n,
 }
 
 // ---- Submission ------------------------------------------------------------------------------
+
+namespace {
 
 void write_stream(DeviceData* d, Session* s, VkCommandBuffer cb, int depth) {
   std::shared_lock lock(d->cb_mutex);
@@ -1066,6 +1124,8 @@ void before_submit(DeviceData* d, Session* s, VkQueue queue,
   write_submission(d, s, queue, cbs);
 }
 
+}  // namespace
+
 VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t n, const VkSubmitInfo* submits,
                                            VkFence fence) {
   DeviceData* d = device_of(queue);
@@ -1084,7 +1144,6 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t n, const VkSu
   return down(d->vk.QueueSubmit(queue, n, submits, fence));
 }
 
-template <PFN_vkQueueSubmit2 DeviceDispatch::*Next>
 VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t n,
                                             const VkSubmitInfo2* submits, VkFence fence) {
   DeviceData* d = device_of(queue);
@@ -1101,10 +1160,8 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t n,
     if (s->in_captured_frame()) before_submit(d, s, queue, cbs);
     track_layouts(d, cbs);
   });
-  return down((d->vk.*Next)(queue, n, submits, fence));
+  return down(d->vk.QueueSubmit2(queue, n, submits, fence));
 }
-
-}  // namespace
 
 void write_submission(DeviceData* d, Session* s, VkQueue queue,
                       const std::vector<VkCommandBuffer>& cbs) {
@@ -1112,151 +1169,6 @@ void write_submission(DeviceData* d, Session* s, VkQueue queue,
   for (VkCommandBuffer cb : cbs) rec.command_buffers.push_back(id(cb));
   s->write(rec);
   for (VkCommandBuffer cb : cbs) write_stream(d, s, cb, 0);
-}
-
-PFN_vkVoidFunction command_hook(const char* name) {
-#define TESSERA_HOOK(vkname, ...)   \
-  if (std::strcmp(name, vkname) == 0) \
-    return reinterpret_cast<PFN_vkVoidFunction>(&Guarded<&__VA_ARGS__, HookName{vkname}>::call);
-#define TESSERA_HOOK_ONE(fn, Arg, state)                                       \
-  TESSERA_HOOK("vk" #fn, CmdSetOne<Arg, &DeviceDispatch::fn, state>)           \
-  TESSERA_HOOK("vk" #fn "EXT", CmdSetOne<Arg, &DeviceDispatch::fn##EXT, state>)
-  TESSERA_HOOK("vkAllocateCommandBuffers", AllocateCommandBuffers)
-  TESSERA_HOOK("vkFreeCommandBuffers", FreeCommandBuffers)
-  TESSERA_HOOK("vkDestroyCommandPool", DestroyCommandPool)
-  TESSERA_HOOK("vkResetCommandPool", ResetCommandPool)
-  TESSERA_HOOK("vkBeginCommandBuffer", BeginCommandBuffer)
-  TESSERA_HOOK("vkResetCommandBuffer", ResetCommandBuffer)
-  TESSERA_HOOK("vkQueueSubmit", QueueSubmit)
-  TESSERA_HOOK("vkQueueSubmit2", QueueSubmit2<&DeviceDispatch::QueueSubmit2>)
-  TESSERA_HOOK("vkQueueSubmit2KHR", QueueSubmit2<&DeviceDispatch::QueueSubmit2KHR>)
-  TESSERA_HOOK("vkCmdBeginRenderPass", CmdBeginRenderPass)
-  TESSERA_HOOK("vkCmdBeginRenderPass2", CmdBeginRenderPass2<&DeviceDispatch::CmdBeginRenderPass2>)
-  TESSERA_HOOK("vkCmdBeginRenderPass2KHR",
-               CmdBeginRenderPass2<&DeviceDispatch::CmdBeginRenderPass2KHR>)
-  TESSERA_HOOK("vkCmdNextSubpass", CmdNextSubpass)
-  TESSERA_HOOK("vkCmdNextSubpass2", CmdNextSubpass2<&DeviceDispatch::CmdNextSubpass2>)
-  TESSERA_HOOK("vkCmdNextSubpass2KHR", CmdNextSubpass2<&DeviceDispatch::CmdNextSubpass2KHR>)
-  TESSERA_HOOK("vkCmdEndRenderPass", CmdEndRenderPass)
-  TESSERA_HOOK("vkCmdEndRenderPass2", CmdEndRenderPass2<&DeviceDispatch::CmdEndRenderPass2>)
-  TESSERA_HOOK("vkCmdEndRenderPass2KHR", CmdEndRenderPass2<&DeviceDispatch::CmdEndRenderPass2KHR>)
-  TESSERA_HOOK("vkCmdBeginRendering", CmdBeginRendering<&DeviceDispatch::CmdBeginRendering>)
-  TESSERA_HOOK("vkCmdBeginRenderingKHR", CmdBeginRendering<&DeviceDispatch::CmdBeginRenderingKHR>)
-  TESSERA_HOOK("vkCmdEndRendering", CmdEndRendering<&DeviceDispatch::CmdEndRendering>)
-  TESSERA_HOOK("vkCmdEndRenderingKHR", CmdEndRendering<&DeviceDispatch::CmdEndRenderingKHR>)
-  TESSERA_HOOK("vkCmdBindPipeline", CmdBindPipeline)
-  TESSERA_HOOK("vkCmdBindDescriptorSets", CmdBindDescriptorSets)
-  TESSERA_HOOK("vkCmdPushDescriptorSetKHR", CmdPushDescriptorSetKHR)
-  TESSERA_HOOK("vkCmdPushDescriptorSetWithTemplateKHR", CmdPushDescriptorSetWithTemplateKHR)
-  TESSERA_HOOK("vkCmdPushConstants", CmdPushConstants)
-  TESSERA_HOOK("vkCmdBindVertexBuffers", CmdBindVertexBuffers)
-  TESSERA_HOOK("vkCmdBindVertexBuffers2",
-               CmdBindVertexBuffers2<&DeviceDispatch::CmdBindVertexBuffers2>)
-  TESSERA_HOOK("vkCmdBindVertexBuffers2EXT",
-               CmdBindVertexBuffers2<&DeviceDispatch::CmdBindVertexBuffers2EXT>)
-  TESSERA_HOOK("vkCmdBindIndexBuffer", CmdBindIndexBuffer)
-  TESSERA_HOOK("vkCmdDraw", CmdDraw)
-  TESSERA_HOOK("vkCmdDrawIndexed", CmdDrawIndexed)
-  TESSERA_HOOK("vkCmdDrawIndirect", CmdDrawIndirect)
-  TESSERA_HOOK("vkCmdDrawIndexedIndirect", CmdDrawIndexedIndirect)
-  TESSERA_HOOK("vkCmdDrawIndirectCount", CmdDrawIndirectCount)
-  TESSERA_HOOK("vkCmdDrawIndexedIndirectCount", CmdDrawIndexedIndirectCount)
-  TESSERA_HOOK("vkCmdDispatch", CmdDispatch)
-  TESSERA_HOOK("vkCmdDispatchIndirect", CmdDispatchIndirect)
-  TESSERA_HOOK("vkCmdDispatchBase", CmdDispatchBase)
-  TESSERA_HOOK("vkCmdSetViewport", CmdSetViewport)
-  TESSERA_HOOK("vkCmdSetViewportWithCount",
-               CmdSetViewportWithCount<&DeviceDispatch::CmdSetViewportWithCount>)
-  TESSERA_HOOK("vkCmdSetViewportWithCountEXT",
-               CmdSetViewportWithCount<&DeviceDispatch::CmdSetViewportWithCountEXT>)
-  TESSERA_HOOK("vkCmdSetScissor", CmdSetScissor)
-  TESSERA_HOOK("vkCmdSetScissorWithCount",
-               CmdSetScissorWithCount<&DeviceDispatch::CmdSetScissorWithCount>)
-  TESSERA_HOOK("vkCmdSetScissorWithCountEXT",
-               CmdSetScissorWithCount<&DeviceDispatch::CmdSetScissorWithCountEXT>)
-  TESSERA_HOOK("vkCmdSetLineWidth", CmdSetLineWidth)
-  TESSERA_HOOK("vkCmdSetDepthBias", CmdSetDepthBias)
-  TESSERA_HOOK("vkCmdSetBlendConstants", CmdSetBlendConstants)
-  TESSERA_HOOK("vkCmdSetDepthBounds", CmdSetDepthBounds)
-  TESSERA_HOOK("vkCmdSetStencilCompareMask", CmdSetStencilCompareMask)
-  TESSERA_HOOK("vkCmdSetStencilWriteMask", CmdSetStencilWriteMask)
-  TESSERA_HOOK("vkCmdSetStencilReference", CmdSetStencilReference)
-  TESSERA_HOOK_ONE(CmdSetCullMode, VkCullModeFlags, VK_DYNAMIC_STATE_CULL_MODE)
-  TESSERA_HOOK_ONE(CmdSetFrontFace, VkFrontFace, VK_DYNAMIC_STATE_FRONT_FACE)
-  TESSERA_HOOK_ONE(CmdSetPrimitiveTopology, VkPrimitiveTopology,
-                   VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY)
-  TESSERA_HOOK_ONE(CmdSetDepthTestEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE)
-  TESSERA_HOOK_ONE(CmdSetDepthWriteEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE)
-  TESSERA_HOOK_ONE(CmdSetDepthCompareOp, VkCompareOp, VK_DYNAMIC_STATE_DEPTH_COMPARE_OP)
-  TESSERA_HOOK_ONE(CmdSetDepthBoundsTestEnable, VkBool32,
-                   VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE)
-  TESSERA_HOOK_ONE(CmdSetStencilTestEnable, VkBool32, VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE)
-  TESSERA_HOOK_ONE(CmdSetRasterizerDiscardEnable, VkBool32,
-                   VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE)
-  TESSERA_HOOK_ONE(CmdSetDepthBiasEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE)
-  TESSERA_HOOK_ONE(CmdSetPrimitiveRestartEnable, VkBool32,
-                   VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE)
-  TESSERA_HOOK("vkCmdSetLogicOpEXT",
-               CmdSetOne<VkLogicOp, &DeviceDispatch::CmdSetLogicOpEXT, VK_DYNAMIC_STATE_LOGIC_OP_EXT>)
-  TESSERA_HOOK("vkCmdSetPatchControlPointsEXT",
-               CmdSetOne<uint32_t, &DeviceDispatch::CmdSetPatchControlPointsEXT,
-                         VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT>)
-  // Extended dynamic state 3 (the states extension_allowlist.cpp leaves visible).
-#define TESSERA_HOOK_EXT(fn, Arg, state) \
-  TESSERA_HOOK("vk" #fn "EXT", CmdSetOne<Arg, &DeviceDispatch::fn##EXT, state>)
-  TESSERA_HOOK_EXT(CmdSetDepthClampEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT)
-  TESSERA_HOOK_EXT(CmdSetPolygonMode, VkPolygonMode, VK_DYNAMIC_STATE_POLYGON_MODE_EXT)
-  TESSERA_HOOK_EXT(CmdSetRasterizationSamples, VkSampleCountFlagBits,
-                   VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT)
-  TESSERA_HOOK_EXT(CmdSetAlphaToCoverageEnable, VkBool32,
-                   VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT)
-  TESSERA_HOOK_EXT(CmdSetAlphaToOneEnable, VkBool32, VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT)
-  TESSERA_HOOK_EXT(CmdSetLogicOpEnable, VkBool32, VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT)
-  TESSERA_HOOK_EXT(CmdSetDepthClipEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT)
-  TESSERA_HOOK_EXT(CmdSetProvokingVertexMode, VkProvokingVertexModeEXT,
-                   VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT)
-  TESSERA_HOOK_EXT(CmdSetLineRasterizationMode, VkLineRasterizationModeEXT,
-                   VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT)
-  TESSERA_HOOK_EXT(CmdSetLineStippleEnable, VkBool32, VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT)
-  TESSERA_HOOK_EXT(CmdSetDepthClipNegativeOneToOne, VkBool32,
-                   VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT)
-#undef TESSERA_HOOK_EXT
-  TESSERA_HOOK("vkCmdSetSampleMaskEXT", CmdSetSampleMaskEXT)
-  TESSERA_HOOK("vkCmdSetColorBlendEnableEXT", CmdSetColorBlendEnableEXT)
-  TESSERA_HOOK("vkCmdSetColorBlendEquationEXT", CmdSetColorBlendEquationEXT)
-  TESSERA_HOOK("vkCmdSetColorWriteMaskEXT", CmdSetColorWriteMaskEXT)
-  TESSERA_HOOK("vkCmdSetColorWriteEnableEXT", CmdSetColorWriteEnableEXT)
-  TESSERA_HOOK("vkCmdSetVertexInputEXT", CmdSetVertexInputEXT)
-  TESSERA_HOOK("vkCmdSetStencilOp", CmdSetStencilOp<&DeviceDispatch::CmdSetStencilOp>)
-  TESSERA_HOOK("vkCmdSetStencilOpEXT", CmdSetStencilOp<&DeviceDispatch::CmdSetStencilOpEXT>)
-  TESSERA_HOOK("vkCmdClearAttachments", CmdClearAttachments)
-  TESSERA_HOOK("vkCmdClearColorImage", CmdClearColorImage)
-  TESSERA_HOOK("vkCmdClearDepthStencilImage", CmdClearDepthStencilImage)
-  TESSERA_HOOK("vkCmdCopyBuffer", CmdCopyBuffer)
-  TESSERA_HOOK("vkCmdCopyImage", CmdCopyImage)
-  TESSERA_HOOK("vkCmdCopyBufferToImage", CmdCopyBufferToImage)
-  TESSERA_HOOK("vkCmdCopyImageToBuffer", CmdCopyImageToBuffer)
-  TESSERA_HOOK("vkCmdBlitImage", CmdBlitImage)
-  TESSERA_HOOK("vkCmdResolveImage", CmdResolveImage)
-  TESSERA_HOOK("vkCmdCopyBuffer2", CmdCopyBuffer2)
-  TESSERA_HOOK("vkCmdCopyImage2", CmdCopyImage2)
-  TESSERA_HOOK("vkCmdCopyBufferToImage2", CmdCopyBufferToImage2)
-  TESSERA_HOOK("vkCmdCopyImageToBuffer2", CmdCopyImageToBuffer2)
-  TESSERA_HOOK("vkCmdBlitImage2", CmdBlitImage2)
-  TESSERA_HOOK("vkCmdResolveImage2", CmdResolveImage2)
-  TESSERA_HOOK("vkCmdSetLineStippleEXT", CmdSetLineStippleEXT)
-  TESSERA_HOOK("vkCmdBeginTransformFeedbackEXT", CmdBeginTransformFeedbackEXT)
-  TESSERA_HOOK("vkCmdDrawIndirectByteCountEXT", CmdDrawIndirectByteCountEXT)
-  TESSERA_HOOK("vkCmdUpdateBuffer", CmdUpdateBuffer)
-  TESSERA_HOOK("vkCmdFillBuffer", CmdFillBuffer)
-  TESSERA_HOOK("vkCmdPipelineBarrier", CmdPipelineBarrier)
-  TESSERA_HOOK("vkCmdPipelineBarrier2", CmdPipelineBarrier2<&DeviceDispatch::CmdPipelineBarrier2>)
-  TESSERA_HOOK("vkCmdPipelineBarrier2KHR",
-               CmdPipelineBarrier2<&DeviceDispatch::CmdPipelineBarrier2KHR>)
-  TESSERA_HOOK("vkCmdExecuteCommands", CmdExecuteCommands)
-#undef TESSERA_HOOK_ONE
-#undef TESSERA_HOOK
-  return present_hook(name);
 }
 
 }  // namespace tessera::layer

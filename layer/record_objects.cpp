@@ -29,6 +29,8 @@ const T* find_in_chain(const void* chain, VkStructureType type) {
   return nullptr;
 }
 
+}  // namespace
+
 // ---- Queues and memory -----------------------------------------------------------------------
 
 VKAPI_ATTR void VKAPI_CALL GetDeviceQueue(VkDevice device, uint32_t family, uint32_t index,
@@ -125,6 +127,8 @@ VKAPI_ATTR void VKAPI_CALL UnmapMemory(VkDevice device, VkDeviceMemory memory) {
   d->vk.UnmapMemory(device, memory);
 }
 
+namespace {
+
 void mark_bound(VkDevice device, VkImage image) {
   DeviceData* d = device_of(device);
   std::lock_guard lock(d->mutex);
@@ -136,6 +140,8 @@ void record_bind(uint64_t resource, bool image, VkDeviceMemory memory, VkDeviceS
     s->write(cap::MemoryBindRecord{resource, image ? 1u : 0u, id(memory), offset});
   }
 }
+
+}  // namespace
 
 VKAPI_ATTR VkResult VKAPI_CALL BindBufferMemory(VkDevice device, VkBuffer buffer,
                                                 VkDeviceMemory memory, VkDeviceSize offset) {
@@ -154,10 +160,9 @@ VKAPI_ATTR VkResult VKAPI_CALL BindImageMemory(VkDevice device, VkImage image,
   return r;
 }
 
-template <PFN_vkBindBufferMemory2 DeviceDispatch::*Next>
 VKAPI_ATTR VkResult VKAPI_CALL BindBufferMemory2(VkDevice device, uint32_t n,
                                                  const VkBindBufferMemoryInfo* infos) {
-  const VkResult r = down((device_of(device)->vk.*Next)(device, n, infos));
+  const VkResult r = down(device_of(device)->vk.BindBufferMemory2(device, n, infos));
   if (r == VK_SUCCESS) {
     for (uint32_t i = 0; i < n; ++i) {
       record_bind(id(infos[i].buffer), false, infos[i].memory, infos[i].memoryOffset);
@@ -166,10 +171,9 @@ VKAPI_ATTR VkResult VKAPI_CALL BindBufferMemory2(VkDevice device, uint32_t n,
   return r;
 }
 
-template <PFN_vkBindImageMemory2 DeviceDispatch::*Next>
 VKAPI_ATTR VkResult VKAPI_CALL BindImageMemory2(VkDevice device, uint32_t n,
                                                 const VkBindImageMemoryInfo* infos) {
-  const VkResult r = down((device_of(device)->vk.*Next)(device, n, infos));
+  const VkResult r = down(device_of(device)->vk.BindImageMemory2(device, n, infos));
   if (r == VK_SUCCESS) {
     for (uint32_t i = 0; i < n; ++i) {
       // Swapchain-bound images (VkBindImageMemorySwapchainInfoKHR) have no memory to record.
@@ -263,10 +267,13 @@ VKAPI_ATTR void VKAPI_CALL DestroyImage(VkDevice device, VkImage image,
   d->vk.DestroyImage(device, image, alloc);
 }
 
+namespace {
 
 cap::SubresourceRange range_of(const VkImageSubresourceRange& r) {
   return {r.aspectMask, r.baseMipLevel, r.levelCount, r.baseArrayLayer, r.layerCount};
 }
+
+}  // namespace
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateImageView(VkDevice device, const VkImageViewCreateInfo* ci,
                                                const VkAllocationCallbacks* alloc,
@@ -681,6 +688,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreatePipelineLayout(VkDevice device,
   return r;
 }
 
+namespace {
+
 cap::AttachmentReference ref_of(uint32_t attachment, VkImageLayout layout) {
   return {attachment, static_cast<uint32_t>(layout)};
 }
@@ -739,6 +748,8 @@ void note_render_pass(DeviceData* d, const RenderPassCreateInfo* ci, VkRenderPas
   }
 }
 
+}  // namespace
+
 VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass(VkDevice device, const VkRenderPassCreateInfo* ci,
                                                 const VkAllocationCallbacks* alloc,
                                                 VkRenderPass* rp) {
@@ -748,13 +759,12 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass(VkDevice device, const VkRenderP
   return r;
 }
 
-template <PFN_vkCreateRenderPass2 DeviceDispatch::*Next>
 VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass2(VkDevice device,
                                                  const VkRenderPassCreateInfo2* ci,
                                                  const VkAllocationCallbacks* alloc,
                                                  VkRenderPass* rp) {
   DeviceData* d = device_of(device);
-  const VkResult r = down((d->vk.*Next)(device, ci, alloc, rp));
+  const VkResult r = down(d->vk.CreateRenderPass2(device, ci, alloc, rp));
   if (r == VK_SUCCESS) note_render_pass(d, ci, *rp);
   return r;
 }
@@ -818,12 +828,11 @@ VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSets(VkDevice device, uint32_t nw,
   }
 }
 
-template <PFN_vkCreateDescriptorUpdateTemplate DeviceDispatch::*Next>
 VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorUpdateTemplate(
     VkDevice device, const VkDescriptorUpdateTemplateCreateInfo* ci,
     const VkAllocationCallbacks* alloc, VkDescriptorUpdateTemplate* tpl) {
   DeviceData* d = device_of(device);
-  const VkResult r = down((d->vk.*Next)(device, ci, alloc, tpl));
+  const VkResult r = down(d->vk.CreateDescriptorUpdateTemplate(device, ci, alloc, tpl));
   if (r == VK_SUCCESS) {
     TemplateState t;
     t.type = ci->templateType;
@@ -835,7 +844,6 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorUpdateTemplate(
   return r;
 }
 
-template <PFN_vkDestroyDescriptorUpdateTemplate DeviceDispatch::*Next>
 VKAPI_ATTR void VKAPI_CALL DestroyDescriptorUpdateTemplate(VkDevice device,
                                                            VkDescriptorUpdateTemplate tpl,
                                                            const VkAllocationCallbacks* alloc) {
@@ -844,15 +852,14 @@ VKAPI_ATTR void VKAPI_CALL DestroyDescriptorUpdateTemplate(VkDevice device,
     std::lock_guard lock(d->mutex);
     d->templates.erase(tpl);
   }
-  (d->vk.*Next)(device, tpl, alloc);
+  d->vk.DestroyDescriptorUpdateTemplate(device, tpl, alloc);
 }
 
-template <PFN_vkUpdateDescriptorSetWithTemplate DeviceDispatch::*Next>
 VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSetWithTemplate(VkDevice device, VkDescriptorSet set,
                                                            VkDescriptorUpdateTemplate tpl,
                                                            const void* data) {
   DeviceData* d = device_of(device);
-  (d->vk.*Next)(device, set, tpl, data);
+  d->vk.UpdateDescriptorSetWithTemplate(device, set, tpl, data);
   if (Session* s = active()) {
     cap::DescriptorUpdateRecord rec;
     {
@@ -864,8 +871,6 @@ VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSetWithTemplate(VkDevice device, VkDe
     s->write(rec);
   }
 }
-
-}  // namespace
 
 // ---- Descriptor conversion (shared with push descriptors) -----------------------------------
 
@@ -936,64 +941,6 @@ std::vector<cap::DescriptorWrite> expand_template(
     out.push_back(std::move(w));
   }
   return out;
-}
-
-PFN_vkVoidFunction object_hook(const char* name) {
-#define TESSERA_HOOK(vkname, fn) \
-  if (std::strcmp(name, vkname) == 0) \
-    return reinterpret_cast<PFN_vkVoidFunction>(&Guarded<&fn, HookName{vkname}>::call);
-  TESSERA_HOOK("vkGetDeviceQueue", GetDeviceQueue)
-  TESSERA_HOOK("vkGetDeviceQueue2", GetDeviceQueue2)
-  TESSERA_HOOK("vkAllocateMemory", AllocateMemory)
-  TESSERA_HOOK("vkFreeMemory", FreeMemory)
-  TESSERA_HOOK("vkMapMemory", MapMemory)
-  TESSERA_HOOK("vkUnmapMemory", UnmapMemory)
-  TESSERA_HOOK("vkBindBufferMemory", BindBufferMemory)
-  TESSERA_HOOK("vkBindImageMemory", BindImageMemory)
-  TESSERA_HOOK("vkBindBufferMemory2", BindBufferMemory2<&DeviceDispatch::BindBufferMemory2>)
-  TESSERA_HOOK("vkBindBufferMemory2KHR", BindBufferMemory2<&DeviceDispatch::BindBufferMemory2KHR>)
-  TESSERA_HOOK("vkBindImageMemory2", BindImageMemory2<&DeviceDispatch::BindImageMemory2>)
-  TESSERA_HOOK("vkBindImageMemory2KHR", BindImageMemory2<&DeviceDispatch::BindImageMemory2KHR>)
-  TESSERA_HOOK("vkCreateBuffer", CreateBuffer)
-  TESSERA_HOOK("vkCreateImage", CreateImage)
-  TESSERA_HOOK("vkDestroyImage", DestroyImage)
-  TESSERA_HOOK("vkCreateImageView", CreateImageView)
-  TESSERA_HOOK("vkDestroyImageView", DestroyImageView)
-  TESSERA_HOOK("vkDestroyFramebuffer", DestroyFramebuffer)
-  TESSERA_HOOK("vkDestroyRenderPass", DestroyRenderPass)
-  TESSERA_HOOK("vkCreateBufferView", CreateBufferView)
-  TESSERA_HOOK("vkCreateSampler", CreateSampler)
-  TESSERA_HOOK("vkCreateShaderModule", CreateShaderModule)
-  TESSERA_HOOK("vkDestroyShaderModule", DestroyShaderModule)
-  TESSERA_HOOK("vkCreateGraphicsPipelines", CreateGraphicsPipelines)
-  TESSERA_HOOK("vkCreateComputePipelines", CreateComputePipelines)
-  TESSERA_HOOK("vkCreateDescriptorSetLayout", CreateDescriptorSetLayout)
-  TESSERA_HOOK("vkCreatePipelineLayout", CreatePipelineLayout)
-  TESSERA_HOOK("vkCreateRenderPass", CreateRenderPass)
-  TESSERA_HOOK("vkCreateRenderPass2", CreateRenderPass2<&DeviceDispatch::CreateRenderPass2>)
-  TESSERA_HOOK("vkCreateRenderPass2KHR", CreateRenderPass2<&DeviceDispatch::CreateRenderPass2KHR>)
-  TESSERA_HOOK("vkCreateFramebuffer", CreateFramebuffer)
-  TESSERA_HOOK("vkAllocateDescriptorSets", AllocateDescriptorSets)
-  TESSERA_HOOK("vkUpdateDescriptorSets", UpdateDescriptorSets)
-  TESSERA_HOOK("vkCreateDescriptorUpdateTemplate",
-               CreateDescriptorUpdateTemplate<&DeviceDispatch::CreateDescriptorUpdateTemplate>)
-  TESSERA_HOOK("vkCreateDescriptorUpdateTemplateKHR",
-               CreateDescriptorUpdateTemplate<&DeviceDispatch::CreateDescriptorUpdateTemplateKHR>)
-  TESSERA_HOOK("vkDestroyDescriptorUpdateTemplate",
-               DestroyDescriptorUpdateTemplate<&DeviceDispatch::DestroyDescriptorUpdateTemplate>)
-  TESSERA_HOOK("vkDestroyDescriptorUpdateTemplateKHR",
-               DestroyDescriptorUpdateTemplate<&DeviceDispatch::DestroyDescriptorUpdateTemplateKHR>)
-  TESSERA_HOOK("vkUpdateDescriptorSetWithTemplate",
-               UpdateDescriptorSetWithTemplate<&DeviceDispatch::UpdateDescriptorSetWithTemplate>)
-  TESSERA_HOOK("vkUpdateDescriptorSetWithTemplateKHR",
-               UpdateDescriptorSetWithTemplate<&DeviceDispatch::UpdateDescriptorSetWithTemplateKHR>)
-#undef TESSERA_HOOK
-  return nullptr;
-}
-
-PFN_vkVoidFunction find_device_hook(const char* name) {
-  if (PFN_vkVoidFunction f = object_hook(name)) return f;
-  return command_hook(name);
 }
 
 }  // namespace tessera::layer
