@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "layer_state.h"
+#include "staging.h"
 
 namespace tessera::layer {
 
@@ -78,19 +79,9 @@ struct Pending {
   std::vector<SubresourceCopy> copies;
   VkImageAspectFlags aspects = 0;
   cap::ImageRecord rec;
-  VkBuffer buffer = VK_NULL_HANDLE;
-  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkBuffer buffer = VK_NULL_HANDLE;  // in the staging readback
   VkDeviceSize bytes = 0;
 };
-
-uint32_t host_memory_type(const VkPhysicalDeviceMemoryProperties& mp, uint32_t bits) {
-  constexpr VkMemoryPropertyFlags want =
-      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-  for (uint32_t i = 0; i < mp.memoryTypeCount; ++i) {
-    if ((bits & (1u << i)) != 0 && (mp.memoryTypes[i].propertyFlags & want) == want) return i;
-  }
-  return UINT32_MAX;
-}
 
 }  // namespace
 
@@ -100,7 +91,6 @@ void track_layouts(DeviceData* d, const std::vector<VkCommandBuffer>& cbs) {
 
 void read_back_images(DeviceData* d, Session* s, VkQueue queue, bool final_targets,
                       uint32_t present) {
-  VkDevice dev = d->device;
   auto& vk = d->vk;
   std::vector<Pending> work;
   uint32_t family = 0;
@@ -162,35 +152,12 @@ void read_back_images(DeviceData* d, Session* s, VkQueue queue, bool final_targe
   }
   if (work.empty()) return;
 
-  VkCommandPool pool = VK_NULL_HANDLE;
-  VkCommandBuffer cb = VK_NULL_HANDLE;
-  VkFence fence = VK_NULL_HANDLE;
-  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr,
-                              VK_COMMAND_POOL_CREATE_TRANSIENT_BIT, family};
-  bool ok = vk.CreateCommandPool(dev, &pci, nullptr, &pool) == VK_SUCCESS;
-  VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
-                                  VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
-  ok = ok && vk.AllocateCommandBuffers(dev, &cai, &cb) == VK_SUCCESS;
-  if (ok && d->set_loader_data != nullptr) ok = d->set_loader_data(dev, cb) == VK_SUCCESS;
-  VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, nullptr, 0};
-  ok = ok && vk.CreateFence(dev, &fci, nullptr, &fence) == VK_SUCCESS;
-  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
-                              VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
-  ok = ok && vk.BeginCommandBuffer(cb, &bi) == VK_SUCCESS;
+  StagingReadback staging(d, family);
+  VkCommandBuffer cb = staging.command_buffer();
   for (auto& p : work) {
-    if (!ok) break;
-    VkBufferCreateInfo bci{};
-    bci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
-    bci.size = p.bytes;
-    bci.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    if (vk.CreateBuffer(dev, &bci, nullptr, &p.buffer) != VK_SUCCESS) continue;
-    VkMemoryRequirements req{};
-    vk.GetBufferMemoryRequirements(dev, p.buffer, &req);
-    const uint32_t type = host_memory_type(d->memory_properties, req.memoryTypeBits);
-    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, type};
-    if (type == UINT32_MAX || vk.AllocateMemory(dev, &mai, nullptr, &p.memory) != VK_SUCCESS ||
-        vk.BindBufferMemory(dev, p.buffer, p.memory, 0) != VK_SUCCESS) {
+    if (!staging.ok()) break;
+    p.buffer = staging.add_buffer(p.bytes);
+    if (p.buffer == VK_NULL_HANDLE) {
       s->warn_once("image-readback-memory", "out of memory reading back image contents");
       continue;
     }
@@ -198,16 +165,9 @@ void read_back_images(DeviceData* d, Session* s, VkQueue queue, bool final_targe
     // separateDepthStencilLayouts the barrier must name both, VUID-VkImageMemoryBarrier-image-03320).
     const VkImageSubresourceRange all{p.aspects, 0, p.state.mips, 0, p.state.layers};
     // Everything before (the queue is idle) -> transfer read; then back to the app's layout.
-    VkImageMemoryBarrier to_src{};
-    to_src.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
-    to_src.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
-    to_src.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-    to_src.oldLayout = p.state.layout;
-    to_src.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    to_src.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    to_src.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    to_src.image = p.image;
-    to_src.subresourceRange = all;
+    const VkImageMemoryBarrier to_src =
+        layout_barrier(p.image, all, p.state.layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                       VK_ACCESS_MEMORY_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT);
     vk.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
                           0, nullptr, 0, nullptr, 1, &to_src);
     std::vector<VkBufferImageCopy> regions;
@@ -220,66 +180,43 @@ void read_back_images(DeviceData* d, Session* s, VkQueue queue, bool final_targe
     }
     vk.CmdCopyImageToBuffer(cb, p.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, p.buffer,
                             static_cast<uint32_t>(regions.size()), regions.data());
-    VkImageMemoryBarrier back = to_src;
-    back.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-    back.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
-    back.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    back.newLayout = p.state.layout;
-    VkBufferMemoryBarrier to_host{};
-    to_host.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
-    to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    to_host.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    to_host.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    to_host.buffer = p.buffer;
-    to_host.size = VK_WHOLE_SIZE;
+    const VkImageMemoryBarrier back =
+        layout_barrier(p.image, all, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, p.state.layout,
+                       VK_ACCESS_TRANSFER_READ_BIT,
+                       VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
+    const VkBufferMemoryBarrier to_host = host_read_barrier(p.buffer);
     vk.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
                           VK_PIPELINE_STAGE_ALL_COMMANDS_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0, 0,
                           nullptr, 1, &to_host, 1, &back);
   }
-  ok = ok && vk.EndCommandBuffer(cb) == VK_SUCCESS;
-  if (ok) {
-    VkSubmitInfo si{};
-    si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-    si.commandBufferCount = 1;
-    si.pCommandBuffers = &cb;
-    ok = vk.QueueSubmit(queue, 1, &si, fence) == VK_SUCCESS &&
-         vk.WaitForFences(dev, 1, &fence, VK_TRUE, UINT64_MAX) == VK_SUCCESS;
-  }
+  const bool ok = staging.submit(queue) && staging.wait();
   for (auto& p : work) {
-    if (ok && p.memory != VK_NULL_HANDLE) {
-      void* data = nullptr;
-      if (vk.MapMemory(dev, p.memory, 0, VK_WHOLE_SIZE, 0, &data) == VK_SUCCESS) {
-        // By content: a texture captured in several files or frames is one blob.
-        p.rec.contents = s->put_blob({static_cast<const std::byte*>(data), static_cast<size_t>(p.bytes)});
-        vk.UnmapMemory(dev, p.memory);
-        if (final_targets) {
-          cap::RenderTargetContentsRecord rt;
-          rt.present = present;
-          rt.image = p.rec.image;
-          rt.format = p.rec.format;
-          rt.width = p.rec.width;
-          rt.height = p.rec.height;
-          rt.depth = p.rec.depth;
-          rt.mip_levels = p.rec.mip_levels;
-          rt.array_layers = p.rec.array_layers;
-          rt.layout = p.rec.layout;
-          for (const auto& sub : p.rec.subresources) {
-            rt.subresources.push_back({sub.mip, sub.layer, sub.offset, sub.size, sub.aspect});
-          }
-          rt.contents = p.rec.contents;
-          s->write(rt);
-        } else {
-          s->write(p.rec);
+    if (!ok || p.buffer == VK_NULL_HANDLE) continue;
+    staging.read(p.buffer, [&](std::span<const std::byte> bytes) {
+      // By content: a texture captured in several files or frames is one blob.
+      p.rec.contents = s->put_blob(bytes);
+      if (final_targets) {
+        cap::RenderTargetContentsRecord rt;
+        rt.present = present;
+        rt.image = p.rec.image;
+        rt.format = p.rec.format;
+        rt.width = p.rec.width;
+        rt.height = p.rec.height;
+        rt.depth = p.rec.depth;
+        rt.mip_levels = p.rec.mip_levels;
+        rt.array_layers = p.rec.array_layers;
+        rt.layout = p.rec.layout;
+        for (const auto& sub : p.rec.subresources) {
+          rt.subresources.push_back({sub.mip, sub.layer, sub.offset, sub.size, sub.aspect});
         }
+        rt.contents = p.rec.contents;
+        s->write(rt);
+      } else {
+        s->write(p.rec);
       }
-    }
-    if (p.buffer != VK_NULL_HANDLE) vk.DestroyBuffer(dev, p.buffer, nullptr);
-    if (p.memory != VK_NULL_HANDLE) vk.FreeMemory(dev, p.memory, nullptr);
+    });
   }
   if (!ok) s->warn_once("image-readback", "could not read back image contents at frame start");
-  if (fence != VK_NULL_HANDLE) vk.DestroyFence(dev, fence, nullptr);
-  if (pool != VK_NULL_HANDLE) vk.DestroyCommandPool(dev, pool, nullptr);
 }
 
 }  // namespace tessera::layer

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "layer_state.h"
+#include "staging.h"
 
 namespace tessera::layer {
 
@@ -132,26 +133,13 @@ VKAPI_ATTR VkResult VKAPI_CALL QueuePresentKHR(VkQueue queue, const VkPresentInf
 
 namespace {
 
-uint32_t find_memory_type(const VkPhysicalDeviceMemoryProperties& mp, uint32_t bits,
-                          VkMemoryPropertyFlags want, VkMemoryPropertyFlags prefer) {
-  uint32_t fallback = UINT32_MAX;
-  for (uint32_t i = 0; i < mp.memoryTypeCount; ++i) {
-    if ((bits & (1u << i)) == 0 || (mp.memoryTypes[i].propertyFlags & want) != want) continue;
-    if ((mp.memoryTypes[i].propertyFlags & prefer) == prefer) return i;
-    if (fallback == UINT32_MAX) fallback = i;
-  }
-  return fallback;
-}
-
 struct Readback {
   VkSwapchainKHR swapchain = VK_NULL_HANDLE;
   uint32_t index = 0;
   VkImage image = VK_NULL_HANDLE;
   VkFormat format = VK_FORMAT_UNDEFINED;
   VkExtent2D extent{};
-  VkBuffer buffer = VK_NULL_HANDLE;
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-  bool coherent = true;
+  VkBuffer buffer = VK_NULL_HANDLE;  // in the staging readback
 };
 
 }  // namespace
@@ -188,67 +176,25 @@ VkResult present_with_readback(DeviceData* d, Session* s, VkQueue queue,
 
   // Resources for this readback; created per captured frame, which keeps the steady state free
   // of layer objects.
-  VkCommandPool pool = VK_NULL_HANDLE;
-  VkCommandBuffer cb = VK_NULL_HANDLE;
-  VkFence fence = VK_NULL_HANDLE;
+  StagingReadback staging(d, family);
   VkSemaphore done = VK_NULL_HANDLE;
-  bool ok = true;
-  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr,
-                              VK_COMMAND_POOL_CREATE_TRANSIENT_BIT, family};
-  ok = ok && vk.CreateCommandPool(dev, &pci, nullptr, &pool) == VK_SUCCESS;
-  VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
-                                  VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
-  ok = ok && vk.AllocateCommandBuffers(dev, &cai, &cb) == VK_SUCCESS;
-  // A command buffer the layer allocates below the loader needs the loader's dispatch pointer
-  // (loader-layer interface, "Creating New Dispatchable Objects").
-  if (ok && d->set_loader_data != nullptr) ok = d->set_loader_data(dev, cb) == VK_SUCCESS;
-  VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, nullptr, 0};
-  ok = ok && vk.CreateFence(dev, &fci, nullptr, &fence) == VK_SUCCESS;
   VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, nullptr, 0};
-  ok = ok && vk.CreateSemaphore(dev, &sci, nullptr, &done) == VK_SUCCESS;
+  bool ok = staging.ok() && vk.CreateSemaphore(dev, &sci, nullptr, &done) == VK_SUCCESS;
   for (auto& rb : reads) {
     if (!ok) break;
-    VkBufferCreateInfo bci{};
-    bci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
-    bci.size = VkDeviceSize{rb.extent.width} * rb.extent.height * 4;
-    bci.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    ok = vk.CreateBuffer(dev, &bci, nullptr, &rb.buffer) == VK_SUCCESS;
-    if (!ok) break;
-    VkMemoryRequirements req{};
-    vk.GetBufferMemoryRequirements(dev, rb.buffer, &req);
-    const uint32_t type = find_memory_type(
-        d->memory_properties, req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
-        VK_MEMORY_PROPERTY_HOST_CACHED_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-    if (type == UINT32_MAX) {
-      ok = false;
-      break;
-    }
-    rb.coherent = (d->memory_properties.memoryTypes[type].propertyFlags &
-                   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
-    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, type};
-    ok = vk.AllocateMemory(dev, &mai, nullptr, &rb.memory) == VK_SUCCESS &&
-         vk.BindBufferMemory(dev, rb.buffer, rb.memory, 0) == VK_SUCCESS;
+    rb.buffer = staging.add_buffer(VkDeviceSize{rb.extent.width} * rb.extent.height * 4);
+    ok = rb.buffer != VK_NULL_HANDLE;
   }
-  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
-                              VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
-  ok = ok && vk.BeginCommandBuffer(cb, &bi) == VK_SUCCESS;
   if (ok) {
+    VkCommandBuffer cb = staging.command_buffer();
     for (const auto& rb : reads) {
       const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
       // PRESENT_SRC -> TRANSFER_SRC. The app's semaphores are waited at the TRANSFER stage,
       // so a barrier whose source scope is TRANSFER extends that dependency chain (Vulkan spec,
       // "Semaphore Waiting" and "Execution Dependencies").
-      VkImageMemoryBarrier to_src{};
-      to_src.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
-      to_src.srcAccessMask = 0;
-      to_src.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-      to_src.oldLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
-      to_src.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-      to_src.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-      to_src.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-      to_src.image = rb.image;
-      to_src.subresourceRange = range;
+      const VkImageMemoryBarrier to_src =
+          layout_barrier(rb.image, range, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+                         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 0, VK_ACCESS_TRANSFER_READ_BIT);
       vk.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
                             0, nullptr, 0, nullptr, 1, &to_src);
       VkBufferImageCopy copy{};
@@ -258,77 +204,42 @@ VkResult present_with_readback(DeviceData* d, Session* s, VkQueue queue,
                               &copy);
       // Back to PRESENT_SRC for the presentation engine; the semaphore signal that follows
       // covers all prior commands.
-      VkImageMemoryBarrier to_present = to_src;
-      to_present.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-      to_present.dstAccessMask = 0;
-      to_present.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-      to_present.newLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
-      VkBufferMemoryBarrier to_host{};
-      to_host.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
-      to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-      to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-      to_host.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-      to_host.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-      to_host.buffer = rb.buffer;
-      to_host.size = VK_WHOLE_SIZE;
+      const VkImageMemoryBarrier to_present =
+          layout_barrier(rb.image, range, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                         VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_ACCESS_TRANSFER_READ_BIT, 0);
+      const VkBufferMemoryBarrier to_host = host_read_barrier(rb.buffer);
       vk.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
                             VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0,
                             0, nullptr, 1, &to_host, 1, &to_present);
     }
-    ok = vk.EndCommandBuffer(cb) == VK_SUCCESS;
   }
+  // The copies wait for the application's semaphores at the TRANSFER stage (see above).
+  ok = ok && staging.submit(queue, {info->pWaitSemaphores, info->waitSemaphoreCount}, done);
   VkResult result;
-  if (ok) {
-    std::vector<VkPipelineStageFlags> stages(info->waitSemaphoreCount,
-                                             VK_PIPELINE_STAGE_TRANSFER_BIT);
-    VkSubmitInfo si{};
-    si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-    si.waitSemaphoreCount = info->waitSemaphoreCount;
-    si.pWaitSemaphores = info->pWaitSemaphores;
-    si.pWaitDstStageMask = stages.data();
-    si.commandBufferCount = 1;
-    si.pCommandBuffers = &cb;
-    si.signalSemaphoreCount = 1;
-    si.pSignalSemaphores = &done;
-    ok = vk.QueueSubmit(queue, 1, &si, fence) == VK_SUCCESS;
-  }
   if (ok) {
     // The present now waits on the copy, which itself consumed the application's semaphores.
     VkPresentInfoKHR patched = *info;
     patched.waitSemaphoreCount = 1;
     patched.pWaitSemaphores = &done;
     result = down(vk.QueuePresentKHR(queue, &patched));
-    ok = vk.WaitForFences(dev, 1, &fence, VK_TRUE, UINT64_MAX) == VK_SUCCESS;
-    // Guarded here, not only at the hook's boundary: the staging objects below must still be
-    // freed when writing the record fails.
+    ok = staging.wait();
+    // Guarded here, not only at the hook's boundary: the present went down, so its result must
+    // be returned and the semaphore it waits on kept when writing the record fails.
     guarded("vkQueuePresentKHR", [&] {
       for (const auto& rb : reads) {
         if (!ok) break;
-        const VkDeviceSize bytes = VkDeviceSize{rb.extent.width} * rb.extent.height * 4;
-        void* p = nullptr;
-        if (vk.MapMemory(dev, rb.memory, 0, VK_WHOLE_SIZE, 0, &p) != VK_SUCCESS) continue;
-        if (!rb.coherent) {
-          VkMappedMemoryRange mr{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, rb.memory, 0,
-                                 VK_WHOLE_SIZE};
-          vk.InvalidateMappedMemoryRanges(dev, 1, &mr);
-        }
-        const auto hash = s->put_blob(as_span(p, static_cast<size_t>(bytes)));
-        vk.UnmapMemory(dev, rb.memory);
-        s->write(cap::PresentedImageRecord{id(rb.swapchain), rb.index,
-                                           static_cast<uint32_t>(rb.format), rb.extent.width,
-                                           rb.extent.height, hash});
+        staging.read(rb.buffer, [&](std::span<const std::byte> bytes) {
+          const auto hash = s->put_blob(bytes);
+          s->write(cap::PresentedImageRecord{id(rb.swapchain), rb.index,
+                                             static_cast<uint32_t>(rb.format), rb.extent.width,
+                                             rb.extent.height, hash});
+        });
       }
     });
   } else {
     s->warn_once("readback-failed", "could not read back a presented image (out of memory?)");
     result = down(vk.QueuePresentKHR(queue, info));
   }
-  if (fence != VK_NULL_HANDLE) vk.DestroyFence(dev, fence, nullptr);
-  for (const auto& rb : reads) {
-    if (rb.buffer != VK_NULL_HANDLE) vk.DestroyBuffer(dev, rb.buffer, nullptr);
-    if (rb.memory != VK_NULL_HANDLE) vk.FreeMemory(dev, rb.memory, nullptr);
-  }
-  if (pool != VK_NULL_HANDLE) vk.DestroyCommandPool(dev, pool, nullptr);
   if (done != VK_NULL_HANDLE) {
     // The presentation engine may still be waiting on it; there is no signal for when that
     // wait completes, so it lives until the device is destroyed (a few per capture).
