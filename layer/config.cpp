@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "platform.h"
+#include "tessera/capture/frame_range.h"
 
 namespace tessera::layer {
 
@@ -16,28 +17,11 @@ bool parse_u32(std::string_view s, uint32_t* out) {
 
 }  // namespace
 
+// The syntax and its errors are the CLI's (tessera/capture/frame_range.h): the variable and
+// --frames name the same thing (docs/contracts.md).
 std::optional<FrameRange> parse_frame_range(std::string_view text, std::string* error) {
   FrameRange r;
-  const size_t dash = text.find('-');
-  bool ok;
-  if (dash == std::string_view::npos) {
-    ok = parse_u32(text, &r.first);
-    r.last = r.first;
-  } else {
-    ok = parse_u32(text.substr(0, dash), &r.first) && parse_u32(text.substr(dash + 1), &r.last);
-  }
-  if (!ok) {
-    *error = "frame range '" + std::string(text) + "' is not A-B or A (present numbers)";
-    return std::nullopt;
-  }
-  if (r.first == 0) {
-    *error = "frame range '" + std::string(text) + "': presents are counted from 1";
-    return std::nullopt;
-  }
-  if (r.last < r.first) {
-    *error = "frame range '" + std::string(text) + "': last frame before first";
-    return std::nullopt;
-  }
+  if (!capture::parse_frame_range(text, &r.first, &r.last, error)) return std::nullopt;
   return r;
 }
 
