@@ -83,12 +83,16 @@ std::string psnr_text(const study::FrameOutcome& f) {
   return buf;
 }
 
-// The CLI's sink: progress on the terminal, PNGs when asked, the database when asked.
+// The CLI's sink: progress on the terminal, PNGs when asked, and the database when asked, opened
+// once every frame has replayed (a failed run leaves no database behind).
 class ReplaySink final : public study::Sink {
  public:
-  ReplaySink(const ReplayOptions& opt, results::ResultsDb* db)
-      : opt_(opt), progress_(!opt.quiet && isatty(fileno(stderr))) {
-    if (db) database_ = std::make_unique<study::DatabaseSink>(*db);
+  explicit ReplaySink(const ReplayOptions& opt) : opt_(opt), progress_(!opt.quiet && isatty(fileno(stderr))) {}
+  void begin() override {
+    if (opt_.png_dir.empty()) return;
+    std::error_code ec;
+    std::filesystem::create_directories(opt_.png_dir, ec);
+    if (ec) throw study::StudyError(opt_.png_dir + ": " + ec.message());
   }
   void progress(size_t done, size_t total, std::string_view what) override {
     progress_.show(done, total, std::string(what));
@@ -105,14 +109,15 @@ class ReplaySink final : public study::Sink {
   }
   void finished(const study::StudyResults& r) override {
     progress_.finish();
-    if (database_) database_->finished(r);
+    if (opt_.db.empty()) return;
+    auto db = results::ResultsDb::open(opt_.db);
+    study::DatabaseSink(*db).finished(r);
   }
   void stop() { progress_.finish(); }
 
  private:
   const ReplayOptions& opt_;
   Progress progress_;
-  std::unique_ptr<study::DatabaseSink> database_;
 };
 
 void print_summary(const study::StudyResults& r) {
@@ -141,7 +146,6 @@ void print_summary(const study::StudyResults& r) {
 
 int run_replay(const ReplayOptions& opt) {
   study::StudySpec spec;
-  spec.capture = opt.file;
   spec.threads = opt.threads;
   if (!parse_frames(opt.frames, &spec.first, &spec.last)) {
     std::fprintf(stderr, "tessera replay: --frames '%s': expected A-B or A, presents counted from 1\n",
@@ -151,6 +155,13 @@ int run_replay(const ReplayOptions& opt) {
   if (opt.no_model && !opt.db.empty()) {
     std::fprintf(stderr, "tessera replay: --db stores GPU model runs; it cannot be used with --no-model\n");
     return 2;
+  }
+  std::unique_ptr<study::Session> session;
+  try {
+    session = study::Session::open(opt.file);
+  } catch (const study::StudyError& e) {
+    std::fprintf(stderr, "tessera replay: %s\n", e.what());
+    return 1;
   }
   if (!opt.no_model) {
     std::string error, config_text;
@@ -169,29 +180,17 @@ int run_replay(const ReplayOptions& opt) {
       return 2;
     }
   }
-  if (!opt.png_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(opt.png_dir, ec);
-    if (ec) {
-      std::fprintf(stderr, "tessera replay: %s: %s\n", opt.png_dir.c_str(), ec.message().c_str());
-      return 1;
-    }
-  }
-  std::unique_ptr<results::ResultsDb> db;
+  ReplaySink sink(opt);
   try {
-    if (!opt.db.empty()) db = results::ResultsDb::open(opt.db);
-  } catch (const results::Error& e) {
-    std::fprintf(stderr, "tessera replay: %s\n", e.what());
-    return 1;
-  }
-  ReplaySink sink(opt, db.get());
-  try {
-    print_summary(study::run_study(spec, sink));
+    print_summary(session->run(spec, sink));
   } catch (const model::ParamError& e) {
     // A configuration the model refuses when it is made (parameters that contradict each other).
-    sink.stop();
     std::fprintf(stderr, "tessera replay: %s\n", e.what());
     return 2;
+  } catch (const study::NoFrameInRange&) {
+    sink.stop();
+    std::fprintf(stderr, "tessera replay: %s: no captured frame in --frames %s\n", opt.file.c_str(), opt.frames.c_str());
+    return 1;
   } catch (const std::exception& e) {
     // study::StudyError and results::Error: one line naming the file.
     sink.stop();

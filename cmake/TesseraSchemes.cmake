@@ -1,5 +1,6 @@
-# Scheme folders (docs/architecture.md, "Schemes"): every directory under a schemes root is one
-# scheme. Its sources are every .cpp in it outside its tests/ folder, its registration function
+# Scheme folders (docs/architecture.md, "Design conventions"): every directory under a schemes root
+# is one scheme (but for names starting with "." or "_": an editor's or a tool's), with its README
+# citing the paper. Its sources are every .cpp in it outside its tests/ folder, its registration function
 # is register_<folder> (the folder name as a C identifier: dtm-nuca -> register_dtm_nuca), and its
 # tests are the .cpp files of its tests/ folder. Nothing outside the folder lists it: the
 # functions below collect the folders and generate the registry that calls each registration.
@@ -17,6 +18,13 @@ function(tessera_collect_schemes root names_var sources_var tests_var)
       continue()
     endif()
     get_filename_component(_name "${_dir}" NAME)
+    if(_name MATCHES "^[._]")
+      continue()
+    endif()
+    if(NOT EXISTS "${_dir}/README.md")
+      message(FATAL_ERROR "scheme folder ${_dir} has no README.md (a scheme folder holds its README citing the "
+                          "paper, docs/architecture.md)")
+    endif()
     file(GLOB_RECURSE _cpp CONFIGURE_DEPENDS "${_dir}/*.cpp")
     file(GLOB_RECURSE _test_cpp CONFIGURE_DEPENDS "${_dir}/tests/*.cpp")
     if(_test_cpp)

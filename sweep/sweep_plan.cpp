@@ -155,12 +155,17 @@ void leave_out_merged(Plan& plan, const std::set<results::MergedRun>& merged) {
   for (Job& job : plan.jobs) {
     const std::string frames = frames_label(job.frames);
     job.configs.clear();
-    std::string identity = job.fingerprint + "\n" + frames + "\n";
+    std::vector<std::string> lines;
     for (const SweepConfig& c : plan.configs) {
       if (merged.count({job.fingerprint, c.name, c.params_hash, frames})) continue;
       job.configs.push_back(c.name);
-      identity += c.name + "\t" + c.params_hash + "\n";
+      lines.push_back(c.name + "\t" + c.params_hash + "\n");
     }
+    // The configurations as a set: the order they are planned in (the registry's order of
+    // schemes) does not rename a job's files.
+    std::sort(lines.begin(), lines.end());
+    std::string identity = job.fingerprint + "\n" + frames + "\n";
+    for (const std::string& l : lines) identity += l;
     if (job.configs.empty()) {
       ++plan.complete_jobs;
       continue;

@@ -89,13 +89,16 @@ std::string plural(size_t n, const char* word) { return std::to_string(n) + " " 
 
 class Study {
  public:
-  Study(const StudySpec& spec, Sink& sink)
-      : spec_(spec),
+  Study(const std::string& path, const capture::CaptureReader& reader, const StudySpec& spec, Sink& sink)
+      : path_(path),
+        reader_(&reader),
+        spec_(spec),
         sink_(sink),
         threads_(spec.threads != 0 ? spec.threads : std::max(1u, std::thread::hardware_concurrency())) {}
 
   StudyResults run() {
     open();
+    sink_.begin();
     const auto& frames = reader_->frames();
     size_t end = 0;
     for (size_t i = 0; i < frames.size(); ++i) {
@@ -103,22 +106,19 @@ class Study {
     }
     for (size_t i = 0; i < end; ++i) replay_frame(i, end);
     if (results_.frames.empty()) {
-      throw StudyError(spec_.capture + ": no captured frame among presents " + std::to_string(spec_.first) + "-" +
-                       (spec_.last == UINT32_MAX ? std::string() : std::to_string(spec_.last)));
+      throw NoFrameInRange(path_ + ": no captured frame among presents " + std::to_string(spec_.first) + "-" +
+                           (spec_.last == UINT32_MAX ? std::string() : std::to_string(spec_.last)));
     }
     sink_.finished(results_);
     return std::move(results_);
   }
 
  private:
-  // The capture, the configurations' models and one shading pass per tile size (the first one
-  // also gives the frames' PSNR and images).
+  // The configurations' models and one shading pass per tile size (the first one also gives the
+  // frames' PSNR and images).
   void open() {
     std::string error;
-    reader_ = capture::CaptureReader::open(spec_.capture, &error);
-    if (!reader_) throw StudyError(error);
-    if (reader_->frames().empty()) throw StudyError(spec_.capture + ": the capture holds no complete frame");
-    results_.capture = spec_.capture;
+    results_.capture = path_;
     results_.fingerprint = reader_->fingerprint().hex();
     results_.capture_frames = reader_->frames().size();
     results_.capture_bytes = reader_->summary().file_bytes;
@@ -202,7 +202,7 @@ class Study {
     }
     // The workload is what was drawn, the same for every tile size: profile one stream.
     if (selected && !stream::profile_frame(stream, &f->workload, &error)) {
-      throw StudyError(spec_.capture + ": frame " + std::to_string(f->present) + ": access stream " + error);
+      throw StudyError(path_ + ": frame " + std::to_string(f->present) + ": access stream " + error);
     }
     return stream;
   }
@@ -212,7 +212,7 @@ class Study {
   void simulate(const ShadingPass& s, const std::vector<uint8_t>& stream, size_t i, size_t end, uint32_t present) {
     std::string error;
     const std::unique_ptr<model::IndexedFrame> indexed = model::IndexedFrame::build(stream, &error);
-    if (!indexed) throw StudyError(spec_.capture + ": frame " + std::to_string(present) + ": " + error);
+    if (!indexed) throw StudyError(path_ + ": frame " + std::to_string(present) + ": " + error);
     const size_t n = s.configs.size();
     const size_t used = std::min<size_t>(threads_, n);
     sink_.progress(i, end, "frame " + std::to_string(present) + ": " + plural(n, "configuration") + " on " +
@@ -230,17 +230,18 @@ class Study {
     for (size_t k = 0; k < n; ++k) {
       ConfigurationRun& run = results_.runs[s.configs[k]];
       if (!ran[k]) {
-        throw StudyError(spec_.capture + ": frame " + std::to_string(present) + ", config " + run.configuration.name +
+        throw StudyError(path_ + ": frame " + std::to_string(present) + ", config " + run.configuration.name +
                          ": " + errors[k]);
       }
       run.frames.emplace_back(results_.frames.size(), std::move(results[k]));
     }
   }
 
+  const std::string& path_;
+  const capture::CaptureReader* reader_;
   const StudySpec& spec_;
   Sink& sink_;
   const unsigned threads_;
-  std::unique_ptr<capture::CaptureReader> reader_;
   std::vector<std::unique_ptr<model::GpuModel>> models_;  // per configuration, warm across frames
   std::vector<std::unique_ptr<ShadingPass>> shading_;
   StudyResults results_;
@@ -248,6 +249,18 @@ class Study {
 
 }  // namespace
 
-StudyResults run_study(const StudySpec& spec, Sink& sink) { return Study(spec, sink).run(); }
+std::unique_ptr<Session> Session::open(const std::string& capture) {
+  std::string error;
+  std::unique_ptr<capture::CaptureReader> reader = capture::CaptureReader::open(capture, &error);
+  if (!reader) throw StudyError(error);
+  if (reader->frames().empty()) throw StudyError(capture + ": the capture holds no complete frame");
+  return std::unique_ptr<Session>(new Session(capture, std::move(reader)));
+}
+
+StudyResults Session::run(const StudySpec& spec, Sink& sink) const { return Study(path_, *reader_, spec, sink).run(); }
+
+StudyResults run_study(const std::string& capture, const StudySpec& spec, Sink& sink) {
+  return Session::open(capture)->run(spec, sink);
+}
 
 }  // namespace tessera::study

@@ -152,9 +152,12 @@ check "every scheme configuration differs from its preset" \
 # Each scheme's own reconciliations, in its folder (model/schemes/<scheme>/check.sql: a first-line
 # comment naming the check, then one query returning the number of violations in a column named
 # violations).
+scheme_checks=0
 for f in "$(dirname "$0")"/../../model/schemes/*/check.sql; do
   [ -e "$f" ] || continue
   check "$(head -1 "$f" | sed 's/^-- *//')" "$(tail -n +2 "$f")"
+  scheme_checks=$((scheme_checks + 1))
 done
+[ "$scheme_checks" -gt 0 ] || { echo "FAIL: no model/schemes/*/check.sql found"; fail=1; }
 [ "$(ls "$work/png" | wc -l)" -ge 2 ] || { echo "FAIL: no PNG written"; fail=1; }
 exit $fail

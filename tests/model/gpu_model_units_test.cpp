@@ -9,6 +9,7 @@
 #include "frame_builder.h"
 #include "latency_path.h"
 #include "tessera/model/gpu_model.h"
+#include "tessera/model/replacement/dead_line/dead_line.h"
 #include "tessera/model/hierarchy.h"
 #include "tessera/stream/access_stream.h"
 
@@ -470,6 +471,26 @@ TEST(SchemeSeams, ATileCacheOrganisationServesTheParameterBuffer) {
   double sum = 0;
   for (const StructureEnergy& e : r.energy.structures) sum += e.total_nj();
   EXPECT_NEAR(sum, m(r, "energy.total_nj"), 1e-9 * sum);
+}
+
+// Paper 003 III-D1: the Tile Fetcher signals the L2 once per tile it finishes, and each
+// subpass's binning restarts the count; the dead-line L2 counts them (any other policy ignores
+// them). Six tiles, one subpass: six, again in the second frame.
+TEST(SchemeSeams, TheTileFetcherSignalsTheL2OncePerTile) {
+  const auto bytes = buildFrame(mixedFrame());
+  Hooks hooks;
+  hooks.tile_organisation = [](MemoryHierarchy&) { return std::make_unique<NoTileCache>(); };
+  ParamSet p = smallCaches();
+  p.set("l2.policy", "dead-line");
+  GpuModel model(p, hooks);
+  for (int frame = 0; frame < 2; ++frame) {
+    std::string error;
+    FrameResults r;
+    ASSERT_TRUE(model.run(bytes, r, &error)) << error;
+    const DeadLinePolicy* l2 = model.hierarchy()->l2().policy_as<DeadLinePolicy>();
+    ASSERT_NE(l2, nullptr);
+    EXPECT_EQ(l2->tiles_finished(), 6u) << "frame " << frame;
+  }
 }
 
 // An organisation that works per primitive (paper 003 section III-C3): it serves a primitive's

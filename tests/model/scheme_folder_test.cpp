@@ -3,6 +3,7 @@
 // a generated registry, its parameter and variant reach configurations, and its tests/ are built.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 

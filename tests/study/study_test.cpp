@@ -1,10 +1,15 @@
 // The study as a library (study/include/tessera/study/study.h) on captures built with the capture
-// writer: three frames, each filling a buffer and copying it to the swapchain image it presents,
+// writer: frames that each draw a triangle over a 4x4 target (GLSL compiled at build time, the
+// render tests' shaders) and then fill a buffer and copy it to the swapchain image they present,
 // so the replayed image equals the presented one exactly. What a study reports, which frames it
 // reports, what reaches the sink and the database, and its one-line errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -22,16 +27,55 @@ using frontend::testing::Scene;
 namespace cap = tessera::capture;
 
 constexpr uint64_t kSwapchain = 0xe0, kImage0 = 0xe1;
+constexpr uint64_t kVert = 0x802, kFrag = 0x803, kPipeline = 0x701;
 
-// Frame p fills the buffer with a pattern of its own, copies 2x1 texels of it to the swapchain
-// image and presents the pixels the copy wrote.
+std::vector<uint8_t> spirv(const std::string& name) {
+  std::ifstream in(std::string(TESSERA_RENDER_SPV_DIR) + "/" + name, std::ios::binary);
+  EXPECT_TRUE(in.good()) << name;
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// A pipeline of the scene's with the render tests' colour shaders: a position and a colour per
+// vertex, 32 bytes apart.
+void write_pipeline(CaptureBuilder& b, Scene& s) {
+  const std::vector<uint8_t> vert = spirv("color.vert.spv"), frag = spirv("color.frag.spv");
+  const cap::Hash128 vh = b.blob(vert), fh = b.blob(frag);
+  b.object(cap::ShaderModuleRecord{kVert, vh, vert.size()});
+  b.object(cap::ShaderModuleRecord{kFrag, fh, frag.size()});
+  cap::GraphicsPipelineRecord p = s.pipeline(kPipeline, {});
+  p.stages.clear();
+  p.stages.push_back({VK_SHADER_STAGE_VERTEX_BIT, kVert, vh, "main", {}, {}});
+  p.stages.push_back({VK_SHADER_STAGE_FRAGMENT_BIT, kFrag, fh, "main", {}, {}});
+  p.vertex_bindings = {{0, 32, VK_VERTEX_INPUT_RATE_VERTEX, 1}};
+  p.vertex_attributes = {{0, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 0}, {1, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 16}};
+  b.object(p);
+}
+
+// One triangle covering the 4x4 target, in a colour of frame p's.
+void draw_triangle(CaptureBuilder& b, uint32_t p) {
+  const float c = 0.1f * static_cast<float>(p);
+  const float vertices[3][8] = {{-1, -1, 0, 1, c, 0.5f, 0, 1}, {3, -1, 0, 1, c, 0.5f, 0, 1}, {-1, 3, 0, 1, c, 0.5f, 0, 1}};
+  std::vector<uint8_t> bytes(sizeof vertices);
+  std::memcpy(bytes.data(), vertices, sizeof vertices);
+  b.cmd(cap::CmdUpdateBufferRecord{Scene::kBuffer, 0, bytes});
+  b.cmd(Scene::begin_pass());
+  b.cmd(cap::CmdBindPipelineRecord{VK_PIPELINE_BIND_POINT_GRAPHICS, kPipeline});
+  b.cmd(cap::CmdBindVertexBuffersRecord{0, {Scene::kBuffer}, {0}, {}, {}});
+  b.cmd(cap::CmdDrawRecord{3, 1, 0, 0});
+  b.cmd(cap::CmdEndRenderPassRecord{});
+}
+
+// Frame p draws its triangle, then fills the buffer with a pattern of its own, copies 2x1 texels
+// of it to the swapchain image and presents the pixels the copy wrote.
 void write_capture(CaptureBuilder& b, uint32_t frames) {
   Scene s;
   s.write(b);
+  write_pipeline(b, s);
   b.object(cap::SwapchainRecord{kSwapchain, VK_FORMAT_B8G8R8A8_UNORM, 0, 2, 1, 1,
                                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, 0, {kImage0}});
   for (uint32_t p = 1; p <= frames; ++p) {
     b.begin_frame(p);
+    draw_triangle(b, p);
     const uint32_t word = 0x10203000u + p;
     b.cmd(cap::CmdFillBufferRecord{Scene::kBuffer, 0, 8, word});
     cap::CmdCopyRecord copy{cap::CmdCopyRecord::kBufferToImage, Scene::kBuffer, kImage0, 0, 0, 0, {}};
@@ -56,6 +100,7 @@ void write_capture(CaptureBuilder& b, uint32_t frames) {
 // Records what reaches it.
 class RecordingSink final : public Sink {
  public:
+  void begin() override { ++begins; }
   void progress(size_t, size_t frames, std::string_view what) override {
     ++progress_calls;
     total = frames;
@@ -69,7 +114,7 @@ class RecordingSink final : public Sink {
     EXPECT_TRUE(std::equal(replayed.begin(), replayed.end(), presented.begin(), presented.end()));
   }
   void finished(const StudyResults& r) override { finished_frames = r.frames.size(); }
-  size_t progress_calls = 0, total = 0, finished_frames = 0;
+  size_t begins = 0, progress_calls = 0, total = 0, finished_frames = 0;
   std::string last_step;
   std::vector<uint32_t> presents;
 };
@@ -78,9 +123,8 @@ TEST(Study, ShadeOnlyComparesEveryFrameWithItsPresentedImage) {
   CaptureBuilder b;
   write_capture(b, 3);
   StudySpec spec;
-  spec.capture = b.path();
   RecordingSink sink;
-  const StudyResults r = run_study(spec, sink);
+  const StudyResults r = run_study(b.path(), spec, sink);
   ASSERT_EQ(r.frames.size(), 3u);
   EXPECT_TRUE(r.runs.empty());
   for (uint32_t i = 0; i < 3; ++i) {
@@ -89,6 +133,8 @@ TEST(Study, ShadeOnlyComparesEveryFrameWithItsPresentedImage) {
     ASSERT_TRUE(r.frames[i].psnr_db.has_value()) << r.frames[i].compare_note;
     EXPECT_TRUE(std::isinf(*r.frames[i].psnr_db));
     EXPECT_EQ(r.frames[i].skipped, 0u);
+    EXPECT_EQ(r.frames[i].draws, 1u);
+    EXPECT_EQ(r.frames[i].stats.quads, 4u);  // the 4x4 target, covered
   }
   EXPECT_EQ(sink.presents, (std::vector<uint32_t>{1, 2, 3}));
   EXPECT_EQ(sink.finished_frames, 3u);
@@ -102,11 +148,10 @@ TEST(Study, OnlyTheChosenPresentsAreReportedAndSimulated) {
   CaptureBuilder b;
   write_capture(b, 3);
   StudySpec spec;
-  spec.capture = b.path();
   spec.first = spec.last = 2;
   spec.configurations = {model::parse_configuration("mobile4"), model::parse_configuration("mobile4+dtexl")};
   RecordingSink sink;
-  const StudyResults r = run_study(spec, sink);
+  const StudyResults r = run_study(b.path(), spec, sink);
   ASSERT_EQ(r.frames.size(), 1u);
   EXPECT_EQ(r.frames[0].present, 2u);
   // Frame 3 is past the range: not even replayed.
@@ -125,18 +170,29 @@ TEST(Study, ResultsDoNotDependOnTheThreads) {
   CaptureBuilder b;
   write_capture(b, 2);
   StudySpec spec;
-  spec.capture = b.path();
   spec.configurations = {model::parse_configuration("mobile4"), model::parse_configuration("mobile32"),
                          model::parse_configuration("mobile4+tcor")};
   Sink none;
   spec.threads = 1;
-  const StudyResults one = run_study(spec, none);
+  const StudyResults one = run_study(b.path(), spec, none);
   spec.threads = 4;
-  const StudyResults four = run_study(spec, none);
+  const StudyResults four = run_study(b.path(), spec, none);
   ASSERT_EQ(one.runs.size(), four.runs.size());
   for (size_t k = 0; k < one.runs.size(); ++k) {
     ASSERT_EQ(one.runs[k].frames.size(), 2u);
-    for (size_t f = 0; f < 2; ++f) EXPECT_EQ(one.runs[k].frames[f].second.frame_metrics, four.runs[k].frames[f].second.frame_metrics);
+    for (size_t f = 0; f < 2; ++f) {
+      const model::FrameResults &a = one.runs[k].frames[f].second, &b4 = four.runs[k].frames[f].second;
+      EXPECT_GT(a.metric("cycles"), 0);
+      EXPECT_EQ(a.metric("quads"), 4);
+      EXPECT_EQ(a.frame_metrics, b4.frame_metrics);
+      ASSERT_EQ(a.tile_metrics.size(), b4.tile_metrics.size());
+      for (size_t t = 0; t < a.tile_metrics.size(); ++t) {
+        EXPECT_EQ(a.tile_metrics[t].metric, b4.tile_metrics[t].metric);
+        EXPECT_EQ(a.tile_metrics[t].value, b4.tile_metrics[t].value);
+      }
+      ASSERT_EQ(a.core_metrics.size(), b4.core_metrics.size());
+      for (size_t c = 0; c < a.core_metrics.size(); ++c) EXPECT_EQ(a.core_metrics[c].value, b4.core_metrics[c].value);
+    }
   }
 }
 
@@ -146,10 +202,9 @@ TEST(Study, TheDatabaseSinkStoresOneRunPerConfiguration) {
   tessera::testing::TempPath path("study.db");
   auto db = results::ResultsDb::open(path.str());
   StudySpec spec;
-  spec.capture = b.path();
   spec.configurations = {model::parse_configuration("mobile4"), model::parse_configuration("mobile4+dtexl")};
   DatabaseSink sink(*db);
-  (void)run_study(spec, sink);
+  (void)run_study(b.path(), spec, sink);
   std::vector<std::string> rows;
   db->query("SELECT config, frame, value FROM frame_metrics WHERE metric = 'replay.psnr_db' ORDER BY config, frame",
             [&](const std::vector<std::string>&, const results::ResultsDb::Row& row) {
@@ -164,10 +219,8 @@ TEST(Study, TheDatabaseSinkStoresOneRunPerConfiguration) {
 
 TEST(Study, ErrorsAreOneLineNamingTheCapture) {
   RecordingSink sink;
-  StudySpec missing;
-  missing.capture = "/nonexistent/frames.tcap";
   try {
-    (void)run_study(missing, sink);
+    (void)run_study("/nonexistent/frames.tcap", StudySpec{}, sink);
     FAIL() << "no error";
   } catch (const StudyError& e) {
     const std::string what = e.what();
@@ -177,16 +230,21 @@ TEST(Study, ErrorsAreOneLineNamingTheCapture) {
   CaptureBuilder b;
   write_capture(b, 2);
   StudySpec past;
-  past.capture = b.path();
   past.first = 5;
   past.last = 9;
   try {
-    (void)run_study(past, sink);
+    (void)run_study(b.path(), past, sink);
     FAIL() << "no error";
-  } catch (const StudyError& e) {
+  } catch (const NoFrameInRange& e) {
     EXPECT_EQ(std::string(e.what()), b.path() + ": no captured frame among presents 5-9");
   }
   EXPECT_EQ(sink.finished_frames, 0u);
+  // A configuration the model refuses is refused before the sink begins.
+  StudySpec refused;
+  refused.configurations = {model::parse_configuration("mobile4+l2.policy=dead-line")};
+  const size_t begins = sink.begins;
+  EXPECT_THROW((void)run_study(b.path(), refused, sink), model::ParamError);
+  EXPECT_EQ(sink.begins, begins);
 }
 
 }  // namespace

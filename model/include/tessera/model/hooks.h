@@ -13,7 +13,8 @@
 // sections II-C and III-E) and the caches' replacement policies (*.policy; paper 003's OPT Numbers,
 // next_use.h, and dead-line L2, replacement/dead_line/). A tile-cache organisation tags its
 // Parameter Buffer requests with their L2 class itself (AccessInfo::priority_class, paper 003
-// III-D1), and the model signals the Tile Fetcher's progress to the L2 (AnyCache::tile_fetched).
+// III-D1), and the model signals the Tile Fetcher's progress to the L2 (AnyCache::tile_finished
+// and pass_begin).
 #pragma once
 
 #include <cstdint>

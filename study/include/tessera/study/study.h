@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "results_db.h"
+#include "tessera/capture/reader.h"
 #include "tessera/frontend/replay.h"
 #include "tessera/model/configuration.h"
 #include "tessera/model/gpu_model.h"
@@ -26,9 +28,8 @@
 
 namespace tessera::study {
 
-// What to run: which presents of one capture, through which configurations.
+// What to run on a capture: which presents, through which configurations.
 struct StudySpec {
-  std::string capture;  // the capture file
   // Presents reported (1-based, inclusive); the frames before `first` replay too, since each
   // frame's resources are what the previous ones left, but are neither compared nor simulated.
   uint32_t first = 0, last = UINT32_MAX;
@@ -62,7 +63,7 @@ struct ConfigurationRun {
 };
 
 struct StudyResults {
-  std::string capture;  // the capture file, as StudySpec named it
+  std::string capture;  // the capture file, as Session::open named it
   std::string fingerprint;  // CaptureReader::fingerprint(), hex
   size_t capture_frames = 0;
   uint64_t capture_bytes = 0;
@@ -74,6 +75,9 @@ struct StudyResults {
 class Sink {
  public:
   virtual ~Sink() = default;
+  // The configurations' models are made (a configuration the model refuses has thrown
+  // model::ParamError before this) and the first frame is about to replay.
+  virtual void begin() {}
   // Frame `done` of `total` (frames replayed, reported or not) is at the step `what`.
   virtual void progress(size_t /*done*/, size_t /*total*/, std::string_view /*what*/) {}
   // A reported frame's replayed image beside the presented one, both RGBA8 of width x height,
@@ -90,10 +94,32 @@ class StudyError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+// The capture holds no frame among the presents asked for.
+class NoFrameInRange : public StudyError {
+ public:
+  using StudyError::StudyError;
+};
 
-// Runs the study and hands its results to `sink` (finished) before returning them. Throws
-// StudyError; the sink has then had no finished().
-StudyResults run_study(const StudySpec& spec, Sink& sink);
+// One capture, opened and checked once; each run replays it from its first frame.
+class Session {
+ public:
+  // Throws StudyError when the file is not a readable capture or holds no complete frame.
+  static std::unique_ptr<Session> open(const std::string& capture);
+  const capture::CaptureReader& reader() const { return *reader_; }
+  // Runs the study and hands its results to `sink` (finished) before returning them. Throws
+  // model::ParamError for a configuration the model refuses (before sink.begin()), StudyError,
+  // or what the sink throws; the sink has then had no finished().
+  StudyResults run(const StudySpec& spec, Sink& sink) const;
+
+ private:
+  Session(std::string path, std::unique_ptr<capture::CaptureReader> reader)
+      : path_(std::move(path)), reader_(std::move(reader)) {}
+  std::string path_;
+  std::unique_ptr<capture::CaptureReader> reader_;
+};
+
+// Session::open(capture)->run(spec, sink).
+StudyResults run_study(const std::string& capture, const StudySpec& spec, Sink& sink);
 
 // Writes a study's results into a results database (schema/sqlite), one transaction per run (a
 // run = one configuration on one capture): the capture, the configuration with its full

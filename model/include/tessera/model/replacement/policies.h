@@ -108,6 +108,11 @@ class AnyCache {
     auto* c = std::get_if<SetAssocCache<P>>(&cache_);
     return c ? &c->policy() : nullptr;
   }
+  template <class P>
+  const P* policy_as() const {
+    const auto* c = std::get_if<SetAssocCache<P>>(&cache_);
+    return c ? &c->policy() : nullptr;
+  }
   // The concrete cache when its type is C, else nullptr.
   template <class C>
   C* as() { return std::get_if<C>(&cache_); }
