@@ -242,6 +242,15 @@ class Decoder {
     p_.insts.push_back(in);
     return p_.insts.back();
   }
+  // Result `id` (of pointer type `ptr_type`) points as `p` does.
+  void define_pointer(uint32_t id, uint32_t ptr_type, const Ptr& p) {
+    Value v;
+    v.kind = ValKind::Ptr;
+    v.type = ptr_type;
+    v.ptr = static_cast<uint32_t>(ptrs_.size());
+    ptrs_.push_back(p);
+    values_[id] = v;
+  }
   void emit_copy(uint32_t d, uint32_t s, uint32_t n) {
     if (n == 0 || d == s) return;
     emit(IOp::Copy, d, n, s);
@@ -251,12 +260,16 @@ class Decoder {
   void declare_type(const Instr& in);
   void declare_constant(const Instr& in);
   void declare_global_variable(const Instr& in);
+  void record_decoration(const Instr& in);
+  void declare_buffer_block(Ptr& p, uint32_t pointee, uint32_t storage, const Deco* d, const std::string& name);
+  void declare_descriptor(Ptr& p, uint32_t pointee, const Deco* d, const std::string& name);
+  void builtin_leaves(int32_t builtin, const TypeInfo& ti, uint32_t reg, bool is_input);
   void io_leaves(uint32_t t, const Deco* d, const MemberDeco* md, uint32_t& location, uint32_t component,
                  uint32_t reg, bool is_input, const std::string& name, bool top);
   void buffer_leaves(uint32_t t, uint32_t off, uint32_t ms, bool rm, uint32_t cs, std::vector<uint32_t>& out) const;
   void decode_function();
   void decode_instruction(const Instr& in);
-  // The instruction groups of decode_instruction (SPIR-V spec 3.37), each true when `in` is
+  // The instruction groups of decode_instruction (SPIR-V spec, "Instructions"), each true when `in` is
   // one of its instructions.
   bool declare_in_function(const Instr& in);
   bool arithmetic_inst(const Instr& in);

@@ -5,12 +5,10 @@
 // instructions with broadcast strides, GLSL.std.450 becomes its own instructions.
 //
 // SPIR-V rules it implements: 2.2.5 (Control Flow: OpPhi operands are read on entry to the
-// block), 2.16.2 (Validation Rules for Shader Capabilities: structured control flow, blocks in
-// dominator order), 3.37.12 (Composite Instructions), 3.37.13 (Arithmetic Instructions),
-// 3.37.14 (Bit Instructions), 3.37.15 (Relational and Logical Instructions), 3.37.16
-// (Derivative Instructions), 3.37.17 (Control-Flow Instructions), 3.37.19 (Barrier
-// Instructions), and the GLSL.std.450 extended instruction set. Memory, image and atomic
-// instructions are in lower_memory.cpp.
+// block), 2.11 (Structured Control Flow: blocks in dominator order), and the instruction groups
+// "Composite", "Arithmetic", "Bit", "Relational and Logical", "Derivative", "Control-Flow" and
+// "Barrier" of its list of instructions, with the GLSL.std.450 extended instruction set. Memory,
+// image and atomic instructions are in lower_memory.cpp.
 #include "decoder.h"
 
 #include <algorithm>
@@ -190,7 +188,7 @@ std::optional<IOp> simple_op(uint32_t op) {
 
 // One instruction of the entry function: the block and variable declarations that are no work of
 // their own, then, counted and charged its operation classes, each other instruction by its
-// group in the SPIR-V spec's list of instructions (3.37).
+// group in the SPIR-V spec's list of instructions.
 void Decoder::decode_instruction(const Instr& in) {
   if (declare_in_function(in)) return;
   Block& blk = p_.blocks[cur_block_];
@@ -233,12 +231,7 @@ bool Decoder::declare_in_function(const Instr& in) {
       } else {
         p_.zero_ranges.push_back({p.var_base, p.var_scalars});
       }
-      Value v;
-      v.kind = ValKind::Ptr;
-      v.type = in[1];
-      v.ptr = static_cast<uint32_t>(ptrs_.size());
-      ptrs_.push_back(p);
-      values_[in[2]] = v;
+      define_pointer(in[2], in[1], p);
       return true;
     }
     default: return false;
@@ -256,9 +249,9 @@ void Decoder::finish_block(Block& blk, Terminator t) {
   blk.count = static_cast<uint32_t>(p_.insts.size()) - blk.first;
 }
 
-// SPIR-V 3.37.13 (Arithmetic), 3.37.14 (Bit), 3.37.15 (Relational and Logical), 3.37.16
-// (Derivative) and the conversions of 3.37.11 that compute: component-wise instructions, a
-// scalar operand broadcast (stride 0), and the vector and matrix products.
+// The SPIR-V "Arithmetic", "Bit", "Relational and Logical" and "Derivative" instructions and the
+// conversions that compute: component-wise instructions, a scalar operand broadcast (stride 0),
+// and the vector and matrix products.
 bool Decoder::arithmetic_inst(const Instr& in) {
   if (auto op = simple_op(in.op)) {
     uint32_t d = reg_of(in[2]);
@@ -345,7 +338,7 @@ bool Decoder::arithmetic_inst(const Instr& in) {
   }
 }
 
-// SPIR-V 3.37.12 (Composite Instructions), the copies and width conversions that keep the bits
+// SPIR-V "Composite Instructions", the copies and width conversions that keep the bits
 // (32-bit types only: an alias of the operand's registers), and OpUndef: register copies and
 // aliases, no arithmetic.
 bool Decoder::composite_inst(const Instr& in) {
@@ -425,7 +418,7 @@ bool Decoder::composite_inst(const Instr& in) {
   }
 }
 
-// SPIR-V 3.37.17 (Control-Flow Instructions), 3.37.19 (Barrier Instructions) and the fragment
+// SPIR-V "Control-Flow Instructions", "Barrier Instructions" and the fragment
 // shader's discard and helper invocations (Vulkan spec "Discarding Fragments", "Helper
 // Invocations"): the terminator of `blk` and its outgoing edges.
 bool Decoder::control_flow_inst(const Instr& in, Block& blk) {

@@ -4,16 +4,16 @@
 // MatrixStride decorations), loads and stores, image sampling, fetches, queries, reads and
 // writes, and atomics on buffers, Workgroup storage and storage image texels.
 //
-// SPIR-V rules it implements: 3.37.8 (Memory Instructions), 3.37.10 (Image Instructions),
-// 3.37.18 (Atomic Instructions); Vulkan rules: 15.6 (Offset and Stride Assignment), 16
-// (Image Operations) for the operands each image instruction passes to the texture unit.
+// SPIR-V rules it implements: the "Memory", "Image" and "Atomic" instruction groups; Vulkan
+// rules: "Offset and Stride Assignment", and "Image Operations" for the operands each image
+// instruction passes to the texture unit.
 #include "decoder.h"
 
 #include <algorithm>
 
 namespace tessera::shader::decode {
 
-// SPIR-V 3.37.8 (Memory Instructions) and 3.37.18 (Atomic Instructions).
+// SPIR-V "Memory Instructions" and "Atomic Instructions".
 bool Decoder::memory_inst(const Instr& in) {
   switch (in.op) {
     case spv::OpLoad: load(in); return true;
@@ -122,7 +122,7 @@ void Decoder::array_length(const Instr& in) {
   ins.x = bp.buffer;
 }
 
-// SPIR-V 3.37.10 (Image Instructions): the combining of image and sampler handles, the
+// SPIR-V "Image Instructions": the combining of image and sampler handles, the
 // instructions the texture unit executes, and the texel pointer of image atomics.
 bool Decoder::image_handle_inst(const Instr& in) {
   switch (in.op) {
@@ -248,12 +248,7 @@ void Decoder::access_chain(const Instr& in) {
     }
   }
   p.pointee = t;
-  Value v;
-  v.kind = ValKind::Ptr;
-  v.type = in[1];
-  v.ptr = static_cast<uint32_t>(ptrs_.size());
-  ptrs_.push_back(p);
-  values_[in[2]] = v;
+  define_pointer(in[2], in[1], p);
 }
 
 void Decoder::store(const Instr& in) {

@@ -1,6 +1,6 @@
 // Normalisation: the optimizer rewrites a validated module into the form the decoder reads. The
 // specialization constants take the pipeline's values and are frozen (SPIR-V 2.12,
-// "Specialization"; Vulkan spec 10.9, "Specialization Constants"), every function is inlined into
+// "Specialization"; Vulkan spec "Specialization Constants"), every function is inlined into
 // the entry point (the decoder lowers one function, so OpFunctionCall is left only for
 // recursion, which SPIR-V for Vulkan forbids), and Function/Private variables become SSA values
 // and OpPhi (SPIR-V 2.2.5) so only real memory (buffers, Workgroup, images) stays as loads and

@@ -3,12 +3,12 @@
 // module, and fills ShaderInfo (stage properties, interface variables), the resource bindings
 // and the Program's constants, variable registers and input/output slots.
 //
-// SPIR-V rules it relies on: 2.4 (Logical Layout of a Module: debug, annotations, then types,
-// constants and global variables, each declared before use), 2.16 (Validation Rules, already
-// checked by validate.cpp). Vulkan rules it implements: 15.1.4 (Location Assignment) for the
-// interface, 15.6 (Offset and Stride Assignment) for buffer blocks, 15.9 (Built-In Variables),
-// 14.5.2 (Descriptor Set Interface) for the resources, and the compute workgroup size of
-// "LocalSize", "LocalSizeId" and the WorkgroupSize built-in (Vulkan 15.9, "WorkgroupSize").
+// SPIR-V rules it relies on: 2.4 (Logical Layout of a Module: annotations, then types, constants
+// and global variables, each declared before use) and 2.16 (Validation Rules, checked by
+// validate.cpp). Vulkan rules it implements: 15.1.4 (Location Assignment) for the interface,
+// "Built-In Variables", "Offset and Stride Assignment" for buffer blocks, "Descriptor Set
+// Interface" for the resources, and the compute workgroup size of the LocalSize and LocalSizeId
+// execution modes and the WorkgroupSize built-in.
 #include "decoder.h"
 
 #include <algorithm>
@@ -160,6 +160,70 @@ void Decoder::buffer_leaves(uint32_t t, uint32_t off, uint32_t ms, bool rm, uint
   }
 }
 
+// Built-in interface variables (Vulkan spec "Built-In Variables"): the ones a stage of the
+// replayer provides or consumes, each scalar an IoKind of its own.
+void Decoder::builtin_leaves(int32_t builtin, const TypeInfo& ti, uint32_t reg, bool is_input) {
+  auto add = [&](IoKind k, uint32_t n) {
+    for (uint32_t i = 0; i < n; ++i) (is_input ? p_.inputs : p_.outputs).push_back({reg + i, k, i});
+  };
+  switch (builtin) {
+    case spv::BuiltInPosition:
+      if (is_input) fail("unsupported built-in input Position");
+      add(IoKind::Position, std::min(ti.scalars, 4u)); break;
+    case spv::BuiltInPointSize:
+      if (is_input) fail("unsupported built-in input PointSize");
+      info_.writes_point_size = true; add(IoKind::PointSize, 1); break;
+    case spv::BuiltInClipDistance: case spv::BuiltInCullDistance:
+      if (is_input) add(IoKind::Zero, ti.scalars); else add(IoKind::Discard, ti.scalars);
+      break;
+    case spv::BuiltInSampleMask:
+      // Word 0 of the coverage mask in; word 0 of the mask to AND with coverage out (at most
+      // 32 samples, maxSampleMaskWords = 1 on every device we replay).
+      if (is_input) {
+        info_.reads_sample_mask = true;
+        add(IoKind::SampleMaskIn, 1);
+        for (uint32_t i = 1; i < ti.scalars; ++i) (p_.inputs).push_back({reg + i, IoKind::Zero, i});
+      } else {
+        info_.writes_sample_mask = true;
+        add(IoKind::SampleMaskOut, 1);
+        for (uint32_t i = 1; i < ti.scalars; ++i) (p_.outputs).push_back({reg + i, IoKind::Discard, i});
+      }
+      break;
+    case spv::BuiltInPointCoord:
+      info_.reads_point_coord = true;
+      add(IoKind::PointCoord, std::min(ti.scalars, 2u));
+      break;
+    case spv::BuiltInSampleId:
+      if (!is_input) fail("unsupported built-in output SampleId");
+      info_.reads_sample_id = true;
+      add(IoKind::SampleId, 1);
+      break;
+    case spv::BuiltInSamplePosition:
+      if (!is_input) fail("unsupported built-in output SamplePosition");
+      info_.reads_sample_position = true;
+      add(IoKind::SamplePosition, std::min(ti.scalars, 2u));
+      break;
+    case spv::BuiltInFragCoord: add(IoKind::FragCoord, 4); break;
+    case spv::BuiltInFrontFacing: add(IoKind::FrontFacing, 1); break;
+    case spv::BuiltInHelperInvocation: add(IoKind::HelperInvocation, 1); break;
+    case spv::BuiltInVertexIndex: add(IoKind::VertexIndex, 1); break;
+    case spv::BuiltInInstanceIndex: add(IoKind::InstanceIndex, 1); break;
+    case spv::BuiltInLocalInvocationId: add(IoKind::LocalInvocationId, std::min(ti.scalars, 3u)); break;
+    case spv::BuiltInGlobalInvocationId: add(IoKind::GlobalInvocationId, std::min(ti.scalars, 3u)); break;
+    case spv::BuiltInWorkgroupId: add(IoKind::WorkgroupId, std::min(ti.scalars, 3u)); break;
+    case spv::BuiltInNumWorkgroups: add(IoKind::NumWorkgroups, std::min(ti.scalars, 3u)); break;
+    case spv::BuiltInLocalInvocationIndex: add(IoKind::LocalInvocationIndex, 1); break;
+    case spv::BuiltInViewIndex: case spv::BuiltInLayer:
+    case spv::BuiltInViewportIndex: case spv::BuiltInPrimitiveId:
+      // Single view, single layer: these are 0 (or ignored as outputs).
+      if (is_input) add(IoKind::Zero, 1); else add(IoKind::Discard, 1);
+      break;
+    case spv::BuiltInFragDepth:
+      info_.writes_frag_depth = true; add(IoKind::FragDepth, 1); break;
+    default: fail("unsupported built-in " + std::to_string(builtin));
+  }
+}
+
 // Interface leaves: Vulkan spec 15.1.4 (Location Assignment): a scalar or vector takes one
 // location (components from `component`), a matrix one per column, arrays one per element.
 void Decoder::io_leaves(uint32_t t, const Deco* d, const MemberDeco* md, uint32_t& location, uint32_t component,
@@ -167,65 +231,7 @@ void Decoder::io_leaves(uint32_t t, const Deco* d, const MemberDeco* md, uint32_
   const TypeInfo& ti = type(t);
   int32_t builtin = md ? md->builtin : (d ? d->builtin : -1);
   if (builtin >= 0) {
-    auto add = [&](IoKind k, uint32_t n) {
-      for (uint32_t i = 0; i < n; ++i) (is_input ? p_.inputs : p_.outputs).push_back({reg + i, k, i});
-    };
-    switch (builtin) {
-      case spv::BuiltInPosition:
-        if (is_input) fail("unsupported built-in input Position");
-        add(IoKind::Position, std::min(ti.scalars, 4u)); break;
-      case spv::BuiltInPointSize:
-        if (is_input) fail("unsupported built-in input PointSize");
-        info_.writes_point_size = true; add(IoKind::PointSize, 1); break;
-      case spv::BuiltInClipDistance: case spv::BuiltInCullDistance:
-        if (is_input) add(IoKind::Zero, ti.scalars); else add(IoKind::Discard, ti.scalars);
-        break;
-      case spv::BuiltInSampleMask:
-        // Word 0 of the coverage mask in; word 0 of the mask to AND with coverage out (at most
-        // 32 samples, maxSampleMaskWords = 1 on every device we replay).
-        if (is_input) {
-          info_.reads_sample_mask = true;
-          add(IoKind::SampleMaskIn, 1);
-          for (uint32_t i = 1; i < ti.scalars; ++i) (p_.inputs).push_back({reg + i, IoKind::Zero, i});
-        } else {
-          info_.writes_sample_mask = true;
-          add(IoKind::SampleMaskOut, 1);
-          for (uint32_t i = 1; i < ti.scalars; ++i) (p_.outputs).push_back({reg + i, IoKind::Discard, i});
-        }
-        break;
-      case spv::BuiltInPointCoord:
-        info_.reads_point_coord = true;
-        add(IoKind::PointCoord, std::min(ti.scalars, 2u));
-        break;
-      case spv::BuiltInSampleId:
-        if (!is_input) fail("unsupported built-in output SampleId");
-        info_.reads_sample_id = true;
-        add(IoKind::SampleId, 1);
-        break;
-      case spv::BuiltInSamplePosition:
-        if (!is_input) fail("unsupported built-in output SamplePosition");
-        info_.reads_sample_position = true;
-        add(IoKind::SamplePosition, std::min(ti.scalars, 2u));
-        break;
-      case spv::BuiltInFragCoord: add(IoKind::FragCoord, 4); break;
-      case spv::BuiltInFrontFacing: add(IoKind::FrontFacing, 1); break;
-      case spv::BuiltInHelperInvocation: add(IoKind::HelperInvocation, 1); break;
-      case spv::BuiltInVertexIndex: add(IoKind::VertexIndex, 1); break;
-      case spv::BuiltInInstanceIndex: add(IoKind::InstanceIndex, 1); break;
-      case spv::BuiltInLocalInvocationId: add(IoKind::LocalInvocationId, std::min(ti.scalars, 3u)); break;
-      case spv::BuiltInGlobalInvocationId: add(IoKind::GlobalInvocationId, std::min(ti.scalars, 3u)); break;
-      case spv::BuiltInWorkgroupId: add(IoKind::WorkgroupId, std::min(ti.scalars, 3u)); break;
-      case spv::BuiltInNumWorkgroups: add(IoKind::NumWorkgroups, std::min(ti.scalars, 3u)); break;
-      case spv::BuiltInLocalInvocationIndex: add(IoKind::LocalInvocationIndex, 1); break;
-      case spv::BuiltInViewIndex: case spv::BuiltInLayer:
-      case spv::BuiltInViewportIndex: case spv::BuiltInPrimitiveId:
-        // Single view, single layer: these are 0 (or ignored as outputs).
-        if (is_input) add(IoKind::Zero, 1); else add(IoKind::Discard, 1);
-        break;
-      case spv::BuiltInFragDepth:
-        info_.writes_frag_depth = true; add(IoKind::FragDepth, 1); break;
-      default: fail("unsupported built-in " + std::to_string(builtin));
-    }
+    builtin_leaves(builtin, ti, reg, is_input);
     return;
   }
   if (ti.kind == TypeInfo::Struct) {
@@ -332,83 +338,135 @@ void Decoder::declare_global_variable(const Instr& in) {
       }
       break;
     }
-    case spv::StorageClassUniform: case spv::StorageClassStorageBuffer: case spv::StorageClassPushConstant: {
-      p.space = Space::Buffer;
-      uint32_t block_type = pointee;
-      uint32_t array_size = 1;
-      if (type(pointee).kind == TypeInfo::Array) {
-        array_size = type(pointee).count;
-        block_type = type(pointee).elem;
-      }
-      if (type(block_type).kind != TypeInfo::Struct) fail("buffer variable is not a block");
-      std::vector<uint32_t> leaves;
-      uint32_t size = 0;
-      {
-        const TypeInfo& bt = type(block_type);
-        for (uint32_t m = 0; m < bt.members.size(); ++m) {
-          MemberDeco md = member_deco(block_type, m);
-          leaves.clear();
-          if (type(bt.members[m]).kind != TypeInfo::RuntimeArray)
-            buffer_leaves(bt.members[m], md.offset, md.matrix_stride, md.row_major, 4, leaves);
-          for (uint32_t l : leaves) size = std::max(size, l + 4);
-        }
-      }
-      if (storage == spv::StorageClassPushConstant) {
-        p.buffer = kPushConstants;
-        info_.push_constant_size = size;
-      } else {
-        // One resource per element; devices expose at most a few hundred buffer descriptors per
-        // stage (maxPerStageDescriptorUniformBuffers / StorageBuffers), so a larger array is
-        // damage, not a shader to run.
-        if (array_size == 0 || array_size > 1024) {
-          fail("buffer descriptor array of " + std::to_string(array_size) + " elements (1 to 1024 supported)");
-        }
-        p.descriptor_array = type(pointee).kind == TypeInfo::Array;
-        p.descriptors = array_size;
-        const Deco* bd = deco(block_type);
-        ResourceBinding rb;
-        rb.name = name;
-        rb.set = d ? d->set : 0;
-        rb.binding = d ? d->binding : 0;
-        rb.kind = (storage == spv::StorageClassStorageBuffer || (bd && bd->buffer_block))
-                      ? ResourceKind::StorageBuffer : ResourceKind::UniformBuffer;
-        rb.block_size = size;
-        p.buffer = static_cast<uint32_t>(resources_.size());
-        for (uint32_t k = 0; k < array_size; ++k) {
-          rb.array_element = k;
-          resources_.push_back(rb);
-        }
-      }
+    case spv::StorageClassUniform: case spv::StorageClassStorageBuffer: case spv::StorageClassPushConstant:
+      declare_buffer_block(p, pointee, storage, d, name);
       break;
-    }
-    case spv::StorageClassUniformConstant: {
-      p.space = Space::Handle;
-      uint32_t t = pointee;
-      uint32_t array_size = 1;
-      if (type(t).kind == TypeInfo::Array) { array_size = type(t).count; t = type(t).elem; }
-      ResourceBinding rb;
-      rb.name = name;
-      rb.set = d ? d->set : 0;
-      rb.binding = d ? d->binding : 0;
-      rb.array_size = array_size;
-      switch (type(t).kind) {
-        case TypeInfo::SampledImage: rb.kind = ResourceKind::CombinedImageSampler; break;
-        case TypeInfo::Sampler: rb.kind = ResourceKind::Sampler; break;
-        case TypeInfo::Image: rb.kind = type(t).count == 2 ? ResourceKind::StorageImage : ResourceKind::SampledImage; break;
-        default: fail("unsupported UniformConstant variable type");
-      }
-      p.resource = static_cast<uint32_t>(resources_.size());
-      resources_.push_back(rb);
+    case spv::StorageClassUniformConstant:
+      declare_descriptor(p, pointee, d, name);
       break;
-    }
     default: fail("unsupported storage class " + std::to_string(storage));
   }
-  Value v;
-  v.kind = ValKind::Ptr;
-  v.type = ptr_type;
-  v.ptr = static_cast<uint32_t>(ptrs_.size());
-  ptrs_.push_back(p);
-  values_[id] = v;
+  define_pointer(id, ptr_type, p);
+}
+
+// A uniform, storage or push constant block (Vulkan spec "Offset and Stride Assignment"):
+// its size from the members' offsets, one resource per descriptor of an array of blocks.
+void Decoder::declare_buffer_block(Ptr& p, uint32_t pointee, uint32_t storage, const Deco* d, const std::string& name) {
+  p.space = Space::Buffer;
+  uint32_t block_type = pointee;
+  uint32_t array_size = 1;
+  if (type(pointee).kind == TypeInfo::Array) {
+    array_size = type(pointee).count;
+    block_type = type(pointee).elem;
+  }
+  if (type(block_type).kind != TypeInfo::Struct) fail("buffer variable is not a block");
+  std::vector<uint32_t> leaves;
+  uint32_t size = 0;
+  {
+    const TypeInfo& bt = type(block_type);
+    for (uint32_t m = 0; m < bt.members.size(); ++m) {
+      MemberDeco md = member_deco(block_type, m);
+      leaves.clear();
+      if (type(bt.members[m]).kind != TypeInfo::RuntimeArray)
+        buffer_leaves(bt.members[m], md.offset, md.matrix_stride, md.row_major, 4, leaves);
+      for (uint32_t l : leaves) size = std::max(size, l + 4);
+    }
+  }
+  if (storage == spv::StorageClassPushConstant) {
+    p.buffer = kPushConstants;
+    info_.push_constant_size = size;
+  } else {
+    // One resource per element; devices expose at most a few hundred buffer descriptors per
+    // stage (maxPerStageDescriptorUniformBuffers / StorageBuffers), so a larger array is
+    // damage, not a shader to run.
+    if (array_size == 0 || array_size > 1024) {
+      fail("buffer descriptor array of " + std::to_string(array_size) + " elements (1 to 1024 supported)");
+    }
+    p.descriptor_array = type(pointee).kind == TypeInfo::Array;
+    p.descriptors = array_size;
+    const Deco* bd = deco(block_type);
+    ResourceBinding rb;
+    rb.name = name;
+    rb.set = d ? d->set : 0;
+    rb.binding = d ? d->binding : 0;
+    rb.kind = (storage == spv::StorageClassStorageBuffer || (bd && bd->buffer_block))
+                  ? ResourceKind::StorageBuffer : ResourceKind::UniformBuffer;
+    rb.block_size = size;
+    p.buffer = static_cast<uint32_t>(resources_.size());
+    for (uint32_t k = 0; k < array_size; ++k) {
+      rb.array_element = k;
+      resources_.push_back(rb);
+    }
+  }
+}
+
+// A sampler, image or combined image sampler variable (Vulkan spec "Descriptor Set
+// Interface"): one resource, the array of descriptors it names.
+void Decoder::declare_descriptor(Ptr& p, uint32_t pointee, const Deco* d, const std::string& name) {
+  p.space = Space::Handle;
+  uint32_t t = pointee;
+  uint32_t array_size = 1;
+  if (type(t).kind == TypeInfo::Array) { array_size = type(t).count; t = type(t).elem; }
+  ResourceBinding rb;
+  rb.name = name;
+  rb.set = d ? d->set : 0;
+  rb.binding = d ? d->binding : 0;
+  rb.array_size = array_size;
+  switch (type(t).kind) {
+    case TypeInfo::SampledImage: rb.kind = ResourceKind::CombinedImageSampler; break;
+    case TypeInfo::Sampler: rb.kind = ResourceKind::Sampler; break;
+    case TypeInfo::Image: rb.kind = type(t).count == 2 ? ResourceKind::StorageImage : ResourceKind::SampledImage; break;
+    default: fail("unsupported UniformConstant variable type");
+  }
+  p.resource = static_cast<uint32_t>(resources_.size());
+  resources_.push_back(rb);
+}
+
+// OpDecorate and OpMemberDecorate (SPIR-V spec "Annotation Instructions"): the decorations the
+// interface, the resources and the buffer layouts depend on; the others are ignored.
+void Decoder::record_decoration(const Instr& in) {
+  switch (in.op) {
+    case spv::OpDecorate: {
+      Deco& d = decos_[in[1]];
+      switch (in[2]) {
+        case spv::DecorationLocation: d.location = static_cast<int32_t>(in[3]); break;
+        case spv::DecorationComponent: d.component = in[3]; break;
+        case spv::DecorationBuiltIn: d.builtin = static_cast<int32_t>(in[3]); break;
+        case spv::DecorationDescriptorSet: d.set = in[3]; break;
+        case spv::DecorationBinding: d.binding = in[3]; break;
+        case spv::DecorationArrayStride: d.array_stride = in[3]; break;
+        case spv::DecorationFlat: d.flat = true; break;
+        case spv::DecorationNoPerspective: d.noperspective = true; break;
+        case spv::DecorationCentroid: d.centroid = true; break;
+        case spv::DecorationSample: d.sample = true; break;
+        case spv::DecorationBlock: d.block = true; break;
+        case spv::DecorationBufferBlock: d.buffer_block = true; break;
+        default: break;
+      }
+      break;
+    }
+    case spv::OpMemberDecorate: {
+      Deco& d = decos_[in[1]];
+      if (in[2] > 4096) fail("member index too large");
+      if (d.members.size() <= in[2]) d.members.resize(in[2] + 1);
+      MemberDeco& m = d.members[in[2]];
+      switch (in[3]) {
+        case spv::DecorationOffset: m.offset = in[4]; break;
+        case spv::DecorationMatrixStride: m.matrix_stride = in[4]; break;
+        case spv::DecorationRowMajor: m.row_major = true; break;
+        case spv::DecorationColMajor: m.row_major = false; break;
+        case spv::DecorationBuiltIn: m.builtin = static_cast<int32_t>(in[4]); break;
+        case spv::DecorationLocation: m.location = static_cast<int32_t>(in[4]); break;
+        case spv::DecorationFlat: m.flat = true; break;
+        case spv::DecorationNoPerspective: m.noperspective = true; break;
+        case spv::DecorationCentroid: m.centroid = true; break;
+        case spv::DecorationSample: m.sample = true; break;
+        default: break;
+      }
+      break;
+    }
+    default: break;
+  }
 }
 
 void Decoder::run() {
@@ -456,45 +514,9 @@ void Decoder::run() {
             for (uint32_t k = 0; k < 3; ++k) info_.local_size[k] = in[3 + k];
         }
         break;
-      case spv::OpDecorate: {
-        Deco& d = decos_[in[1]];
-        switch (in[2]) {
-          case spv::DecorationLocation: d.location = static_cast<int32_t>(in[3]); break;
-          case spv::DecorationComponent: d.component = in[3]; break;
-          case spv::DecorationBuiltIn: d.builtin = static_cast<int32_t>(in[3]); break;
-          case spv::DecorationDescriptorSet: d.set = in[3]; break;
-          case spv::DecorationBinding: d.binding = in[3]; break;
-          case spv::DecorationArrayStride: d.array_stride = in[3]; break;
-          case spv::DecorationFlat: d.flat = true; break;
-          case spv::DecorationNoPerspective: d.noperspective = true; break;
-          case spv::DecorationCentroid: d.centroid = true; break;
-          case spv::DecorationSample: d.sample = true; break;
-          case spv::DecorationBlock: d.block = true; break;
-          case spv::DecorationBufferBlock: d.buffer_block = true; break;
-          default: break;
-        }
+      case spv::OpDecorate: case spv::OpMemberDecorate:
+        record_decoration(in);
         break;
-      }
-      case spv::OpMemberDecorate: {
-        Deco& d = decos_[in[1]];
-        if (in[2] > 4096) fail("member index too large");
-        if (d.members.size() <= in[2]) d.members.resize(in[2] + 1);
-        MemberDeco& m = d.members[in[2]];
-        switch (in[3]) {
-          case spv::DecorationOffset: m.offset = in[4]; break;
-          case spv::DecorationMatrixStride: m.matrix_stride = in[4]; break;
-          case spv::DecorationRowMajor: m.row_major = true; break;
-          case spv::DecorationColMajor: m.row_major = false; break;
-          case spv::DecorationBuiltIn: m.builtin = static_cast<int32_t>(in[4]); break;
-          case spv::DecorationLocation: m.location = static_cast<int32_t>(in[4]); break;
-          case spv::DecorationFlat: m.flat = true; break;
-          case spv::DecorationNoPerspective: m.noperspective = true; break;
-          case spv::DecorationCentroid: m.centroid = true; break;
-          case spv::DecorationSample: m.sample = true; break;
-          default: break;
-        }
-        break;
-      }
       case spv::OpTypeVoid: case spv::OpTypeBool: case spv::OpTypeInt: case spv::OpTypeFloat:
       case spv::OpTypeVector: case spv::OpTypeMatrix: case spv::OpTypeArray: case spv::OpTypeRuntimeArray:
       case spv::OpTypeStruct: case spv::OpTypePointer: case spv::OpTypeFunction: case spv::OpTypeImage:

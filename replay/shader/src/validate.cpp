@@ -4,7 +4,7 @@
 // types consistent, structured control flow (SPIR-V 2.11, "Structured Control Flow").
 //
 // Block layout: validated with the scalar, relaxed and standard uniform buffer layouts all
-// allowed (Vulkan spec 15.6.4, "Offset and Stride Assignment": VK_EXT_scalar_block_layout and
+// allowed (Vulkan spec "Offset and Stride Assignment": VK_EXT_scalar_block_layout and
 // uniformBufferStandardLayout), the most permissive rules a Vulkan 1.3 device can enable.
 #include <string>
 
