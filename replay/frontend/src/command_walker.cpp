@@ -52,6 +52,246 @@ void for_faces(uint32_t mask, F f) {
 
 }  // namespace
 
+namespace {
+
+using Pipeline = cap::GraphicsPipelineRecord;
+
+// Vulkan spec "Controlling the Viewport" and "Scissor Test": the viewports and scissors, by
+// index or with their count (extended dynamic state).
+bool apply_viewport_state(uint32_t ds, const DynamicValues& dyn, Pipeline& s) {
+  switch (ds) {
+    case VK_DYNAMIC_STATE_VIEWPORT:
+      if (dyn.viewports_set) {
+        // maxViewports is at most 16 on any device: a larger count is hostile.
+        s.viewports.resize(std::min(s.viewport_count, kMaxViewports));
+        for (uint32_t i = 0; i < s.viewports.size() && i < dyn.viewports.size(); ++i) {
+          s.viewports[i] = dyn.viewports[i];
+        }
+      }
+      return true;
+    case VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT:
+      if (dyn.viewports_set) {
+        s.viewports = dyn.viewports;
+        s.viewport_count = static_cast<uint32_t>(dyn.viewports.size());
+      }
+      return true;
+    case VK_DYNAMIC_STATE_SCISSOR:
+      if (dyn.scissors_set) {
+        s.scissors.resize(std::min(s.scissor_count, kMaxViewports));
+        for (uint32_t i = 0; i < s.scissors.size() && i < dyn.scissors.size(); ++i) {
+          s.scissors[i] = dyn.scissors[i];
+        }
+      }
+      return true;
+    case VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT:
+      if (dyn.scissors_set) {
+        s.scissors = dyn.scissors;
+        s.scissor_count = static_cast<uint32_t>(dyn.scissors.size());
+      }
+      return true;
+    default: return false;
+  }
+}
+
+// Vulkan spec "Fixed-Function Vertex Processing" and "Drawing Commands": topology, primitive
+// restart, patch size and the binding strides of vkCmdBindVertexBuffers2 (the vertex input
+// state of VK_EXT_vertex_input_dynamic_state is applied before, apply_dynamic_state).
+bool apply_vertex_input_state(uint32_t ds, const DynamicValues& dyn,
+                              const std::map<uint32_t, VertexBufferState>& vertex_buffers, Pipeline& s) {
+  switch (ds) {
+    case VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY:
+      if (dyn.topology) s.topology = *dyn.topology;
+      return true;
+    case VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE:
+      if (dyn.primitive_restart) s.primitive_restart = *dyn.primitive_restart;
+      return true;
+    case VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT:
+      if (dyn.patch_control_points) s.patch_control_points = *dyn.patch_control_points;
+      return true;
+    case VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE:
+      for (auto& b : s.vertex_bindings) {
+        auto it = vertex_buffers.find(b.binding);
+        if (it != vertex_buffers.end() && it->second.stride) {
+          b.stride = static_cast<uint32_t>(*it->second.stride);
+        }
+      }
+      return true;
+    case VK_DYNAMIC_STATE_VERTEX_INPUT_EXT:
+      return true;  // applied before the others
+    default: return false;
+  }
+}
+
+// Vulkan spec "Rasterization": discard, polygon and line modes, line width and stipple, culling,
+// depth bias, depth clamp and clip, the provoking vertex.
+bool apply_rasterization_state(uint32_t ds, const DynamicValues& dyn, Pipeline& s) {
+  switch (ds) {
+    case VK_DYNAMIC_STATE_LINE_WIDTH:
+      if (dyn.line_width) s.line_width = *dyn.line_width;
+      return true;
+    case VK_DYNAMIC_STATE_DEPTH_BIAS:
+      if (dyn.depth_bias) {
+        s.depth_bias_constant = (*dyn.depth_bias)[0];
+        s.depth_bias_clamp = (*dyn.depth_bias)[1];
+        s.depth_bias_slope = (*dyn.depth_bias)[2];
+      }
+      return true;
+    case VK_DYNAMIC_STATE_CULL_MODE:
+      if (dyn.cull_mode) s.cull_mode = *dyn.cull_mode;
+      return true;
+    case VK_DYNAMIC_STATE_FRONT_FACE:
+      if (dyn.front_face) s.front_face = *dyn.front_face;
+      return true;
+    case VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE:
+      if (dyn.rasterizer_discard) s.rasterizer_discard = *dyn.rasterizer_discard;
+      return true;
+    case VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE:
+      if (dyn.depth_bias_enable) s.depth_bias_enable = *dyn.depth_bias_enable;
+      return true;
+    case VK_DYNAMIC_STATE_LINE_STIPPLE_EXT:
+      if (dyn.line_stipple) {
+        s.line_stipple_factor = (*dyn.line_stipple)[0];
+        s.line_stipple_pattern = (*dyn.line_stipple)[1];
+      }
+      return true;
+    case VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT:
+      if (dyn.depth_clamp) s.depth_clamp = *dyn.depth_clamp;
+      return true;
+    case VK_DYNAMIC_STATE_POLYGON_MODE_EXT:
+      if (dyn.polygon_mode) s.polygon_mode = *dyn.polygon_mode;
+      return true;
+    case VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT:
+      if (dyn.depth_clip) s.depth_clip = *dyn.depth_clip != 0 ? 1 : 0;
+      return true;
+    case VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT:
+      if (dyn.provoking_vertex) s.provoking_vertex = *dyn.provoking_vertex;
+      return true;
+    case VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT:
+      if (dyn.line_mode) s.line_mode = *dyn.line_mode;
+      return true;
+    case VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT:
+      if (dyn.line_stipple_enable) s.line_stipple_enable = *dyn.line_stipple_enable;
+      return true;
+    case VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT:
+      if (dyn.depth_clip_negative_one_to_one)
+        s.depth_clip_negative_one_to_one = *dyn.depth_clip_negative_one_to_one;
+      return true;
+    default: return false;
+  }
+}
+
+// Vulkan spec "Multisampling" and "Multisample Coverage": the sample count, sample mask, alpha to
+// coverage and alpha to one.
+bool apply_multisample_state(uint32_t ds, const DynamicValues& dyn, Pipeline& s) {
+  switch (ds) {
+    case VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT:
+      if (dyn.rasterization_samples) s.samples = *dyn.rasterization_samples;
+      return true;
+    case VK_DYNAMIC_STATE_SAMPLE_MASK_EXT:
+      if (dyn.sample_mask) s.sample_mask = *dyn.sample_mask;
+      return true;
+    case VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT:
+      if (dyn.alpha_to_coverage) s.alpha_to_coverage = *dyn.alpha_to_coverage;
+      return true;
+    case VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT:
+      if (dyn.alpha_to_one) s.alpha_to_one = *dyn.alpha_to_one;
+      return true;
+    default: return false;
+  }
+}
+
+// Vulkan spec "Fragment Operations": the depth bounds, stencil and depth tests.
+bool apply_depth_stencil_state(uint32_t ds, const DynamicValues& dyn, Pipeline& s) {
+  switch (ds) {
+    case VK_DYNAMIC_STATE_DEPTH_BOUNDS:
+      if (dyn.depth_bounds) {
+        s.min_depth_bounds = (*dyn.depth_bounds)[0];
+        s.max_depth_bounds = (*dyn.depth_bounds)[1];
+      }
+      return true;
+    case VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK:
+      if (dyn.compare_mask[0]) s.stencil_front.compare_mask = *dyn.compare_mask[0];
+      if (dyn.compare_mask[1]) s.stencil_back.compare_mask = *dyn.compare_mask[1];
+      return true;
+    case VK_DYNAMIC_STATE_STENCIL_WRITE_MASK:
+      if (dyn.write_mask[0]) s.stencil_front.write_mask = *dyn.write_mask[0];
+      if (dyn.write_mask[1]) s.stencil_back.write_mask = *dyn.write_mask[1];
+      return true;
+    case VK_DYNAMIC_STATE_STENCIL_REFERENCE:
+      if (dyn.reference[0]) s.stencil_front.reference = *dyn.reference[0];
+      if (dyn.reference[1]) s.stencil_back.reference = *dyn.reference[1];
+      return true;
+    case VK_DYNAMIC_STATE_STENCIL_OP:
+      for (int f = 0; f < 2; ++f) {
+        if (!dyn.stencil_op[f]) continue;
+        auto& st = f == 0 ? s.stencil_front : s.stencil_back;
+        st.fail_op = (*dyn.stencil_op[f])[0];
+        st.pass_op = (*dyn.stencil_op[f])[1];
+        st.depth_fail_op = (*dyn.stencil_op[f])[2];
+        st.compare_op = (*dyn.stencil_op[f])[3];
+      }
+      return true;
+    case VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE:
+      if (dyn.depth_test) s.depth_test = *dyn.depth_test;
+      return true;
+    case VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE:
+      if (dyn.depth_write) s.depth_write = *dyn.depth_write;
+      return true;
+    case VK_DYNAMIC_STATE_DEPTH_COMPARE_OP:
+      if (dyn.depth_compare) s.depth_compare = *dyn.depth_compare;
+      return true;
+    case VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE:
+      if (dyn.depth_bounds_test) s.depth_bounds_test = *dyn.depth_bounds_test;
+      return true;
+    case VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE:
+      if (dyn.stencil_test) s.stencil_test = *dyn.stencil_test;
+      return true;
+    default: return false;
+  }
+}
+
+// Vulkan spec "The Framebuffer": blend constants, logic op, colour write enables, and the
+// per-attachment blend state of extended dynamic state 3. That state's pipeline may have given
+// no VkPipelineColorBlendStateCreateInfo at all, so the attachments are created as needed.
+bool apply_colour_blend_state(uint32_t ds, const DynamicValues& dyn, Pipeline& s) {
+  const auto attachment = [&s](uint32_t index) -> Pipeline::BlendAttachment& {
+    if (s.blend_attachments.size() <= index) s.blend_attachments.resize(index + 1);
+    return s.blend_attachments[index];
+  };
+  switch (ds) {
+    case VK_DYNAMIC_STATE_BLEND_CONSTANTS:
+      if (dyn.blend_constants) {
+        for (int i = 0; i < 4; ++i) s.blend_constants[i] = (*dyn.blend_constants)[i];
+      }
+      return true;
+    case VK_DYNAMIC_STATE_LOGIC_OP_EXT:
+      if (dyn.logic_op) s.logic_op = *dyn.logic_op;
+      return true;
+    case VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT:
+      if (dyn.logic_op_enable) s.logic_op_enable = *dyn.logic_op_enable;
+      return true;
+    case VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT:
+      if (dyn.color_write_enables) s.color_write_enables = *dyn.color_write_enables;
+      return true;
+    case VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT:
+      for (const auto& [i, v] : dyn.blend_enable) attachment(i).blend_enable = v;
+      return true;
+    case VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT:
+      for (const auto& [i, v] : dyn.color_write_mask) attachment(i).write_mask = v;
+      return true;
+    case VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT:
+      for (const auto& [i, e] : dyn.blend_equation) {
+        auto& a = attachment(i);
+        a.src_color = e[0], a.dst_color = e[1], a.color_op = e[2];
+        a.src_alpha = e[3], a.dst_alpha = e[4], a.alpha_op = e[5];
+      }
+      return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
 void apply_dynamic_state(const DynamicValues& dyn,
                          const std::map<uint32_t, VertexBufferState>& vertex_buffers,
                          cap::GraphicsPipelineRecord& s, SkipCounts& skipped) {
@@ -64,200 +304,14 @@ void apply_dynamic_state(const DynamicValues& dyn,
     s.vertex_bindings = dyn.vertex_input->bindings;
     s.vertex_attributes = dyn.vertex_input->attributes;
   }
-  // Per-attachment colour blend state of extended dynamic state 3: the pipeline may have given
-  // no VkPipelineColorBlendStateCreateInfo at all, so the attachments are created as needed.
-  const auto attachment = [&s](uint32_t index) -> cap::GraphicsPipelineRecord::BlendAttachment& {
-    if (s.blend_attachments.size() <= index) s.blend_attachments.resize(index + 1);
-    return s.blend_attachments[index];
-  };
   for (uint32_t ds : s.dynamic_states) {
-    switch (ds) {
-      case VK_DYNAMIC_STATE_VIEWPORT:
-        if (dyn.viewports_set) {
-          // maxViewports is at most 16 on any device: a larger count is hostile.
-          s.viewports.resize(std::min(s.viewport_count, kMaxViewports));
-          for (uint32_t i = 0; i < s.viewports.size() && i < dyn.viewports.size(); ++i) {
-            s.viewports[i] = dyn.viewports[i];
-          }
-        }
-        break;
-      case VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT:
-        if (dyn.viewports_set) {
-          s.viewports = dyn.viewports;
-          s.viewport_count = static_cast<uint32_t>(dyn.viewports.size());
-        }
-        break;
-      case VK_DYNAMIC_STATE_SCISSOR:
-        if (dyn.scissors_set) {
-          s.scissors.resize(std::min(s.scissor_count, kMaxViewports));
-          for (uint32_t i = 0; i < s.scissors.size() && i < dyn.scissors.size(); ++i) {
-            s.scissors[i] = dyn.scissors[i];
-          }
-        }
-        break;
-      case VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT:
-        if (dyn.scissors_set) {
-          s.scissors = dyn.scissors;
-          s.scissor_count = static_cast<uint32_t>(dyn.scissors.size());
-        }
-        break;
-      case VK_DYNAMIC_STATE_LINE_WIDTH:
-        if (dyn.line_width) s.line_width = *dyn.line_width;
-        break;
-      case VK_DYNAMIC_STATE_DEPTH_BIAS:
-        if (dyn.depth_bias) {
-          s.depth_bias_constant = (*dyn.depth_bias)[0];
-          s.depth_bias_clamp = (*dyn.depth_bias)[1];
-          s.depth_bias_slope = (*dyn.depth_bias)[2];
-        }
-        break;
-      case VK_DYNAMIC_STATE_BLEND_CONSTANTS:
-        if (dyn.blend_constants) {
-          for (int i = 0; i < 4; ++i) s.blend_constants[i] = (*dyn.blend_constants)[i];
-        }
-        break;
-      case VK_DYNAMIC_STATE_DEPTH_BOUNDS:
-        if (dyn.depth_bounds) {
-          s.min_depth_bounds = (*dyn.depth_bounds)[0];
-          s.max_depth_bounds = (*dyn.depth_bounds)[1];
-        }
-        break;
-      case VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK:
-        if (dyn.compare_mask[0]) s.stencil_front.compare_mask = *dyn.compare_mask[0];
-        if (dyn.compare_mask[1]) s.stencil_back.compare_mask = *dyn.compare_mask[1];
-        break;
-      case VK_DYNAMIC_STATE_STENCIL_WRITE_MASK:
-        if (dyn.write_mask[0]) s.stencil_front.write_mask = *dyn.write_mask[0];
-        if (dyn.write_mask[1]) s.stencil_back.write_mask = *dyn.write_mask[1];
-        break;
-      case VK_DYNAMIC_STATE_STENCIL_REFERENCE:
-        if (dyn.reference[0]) s.stencil_front.reference = *dyn.reference[0];
-        if (dyn.reference[1]) s.stencil_back.reference = *dyn.reference[1];
-        break;
-      case VK_DYNAMIC_STATE_STENCIL_OP:
-        for (int f = 0; f < 2; ++f) {
-          if (!dyn.stencil_op[f]) continue;
-          auto& st = f == 0 ? s.stencil_front : s.stencil_back;
-          st.fail_op = (*dyn.stencil_op[f])[0];
-          st.pass_op = (*dyn.stencil_op[f])[1];
-          st.depth_fail_op = (*dyn.stencil_op[f])[2];
-          st.compare_op = (*dyn.stencil_op[f])[3];
-        }
-        break;
-      case VK_DYNAMIC_STATE_CULL_MODE:
-        if (dyn.cull_mode) s.cull_mode = *dyn.cull_mode;
-        break;
-      case VK_DYNAMIC_STATE_FRONT_FACE:
-        if (dyn.front_face) s.front_face = *dyn.front_face;
-        break;
-      case VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY:
-        if (dyn.topology) s.topology = *dyn.topology;
-        break;
-      case VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE:
-        for (auto& b : s.vertex_bindings) {
-          auto it = vertex_buffers.find(b.binding);
-          if (it != vertex_buffers.end() && it->second.stride) {
-            b.stride = static_cast<uint32_t>(*it->second.stride);
-          }
-        }
-        break;
-      case VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE:
-        if (dyn.depth_test) s.depth_test = *dyn.depth_test;
-        break;
-      case VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE:
-        if (dyn.depth_write) s.depth_write = *dyn.depth_write;
-        break;
-      case VK_DYNAMIC_STATE_DEPTH_COMPARE_OP:
-        if (dyn.depth_compare) s.depth_compare = *dyn.depth_compare;
-        break;
-      case VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE:
-        if (dyn.depth_bounds_test) s.depth_bounds_test = *dyn.depth_bounds_test;
-        break;
-      case VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE:
-        if (dyn.stencil_test) s.stencil_test = *dyn.stencil_test;
-        break;
-      case VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE:
-        if (dyn.rasterizer_discard) s.rasterizer_discard = *dyn.rasterizer_discard;
-        break;
-      case VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE:
-        if (dyn.depth_bias_enable) s.depth_bias_enable = *dyn.depth_bias_enable;
-        break;
-      case VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE:
-        if (dyn.primitive_restart) s.primitive_restart = *dyn.primitive_restart;
-        break;
-      case VK_DYNAMIC_STATE_LOGIC_OP_EXT:
-        if (dyn.logic_op) s.logic_op = *dyn.logic_op;
-        break;
-      case VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT:
-        if (dyn.patch_control_points) s.patch_control_points = *dyn.patch_control_points;
-        break;
-      case VK_DYNAMIC_STATE_LINE_STIPPLE_EXT:
-        if (dyn.line_stipple) {
-          s.line_stipple_factor = (*dyn.line_stipple)[0];
-          s.line_stipple_pattern = (*dyn.line_stipple)[1];
-        }
-        break;
-      case VK_DYNAMIC_STATE_VERTEX_INPUT_EXT:
-        break;  // applied above
-      case VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT:
-        if (dyn.color_write_enables) s.color_write_enables = *dyn.color_write_enables;
-        break;
-      case VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT:
-        if (dyn.depth_clamp) s.depth_clamp = *dyn.depth_clamp;
-        break;
-      case VK_DYNAMIC_STATE_POLYGON_MODE_EXT:
-        if (dyn.polygon_mode) s.polygon_mode = *dyn.polygon_mode;
-        break;
-      case VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT:
-        if (dyn.rasterization_samples) s.samples = *dyn.rasterization_samples;
-        break;
-      case VK_DYNAMIC_STATE_SAMPLE_MASK_EXT:
-        if (dyn.sample_mask) s.sample_mask = *dyn.sample_mask;
-        break;
-      case VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT:
-        if (dyn.alpha_to_coverage) s.alpha_to_coverage = *dyn.alpha_to_coverage;
-        break;
-      case VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT:
-        if (dyn.alpha_to_one) s.alpha_to_one = *dyn.alpha_to_one;
-        break;
-      case VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT:
-        if (dyn.logic_op_enable) s.logic_op_enable = *dyn.logic_op_enable;
-        break;
-      case VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT:
-        if (dyn.depth_clip) s.depth_clip = *dyn.depth_clip != 0 ? 1 : 0;
-        break;
-      case VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT:
-        if (dyn.provoking_vertex) s.provoking_vertex = *dyn.provoking_vertex;
-        break;
-      case VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT:
-        if (dyn.line_mode) s.line_mode = *dyn.line_mode;
-        break;
-      case VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT:
-        if (dyn.line_stipple_enable) s.line_stipple_enable = *dyn.line_stipple_enable;
-        break;
-      case VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT:
-        if (dyn.depth_clip_negative_one_to_one)
-          s.depth_clip_negative_one_to_one = *dyn.depth_clip_negative_one_to_one;
-        break;
-      case VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT:
-        for (const auto& [i, v] : dyn.blend_enable) attachment(i).blend_enable = v;
-        break;
-      case VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT:
-        for (const auto& [i, v] : dyn.color_write_mask) attachment(i).write_mask = v;
-        break;
-      case VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT:
-        for (const auto& [i, e] : dyn.blend_equation) {
-          auto& a = attachment(i);
-          a.src_color = e[0], a.dst_color = e[1], a.color_op = e[2];
-          a.src_alpha = e[3], a.dst_alpha = e[4], a.alpha_op = e[5];
-        }
-        break;
-      default:
-        // The other states of extended dynamic state 3 (the layer reports their features as
-        // unsupported), or a capture made with extensions the layer hides.
-        skipped.add("draw: dynamic state " + std::to_string(ds) + " not captured");
-        break;
-    }
+    if (apply_viewport_state(ds, dyn, s) || apply_vertex_input_state(ds, dyn, vertex_buffers, s) ||
+        apply_rasterization_state(ds, dyn, s) || apply_multisample_state(ds, dyn, s) ||
+        apply_depth_stencil_state(ds, dyn, s) || apply_colour_blend_state(ds, dyn, s))
+      continue;
+    // The other states of extended dynamic state 3 (the layer reports their features as
+    // unsupported), or a capture made with extensions the layer hides.
+    skipped.add("draw: dynamic state " + std::to_string(ds) + " not captured");
   }
 }
 
@@ -912,89 +966,126 @@ void CommandWalker::draw_indirect(const cap::CmdDrawIndirectRecord& rec) {
   }
 }
 
+namespace {
+
+// Decodes the body into a record of type R and hands it to `use`; false (with *error) when it
+// does not decode.
+template <typename R, typename F>
+bool with_record(std::span<const std::byte> body, std::string* error, F&& use) {
+  R r;
+  if (!decode_into(body, &r, error)) return false;
+  use(r);
+  return true;
+}
+
+}  // namespace
+
 bool CommandWalker::command(uint32_t kind, std::span<const std::byte> body, std::string* error) {
   using K = cap::VkRecordKind;
-  SkipCounts& skipped = result_->skipped;
-  if (kind == static_cast<uint32_t>(K::kSubmit)) {
-    cap::SubmitRecord r;
-    return decode_into(body, &r, error);
+  if (kind == static_cast<uint32_t>(K::kSubmit) || kind == static_cast<uint32_t>(K::kCommandBuffer)) {
+    return command_buffer_record(static_cast<K>(kind), body, error);
   }
-  if (kind == static_cast<uint32_t>(K::kCommandBuffer)) {
-    cap::CommandBufferRecord r;
-    if (!decode_into(body, &r, error)) return false;
-    if (r.level == VK_COMMAND_BUFFER_LEVEL_PRIMARY) stack_.clear();
-    CbFrame f;
-    f.remaining = r.command_count;
-    f.secondary = r.level != VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    stack_.push_back(std::move(f));
+  state();  // a command buffer frame exists from here on
+  const auto k = static_cast<K>(kind);
+  std::optional<bool> ok = render_pass_command(k, body, error);
+  if (!ok) ok = binding_command(k, body, error);
+  if (!ok) ok = drawing_command(k, body, error);
+  if (!ok) ok = dynamic_state_command(k, body, error);
+  if (!ok) ok = transfer_command(k, body, error);
+  if (!ok) {
+    const char* name = cap::record_kind_name(kind);
+    result_->skipped.add(std::string("command: ") + (name != nullptr ? name : "unknown kind ") +
+                         (name != nullptr ? "" : std::to_string(kind)) + " not supported");
+    ok = true;
+  }
+  if (!*ok) return false;
+  // One command of the innermost command buffer done; secondaries end with their last command.
+  if (!stack_.empty()) {
+    if (stack_.back().remaining > 0) --stack_.back().remaining;
     while (stack_.size() > 1 && stack_.back().secondary && stack_.back().remaining == 0) {
       stack_.pop_back();
     }
-    return true;
   }
-  state();  // a command buffer frame exists from here on
-  bool ok = true;
-  switch (static_cast<K>(kind)) {
-    case K::kCmdBeginRenderPass: {
-      cap::CmdBeginRenderPassRecord r;
-      if ((ok = decode_into(body, &r, error))) begin_render_pass(r);
-      break;
-    }
-    case K::kCmdNextSubpass: {
-      cap::CmdNextSubpassRecord r;
-      if ((ok = decode_into(body, &r, error))) {
+  return true;
+}
+
+// A submission, or the start of a command buffer's records: a primary one starts from no state;
+// a secondary one (vkCmdExecuteCommands, its records inline) runs on a fresh state of its own
+// until its last command.
+bool CommandWalker::command_buffer_record(cap::VkRecordKind kind, std::span<const std::byte> body, std::string* error) {
+  if (kind == cap::VkRecordKind::kSubmit) {
+    cap::SubmitRecord r;
+    return decode_into(body, &r, error);
+  }
+  cap::CommandBufferRecord r;
+  if (!decode_into(body, &r, error)) return false;
+  if (r.level == VK_COMMAND_BUFFER_LEVEL_PRIMARY) stack_.clear();
+  CbFrame f;
+  f.remaining = r.command_count;
+  f.secondary = r.level != VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  stack_.push_back(std::move(f));
+  while (stack_.size() > 1 && stack_.back().secondary && stack_.back().remaining == 0) {
+    stack_.pop_back();
+  }
+  return true;
+}
+
+// Vulkan spec "Render Pass": render pass instances begun, advanced and ended (render pass objects
+// and dynamic rendering).
+std::optional<bool> CommandWalker::render_pass_command(cap::VkRecordKind kind, std::span<const std::byte> body,
+                                                       std::string* error) {
+  using K = cap::VkRecordKind;
+  switch (kind) {
+    case K::kCmdBeginRenderPass:
+      return with_record<cap::CmdBeginRenderPassRecord>(body, error, [&](auto& r) { begin_render_pass(r); });
+    case K::kCmdNextSubpass:
+      return with_record<cap::CmdNextSubpassRecord>(body, error, [&](auto&) {
         if (pass_) {
           pass_->commands.emplace_back(NextSubpass{});
         } else {
-          skipped.add("next subpass: outside a render pass");
+          result_->skipped.add("next subpass: outside a render pass");
         }
-      }
-      break;
-    }
+      });
     case K::kCmdEndRenderPass:
     case K::kCmdEndRendering:
       end_pass();
-      break;
-    case K::kCmdBeginRendering: {
-      cap::CmdBeginRenderingRecord r;
-      if ((ok = decode_into(body, &r, error))) begin_rendering(r);
-      break;
-    }
-    case K::kCmdBindPipeline: {
-      cap::CmdBindPipelineRecord r;
-      if ((ok = decode_into(body, &r, error))) {
+      return true;
+    case K::kCmdBeginRendering:
+      return with_record<cap::CmdBeginRenderingRecord>(body, error, [&](auto& r) { begin_rendering(r); });
+    default: return std::nullopt;
+  }
+}
+
+// What a draw or dispatch reads, bound to the command buffer: pipelines (spec "Pipeline
+// Binding"), descriptor sets and push descriptors (spec "Descriptor Set Binding", "Push
+// Descriptor Updates"), push constants (spec "Push Constant Updates"), vertex and index buffers
+// (spec "Vertex Input Description", "Drawing Commands").
+std::optional<bool> CommandWalker::binding_command(cap::VkRecordKind kind, std::span<const std::byte> body,
+                                                   std::string* error) {
+  using K = cap::VkRecordKind;
+  switch (kind) {
+    case K::kCmdBindPipeline:
+      return with_record<cap::CmdBindPipelineRecord>(body, error, [&](auto& r) {
         if (r.bind_point == VK_PIPELINE_BIND_POINT_GRAPHICS) state().pipeline = r.pipeline;
         if (r.bind_point == VK_PIPELINE_BIND_POINT_COMPUTE) state().compute_pipeline = r.pipeline;
-      }
-      break;
-    }
-    case K::kCmdBindDescriptorSets: {
-      cap::CmdBindDescriptorSetsRecord r;
-      if ((ok = decode_into(body, &r, error))) bind_descriptor_sets(r);
-      break;
-    }
-    case K::kCmdPushDescriptorSet: {
-      cap::CmdPushDescriptorSetRecord r;
-      if ((ok = decode_into(body, &r, error))) push_descriptors(r);
-      break;
-    }
-    case K::kCmdPushConstants: {
-      cap::CmdPushConstantsRecord r;
-      if ((ok = decode_into(body, &r, error))) {
+      });
+    case K::kCmdBindDescriptorSets:
+      return with_record<cap::CmdBindDescriptorSetsRecord>(body, error, [&](auto& r) { bind_descriptor_sets(r); });
+    case K::kCmdPushDescriptorSet:
+      return with_record<cap::CmdPushDescriptorSetRecord>(body, error, [&](auto& r) { push_descriptors(r); });
+    case K::kCmdPushConstants:
+      return with_record<cap::CmdPushConstantsRecord>(body, error, [&](auto& r) {
         auto& pc = state().push_constants;
         // Push constant ranges are at most maxPushConstantsSize (a few hundred bytes).
         if (r.offset > kMaxPushConstantBytes || r.data.size() > kMaxPushConstantBytes) {
-          skipped.add("push constants: range out of bounds");
-          break;
+          result_->skipped.add("push constants: range out of bounds");
+          return;
         }
         if (pc.size() < r.offset + r.data.size()) pc.resize(r.offset + r.data.size(), 0);
         std::copy(r.data.begin(), r.data.end(), pc.begin() + r.offset);
-      }
-      break;
-    }
-    case K::kCmdBindVertexBuffers: {
-      cap::CmdBindVertexBuffersRecord r;
-      if ((ok = decode_into(body, &r, error))) {
+      });
+    case K::kCmdBindVertexBuffers:
+      return with_record<cap::CmdBindVertexBuffersRecord>(body, error, [&](auto& r) {
         auto& vbs = state().vertex_buffers;
         for (size_t i = 0; i < r.buffers.size(); ++i) {
           VertexBufferState v;
@@ -1004,73 +1095,69 @@ bool CommandWalker::command(uint32_t kind, std::span<const std::byte> body, std:
           if (i < r.strides.size()) v.stride = r.strides[i];
           vbs[r.first_binding + static_cast<uint32_t>(i)] = v;
         }
-      }
-      break;
-    }
-    case K::kCmdBindIndexBuffer: {
-      cap::CmdBindIndexBufferRecord r;
-      if ((ok = decode_into(body, &r, error))) {
+      });
+    case K::kCmdBindIndexBuffer:
+      return with_record<cap::CmdBindIndexBufferRecord>(body, error, [&](auto& r) {
         state().index_buffer = r.buffer;
         state().index_offset = r.offset;
         state().index_type = r.index_type;
-      }
-      break;
-    }
-    case K::kCmdDraw: {
-      cap::CmdDrawRecord r;
-      if ((ok = decode_into(body, &r, error))) {
+      });
+    default: return std::nullopt;
+  }
+}
+
+// Vulkan spec "Drawing Commands" and "Dispatching Commands".
+std::optional<bool> CommandWalker::drawing_command(cap::VkRecordKind kind, std::span<const std::byte> body,
+                                                   std::string* error) {
+  using K = cap::VkRecordKind;
+  switch (kind) {
+    case K::kCmdDraw:
+      return with_record<cap::CmdDrawRecord>(body, error, [&](auto& r) {
         Draw d;
-        if (build_draw(&d)) {
-          d.vertex_count = r.vertex_count;
-          d.instance_count = r.instance_count;
-          d.first_vertex = r.first_vertex;
-          d.first_instance = r.first_instance;
-          emit_draw(std::move(d));
-        }
-      }
-      break;
-    }
-    case K::kCmdDrawIndexed: {
-      cap::CmdDrawIndexedRecord r;
-      if ((ok = decode_into(body, &r, error))) {
+        if (!build_draw(&d)) return;
+        d.vertex_count = r.vertex_count;
+        d.instance_count = r.instance_count;
+        d.first_vertex = r.first_vertex;
+        d.first_instance = r.first_instance;
+        emit_draw(std::move(d));
+      });
+    case K::kCmdDrawIndexed:
+      return with_record<cap::CmdDrawIndexedRecord>(body, error, [&](auto& r) {
         Draw d;
-        if (build_draw(&d)) {
-          d.indexed = true;
-          d.vertex_count = r.index_count;
-          d.instance_count = r.instance_count;
-          d.first_vertex = r.first_index;
-          d.vertex_offset = r.vertex_offset;
-          d.first_instance = r.first_instance;
-          emit_draw(std::move(d));
-        }
-      }
-      break;
-    }
-    case K::kCmdDrawIndirect: {
-      cap::CmdDrawIndirectRecord r;
-      if ((ok = decode_into(body, &r, error))) draw_indirect(r);
-      break;
-    }
-    case K::kCmdDispatch: {
-      cap::CmdDispatchRecord r;
-      if ((ok = decode_into(body, &r, error))) {
+        if (!build_draw(&d)) return;
+        d.indexed = true;
+        d.vertex_count = r.index_count;
+        d.instance_count = r.instance_count;
+        d.first_vertex = r.first_index;
+        d.vertex_offset = r.vertex_offset;
+        d.first_instance = r.first_instance;
+        emit_draw(std::move(d));
+      });
+    case K::kCmdDrawIndirect:
+      return with_record<cap::CmdDrawIndirectRecord>(body, error, [&](auto& r) { draw_indirect(r); });
+    case K::kCmdDispatch:
+      return with_record<cap::CmdDispatchRecord>(body, error, [&](auto& r) {
         const uint32_t base[3] = {0, 0, 0}, count[3] = {r.x, r.y, r.z};
         if (r.indirect_buffer != 0) dispatch_indirect(r);
         else dispatch(base, count);
-      }
-      break;
-    }
-    case K::kCmdDispatchBase: {
-      cap::CmdDispatchBaseRecord r;
-      if ((ok = decode_into(body, &r, error))) {
+      });
+    case K::kCmdDispatchBase:
+      return with_record<cap::CmdDispatchBaseRecord>(body, error, [&](auto& r) {
         const uint32_t base[3] = {r.base_x, r.base_y, r.base_z}, count[3] = {r.x, r.y, r.z};
         dispatch(base, count);
-      }
-      break;
-    }
-    case K::kCmdSetViewport: {
-      cap::CmdSetViewportRecord r;
-      if ((ok = decode_into(body, &r, error))) {
+      });
+    default: return std::nullopt;
+  }
+}
+
+// Dynamic state commands (spec "Dynamic State"): values kept for the draws whose pipelines
+// declare the state dynamic (apply_dynamic_state).
+std::optional<bool> CommandWalker::dynamic_state_command(cap::VkRecordKind kind, std::span<const std::byte> body,
+                                                         std::string* error) {
+  using K = cap::VkRecordKind;
+  switch (kind) {
+    case K::kCmdSetViewport:
+      return with_record<cap::CmdSetViewportRecord>(body, error, [&](auto& r) {
         auto& d = state().dynamic;
         if (r.with_count != 0) {
           d.viewports = r.viewports;
@@ -1081,16 +1168,13 @@ bool CommandWalker::command(uint32_t kind, std::span<const std::byte> body, std:
           }
           std::copy(r.viewports.begin(), r.viewports.end(), d.viewports.begin() + r.first);
         } else {
-          skipped.add("set viewport: index out of range");
-          break;
+          result_->skipped.add("set viewport: index out of range");
+          return;
         }
         d.viewports_set = true;
-      }
-      break;
-    }
-    case K::kCmdSetScissor: {
-      cap::CmdSetScissorRecord r;
-      if ((ok = decode_into(body, &r, error))) {
+      });
+    case K::kCmdSetScissor:
+      return with_record<cap::CmdSetScissorRecord>(body, error, [&](auto& r) {
         auto& d = state().dynamic;
         if (r.with_count != 0) {
           d.scissors = r.scissors;
@@ -1101,87 +1185,63 @@ bool CommandWalker::command(uint32_t kind, std::span<const std::byte> body, std:
           }
           std::copy(r.scissors.begin(), r.scissors.end(), d.scissors.begin() + r.first);
         } else {
-          skipped.add("set scissor: index out of range");
-          break;
+          result_->skipped.add("set scissor: index out of range");
+          return;
         }
         d.scissors_set = true;
-      }
-      break;
-    }
-    case K::kCmdSetDynamicState: {
-      cap::CmdSetDynamicStateRecord r;
-      if ((ok = decode_into(body, &r, error))) set_dynamic(r);
-      break;
-    }
-    case K::kCmdSetVertexInput: {
-      cap::CmdSetVertexInputRecord r;
-      if ((ok = decode_into(body, &r, error))) state().dynamic.vertex_input = std::move(r);
-      break;
-    }
-    case K::kCmdClearAttachments: {
-      cap::CmdClearAttachmentsRecord r;
-      if ((ok = decode_into(body, &r, error))) {
+      });
+    case K::kCmdSetDynamicState:
+      return with_record<cap::CmdSetDynamicStateRecord>(body, error, [&](auto& r) { set_dynamic(r); });
+    case K::kCmdSetVertexInput:
+      return with_record<cap::CmdSetVertexInputRecord>(
+          body, error, [&](auto& r) { state().dynamic.vertex_input = std::move(r); });
+    default: return std::nullopt;
+  }
+}
+
+// Vulkan spec "Clear Commands" and "Copy Commands", and the synchronisation commands that need
+// nothing here.
+std::optional<bool> CommandWalker::transfer_command(cap::VkRecordKind kind, std::span<const std::byte> body,
+                                                    std::string* error) {
+  using K = cap::VkRecordKind;
+  SkipCounts& skipped = result_->skipped;
+  switch (kind) {
+    case K::kCmdClearAttachments:
+      return with_record<cap::CmdClearAttachmentsRecord>(body, error, [&](auto& r) {
         if (pass_ && pass_valid_) {
           pass_->commands.emplace_back(ClearAttachments{std::move(r)});
         } else {
           skipped.add("clear attachments: outside a replayable render pass");
         }
-      }
-      break;
-    }
-    case K::kCmdClearImage: {
-      cap::CmdClearImageRecord r;
-      if ((ok = decode_into(body, &r, error))) {
+      });
+    case K::kCmdClearImage:
+      return with_record<cap::CmdClearImageRecord>(body, error, [&](auto& r) {
         execute_clear_image(res_, r, skipped);
         ++result_->transfers;
-      }
-      break;
-    }
-    case K::kCmdCopy: {
-      cap::CmdCopyRecord r;
-      if ((ok = decode_into(body, &r, error))) {
+      });
+    case K::kCmdCopy:
+      return with_record<cap::CmdCopyRecord>(body, error, [&](auto& r) {
         execute_copy(res_, r, skipped);
         ++result_->transfers;
-      }
-      break;
-    }
-    case K::kCmdUpdateBuffer: {
-      cap::CmdUpdateBufferRecord r;
-      if ((ok = decode_into(body, &r, error))) {
+      });
+    case K::kCmdUpdateBuffer:
+      return with_record<cap::CmdUpdateBufferRecord>(body, error, [&](auto& r) {
         execute_update_buffer(res_, r, skipped);
         ++result_->transfers;
-      }
-      break;
-    }
-    case K::kCmdFillBuffer: {
-      cap::CmdFillBufferRecord r;
-      if ((ok = decode_into(body, &r, error))) {
+      });
+    case K::kCmdFillBuffer:
+      return with_record<cap::CmdFillBufferRecord>(body, error, [&](auto& r) {
         execute_fill_buffer(res_, r, skipped);
         ++result_->transfers;
-      }
-      break;
-    }
+      });
     case K::kCmdPipelineBarrier:
       // Execution is in order and layouts do not change how images are held here.
-      break;
+      return true;
     case K::kCmdExecuteCommands:
       // The secondaries' records follow inline, each after its own command buffer record.
-      break;
-    default: {
-      const char* name = cap::record_kind_name(kind);
-      skipped.add(std::string("command: ") + (name != nullptr ? name : "unknown kind ") +
-                  (name != nullptr ? "" : std::to_string(kind)) + " not supported");
-      break;
-    }
+      return true;
+    default: return std::nullopt;
   }
-  if (!ok) return false;
-  if (!stack_.empty()) {
-    if (stack_.back().remaining > 0) --stack_.back().remaining;
-    while (stack_.size() > 1 && stack_.back().secondary && stack_.back().remaining == 0) {
-      stack_.pop_back();
-    }
-  }
-  return true;
 }
 
 }  // namespace tessera::frontend

@@ -93,6 +93,16 @@ class CommandWalker {
 
  private:
   CommandState& state();
+  // The command groups of command(), each for the records of its kinds: empty when `kind` is
+  // not one of them, else whether the record decoded (false with *error).
+  bool command_buffer_record(capture::VkRecordKind kind, std::span<const std::byte> body, std::string* error);
+  std::optional<bool> render_pass_command(capture::VkRecordKind kind, std::span<const std::byte> body,
+                                          std::string* error);
+  std::optional<bool> binding_command(capture::VkRecordKind kind, std::span<const std::byte> body, std::string* error);
+  std::optional<bool> drawing_command(capture::VkRecordKind kind, std::span<const std::byte> body, std::string* error);
+  std::optional<bool> dynamic_state_command(capture::VkRecordKind kind, std::span<const std::byte> body,
+                                            std::string* error);
+  std::optional<bool> transfer_command(capture::VkRecordKind kind, std::span<const std::byte> body, std::string* error);
   void begin_render_pass(const capture::CmdBeginRenderPassRecord& rec);
   void begin_rendering(const capture::CmdBeginRenderingRecord& rec);
   void end_pass();
