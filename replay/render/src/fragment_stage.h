@@ -64,9 +64,29 @@ class FragmentStage {
  private:
   using Sample = FootprintSample;
   void record(uint32_t lane, const texture::Footprint& fp);
+  // One batch of quads of each path, between its steps (fragment_stage.cpp).
+  struct PixelBatch;
+  struct SampleBatch;
+  // The single-sample path: per-pixel coverage, tests and writes, the shader at the pixel centres.
+  void process_pixels(Context& cx, TileBuffers& tiles, stream::StreamWriter* out, RenderStats& stats,
+                      frontend::SkipCounts& skipped);
+  // Its steps per batch: early tests, the shader's inputs, and per quad what follows shading.
+  uint32_t pixel_early_tests(const Context& cx, TileBuffers& tiles, size_t first, uint32_t count, PixelBatch& pb);
+  void pixel_shader_inputs(const Context& cx, size_t first, uint32_t shaded, const PixelBatch& pb);
+  void pixel_quad_outputs(const Context& cx, TileBuffers& tiles, const pipeline::Quad& q, uint32_t k,
+                          const PixelBatch& pb, size_t& next_sample, stream::StreamWriter* out, RenderStats& stats);
   // The multisampled path: per-sample coverage, tests and writes; per-pixel or per-sample shading.
   void process_samples(Context& cx, TileBuffers& tiles, stream::StreamWriter* out, RenderStats& stats,
                        frontend::SkipCounts& skipped);
+  // Its steps per batch, and per pixel of a quad its late tests and colour writes.
+  uint32_t sample_early_tests(const Context& cx, TileBuffers& tiles, size_t first, uint32_t count, SampleBatch& sb);
+  void sample_shader_inputs(const Context& cx, size_t first, uint32_t units, const SampleBatch& sb);
+  void sample_quad_outputs(const Context& cx, TileBuffers& tiles, const pipeline::Quad& q, uint32_t k,
+                           const SampleBatch& sb, size_t& next_sample, stream::StreamWriter* out, RenderStats& stats);
+  uint32_t sample_late_tests(const Context& cx, TileBuffers& tiles, const pipeline::Quad& q, uint32_t k, uint32_t i,
+                             uint32_t alive, const SampleBatch& sb) const;
+  void sample_colour_writes(const Context& cx, const TileBuffers& tiles, const pipeline::Quad& q, uint32_t k,
+                            uint32_t i, uint32_t alive, const SampleBatch& sb) const;
   // Runs the batch; false (the draw's remaining fragments dropped, counted) when it fails.
   bool execute(Context& cx, frontend::SkipCounts& skipped);
   // The Quad event of a quad (with `mix`, the operations of its shading units) and its counters,
