@@ -29,7 +29,7 @@ struct Filler {
       // Built by append: GCC 12's -Wrestrict misfires on "s" + std::to_string(...).
       v.assign(1, 's');
       v.append(std::to_string(next++));
-    } else if constexpr (vk_detail::is_vector<T>::value) {
+    } else if constexpr (field_codec::is_vector<T>::value) {
       v.resize(2);
       for (auto& e : v) fill(e);
     } else {
@@ -74,7 +74,7 @@ template <typename R>
 size_t prefix_size(const R& rec, size_t fields) {
   ByteWriter w;
   size_t index = 0;
-  std::apply([&](const auto&... f) { ((index++ < fields ? vk_detail::put_field(w, f) : void()), ...); },
+  std::apply([&](const auto&... f) { ((index++ < fields ? field_codec::put_field(w, f) : void()), ...); },
              rec.fields());
   return w.bytes().size();
 }
@@ -86,7 +86,7 @@ TYPED_TEST(VkRecordRoundTrip, RefusesEveryTruncation) {
   // Records that later minor versions extended accept a body ending at a version boundary (or
   // after any appended field); every other cut is refused.
   std::set<size_t> boundaries;
-  if constexpr (vk_detail::HasAppendedFields<TypeParam>) {
+  if constexpr (field_codec::HasAppendedFields<TypeParam>) {
     constexpr size_t total = std::tuple_size_v<decltype(rec.fields())>;
     for (size_t f = TypeParam::kFieldsSince1_0; f < total; ++f) boundaries.insert(prefix_size(rec, f));
   }

@@ -48,7 +48,7 @@ class Filler {
       v = i < blobs_.size() ? blobs_[i] : (i == blobs_.size() ? cap::Hash128{} : cap::Hash128{7, 7});
     } else if constexpr (std::is_same_v<T, std::string>) {
       v = "main";
-    } else if constexpr (cap::vk_detail::is_vector<T>::value) {
+    } else if constexpr (cap::field_codec::is_vector<T>::value) {
       v.resize(pick(4));
       for (auto& e : v) fill(e);
     } else {

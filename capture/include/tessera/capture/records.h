@@ -1,6 +1,6 @@
-// Record kinds carried by capture files and their body encodings (schema/capture-format.md,
-// section "Record kinds"). The container (writer.h / reader.h) treats bodies as opaque bytes;
-// this header gives them meaning. New kinds may be added in any minor version: a consumer that
+// Record kinds carried by capture files and their bodies (schema/capture-format.md, section
+// "Record kinds"), encoded from their field lists as fields.h says. The container (writer.h /
+// reader.h) treats bodies as opaque bytes; this header gives them meaning. New kinds may be added in any minor version: a consumer that
 // meets a kind it does not know skips it and says so once.
 #pragma once
 
@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "tessera/capture/bytes.h"
+#include "tessera/capture/fields.h"
 #include "tessera/capture/hash.h"
 
 namespace tessera::capture {
@@ -40,13 +40,13 @@ struct CaptureInfoRecord {
   static constexpr RecordKind kKind = RecordKind::kCaptureInfo;
   std::vector<std::pair<std::string, std::string>> entries;
   const std::string* find(std::string_view key) const;
-  bool operator==(const CaptureInfoRecord&) const = default;
+  TESSERA_RECORD_FIELDS(CaptureInfoRecord, entries);
 };
 
 struct WarningRecord {
   static constexpr RecordKind kKind = RecordKind::kWarning;
   std::string text;
-  bool operator==(const WarningRecord&) const = default;
+  TESSERA_RECORD_FIELDS(WarningRecord, text);
 };
 
 struct DeviceInfoRecord {
@@ -63,12 +63,12 @@ struct DeviceInfoRecord {
   struct MemoryHeap {
     uint64_t size = 0;
     uint32_t flags = 0;  // VkMemoryHeapFlags
-    bool operator==(const MemoryHeap&) const = default;
+    TESSERA_RECORD_FIELDS(MemoryHeap, size, flags);
   };
   struct MemoryType {
     uint32_t heap_index = 0;
     uint32_t property_flags = 0;  // VkMemoryPropertyFlags
-    bool operator==(const MemoryType&) const = default;
+    TESSERA_RECORD_FIELDS(MemoryType, heap_index, property_flags);
   };
   std::vector<MemoryHeap> memory_heaps;
   std::vector<MemoryType> memory_types;
@@ -84,18 +84,25 @@ struct DeviceInfoRecord {
     uint32_t standard_sample_locations = 0;
     uint32_t framebuffer_color_sample_counts = 0;  // VkSampleCountFlags
     uint32_t point_clipping_behavior = 0;          // VkPointClippingBehavior
-    bool operator==(const Limits&) const = default;
+    TESSERA_RECORD_FIELDS(Limits, point_size_range[0], point_size_range[1], point_size_granularity,
+                          line_width_range[0], line_width_range[1], line_width_granularity, strict_lines,
+                          standard_sample_locations, framebuffer_color_sample_counts, point_clipping_behavior);
   };
   uint32_t has_limits = 0;
   Limits limits;
-  bool operator==(const DeviceInfoRecord&) const = default;
+  // A 1.0 body ends after the memory types; has_limits and the limits come together or not at
+  // all, and are written only when has_limits is set.
+  static constexpr size_t kFieldsSince1_0 = 11;
+  bool writes_appended_fields() const { return has_limits != 0; }
+  TESSERA_RECORD_FIELDS(DeviceInfoRecord, api_version, driver_version, vendor_id, device_id, device_type, driver_id,
+                        device_name, driver_name, driver_info, memory_heaps, memory_types, has_limits, limits);
 };
 
 struct HiddenExtensionRecord {
   static constexpr RecordKind kKind = RecordKind::kHiddenExtension;
   std::string name;
   uint32_t spec_version = 0;
-  bool operator==(const HiddenExtensionRecord&) const = default;
+  TESSERA_RECORD_FIELDS(HiddenExtensionRecord, name, spec_version);
 };
 
 // An image and its contents. Subresources (one entry per mip, layer and aspect) are packed
@@ -116,11 +123,14 @@ struct ImageRecord {
     // VkImageAspectFlagBits of these bytes: depth and stencil of one (mip, layer) are separate
     // entries, laid out as "Copying Data Between Buffers and Images" specifies per aspect.
     uint32_t aspect = 0;
-    bool operator==(const Subresource&) const = default;
+    // A subresource must lie inside a blob the size of the address space: no wrap-around.
+    bool well_formed() const { return offset + size >= offset; }
+    TESSERA_RECORD_FIELDS(Subresource, mip, layer, offset, size, aspect);
   };
   std::vector<Subresource> subresources;
   Hash128 contents;  // zero when the contents were not captured
-  bool operator==(const ImageRecord&) const = default;
+  TESSERA_RECORD_FIELDS(ImageRecord, image, image_type, format, width, height, depth, mip_levels, array_layers,
+                        samples, usage, layout, subresources, contents);
 };
 
 struct BufferRecord {
@@ -129,7 +139,7 @@ struct BufferRecord {
   uint64_t size = 0;
   uint32_t usage = 0;  // VkBufferUsageFlags
   Hash128 contents;    // zero when the contents were not captured
-  bool operator==(const BufferRecord&) const = default;
+  TESSERA_RECORD_FIELDS(BufferRecord, buffer, size, usage, contents);
 };
 
 struct ShaderModuleRecord {
@@ -137,7 +147,7 @@ struct ShaderModuleRecord {
   uint64_t module = 0;
   Hash128 code;  // SPIR-V words, as passed to vkCreateShaderModule
   uint64_t code_size = 0;
-  bool operator==(const ShaderModuleRecord&) const = default;
+  TESSERA_RECORD_FIELDS(ShaderModuleRecord, module, code, code_size);
 };
 
 // The image the application presented, read back from the swapchain, tightly packed rows.
@@ -148,28 +158,8 @@ struct PresentedImageRecord {
   uint32_t format = 0;  // VkFormat of the swapchain
   uint32_t width = 0, height = 0;
   Hash128 pixels;
-  bool operator==(const PresentedImageRecord&) const = default;
+  TESSERA_RECORD_FIELDS(PresentedImageRecord, swapchain, image_index, format, width, height, pixels);
 };
-
-void encode(ByteWriter& w, const CaptureInfoRecord& r);
-void encode(ByteWriter& w, const WarningRecord& r);
-void encode(ByteWriter& w, const DeviceInfoRecord& r);
-void encode(ByteWriter& w, const HiddenExtensionRecord& r);
-void encode(ByteWriter& w, const ImageRecord& r);
-void encode(ByteWriter& w, const BufferRecord& r);
-void encode(ByteWriter& w, const ShaderModuleRecord& r);
-void encode(ByteWriter& w, const PresentedImageRecord& r);
-
-// Decoders read the whole body; trailing bytes are allowed (a later minor version may append
-// fields). They return false on a body too short or inconsistent for the kind.
-bool decode(ByteReader& r, CaptureInfoRecord& out);
-bool decode(ByteReader& r, WarningRecord& out);
-bool decode(ByteReader& r, DeviceInfoRecord& out);
-bool decode(ByteReader& r, HiddenExtensionRecord& out);
-bool decode(ByteReader& r, ImageRecord& out);
-bool decode(ByteReader& r, BufferRecord& out);
-bool decode(ByteReader& r, ShaderModuleRecord& out);
-bool decode(ByteReader& r, PresentedImageRecord& out);
 
 template <typename R>
 std::vector<std::byte> encode_record(const R& rec) {

@@ -3,12 +3,10 @@
 // this header holds everything replay needs to re-issue a frame: pipelines, render passes and
 // dynamic rendering, descriptors, memory bindings and contents, and every recorded command.
 //
-// Encoding: each struct lists its fields once in TESSERA_VK_FIELDS, in encoding order. Arithmetic
-// fields are stored little-endian at their own width, Hash128 as two u64, strings and vectors as a
-// varint count followed by the elements, nested structs field by field. Handles are the
-// application's handle values (u64), opaque ids within one capture; VK_NULL_HANDLE is 0. Enums
-// and flags are stored as u32 with their Vulkan values; floats as IEEE f32. A later minor version
-// may only append fields at the end of a struct (decoders allow trailing bytes).
+// Encoding: each struct lists its fields once in TESSERA_RECORD_FIELDS, in encoding order, and is
+// encoded as fields.h says, like the records of records.h. Handles are the application's handle
+// values (u64), opaque ids within one capture; VK_NULL_HANDLE is 0. Enums and flags are stored as
+// u32 with their Vulkan values; floats as IEEE f32.
 //
 // Command records (kinds 0x0400 and up) appear in a frame in the order the GPU executes them:
 // a SubmitRecord, then for each command buffer a CommandBufferRecord followed by the commands
@@ -21,7 +19,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "tessera/capture/bytes.h"
+#include "tessera/capture/fields.h"
 #include "tessera/capture/hash.h"
 
 namespace tessera::capture {
@@ -82,39 +80,28 @@ enum class VkRecordKind : uint32_t {
 // Name of a kind defined here ("graphics_pipeline"), or nullptr.
 const char* vk_record_kind_name(uint32_t kind);
 
-// Declares the field list of a record struct (encoding order) and member-wise equality.
-#define TESSERA_VK_FIELDS(Type, ...)                                \
-  auto fields() { return std::tie(__VA_ARGS__); }                   \
-  auto fields() const { return std::tie(__VA_ARGS__); }             \
-  friend bool operator==(const Type&, const Type&) = default
-
-// A record whose later minor versions appended fields declares how many of its fields (in
-// TESSERA_VK_FIELDS order) the first version had: `static constexpr size_t kFieldsSince1_0 = N;`.
-// A body that ends right after field N-1 (or after any later field) decodes with the remaining
-// fields at their defaults, so files of the older minor version stay readable.
-
 // ---- Shared pieces -------------------------------------------------------------------------
 
 struct Rect2D {
   int32_t x = 0, y = 0;
   uint32_t width = 0, height = 0;
-  TESSERA_VK_FIELDS(Rect2D, x, y, width, height);
+  TESSERA_RECORD_FIELDS(Rect2D, x, y, width, height);
 };
 
 struct Viewport {
   float x = 0, y = 0, width = 0, height = 0, min_depth = 0, max_depth = 1;
-  TESSERA_VK_FIELDS(Viewport, x, y, width, height, min_depth, max_depth);
+  TESSERA_RECORD_FIELDS(Viewport, x, y, width, height, min_depth, max_depth);
 };
 
 // VkClearValue as its four raw 32-bit words (color float/int/uint or depth f32 + stencil u32).
 struct ClearValue {
   uint32_t words[4] = {0, 0, 0, 0};
-  TESSERA_VK_FIELDS(ClearValue, words[0], words[1], words[2], words[3]);
+  TESSERA_RECORD_FIELDS(ClearValue, words[0], words[1], words[2], words[3]);
 };
 
 struct SubresourceRange {
   uint32_t aspect = 0, base_mip = 0, mip_count = 0, base_layer = 0, layer_count = 0;
-  TESSERA_VK_FIELDS(SubresourceRange, aspect, base_mip, mip_count, base_layer, layer_count);
+  TESSERA_RECORD_FIELDS(SubresourceRange, aspect, base_mip, mip_count, base_layer, layer_count);
 };
 
 // One descriptor write (vkUpdateDescriptorSets, update templates and push descriptors are all
@@ -122,11 +109,11 @@ struct SubresourceRange {
 struct DescriptorImage {
   uint64_t sampler = 0, view = 0;
   uint32_t layout = 0;
-  TESSERA_VK_FIELDS(DescriptorImage, sampler, view, layout);
+  TESSERA_RECORD_FIELDS(DescriptorImage, sampler, view, layout);
 };
 struct DescriptorBuffer {
   uint64_t buffer = 0, offset = 0, range = 0;  // range VK_WHOLE_SIZE stays ~0
-  TESSERA_VK_FIELDS(DescriptorBuffer, buffer, offset, range);
+  TESSERA_RECORD_FIELDS(DescriptorBuffer, buffer, offset, range);
 };
 struct DescriptorWrite {
   uint64_t set = 0;  // 0 for push descriptors
@@ -135,7 +122,7 @@ struct DescriptorWrite {
   std::vector<DescriptorImage> images;
   std::vector<DescriptorBuffer> buffers;
   std::vector<uint64_t> texel_views;
-  TESSERA_VK_FIELDS(DescriptorWrite, set, binding, array_element, type, images, buffers,
+  TESSERA_RECORD_FIELDS(DescriptorWrite, set, binding, array_element, type, images, buffers,
                     texel_views);
 };
 struct DescriptorCopy {
@@ -143,7 +130,7 @@ struct DescriptorCopy {
   uint32_t src_binding = 0, src_array_element = 0;
   uint64_t dst_set = 0;
   uint32_t dst_binding = 0, dst_array_element = 0, count = 0;
-  TESSERA_VK_FIELDS(DescriptorCopy, src_set, src_binding, src_array_element, dst_set,
+  TESSERA_RECORD_FIELDS(DescriptorCopy, src_set, src_binding, src_array_element, dst_set,
                     dst_binding, dst_array_element, count);
 };
 
@@ -156,7 +143,7 @@ struct SwapchainRecord {
   uint32_t usage = 0;  // as the application asked (the layer may add TRANSFER_SRC)
   uint32_t present_mode = 0;
   std::vector<uint64_t> images;
-  TESSERA_VK_FIELDS(SwapchainRecord, swapchain, format, color_space, width, height,
+  TESSERA_RECORD_FIELDS(SwapchainRecord, swapchain, format, color_space, width, height,
                     array_layers, usage, present_mode, images);
 };
 
@@ -176,7 +163,7 @@ struct SamplerRecord {
   // VkSamplerCustomBorderColorCreateInfoEXT, used when border_color is a *_CUSTOM_EXT value.
   ClearValue custom_border;
   uint32_t custom_border_format = 0;
-  TESSERA_VK_FIELDS(SamplerRecord, sampler, flags, mag_filter, min_filter, mipmap_mode,
+  TESSERA_RECORD_FIELDS(SamplerRecord, sampler, flags, mag_filter, min_filter, mipmap_mode,
                     address_u, address_v, address_w, mip_lod_bias, anisotropy_enable,
                     max_anisotropy, compare_enable, compare_op, min_lod, max_lod, border_color,
                     unnormalized_coordinates, reduction_mode, custom_border,
@@ -189,7 +176,7 @@ struct ImageViewRecord {
   uint32_t view_type = 0, format = 0;
   uint32_t swizzle_r = 0, swizzle_g = 0, swizzle_b = 0, swizzle_a = 0;  // VkComponentSwizzle
   SubresourceRange range;
-  TESSERA_VK_FIELDS(ImageViewRecord, view, image, view_type, format, swizzle_r, swizzle_g,
+  TESSERA_RECORD_FIELDS(ImageViewRecord, view, image, view_type, format, swizzle_r, swizzle_g,
                     swizzle_b, swizzle_a, range);
 };
 
@@ -198,7 +185,7 @@ struct BufferViewRecord {
   uint64_t view = 0, buffer = 0;
   uint32_t format = 0;
   uint64_t offset = 0, range = 0;
-  TESSERA_VK_FIELDS(BufferViewRecord, view, buffer, format, offset, range);
+  TESSERA_RECORD_FIELDS(BufferViewRecord, view, buffer, format, offset, range);
 };
 
 struct DescriptorSetLayoutRecord {
@@ -206,30 +193,30 @@ struct DescriptorSetLayoutRecord {
   struct Binding {
     uint32_t binding = 0, type = 0, count = 0, stages = 0;
     std::vector<uint64_t> immutable_samplers;
-    TESSERA_VK_FIELDS(Binding, binding, type, count, stages, immutable_samplers);
+    TESSERA_RECORD_FIELDS(Binding, binding, type, count, stages, immutable_samplers);
   };
   uint64_t layout = 0;
   uint32_t flags = 0;  // VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR marks push sets
   std::vector<Binding> bindings;
-  TESSERA_VK_FIELDS(DescriptorSetLayoutRecord, layout, flags, bindings);
+  TESSERA_RECORD_FIELDS(DescriptorSetLayoutRecord, layout, flags, bindings);
 };
 
 struct PipelineLayoutRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kPipelineLayout;
   struct PushRange {
     uint32_t stages = 0, offset = 0, size = 0;
-    TESSERA_VK_FIELDS(PushRange, stages, offset, size);
+    TESSERA_RECORD_FIELDS(PushRange, stages, offset, size);
   };
   uint64_t layout = 0;
   std::vector<uint64_t> set_layouts;
   std::vector<PushRange> push_ranges;
-  TESSERA_VK_FIELDS(PipelineLayoutRecord, layout, set_layouts, push_ranges);
+  TESSERA_RECORD_FIELDS(PipelineLayoutRecord, layout, set_layouts, push_ranges);
 };
 
 struct AttachmentReference {
   uint32_t attachment = 0;  // VK_ATTACHMENT_UNUSED stays ~0u
   uint32_t layout = 0;
-  TESSERA_VK_FIELDS(AttachmentReference, attachment, layout);
+  TESSERA_RECORD_FIELDS(AttachmentReference, attachment, layout);
 };
 
 struct RenderPassRecord {
@@ -237,7 +224,7 @@ struct RenderPassRecord {
   struct Attachment {
     uint32_t format = 0, samples = 0, load_op = 0, store_op = 0;
     uint32_t stencil_load_op = 0, stencil_store_op = 0, initial_layout = 0, final_layout = 0;
-    TESSERA_VK_FIELDS(Attachment, format, samples, load_op, store_op, stencil_load_op,
+    TESSERA_RECORD_FIELDS(Attachment, format, samples, load_op, store_op, stencil_load_op,
                       stencil_store_op, initial_layout, final_layout);
   };
   struct Subpass {
@@ -246,20 +233,20 @@ struct RenderPassRecord {
     uint32_t has_depth_stencil = 0;
     AttachmentReference depth_stencil;
     std::vector<uint32_t> preserve;
-    TESSERA_VK_FIELDS(Subpass, bind_point, inputs, colors, resolves, has_depth_stencil,
+    TESSERA_RECORD_FIELDS(Subpass, bind_point, inputs, colors, resolves, has_depth_stencil,
                       depth_stencil, preserve);
   };
   struct Dependency {
     uint32_t src_subpass = 0, dst_subpass = 0, src_stages = 0, dst_stages = 0;
     uint32_t src_access = 0, dst_access = 0, flags = 0;
-    TESSERA_VK_FIELDS(Dependency, src_subpass, dst_subpass, src_stages, dst_stages, src_access,
+    TESSERA_RECORD_FIELDS(Dependency, src_subpass, dst_subpass, src_stages, dst_stages, src_access,
                       dst_access, flags);
   };
   uint64_t render_pass = 0;
   std::vector<Attachment> attachments;
   std::vector<Subpass> subpasses;
   std::vector<Dependency> dependencies;
-  TESSERA_VK_FIELDS(RenderPassRecord, render_pass, attachments, subpasses, dependencies);
+  TESSERA_RECORD_FIELDS(RenderPassRecord, render_pass, attachments, subpasses, dependencies);
 };
 
 struct FramebufferRecord {
@@ -267,13 +254,13 @@ struct FramebufferRecord {
   uint64_t framebuffer = 0, render_pass = 0;
   std::vector<uint64_t> attachments;  // image views
   uint32_t width = 0, height = 0, layers = 0;
-  TESSERA_VK_FIELDS(FramebufferRecord, framebuffer, render_pass, attachments, width, height,
+  TESSERA_RECORD_FIELDS(FramebufferRecord, framebuffer, render_pass, attachments, width, height,
                     layers);
 };
 
 struct SpecializationEntry {
   uint32_t constant_id = 0, offset = 0, size = 0;
-  TESSERA_VK_FIELDS(SpecializationEntry, constant_id, offset, size);
+  TESSERA_RECORD_FIELDS(SpecializationEntry, constant_id, offset, size);
 };
 
 struct ShaderStage {
@@ -283,7 +270,7 @@ struct ShaderStage {
   std::string entry_point;
   std::vector<SpecializationEntry> specialization;
   std::vector<uint8_t> specialization_data;
-  TESSERA_VK_FIELDS(ShaderStage, stage, module, code, entry_point, specialization,
+  TESSERA_RECORD_FIELDS(ShaderStage, stage, module, code, entry_point, specialization,
                     specialization_data);
 };
 
@@ -291,16 +278,16 @@ struct GraphicsPipelineRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kGraphicsPipeline;
   struct VertexBinding {
     uint32_t binding = 0, stride = 0, input_rate = 0, divisor = 1;
-    TESSERA_VK_FIELDS(VertexBinding, binding, stride, input_rate, divisor);
+    TESSERA_RECORD_FIELDS(VertexBinding, binding, stride, input_rate, divisor);
   };
   struct VertexAttribute {
     uint32_t location = 0, binding = 0, format = 0, offset = 0;
-    TESSERA_VK_FIELDS(VertexAttribute, location, binding, format, offset);
+    TESSERA_RECORD_FIELDS(VertexAttribute, location, binding, format, offset);
   };
   struct StencilOpState {
     uint32_t fail_op = 0, pass_op = 0, depth_fail_op = 0, compare_op = 0;
     uint32_t compare_mask = 0, write_mask = 0, reference = 0;
-    TESSERA_VK_FIELDS(StencilOpState, fail_op, pass_op, depth_fail_op, compare_op,
+    TESSERA_RECORD_FIELDS(StencilOpState, fail_op, pass_op, depth_fail_op, compare_op,
                       compare_mask, write_mask, reference);
   };
   struct BlendAttachment {
@@ -308,7 +295,7 @@ struct GraphicsPipelineRecord {
     uint32_t src_color = 0, dst_color = 0, color_op = 0;
     uint32_t src_alpha = 0, dst_alpha = 0, alpha_op = 0;
     uint32_t write_mask = 0xf;
-    TESSERA_VK_FIELDS(BlendAttachment, blend_enable, src_color, dst_color, color_op, src_alpha,
+    TESSERA_RECORD_FIELDS(BlendAttachment, blend_enable, src_color, dst_color, color_op, src_alpha,
                       dst_alpha, alpha_op, write_mask);
   };
   uint64_t pipeline = 0, layout = 0, render_pass = 0;
@@ -359,7 +346,7 @@ struct GraphicsPipelineRecord {
   // 1 when the clip volume's depth range is -w <= z <= w.
   uint32_t depth_clip_negative_one_to_one = 0;
   static constexpr size_t kFieldsSince1_0 = 58;
-  TESSERA_VK_FIELDS(GraphicsPipelineRecord, pipeline, layout, render_pass, subpass, flags, stages,
+  TESSERA_RECORD_FIELDS(GraphicsPipelineRecord, pipeline, layout, render_pass, subpass, flags, stages,
                     vertex_bindings, vertex_attributes, topology, primitive_restart,
                     patch_control_points, viewport_count, scissor_count, viewports, scissors,
                     depth_clamp, rasterizer_discard, polygon_mode, cull_mode, front_face,
@@ -380,13 +367,13 @@ struct ComputePipelineRecord {
   uint64_t pipeline = 0, layout = 0;
   uint32_t flags = 0;
   ShaderStage stage;
-  TESSERA_VK_FIELDS(ComputePipelineRecord, pipeline, layout, flags, stage);
+  TESSERA_RECORD_FIELDS(ComputePipelineRecord, pipeline, layout, flags, stage);
 };
 
 struct DescriptorSetAllocRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kDescriptorSetAlloc;
   uint64_t set = 0, layout = 0;
-  TESSERA_VK_FIELDS(DescriptorSetAllocRecord, set, layout);
+  TESSERA_RECORD_FIELDS(DescriptorSetAllocRecord, set, layout);
 };
 
 // vkUpdateDescriptorSets, or vkUpdateDescriptorSetWithTemplate expanded through its template.
@@ -394,14 +381,14 @@ struct DescriptorUpdateRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kDescriptorUpdate;
   std::vector<DescriptorWrite> writes;
   std::vector<DescriptorCopy> copies;
-  TESSERA_VK_FIELDS(DescriptorUpdateRecord, writes, copies);
+  TESSERA_RECORD_FIELDS(DescriptorUpdateRecord, writes, copies);
 };
 
 struct MemoryAllocRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kMemoryAlloc;
   uint64_t memory = 0, size = 0;
   uint32_t type_index = 0, property_flags = 0;  // VkMemoryPropertyFlags of that type
-  TESSERA_VK_FIELDS(MemoryAllocRecord, memory, size, type_index, property_flags);
+  TESSERA_RECORD_FIELDS(MemoryAllocRecord, memory, size, type_index, property_flags);
 };
 
 struct MemoryBindRecord {
@@ -409,7 +396,7 @@ struct MemoryBindRecord {
   uint64_t resource = 0;
   uint32_t is_image = 0;
   uint64_t memory = 0, offset = 0;
-  TESSERA_VK_FIELDS(MemoryBindRecord, resource, is_image, memory, offset);
+  TESSERA_RECORD_FIELDS(MemoryBindRecord, resource, is_image, memory, offset);
 };
 
 // Bytes of a memory object read by mapping: at the start of the first captured frame, and at
@@ -418,7 +405,7 @@ struct MemoryContentsRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kMemoryContents;
   uint64_t memory = 0, offset = 0, size = 0;
   Hash128 contents;
-  TESSERA_VK_FIELDS(MemoryContentsRecord, memory, offset, size, contents);
+  TESSERA_RECORD_FIELDS(MemoryContentsRecord, memory, offset, size, contents);
 };
 
 // Marks where a captured frame's stream starts (begin = 1: resources above are as at frame
@@ -426,7 +413,7 @@ struct MemoryContentsRecord {
 struct FrameBoundaryRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kFrameBoundary;
   uint32_t present = 0, begin = 0;
-  TESSERA_VK_FIELDS(FrameBoundaryRecord, present, begin);
+  TESSERA_RECORD_FIELDS(FrameBoundaryRecord, present, begin);
 };
 
 // Contents of a colour render target as the frame ends (read at its present, after the
@@ -438,7 +425,7 @@ struct RenderTargetContentsRecord {
     uint32_t mip = 0, layer = 0;
     uint64_t offset = 0, size = 0;
     uint32_t aspect = 0;  // VkImageAspectFlagBits, as in ImageRecord::Subresource
-    TESSERA_VK_FIELDS(Subresource, mip, layer, offset, size, aspect);
+    TESSERA_RECORD_FIELDS(Subresource, mip, layer, offset, size, aspect);
   };
   uint32_t present = 0;
   uint64_t image = 0;
@@ -446,7 +433,7 @@ struct RenderTargetContentsRecord {
   uint32_t layout = 0;  // VkImageLayout the image was in
   std::vector<Subresource> subresources;
   Hash128 contents;
-  TESSERA_VK_FIELDS(RenderTargetContentsRecord, present, image, format, width, height, depth,
+  TESSERA_RECORD_FIELDS(RenderTargetContentsRecord, present, image, format, width, height, depth,
                     mip_levels, array_layers, layout, subresources, contents);
 };
 
@@ -457,10 +444,10 @@ struct FormatPropertiesRecord {
   struct Format {
     uint32_t format = 0;  // VkFormat
     uint32_t linear_tiling = 0, optimal_tiling = 0, buffer = 0;  // VkFormatFeatureFlags
-    TESSERA_VK_FIELDS(Format, format, linear_tiling, optimal_tiling, buffer);
+    TESSERA_RECORD_FIELDS(Format, format, linear_tiling, optimal_tiling, buffer);
   };
   std::vector<Format> formats;
-  TESSERA_VK_FIELDS(FormatPropertiesRecord, formats);
+  TESSERA_RECORD_FIELDS(FormatPropertiesRecord, formats);
 };
 
 // ---- Commands ------------------------------------------------------------------------------
@@ -469,7 +456,7 @@ struct SubmitRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kSubmit;
   uint64_t queue = 0;
   std::vector<uint64_t> command_buffers;
-  TESSERA_VK_FIELDS(SubmitRecord, queue, command_buffers);
+  TESSERA_RECORD_FIELDS(SubmitRecord, queue, command_buffers);
 };
 
 struct CommandBufferRecord {
@@ -477,7 +464,7 @@ struct CommandBufferRecord {
   uint64_t command_buffer = 0;
   uint32_t level = 0;  // VkCommandBufferLevel
   uint64_t command_count = 0;  // records that follow for this command buffer
-  TESSERA_VK_FIELDS(CommandBufferRecord, command_buffer, level, command_count);
+  TESSERA_RECORD_FIELDS(CommandBufferRecord, command_buffer, level, command_count);
 };
 
 struct CmdBeginRenderPassRecord {
@@ -487,20 +474,20 @@ struct CmdBeginRenderPassRecord {
   std::vector<ClearValue> clear_values;
   std::vector<uint64_t> attachments;  // imageless framebuffers: the views, else empty
   uint32_t contents = 0;
-  TESSERA_VK_FIELDS(CmdBeginRenderPassRecord, render_pass, framebuffer, render_area,
+  TESSERA_RECORD_FIELDS(CmdBeginRenderPassRecord, render_pass, framebuffer, render_area,
                     clear_values, attachments, contents);
 };
 
 struct CmdNextSubpassRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kCmdNextSubpass;
   uint32_t contents = 0;
-  TESSERA_VK_FIELDS(CmdNextSubpassRecord, contents);
+  TESSERA_RECORD_FIELDS(CmdNextSubpassRecord, contents);
 };
 
 struct CmdEndRenderPassRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kCmdEndRenderPass;
   uint32_t reserved = 0;
-  TESSERA_VK_FIELDS(CmdEndRenderPassRecord, reserved);
+  TESSERA_RECORD_FIELDS(CmdEndRenderPassRecord, reserved);
 };
 
 struct RenderingAttachment {
@@ -509,7 +496,7 @@ struct RenderingAttachment {
   uint64_t resolve_view = 0;
   uint32_t resolve_layout = 0, load_op = 0, store_op = 0;
   ClearValue clear;
-  TESSERA_VK_FIELDS(RenderingAttachment, view, layout, resolve_mode, resolve_view,
+  TESSERA_RECORD_FIELDS(RenderingAttachment, view, layout, resolve_mode, resolve_view,
                     resolve_layout, load_op, store_op, clear);
 };
 
@@ -521,21 +508,21 @@ struct CmdBeginRenderingRecord {
   std::vector<RenderingAttachment> colors;
   uint32_t has_depth = 0, has_stencil = 0;
   RenderingAttachment depth, stencil;
-  TESSERA_VK_FIELDS(CmdBeginRenderingRecord, flags, render_area, layer_count, view_mask, colors,
+  TESSERA_RECORD_FIELDS(CmdBeginRenderingRecord, flags, render_area, layer_count, view_mask, colors,
                     has_depth, has_stencil, depth, stencil);
 };
 
 struct CmdEndRenderingRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kCmdEndRendering;
   uint32_t reserved = 0;
-  TESSERA_VK_FIELDS(CmdEndRenderingRecord, reserved);
+  TESSERA_RECORD_FIELDS(CmdEndRenderingRecord, reserved);
 };
 
 struct CmdBindPipelineRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kCmdBindPipeline;
   uint32_t bind_point = 0;
   uint64_t pipeline = 0;
-  TESSERA_VK_FIELDS(CmdBindPipelineRecord, bind_point, pipeline);
+  TESSERA_RECORD_FIELDS(CmdBindPipelineRecord, bind_point, pipeline);
 };
 
 struct CmdBindDescriptorSetsRecord {
@@ -545,7 +532,7 @@ struct CmdBindDescriptorSetsRecord {
   uint32_t first_set = 0;
   std::vector<uint64_t> sets;
   std::vector<uint32_t> dynamic_offsets;
-  TESSERA_VK_FIELDS(CmdBindDescriptorSetsRecord, bind_point, layout, first_set, sets,
+  TESSERA_RECORD_FIELDS(CmdBindDescriptorSetsRecord, bind_point, layout, first_set, sets,
                     dynamic_offsets);
 };
 
@@ -556,7 +543,7 @@ struct CmdPushDescriptorSetRecord {
   uint64_t layout = 0;
   uint32_t set = 0;
   std::vector<DescriptorWrite> writes;
-  TESSERA_VK_FIELDS(CmdPushDescriptorSetRecord, bind_point, layout, set, writes);
+  TESSERA_RECORD_FIELDS(CmdPushDescriptorSetRecord, bind_point, layout, set, writes);
 };
 
 struct CmdPushConstantsRecord {
@@ -564,7 +551,7 @@ struct CmdPushConstantsRecord {
   uint64_t layout = 0;
   uint32_t stages = 0, offset = 0;
   std::vector<uint8_t> data;
-  TESSERA_VK_FIELDS(CmdPushConstantsRecord, layout, stages, offset, data);
+  TESSERA_RECORD_FIELDS(CmdPushConstantsRecord, layout, stages, offset, data);
 };
 
 // vkCmdBindVertexBuffers and vkCmdBindVertexBuffers2 (sizes and strides empty when not given).
@@ -572,7 +559,7 @@ struct CmdBindVertexBuffersRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kCmdBindVertexBuffers;
   uint32_t first_binding = 0;
   std::vector<uint64_t> buffers, offsets, sizes, strides;
-  TESSERA_VK_FIELDS(CmdBindVertexBuffersRecord, first_binding, buffers, offsets, sizes,
+  TESSERA_RECORD_FIELDS(CmdBindVertexBuffersRecord, first_binding, buffers, offsets, sizes,
                     strides);
 };
 
@@ -580,13 +567,13 @@ struct CmdBindIndexBufferRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kCmdBindIndexBuffer;
   uint64_t buffer = 0, offset = 0;
   uint32_t index_type = 0;
-  TESSERA_VK_FIELDS(CmdBindIndexBufferRecord, buffer, offset, index_type);
+  TESSERA_RECORD_FIELDS(CmdBindIndexBufferRecord, buffer, offset, index_type);
 };
 
 struct CmdDrawRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kCmdDraw;
   uint32_t vertex_count = 0, instance_count = 0, first_vertex = 0, first_instance = 0;
-  TESSERA_VK_FIELDS(CmdDrawRecord, vertex_count, instance_count, first_vertex, first_instance);
+  TESSERA_RECORD_FIELDS(CmdDrawRecord, vertex_count, instance_count, first_vertex, first_instance);
 };
 
 struct CmdDrawIndexedRecord {
@@ -594,7 +581,7 @@ struct CmdDrawIndexedRecord {
   uint32_t index_count = 0, instance_count = 0, first_index = 0;
   int32_t vertex_offset = 0;
   uint32_t first_instance = 0;
-  TESSERA_VK_FIELDS(CmdDrawIndexedRecord, index_count, instance_count, first_index,
+  TESSERA_RECORD_FIELDS(CmdDrawIndexedRecord, index_count, instance_count, first_index,
                     vertex_offset, first_instance);
 };
 
@@ -606,7 +593,7 @@ struct CmdDrawIndirectRecord {
   uint64_t buffer = 0, offset = 0;
   uint32_t draw_count = 0, stride = 0;
   uint64_t count_buffer = 0, count_offset = 0;
-  TESSERA_VK_FIELDS(CmdDrawIndirectRecord, indexed, buffer, offset, draw_count, stride,
+  TESSERA_RECORD_FIELDS(CmdDrawIndirectRecord, indexed, buffer, offset, draw_count, stride,
                     count_buffer, count_offset);
 };
 
@@ -614,7 +601,7 @@ struct CmdDispatchRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kCmdDispatch;
   uint32_t x = 0, y = 0, z = 0;
   uint64_t indirect_buffer = 0, indirect_offset = 0;  // vkCmdDispatchIndirect when buffer != 0
-  TESSERA_VK_FIELDS(CmdDispatchRecord, x, y, z, indirect_buffer, indirect_offset);
+  TESSERA_RECORD_FIELDS(CmdDispatchRecord, x, y, z, indirect_buffer, indirect_offset);
 };
 
 // vkCmdDispatchBase (core 1.1): workgroups base .. base + count - 1 in each dimension.
@@ -622,7 +609,7 @@ struct CmdDispatchBaseRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kCmdDispatchBase;
   uint32_t base_x = 0, base_y = 0, base_z = 0;
   uint32_t x = 0, y = 0, z = 0;
-  TESSERA_VK_FIELDS(CmdDispatchBaseRecord, base_x, base_y, base_z, x, y, z);
+  TESSERA_RECORD_FIELDS(CmdDispatchBaseRecord, base_x, base_y, base_z, x, y, z);
 };
 
 // vkCmdSetViewport, and vkCmdSetViewportWithCount when with_count is 1.
@@ -630,14 +617,14 @@ struct CmdSetViewportRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kCmdSetViewport;
   uint32_t first = 0, with_count = 0;
   std::vector<Viewport> viewports;
-  TESSERA_VK_FIELDS(CmdSetViewportRecord, first, with_count, viewports);
+  TESSERA_RECORD_FIELDS(CmdSetViewportRecord, first, with_count, viewports);
 };
 
 struct CmdSetScissorRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kCmdSetScissor;
   uint32_t first = 0, with_count = 0;
   std::vector<Rect2D> scissors;
-  TESSERA_VK_FIELDS(CmdSetScissorRecord, first, with_count, scissors);
+  TESSERA_RECORD_FIELDS(CmdSetScissorRecord, first, with_count, scissors);
 };
 
 // Every other vkCmdSet* of core Vulkan, extended dynamic state 1, 2 and 3, line stipple and
@@ -654,7 +641,7 @@ struct CmdSetDynamicStateRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kCmdSetDynamicState;
   uint32_t state = 0;
   std::vector<uint32_t> words;
-  TESSERA_VK_FIELDS(CmdSetDynamicStateRecord, state, words);
+  TESSERA_RECORD_FIELDS(CmdSetDynamicStateRecord, state, words);
 };
 
 // vkCmdSetVertexInputEXT (VK_EXT_vertex_input_dynamic_state, format 1.1): the vertex bindings
@@ -663,7 +650,7 @@ struct CmdSetVertexInputRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kCmdSetVertexInput;
   std::vector<GraphicsPipelineRecord::VertexBinding> bindings;
   std::vector<GraphicsPipelineRecord::VertexAttribute> attributes;
-  TESSERA_VK_FIELDS(CmdSetVertexInputRecord, bindings, attributes);
+  TESSERA_RECORD_FIELDS(CmdSetVertexInputRecord, bindings, attributes);
 };
 
 struct CmdClearAttachmentsRecord {
@@ -671,16 +658,16 @@ struct CmdClearAttachmentsRecord {
   struct Attachment {
     uint32_t aspect = 0, color_attachment = 0;
     ClearValue value;
-    TESSERA_VK_FIELDS(Attachment, aspect, color_attachment, value);
+    TESSERA_RECORD_FIELDS(Attachment, aspect, color_attachment, value);
   };
   struct Rect {
     Rect2D rect;
     uint32_t base_layer = 0, layer_count = 0;
-    TESSERA_VK_FIELDS(Rect, rect, base_layer, layer_count);
+    TESSERA_RECORD_FIELDS(Rect, rect, base_layer, layer_count);
   };
   std::vector<Attachment> attachments;
   std::vector<Rect> rects;
-  TESSERA_VK_FIELDS(CmdClearAttachmentsRecord, attachments, rects);
+  TESSERA_RECORD_FIELDS(CmdClearAttachmentsRecord, attachments, rects);
 };
 
 // vkCmdClearColorImage (depth_stencil 0) and vkCmdClearDepthStencilImage (1).
@@ -690,7 +677,7 @@ struct CmdClearImageRecord {
   uint32_t layout = 0, depth_stencil = 0;
   ClearValue value;
   std::vector<SubresourceRange> ranges;
-  TESSERA_VK_FIELDS(CmdClearImageRecord, image, layout, depth_stencil, value, ranges);
+  TESSERA_RECORD_FIELDS(CmdClearImageRecord, image, layout, depth_stencil, value, ranges);
 };
 
 // Copies, blits and resolves between buffers and images (vkCmdCopyBuffer, CopyImage,
@@ -703,7 +690,7 @@ struct CopyRegion {
   uint32_t dst_aspect = 0, dst_mip = 0, dst_base_layer = 0, dst_layer_count = 0;
   int32_t src_x0 = 0, src_y0 = 0, src_z0 = 0, src_x1 = 0, src_y1 = 0, src_z1 = 0;
   int32_t dst_x0 = 0, dst_y0 = 0, dst_z0 = 0, dst_x1 = 0, dst_y1 = 0, dst_z1 = 0;
-  TESSERA_VK_FIELDS(CopyRegion, src_offset_bytes, dst_offset_bytes, size_bytes,
+  TESSERA_RECORD_FIELDS(CopyRegion, src_offset_bytes, dst_offset_bytes, size_bytes,
                     buffer_row_length, buffer_image_height, src_aspect, src_mip, src_base_layer,
                     src_layer_count, dst_aspect, dst_mip, dst_base_layer, dst_layer_count,
                     src_x0, src_y0, src_z0, src_x1, src_y1, src_z1, dst_x0, dst_y0, dst_z0,
@@ -725,21 +712,21 @@ struct CmdCopyRecord {
   uint32_t src_layout = 0, dst_layout = 0;
   uint32_t filter = 0;  // blits
   std::vector<CopyRegion> regions;
-  TESSERA_VK_FIELDS(CmdCopyRecord, op, src, dst, src_layout, dst_layout, filter, regions);
+  TESSERA_RECORD_FIELDS(CmdCopyRecord, op, src, dst, src_layout, dst_layout, filter, regions);
 };
 
 struct CmdUpdateBufferRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kCmdUpdateBuffer;
   uint64_t buffer = 0, offset = 0;
   std::vector<uint8_t> data;
-  TESSERA_VK_FIELDS(CmdUpdateBufferRecord, buffer, offset, data);
+  TESSERA_RECORD_FIELDS(CmdUpdateBufferRecord, buffer, offset, data);
 };
 
 struct CmdFillBufferRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kCmdFillBuffer;
   uint64_t buffer = 0, offset = 0, size = 0;
   uint32_t value = 0;
-  TESSERA_VK_FIELDS(CmdFillBufferRecord, buffer, offset, size, value);
+  TESSERA_RECORD_FIELDS(CmdFillBufferRecord, buffer, offset, size, value);
 };
 
 // Image layout transitions of vkCmdPipelineBarrier[2]: what replay needs to order passes and
@@ -750,113 +737,21 @@ struct CmdPipelineBarrierRecord {
     uint64_t image = 0;
     uint32_t old_layout = 0, new_layout = 0;
     SubresourceRange range;
-    TESSERA_VK_FIELDS(ImageBarrier, image, old_layout, new_layout, range);
+    TESSERA_RECORD_FIELDS(ImageBarrier, image, old_layout, new_layout, range);
   };
   uint64_t src_stages = 0, dst_stages = 0;
   std::vector<ImageBarrier> images;
-  TESSERA_VK_FIELDS(CmdPipelineBarrierRecord, src_stages, dst_stages, images);
+  TESSERA_RECORD_FIELDS(CmdPipelineBarrierRecord, src_stages, dst_stages, images);
 };
 
 struct CmdExecuteCommandsRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kCmdExecuteCommands;
   std::vector<uint64_t> command_buffers;
-  TESSERA_VK_FIELDS(CmdExecuteCommandsRecord, command_buffers);
+  TESSERA_RECORD_FIELDS(CmdExecuteCommandsRecord, command_buffers);
 };
 
-// ---- Encoding ------------------------------------------------------------------------------
-
-namespace vk_detail {
-
-template <typename T>
-struct is_vector : std::false_type {};
-template <typename T>
-struct is_vector<std::vector<T>> : std::true_type {};
-
-template <typename T>
-concept HasFields = requires(T& t) { t.fields(); };
-
-template <typename T>
-concept HasAppendedFields = HasFields<T> && requires { T::kFieldsSince1_0; };
-
-template <typename T>
-void put_field(ByteWriter& w, const T& v) {
-  if constexpr (std::is_arithmetic_v<T>) {
-    w.put(v);
-  } else if constexpr (std::is_same_v<T, Hash128>) {
-    w.put_hash(v);
-  } else if constexpr (std::is_same_v<T, std::string>) {
-    w.put_string(v);
-  } else if constexpr (is_vector<T>::value) {
-    w.put_varint(v.size());
-    for (const auto& e : v) put_field(w, e);
-  } else {
-    static_assert(HasFields<T>, "record field of an unsupported type");
-    std::apply([&w](const auto&... f) { (put_field(w, f), ...); }, v.fields());
-  }
-}
-
-template <typename T>
-constexpr size_t min_encoded_size() {
-  if constexpr (std::is_arithmetic_v<T>) return sizeof(T);
-  else if constexpr (std::is_same_v<T, Hash128>) return 16;
-  else return 1;  // a string, vector or struct takes at least one byte (a varint or a field)
-}
-
-template <typename T>
-void get_field(ByteReader& r, T& v) {
-  if constexpr (std::is_arithmetic_v<T>) {
-    v = r.get<T>();
-  } else if constexpr (std::is_same_v<T, Hash128>) {
-    v = r.get_hash();
-  } else if constexpr (std::is_same_v<T, std::string>) {
-    v = r.get_string();
-  } else if constexpr (is_vector<T>::value) {
-    using E = typename T::value_type;
-    // get_count refuses a count the rest of the body cannot hold: no huge allocation from a
-    // hostile count.
-    v.clear();
-    v.resize(static_cast<size_t>(r.get_count(min_encoded_size<E>())));
-    for (auto& e : v) {
-      if (!r.ok()) break;
-      get_field(r, e);
-    }
-  } else {
-    static_assert(HasFields<T>, "record field of an unsupported type");
-    if constexpr (HasAppendedFields<T>) {
-      // Fields from kFieldsSince1_0 on were appended by later minor versions: a body that ends
-      // before one of them leaves it and the ones after at their defaults.
-      size_t index = 0;
-      bool ended = false;
-      std::apply(
-          [&](auto&... f) {
-            ((ended = ended || (index >= T::kFieldsSince1_0 && r.ok() && r.at_end()),
-              ended ? void() : get_field(r, f), ++index),
-             ...);
-          },
-          v.fields());
-    } else {
-      std::apply([&r](auto&... f) { (get_field(r, f), ...); }, v.fields());
-    }
-  }
-}
-
-}  // namespace vk_detail
-
 template <typename R>
-concept VkRecord = vk_detail::HasFields<R> && requires { R::kKind; } &&
-                   std::is_same_v<std::remove_cv_t<decltype(R::kKind)>, VkRecordKind>;
-
-template <VkRecord R>
-void encode(ByteWriter& w, const R& rec) {
-  vk_detail::put_field(w, rec);
-}
-
-template <VkRecord R>
-bool decode(ByteReader& r, R& out) {
-  out = R{};
-  vk_detail::get_field(r, out);
-  return r.ok();
-}
+concept VkRecord = FieldRecord<R> && std::is_same_v<std::remove_cv_t<decltype(R::kKind)>, VkRecordKind>;
 
 // Kind number of a record struct, for CaptureWriter::write_record.
 template <VkRecord R>
