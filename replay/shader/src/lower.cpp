@@ -473,6 +473,65 @@ bool Decoder::control_flow_inst(const Instr& in, Block& blk) {
   }
 }
 
+namespace {
+
+// The GLSL.std.450 instructions that map to one component-wise Inst, with their operand count.
+std::optional<std::pair<IOp, uint32_t>> glsl_componentwise_op(uint32_t e) {
+  switch (e) {
+    case GLSLstd450Round: return {{IOp::Round, 1}};
+    case GLSLstd450RoundEven: return {{IOp::RoundEven, 1}};
+    case GLSLstd450Trunc: return {{IOp::Trunc, 1}};
+    case GLSLstd450FAbs: return {{IOp::FAbs, 1}};
+    case GLSLstd450SAbs: return {{IOp::SAbs, 1}};
+    case GLSLstd450FSign: return {{IOp::FSign, 1}};
+    case GLSLstd450SSign: return {{IOp::SSign, 1}};
+    case GLSLstd450Floor: return {{IOp::Floor, 1}};
+    case GLSLstd450Ceil: return {{IOp::Ceil, 1}};
+    case GLSLstd450Fract: return {{IOp::Fract, 1}};
+    case GLSLstd450Radians: return {{IOp::Radians, 1}};
+    case GLSLstd450Degrees: return {{IOp::Degrees, 1}};
+    case GLSLstd450Sin: return {{IOp::Sin, 1}};
+    case GLSLstd450Cos: return {{IOp::Cos, 1}};
+    case GLSLstd450Tan: return {{IOp::Tan, 1}};
+    case GLSLstd450Asin: return {{IOp::Asin, 1}};
+    case GLSLstd450Acos: return {{IOp::Acos, 1}};
+    case GLSLstd450Atan: return {{IOp::Atan, 1}};
+    case GLSLstd450Sinh: return {{IOp::Sinh, 1}};
+    case GLSLstd450Cosh: return {{IOp::Cosh, 1}};
+    case GLSLstd450Tanh: return {{IOp::Tanh, 1}};
+    case GLSLstd450Exp: return {{IOp::Exp, 1}};
+    case GLSLstd450Log: return {{IOp::Log, 1}};
+    case GLSLstd450Exp2: return {{IOp::Exp2, 1}};
+    case GLSLstd450Log2: return {{IOp::Log2, 1}};
+    case GLSLstd450Sqrt: return {{IOp::Sqrt, 1}};
+    case GLSLstd450InverseSqrt: return {{IOp::InverseSqrt, 1}};
+    case GLSLstd450FindILsb: return {{IOp::FindILsb, 1}};
+    case GLSLstd450FindSMsb: return {{IOp::FindSMsb, 1}};
+    case GLSLstd450FindUMsb: return {{IOp::FindUMsb, 1}};
+    case GLSLstd450Atan2: return {{IOp::Atan2, 2}};
+    case GLSLstd450Pow: return {{IOp::Pow, 2}};
+    case GLSLstd450FMin: return {{IOp::FMin, 2}};
+    case GLSLstd450UMin: return {{IOp::UMin, 2}};
+    case GLSLstd450SMin: return {{IOp::SMin, 2}};
+    case GLSLstd450FMax: return {{IOp::FMax, 2}};
+    case GLSLstd450UMax: return {{IOp::UMax, 2}};
+    case GLSLstd450SMax: return {{IOp::SMax, 2}};
+    case GLSLstd450NMin: return {{IOp::NMin, 2}};
+    case GLSLstd450NMax: return {{IOp::NMax, 2}};
+    case GLSLstd450Step: return {{IOp::Step, 2}};
+    case GLSLstd450FClamp: case GLSLstd450NClamp: return {{IOp::FClamp, 3}};
+    case GLSLstd450UClamp: return {{IOp::UClamp, 3}};
+    case GLSLstd450SClamp: return {{IOp::SClamp, 3}};
+    case GLSLstd450FMix: return {{IOp::FMix, 3}};
+    case GLSLstd450SmoothStep: return {{IOp::SmoothStep, 3}};
+    case GLSLstd450Fma: return {{IOp::Fma, 3}};
+    case GLSLstd450Ldexp: return {{IOp::Ldexp, 2}};
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
 void Decoder::ext_inst(const Instr& in) {
   if (in[3] != glsl_set_) fail("unsupported extended instruction set");
   uint32_t d = reg_of(in[2]);
@@ -490,55 +549,11 @@ void Decoder::ext_inst(const Instr& in) {
       if (arity > 2) ins.sc = opn(2) == 1 ? 0 : 1;
     }
   };
+  if (const auto op = glsl_componentwise_op(e)) {
+    cw(op->first, op->second);
+    return;
+  }
   switch (e) {
-    case GLSLstd450Round: cw(IOp::Round, 1); return;
-    case GLSLstd450RoundEven: cw(IOp::RoundEven, 1); return;
-    case GLSLstd450Trunc: cw(IOp::Trunc, 1); return;
-    case GLSLstd450FAbs: cw(IOp::FAbs, 1); return;
-    case GLSLstd450SAbs: cw(IOp::SAbs, 1); return;
-    case GLSLstd450FSign: cw(IOp::FSign, 1); return;
-    case GLSLstd450SSign: cw(IOp::SSign, 1); return;
-    case GLSLstd450Floor: cw(IOp::Floor, 1); return;
-    case GLSLstd450Ceil: cw(IOp::Ceil, 1); return;
-    case GLSLstd450Fract: cw(IOp::Fract, 1); return;
-    case GLSLstd450Radians: cw(IOp::Radians, 1); return;
-    case GLSLstd450Degrees: cw(IOp::Degrees, 1); return;
-    case GLSLstd450Sin: cw(IOp::Sin, 1); return;
-    case GLSLstd450Cos: cw(IOp::Cos, 1); return;
-    case GLSLstd450Tan: cw(IOp::Tan, 1); return;
-    case GLSLstd450Asin: cw(IOp::Asin, 1); return;
-    case GLSLstd450Acos: cw(IOp::Acos, 1); return;
-    case GLSLstd450Atan: cw(IOp::Atan, 1); return;
-    case GLSLstd450Sinh: cw(IOp::Sinh, 1); return;
-    case GLSLstd450Cosh: cw(IOp::Cosh, 1); return;
-    case GLSLstd450Tanh: cw(IOp::Tanh, 1); return;
-    case GLSLstd450Exp: cw(IOp::Exp, 1); return;
-    case GLSLstd450Log: cw(IOp::Log, 1); return;
-    case GLSLstd450Exp2: cw(IOp::Exp2, 1); return;
-    case GLSLstd450Log2: cw(IOp::Log2, 1); return;
-    case GLSLstd450Sqrt: cw(IOp::Sqrt, 1); return;
-    case GLSLstd450InverseSqrt: cw(IOp::InverseSqrt, 1); return;
-    case GLSLstd450FindILsb: cw(IOp::FindILsb, 1); return;
-    case GLSLstd450FindSMsb: cw(IOp::FindSMsb, 1); return;
-    case GLSLstd450FindUMsb: cw(IOp::FindUMsb, 1); return;
-    case GLSLstd450Atan2: cw(IOp::Atan2, 2); return;
-    case GLSLstd450Pow: cw(IOp::Pow, 2); return;
-    case GLSLstd450FMin: cw(IOp::FMin, 2); return;
-    case GLSLstd450UMin: cw(IOp::UMin, 2); return;
-    case GLSLstd450SMin: cw(IOp::SMin, 2); return;
-    case GLSLstd450FMax: cw(IOp::FMax, 2); return;
-    case GLSLstd450UMax: cw(IOp::UMax, 2); return;
-    case GLSLstd450SMax: cw(IOp::SMax, 2); return;
-    case GLSLstd450NMin: cw(IOp::NMin, 2); return;
-    case GLSLstd450NMax: cw(IOp::NMax, 2); return;
-    case GLSLstd450Step: cw(IOp::Step, 2); return;
-    case GLSLstd450FClamp: case GLSLstd450NClamp: cw(IOp::FClamp, 3); return;
-    case GLSLstd450UClamp: cw(IOp::UClamp, 3); return;
-    case GLSLstd450SClamp: cw(IOp::SClamp, 3); return;
-    case GLSLstd450FMix: cw(IOp::FMix, 3); return;
-    case GLSLstd450SmoothStep: cw(IOp::SmoothStep, 3); return;
-    case GLSLstd450Fma: cw(IOp::Fma, 3); return;
-    case GLSLstd450Ldexp: cw(IOp::Ldexp, 2); return;
     case GLSLstd450Modf: case GLSLstd450Frexp: {
       // The pointer forms: result = first member, *pointer = second member.
       const Value& pv = val(in[6]);
