@@ -631,11 +631,81 @@ void CommandWalker::set_dynamic(const cap::CmdSetDynamicStateRecord& rec) {
   }
 }
 
+// One descriptor (Vulkan spec "Descriptor Types"): the sampler, image view or buffer range it
+// names; `sampler` is the written or immutable sampler, `dynamic_offset` a dynamic buffer's.
+DescriptorElement CommandWalker::resolve_element(uint32_t type, const DescriptorSlot& slot, uint64_t sampler,
+                                                 uint64_t dynamic_offset) {
+  SkipCounts& skipped = result_->skipped;
+  DescriptorElement el;
+  switch (type) {
+    case VK_DESCRIPTOR_TYPE_SAMPLER:
+    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER: {
+      el.sampler = Resources::find(res_.samplers, sampler);
+      if (el.sampler == nullptr && sampler != 0) skipped.add("descriptor: unknown sampler");
+      if (type == VK_DESCRIPTOR_TYPE_SAMPLER) break;
+      [[fallthrough]];
+    }
+    case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+    case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+    case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
+      el.view = Resources::find(res_.views, slot.view);
+      if (el.view == nullptr && slot.view != 0) skipped.add("descriptor: unknown image view");
+      break;
+    case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+    case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER: {
+      const auto* bv = Resources::find(res_.buffer_views, slot.texel_view);
+      if (bv == nullptr) {
+        if (slot.texel_view != 0) skipped.add("descriptor: unknown buffer view");
+        break;
+      }
+      el.buffer = Resources::find(res_.buffers, bv->buffer);
+      if (el.buffer == nullptr) {
+        skipped.add("descriptor: unknown buffer");
+        break;
+      }
+      el.offset = bv->offset;
+      el.range = bv->range == VK_WHOLE_SIZE
+                     ? (el.buffer->size > bv->offset ? el.buffer->size - bv->offset : 0)
+                     : bv->range;
+      el.format = bv->format;
+      break;
+    }
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC: {
+      el.buffer = Resources::find(res_.buffers, slot.buffer);
+      if (el.buffer == nullptr) {
+        if (slot.buffer != 0) skipped.add("descriptor: unknown buffer");
+        break;
+      }
+      // VK_WHOLE_SIZE: the buffer's size minus the written offset, taken at update time;
+      // the dynamic offset then moves the window, clamped to the buffer.
+      uint64_t range = slot.range == VK_WHOLE_SIZE
+                           ? (el.buffer->size > slot.offset ? el.buffer->size - slot.offset : 0)
+                           : slot.range;
+      el.offset = slot.offset + dynamic_offset;
+      if (el.offset >= el.buffer->size) {
+        range = 0;
+      } else {
+        range = std::min(range, el.buffer->size - el.offset);
+      }
+      el.range = range;
+      break;
+    }
+    default:
+      if (slot.written) {
+        skipped.add("descriptor: type " + std::to_string(type) + " not supported");
+      }
+      break;
+  }
+  return el;
+}
+
 void CommandWalker::resolve_descriptors(const cap::PipelineLayoutRecord& layout,
                                         const std::map<uint32_t, BoundSet>& sets,
                                         const std::map<uint32_t, DescriptorSetState>& push_sets,
                                         std::vector<DescriptorBinding>* out_bindings) {
-  SkipCounts& skipped = result_->skipped;
   for (uint32_t s = 0; s < layout.set_layouts.size(); ++s) {
     auto bound = sets.find(s);
     if (bound == sets.end()) continue;  // not bound: the shaders must not use it
@@ -664,79 +734,16 @@ void CommandWalker::resolve_descriptors(const cap::PipelineLayoutRecord& layout,
       }
       for (size_t e = 0; e < entry.slots.size(); ++e) {
         const DescriptorSlot& slot = entry.slots[e];
-        DescriptorElement el;
-        switch (entry.type) {
-          case VK_DESCRIPTOR_TYPE_SAMPLER:
-          case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER: {
-            // Immutable samplers take the place of written ones (VkDescriptorSetLayoutBinding).
-            const uint64_t h = immutable != nullptr && e < immutable->size() ? (*immutable)[e]
-                                                                            : slot.sampler;
-            el.sampler = Resources::find(res_.samplers, h);
-            if (el.sampler == nullptr && h != 0) skipped.add("descriptor: unknown sampler");
-            if (entry.type == VK_DESCRIPTOR_TYPE_SAMPLER) break;
-            [[fallthrough]];
-          }
-          case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
-          case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
-          case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
-            el.view = Resources::find(res_.views, slot.view);
-            if (el.view == nullptr && slot.view != 0) skipped.add("descriptor: unknown image view");
-            break;
-          case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
-          case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER: {
-            const auto* bv = Resources::find(res_.buffer_views, slot.texel_view);
-            if (bv == nullptr) {
-              if (slot.texel_view != 0) skipped.add("descriptor: unknown buffer view");
-              break;
-            }
-            el.buffer = Resources::find(res_.buffers, bv->buffer);
-            if (el.buffer == nullptr) {
-              skipped.add("descriptor: unknown buffer");
-              break;
-            }
-            el.offset = bv->offset;
-            el.range = bv->range == VK_WHOLE_SIZE
-                           ? (el.buffer->size > bv->offset ? el.buffer->size - bv->offset : 0)
-                           : bv->range;
-            el.format = bv->format;
-            break;
-          }
-          case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
-          case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
-          case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
-          case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC: {
-            uint64_t dyn = 0;
-            if (is_dynamic_buffer(entry.type)) {
-              const auto& offs = bound->second.dynamic_offsets;
-              dyn = next_dynamic < offs.size() ? offs[next_dynamic] : 0;
-              ++next_dynamic;
-            }
-            el.buffer = Resources::find(res_.buffers, slot.buffer);
-            if (el.buffer == nullptr) {
-              if (slot.buffer != 0) skipped.add("descriptor: unknown buffer");
-              break;
-            }
-            // VK_WHOLE_SIZE: the buffer's size minus the written offset, taken at update time;
-            // the dynamic offset then moves the window, clamped to the buffer.
-            uint64_t range = slot.range == VK_WHOLE_SIZE
-                                 ? (el.buffer->size > slot.offset ? el.buffer->size - slot.offset : 0)
-                                 : slot.range;
-            el.offset = slot.offset + dyn;
-            if (el.offset >= el.buffer->size) {
-              range = 0;
-            } else {
-              range = std::min(range, el.buffer->size - el.offset);
-            }
-            el.range = range;
-            break;
-          }
-          default:
-            if (slot.written) {
-              skipped.add("descriptor: type " + std::to_string(entry.type) + " not supported");
-            }
-            break;
+        // Immutable samplers take the place of written ones (VkDescriptorSetLayoutBinding).
+        const uint64_t sampler = immutable != nullptr && e < immutable->size() ? (*immutable)[e] : slot.sampler;
+        // Dynamic buffers take the set's dynamic offsets in binding order.
+        uint64_t dynamic_offset = 0;
+        if (is_dynamic_buffer(entry.type)) {
+          const auto& offs = bound->second.dynamic_offsets;
+          dynamic_offset = next_dynamic < offs.size() ? offs[next_dynamic] : 0;
+          ++next_dynamic;
         }
-        out.elements.push_back(el);
+        out.elements.push_back(resolve_element(entry.type, slot, sampler, dynamic_offset));
       }
       out_bindings->push_back(std::move(out));
     }

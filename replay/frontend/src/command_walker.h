@@ -115,6 +115,8 @@ class CommandWalker {
   void resolve_descriptors(const capture::PipelineLayoutRecord& layout, const std::map<uint32_t, BoundSet>& sets,
                            const std::map<uint32_t, DescriptorSetState>& push_sets,
                            std::vector<DescriptorBinding>* out);
+  DescriptorElement resolve_element(uint32_t type, const DescriptorSlot& slot, uint64_t sampler,
+                                    uint64_t dynamic_offset);
   // The stage's SPIR-V and specialization; false (counted) when the code is missing.
   bool stage_code(const capture::ShaderStage& stage, ShaderStageCode* code);
   // Push constants of `layout` (0 .. the end of its largest range) from the command buffer's;
