@@ -1,6 +1,6 @@
 // Operation classes (op_class.h): exact per-quad counts of small shaders whose every operation is
 // accounted for in the GLSL's comments (tests/shader/glsl/op_mix*.{frag,vert}), against the
-// decoder's table in shader_module.cpp.
+// decoder's table in op_classes.cpp.
 #include <gtest/gtest.h>
 
 #include <cstring>

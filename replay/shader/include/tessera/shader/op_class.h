@@ -1,6 +1,6 @@
 // Operation classes: what a GPU issues for a shader, by the unit that executes it.
 //
-// The decoder (shader_module.cpp, table "Operation classes") gives every SPIR-V instruction of a
+// The decoder (op_classes.cpp, table "Operation classes") gives every SPIR-V instruction of a
 // block a class and a weight: the scalar operations one lane issues for it. Bifrost (Mali) is
 // scalar per thread, "four threads doing a vec3 FP32 add takes three cycles" (Arm via EE Times,
 // 2016), so a component-wise op on n components weighs n. Instructions a GPU compiler folds away
