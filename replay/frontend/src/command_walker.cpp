@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "record_decode.h"
 #include "transfer.h"
 
 namespace tessera::frontend {
@@ -19,18 +20,6 @@ constexpr uint32_t kMaxIndirectDraws = 1u << 16;
 constexpr uint32_t kMaxViewports = 16;
 // maxColorAttachments is at most 8 on the devices we know; 32 bounds hostile attachment indices.
 constexpr uint32_t kMaxColorAttachments = 32;
-
-template <typename R>
-bool decode_into(std::span<const std::byte> body, R* out, std::string* error) {
-  auto rec = cap::decode_record<R>(body);
-  if (!rec) {
-    const char* name = cap::record_kind_name(static_cast<uint32_t>(R::kKind));
-    *error = std::string(name != nullptr ? name : "command") + " record does not decode";
-    return false;
-  }
-  *out = std::move(*rec);
-  return true;
-}
 
 float as_float(uint32_t w) {
   float f;
@@ -972,20 +961,6 @@ void CommandWalker::draw_indirect(const cap::CmdDrawIndirectRecord& rec) {
     emit_draw(std::move(d));
   }
 }
-
-namespace {
-
-// Decodes the body into a record of type R and hands it to `use`; false (with *error) when it
-// does not decode.
-template <typename R, typename F>
-bool with_record(std::span<const std::byte> body, std::string* error, F&& use) {
-  R r;
-  if (!decode_into(body, &r, error)) return false;
-  use(r);
-  return true;
-}
-
-}  // namespace
 
 bool CommandWalker::command(uint32_t kind, std::span<const std::byte> body, std::string* error) {
   using K = cap::VkRecordKind;

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "formats.h"
+#include "record_decode.h"
 
 namespace tessera::frontend {
 
@@ -14,18 +15,6 @@ namespace cap = tessera::capture;
 namespace {
 
 uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
-
-template <typename R>
-bool decode_into(std::span<const std::byte> body, R* out, std::string* error) {
-  auto rec = cap::decode_record<R>(body);
-  if (!rec) {
-    const char* name = cap::record_kind_name(static_cast<uint32_t>(R::kKind));
-    *error = std::string(name != nullptr ? name : "record") + " record does not decode";
-    return false;
-  }
-  *out = std::move(*rec);
-  return true;
-}
 
 // Replaces (in place, so pointers stay valid) or creates the object under `handle`.
 template <typename T>
@@ -323,171 +312,115 @@ void Resources::apply_descriptor_update(const cap::DescriptorUpdateRecord& rec,
   }
 }
 
+// Vulkan spec "Memory Allocation": the allocation's bytes (held within the replay's budget) and
+// its place in the replayer's address space.
+void Resources::apply_memory_alloc(const cap::MemoryAllocRecord& r, SkipCounts& skipped) {
+  MemoryObject& m = slot(memories, r.memory);
+  m.handle = r.memory;
+  m.property_flags = r.property_flags;
+  known_memory_.erase(r.memory);
+  held_bytes_ -= m.bytes.size();
+  m.bytes = {};
+  if (r.size > kMaxObjectBytes) {
+    skipped.add("memory: allocation larger than 2 GiB (contents not held)");
+  } else if (held_bytes_ + r.size > kMaxTotalBytes) {
+    skipped.add("memory: beyond the replay's 16 GiB budget (contents not held)");
+  } else {
+    held_bytes_ += r.size;
+    m.bytes.assign(static_cast<size_t>(r.size), std::byte{0});
+  }
+  memory_address_[r.memory] = next_memory_address_;
+  next_memory_address_ += align_up(std::max<uint64_t>(r.size, 1), kAddressAlign);
+}
+
+// The device limits rasterization depends on (Vulkan spec "Limits": point size and line width
+// ranges, strictLines; "Point Clipping"), when the capture recorded them.
+void Resources::apply_device_limits(const cap::DeviceInfoRecord& r) {
+  // A range no device reports (NaN, reversed, beyond 2^16) keeps the required minimum.
+  const auto usable = [](const float range[2]) {
+    return range[0] >= 0.0f && range[0] <= range[1] && range[1] <= 65536.0f;
+  };
+  if (r.has_limits == 0) return;
+  const auto& l = r.limits;
+  if (usable(l.point_size_range)) {
+    limits.point_size_range[0] = l.point_size_range[0];
+    limits.point_size_range[1] = l.point_size_range[1];
+  }
+  if (usable(l.line_width_range)) {
+    limits.line_width_range[0] = l.line_width_range[0];
+    limits.line_width_range[1] = l.line_width_range[1];
+  }
+  limits.strict_lines = l.strict_lines != 0;
+  limits.points_clip_to_view_volume = l.point_clipping_behavior == VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
+}
+
 bool Resources::apply(uint32_t kind, std::span<const std::byte> body, SkipCounts& skipped,
                       std::string* error) {
   using K = cap::VkRecordKind;
+  using RK = cap::RecordKind;
   switch (kind) {
-    case static_cast<uint32_t>(cap::RecordKind::kImage): {
-      cap::ImageRecord r;
-      if (!decode_into(body, &r, error)) return false;
-      apply_image(r, skipped);
-      return true;
-    }
-    case static_cast<uint32_t>(cap::RecordKind::kBuffer): {
-      cap::BufferRecord r;
-      if (!decode_into(body, &r, error)) return false;
-      Buffer& b = slot(buffers, r.buffer);
-      b = Buffer{};
-      b.handle = r.buffer;
-      b.size = r.size;
-      b.usage = r.usage;
-      if (!r.contents.is_zero()) skipped.add("buffer: contents before its memory is bound");
-      return true;
-    }
-    case static_cast<uint32_t>(cap::RecordKind::kShaderModule): {
-      cap::ShaderModuleRecord r;
-      if (!decode_into(body, &r, error)) return false;
-      shader_modules[r.module] = r;
-      return true;
-    }
-    case static_cast<uint32_t>(K::kSwapchain): {
-      cap::SwapchainRecord r;
-      if (!decode_into(body, &r, error)) return false;
-      apply_swapchain(r);
-      return true;
-    }
-    case static_cast<uint32_t>(K::kSampler): {
-      cap::SamplerRecord r;
-      if (!decode_into(body, &r, error)) return false;
-      slot(samplers, r.sampler) = r;
-      return true;
-    }
-    case static_cast<uint32_t>(K::kImageView): {
-      cap::ImageViewRecord r;
-      if (!decode_into(body, &r, error)) return false;
-      apply_view(r, skipped);
-      return true;
-    }
-    case static_cast<uint32_t>(K::kBufferView): {
-      cap::BufferViewRecord r;
-      if (!decode_into(body, &r, error)) return false;
-      slot(buffer_views, r.view) = r;
-      return true;
-    }
-    case static_cast<uint32_t>(K::kDescriptorSetLayout): {
-      cap::DescriptorSetLayoutRecord r;
-      if (!decode_into(body, &r, error)) return false;
-      // Dynamic offsets and update spill-over follow binding-number order.
-      std::sort(r.bindings.begin(), r.bindings.end(),
-                [](const auto& a, const auto& b) { return a.binding < b.binding; });
-      slot(set_layouts, r.layout) = r;
-      return true;
-    }
-    case static_cast<uint32_t>(K::kPipelineLayout): {
-      cap::PipelineLayoutRecord r;
-      if (!decode_into(body, &r, error)) return false;
-      slot(pipeline_layouts, r.layout) = r;
-      return true;
-    }
-    case static_cast<uint32_t>(K::kRenderPass): {
-      cap::RenderPassRecord r;
-      if (!decode_into(body, &r, error)) return false;
-      slot(render_passes, r.render_pass) = r;
-      return true;
-    }
-    case static_cast<uint32_t>(K::kFramebuffer): {
-      cap::FramebufferRecord r;
-      if (!decode_into(body, &r, error)) return false;
-      slot(framebuffers, r.framebuffer) = r;
-      return true;
-    }
-    case static_cast<uint32_t>(K::kGraphicsPipeline): {
-      cap::GraphicsPipelineRecord r;
-      if (!decode_into(body, &r, error)) return false;
-      slot(pipelines, r.pipeline) = r;
-      return true;
-    }
-    case static_cast<uint32_t>(K::kComputePipeline): {
-      cap::ComputePipelineRecord r;
-      if (!decode_into(body, &r, error)) return false;
-      slot(compute_pipelines, r.pipeline) = r;
-      return true;
-    }
-    case static_cast<uint32_t>(K::kDescriptorSetAlloc): {
-      cap::DescriptorSetAllocRecord r;
-      if (!decode_into(body, &r, error)) return false;
-      auto* layout = find(set_layouts, r.layout);
-      DescriptorSetState& set = slot(sets, r.set);
-      if (layout == nullptr) {
-        set = DescriptorSetState{};
-        skipped.add("descriptor set: unknown set layout");
-      } else if (!init_set(set, *layout)) {
-        skipped.add("descriptor set: binding beyond 16384 elements (cut)");
-      }
-      return true;
-    }
-    case static_cast<uint32_t>(K::kDescriptorUpdate): {
-      cap::DescriptorUpdateRecord r;
-      if (!decode_into(body, &r, error)) return false;
-      apply_descriptor_update(r, skipped);
-      return true;
-    }
-    case static_cast<uint32_t>(K::kMemoryAlloc): {
-      cap::MemoryAllocRecord r;
-      if (!decode_into(body, &r, error)) return false;
-      MemoryObject& m = slot(memories, r.memory);
-      m.handle = r.memory;
-      m.property_flags = r.property_flags;
-      known_memory_.erase(r.memory);
-      held_bytes_ -= m.bytes.size();
-      m.bytes = {};
-      if (r.size > kMaxObjectBytes) {
-        skipped.add("memory: allocation larger than 2 GiB (contents not held)");
-      } else if (held_bytes_ + r.size > kMaxTotalBytes) {
-        skipped.add("memory: beyond the replay's 16 GiB budget (contents not held)");
-      } else {
-        held_bytes_ += r.size;
-        m.bytes.assign(static_cast<size_t>(r.size), std::byte{0});
-      }
-      memory_address_[r.memory] = next_memory_address_;
-      next_memory_address_ += align_up(std::max<uint64_t>(r.size, 1), kAddressAlign);
-      return true;
-    }
-    case static_cast<uint32_t>(K::kMemoryBind): {
-      cap::MemoryBindRecord r;
-      if (!decode_into(body, &r, error)) return false;
-      apply_bind(r, skipped);
-      return true;
-    }
-    case static_cast<uint32_t>(K::kMemoryContents): {
-      cap::MemoryContentsRecord r;
-      if (!decode_into(body, &r, error)) return false;
-      apply_memory_contents(r, skipped);
-      return true;
-    }
-    case static_cast<uint32_t>(cap::RecordKind::kDeviceInfo): {
-      cap::DeviceInfoRecord r;
-      if (!decode_into(body, &r, error)) return false;
-      // A range no device reports (NaN, reversed, beyond 2^16) keeps the required minimum.
-      const auto usable = [](const float range[2]) {
-        return range[0] >= 0.0f && range[0] <= range[1] && range[1] <= 65536.0f;
-      };
-      if (r.has_limits != 0) {
-        const auto& l = r.limits;
-        if (usable(l.point_size_range)) {
-          limits.point_size_range[0] = l.point_size_range[0];
-          limits.point_size_range[1] = l.point_size_range[1];
+    case static_cast<uint32_t>(RK::kImage):
+      return with_record<cap::ImageRecord>(body, error, [&](auto& r) { apply_image(r, skipped); });
+    case static_cast<uint32_t>(RK::kBuffer):
+      return with_record<cap::BufferRecord>(body, error, [&](auto& r) {
+        Buffer& b = slot(buffers, r.buffer);
+        b = Buffer{};
+        b.handle = r.buffer;
+        b.size = r.size;
+        b.usage = r.usage;
+        if (!r.contents.is_zero()) skipped.add("buffer: contents before its memory is bound");
+      });
+    case static_cast<uint32_t>(RK::kShaderModule):
+      return with_record<cap::ShaderModuleRecord>(body, error, [&](auto& r) { shader_modules[r.module] = r; });
+    case static_cast<uint32_t>(K::kSwapchain):
+      return with_record<cap::SwapchainRecord>(body, error, [&](auto& r) { apply_swapchain(r); });
+    case static_cast<uint32_t>(K::kSampler):
+      return with_record<cap::SamplerRecord>(body, error, [&](auto& r) { slot(samplers, r.sampler) = r; });
+    case static_cast<uint32_t>(K::kImageView):
+      return with_record<cap::ImageViewRecord>(body, error, [&](auto& r) { apply_view(r, skipped); });
+    case static_cast<uint32_t>(K::kBufferView):
+      return with_record<cap::BufferViewRecord>(body, error, [&](auto& r) { slot(buffer_views, r.view) = r; });
+    case static_cast<uint32_t>(K::kDescriptorSetLayout):
+      return with_record<cap::DescriptorSetLayoutRecord>(body, error, [&](auto& r) {
+        // Dynamic offsets and update spill-over follow binding-number order.
+        std::sort(r.bindings.begin(), r.bindings.end(),
+                  [](const auto& a, const auto& b) { return a.binding < b.binding; });
+        slot(set_layouts, r.layout) = r;
+      });
+    case static_cast<uint32_t>(K::kPipelineLayout):
+      return with_record<cap::PipelineLayoutRecord>(body, error,
+                                                    [&](auto& r) { slot(pipeline_layouts, r.layout) = r; });
+    case static_cast<uint32_t>(K::kRenderPass):
+      return with_record<cap::RenderPassRecord>(body, error, [&](auto& r) { slot(render_passes, r.render_pass) = r; });
+    case static_cast<uint32_t>(K::kFramebuffer):
+      return with_record<cap::FramebufferRecord>(body, error, [&](auto& r) { slot(framebuffers, r.framebuffer) = r; });
+    case static_cast<uint32_t>(K::kGraphicsPipeline):
+      return with_record<cap::GraphicsPipelineRecord>(body, error, [&](auto& r) { slot(pipelines, r.pipeline) = r; });
+    case static_cast<uint32_t>(K::kComputePipeline):
+      return with_record<cap::ComputePipelineRecord>(body, error,
+                                                     [&](auto& r) { slot(compute_pipelines, r.pipeline) = r; });
+    case static_cast<uint32_t>(K::kDescriptorSetAlloc):
+      return with_record<cap::DescriptorSetAllocRecord>(body, error, [&](auto& r) {
+        auto* layout = find(set_layouts, r.layout);
+        DescriptorSetState& set = slot(sets, r.set);
+        if (layout == nullptr) {
+          set = DescriptorSetState{};
+          skipped.add("descriptor set: unknown set layout");
+        } else if (!init_set(set, *layout)) {
+          skipped.add("descriptor set: binding beyond 16384 elements (cut)");
         }
-        if (usable(l.line_width_range)) {
-          limits.line_width_range[0] = l.line_width_range[0];
-          limits.line_width_range[1] = l.line_width_range[1];
-        }
-        limits.strict_lines = l.strict_lines != 0;
-        limits.points_clip_to_view_volume =
-            l.point_clipping_behavior == VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
-      }
-      return true;
-    }
+      });
+    case static_cast<uint32_t>(K::kDescriptorUpdate):
+      return with_record<cap::DescriptorUpdateRecord>(body, error,
+                                                      [&](auto& r) { apply_descriptor_update(r, skipped); });
+    case static_cast<uint32_t>(K::kMemoryAlloc):
+      return with_record<cap::MemoryAllocRecord>(body, error, [&](auto& r) { apply_memory_alloc(r, skipped); });
+    case static_cast<uint32_t>(K::kMemoryBind):
+      return with_record<cap::MemoryBindRecord>(body, error, [&](auto& r) { apply_bind(r, skipped); });
+    case static_cast<uint32_t>(K::kMemoryContents):
+      return with_record<cap::MemoryContentsRecord>(body, error, [&](auto& r) { apply_memory_contents(r, skipped); });
+    case static_cast<uint32_t>(RK::kDeviceInfo):
+      return with_record<cap::DeviceInfoRecord>(body, error, [&](auto& r) { apply_device_limits(r); });
     default:
       // Session records, frame boundaries, render-target and presented-image references and
       // format properties carry no object state.

@@ -102,6 +102,8 @@ class Resources {
 
  private:
   void apply_image(const capture::ImageRecord& rec, SkipCounts& skipped);
+  void apply_memory_alloc(const capture::MemoryAllocRecord& rec, SkipCounts& skipped);
+  void apply_device_limits(const capture::DeviceInfoRecord& rec);
   void apply_swapchain(const capture::SwapchainRecord& rec);
   void apply_memory_contents(const capture::MemoryContentsRecord& rec, SkipCounts& skipped);
   void apply_bind(const capture::MemoryBindRecord& rec, SkipCounts& skipped);
