@@ -34,22 +34,11 @@ pipeline::IndexType index_type(uint32_t type) {
                                         : pipeline::IndexType::Uint8;
 }
 
-}  // namespace
-
-VertexStage::VertexStage() : batch_(std::make_unique<shader::LaneBatch>()) {}
-VertexStage::~VertexStage() = default;
-
-bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWriter* out,
-                      RenderStats& stats, VertexOutput& result, std::string& reason) {
-  const frontend::Draw& draw = *ds.draw;
+// Attribute fetch plan for every input location of the vertex shader (Vulkan spec "Vertex Input
+// Description"); false with `reason` for a format the fetch does not decode.
+bool plan_attribute_fetches(const frontend::Draw& draw, const shader::ShaderModule& module,
+                            std::vector<AttributeFetch>& fetches, std::string& reason) {
   const capture::GraphicsPipelineRecord& state = draw.state;
-  const shader::ShaderModule& module = *ds.vs->module;
-  // vertices is only resized (never cleared): every slot used is overwritten below, and
-  // value-initialising 272 bytes per vertex for every draw would cost more than shading it.
-  result.primitives.clear();
-
-  // Attribute fetch plan for every input location of the vertex shader.
-  std::vector<AttributeFetch> fetches;
   for (const shader::InterfaceVariable& var : module.info().inputs)
     for (uint32_t l = 0; l < var.location_count; ++l) {
       AttributeFetch f;
@@ -75,41 +64,67 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
         if (vb.binding == attr->binding && vb.buffer != nullptr) f.buffer = &vb;
       fetches.push_back(f);
     }
+  return true;
+}
 
-  // Index fetch: each index read is a vertex-fetch access of the index buffer.
-  shade_.clear();
-  slot_of_.clear();
-  if (draw.indexed) {
-    const uint32_t size = index_bytes(draw.index_type);
-    const std::span<std::byte> bytes = draw.index_buffer->bytes();
-    indices_.resize(draw.vertex_count);
-    for (uint32_t i = 0; i < draw.vertex_count; ++i) {
-      const uint64_t offset = draw.index_offset + (uint64_t{draw.first_vertex} + i) * size;
-      uint32_t value = 0;  // out-of-range index reads give 0 (robust buffer access)
-      if (offset < bytes.size() && bytes.size() - offset >= size) std::memcpy(&value, bytes.data() + offset, size);
-      indices_[i] = value;
-      if (out) out->vertex_fetch(draw.index_buffer->address + offset, size);
-      ++stats.vertex_fetches;
-    }
-    const uint32_t restart = pipeline::restart_index(index_type(draw.index_type));
-    for (uint32_t v : indices_) {
-      if (ds.primitive_restart && v == restart) continue;
-      if (slot_of_.emplace(v, static_cast<uint32_t>(shade_.size())).second) shade_.push_back(v);
-    }
-  } else {
-    shade_.resize(draw.vertex_count);
-    for (uint32_t i = 0; i < draw.vertex_count; ++i) shade_[i] = draw.first_vertex + i;
-  }
-
-  // Vertex shading, 64 lanes per batch; each distinct index is shaded once (post-transform reuse).
-  std::vector<bool> vs_writes(shader::kMaxInterfaceSlots, false);
+// The interface slots the vertex shader writes (the others reach the fragment shader as 0).
+std::vector<bool> written_slots(const shader::ShaderModule& module) {
+  std::vector<bool> writes(shader::kMaxInterfaceSlots, false);
   for (const shader::InterfaceVariable& var : module.info().outputs)
     for (uint32_t l = 0; l < var.location_count; ++l)
       for (uint32_t c = 0; c < var.vector_size; ++c) {
         const uint32_t s = 4 * (var.location + l) + var.component + c;
-        if (s < vs_writes.size()) vs_writes[s] = true;
+        if (s < writes.size()) writes[s] = true;
       }
+  return writes;
+}
+
+// One lane's attributes (Vulkan spec "Vertex Input Address Calculation"): per-vertex ones at
+// vertexIndex, per-instance ones by the instance and the divisor; each read is a vertex fetch of
+// the stream.
+[[gnu::always_inline]] inline void fetch_attributes(const frontend::Draw& draw, const std::vector<AttributeFetch>& fetches,
+                                                    uint32_t instance, int32_t vertex_index, uint32_t lane,
+                                                    shader::LaneBatch& b, stream::StreamWriter* out, RenderStats& stats) {
   static constexpr std::byte kZeros[32] = {};
+  for (const AttributeFetch& f : fetches) {
+    uint64_t element = static_cast<uint32_t>(vertex_index);
+    if (f.per_instance)
+      element = f.divisor == 0 ? draw.first_instance : draw.first_instance + instance / f.divisor;
+    const std::byte* src = kZeros;
+    if (f.buffer != nullptr) {
+      const uint64_t rel = element * f.stride + f.offset;  // from the binding's offset
+      const std::span<std::byte> bytes = f.buffer->buffer->bytes();
+      const uint64_t at = f.buffer->offset + rel;
+      if (rel + f.bytes <= f.buffer->size && at + f.bytes <= bytes.size()) src = bytes.data() + at;
+      if (out) out->vertex_fetch(f.buffer->buffer->address + at, f.bytes);
+      ++stats.vertex_fetches;
+    }
+    uint32_t v[4];
+    if (!pipeline::fetch_vertex_attribute(f.format, src, v)) continue;
+    for (uint32_t c = 0; c < 4; ++c) b.inputs[f.slot + c][lane] = v[c];
+  }
+}
+
+}  // namespace
+
+VertexStage::VertexStage() : batch_(std::make_unique<shader::LaneBatch>()) {}
+VertexStage::~VertexStage() = default;
+
+bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWriter* out,
+                      RenderStats& stats, VertexOutput& result, std::string& reason) {
+  const frontend::Draw& draw = *ds.draw;
+  const shader::ShaderModule& module = *ds.vs->module;
+  // vertices is only resized (never cleared): every slot used is overwritten below, and
+  // value-initialising 272 bytes per vertex for every draw would cost more than shading it.
+  result.primitives.clear();
+
+  std::vector<AttributeFetch> fetches;
+  if (!plan_attribute_fetches(draw, module, fetches, reason)) return false;
+
+  fetch_indices(ds, out, stats);
+
+  // Vertex shading, 64 lanes per batch; each distinct index is shaded once (post-transform reuse).
+  const std::vector<bool> vs_writes = written_slots(module);
   shader::LaneBatch& b = *batch_;
   const uint32_t instance_index = draw.first_instance + instance;
   const shader::Bindings bindings = ds.vs_bind->bindings();
@@ -132,23 +147,7 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
                        : static_cast<int32_t>(vertex);
       b.vertex_index[lane] = vertex_index;
       b.instance_index[lane] = static_cast<int32_t>(instance_index);
-      for (const AttributeFetch& f : fetches) {
-        uint64_t element = static_cast<uint32_t>(vertex_index);
-        if (f.per_instance)
-          element = f.divisor == 0 ? draw.first_instance : draw.first_instance + instance / f.divisor;
-        const std::byte* src = kZeros;
-        if (f.buffer != nullptr) {
-          const uint64_t rel = element * f.stride + f.offset;  // from the binding's offset
-          const std::span<std::byte> bytes = f.buffer->buffer->bytes();
-          const uint64_t at = f.buffer->offset + rel;
-          if (rel + f.bytes <= f.buffer->size && at + f.bytes <= bytes.size()) src = bytes.data() + at;
-          if (out) out->vertex_fetch(f.buffer->buffer->address + at, f.bytes);
-          ++stats.vertex_fetches;
-        }
-        uint32_t v[4];
-        if (!pipeline::fetch_vertex_attribute(f.format, src, v)) continue;
-        for (uint32_t c = 0; c < 4; ++c) b.inputs[f.slot + c][lane] = v[c];
-      }
+      fetch_attributes(draw, fetches, instance, vertex_index, lane, b, out, stats);
     }
     samples_.clear();
     store_.clear();
@@ -182,7 +181,43 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
     stats.vertex_mix.add(mix);
   }
 
-  // Primitive assembly over positions in shade_.
+  assemble_primitives(ds, result);
+  return true;
+}
+
+// Index fetch (Vulkan spec "Drawing Commands", indexed draws): each index read is a vertex-fetch
+// access of the index buffer; each distinct index is shaded once (post-transform reuse), restart
+// indices not at all. A non-indexed draw shades its vertices in order.
+void VertexStage::fetch_indices(const DrawState& ds, stream::StreamWriter* out, RenderStats& stats) {
+  const frontend::Draw& draw = *ds.draw;
+  shade_.clear();
+  slot_of_.clear();
+  if (draw.indexed) {
+    const uint32_t size = index_bytes(draw.index_type);
+    const std::span<std::byte> bytes = draw.index_buffer->bytes();
+    indices_.resize(draw.vertex_count);
+    for (uint32_t i = 0; i < draw.vertex_count; ++i) {
+      const uint64_t offset = draw.index_offset + (uint64_t{draw.first_vertex} + i) * size;
+      uint32_t value = 0;  // out-of-range index reads give 0 (robust buffer access)
+      if (offset < bytes.size() && bytes.size() - offset >= size) std::memcpy(&value, bytes.data() + offset, size);
+      indices_[i] = value;
+      if (out) out->vertex_fetch(draw.index_buffer->address + offset, size);
+      ++stats.vertex_fetches;
+    }
+    const uint32_t restart = pipeline::restart_index(index_type(draw.index_type));
+    for (uint32_t v : indices_) {
+      if (ds.primitive_restart && v == restart) continue;
+      if (slot_of_.emplace(v, static_cast<uint32_t>(shade_.size())).second) shade_.push_back(v);
+    }
+  } else {
+    shade_.resize(draw.vertex_count);
+    for (uint32_t i = 0; i < draw.vertex_count; ++i) shade_[i] = draw.first_vertex + i;
+  }
+}
+
+// Primitive assembly (Vulkan spec "Primitive Topologies") over positions in shade_.
+void VertexStage::assemble_primitives(const DrawState& ds, VertexOutput& result) {
+  const frontend::Draw& draw = *ds.draw;
   if (draw.indexed) {
     result.primitives = pipeline::assemble_indexed(ds.topology, indices_, index_type(draw.index_type),
                                                    ds.primitive_restart);
@@ -192,7 +227,6 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
   } else {
     result.primitives = pipeline::assemble(ds.topology, 0, draw.vertex_count);
   }
-  return true;
 }
 
 }  // namespace tessera::render

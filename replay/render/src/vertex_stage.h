@@ -40,6 +40,10 @@ class VertexStage {
            VertexOutput& result, std::string& reason);
 
  private:
+  // Fills indices_, shade_ and slot_of_ for the draw.
+  void fetch_indices(const DrawState& ds, stream::StreamWriter* out, RenderStats& stats);
+  void assemble_primitives(const DrawState& ds, VertexOutput& result);
+
   std::unique_ptr<shader::LaneBatch> batch_;
   std::vector<FootprintSample> samples_;  // the current batch's texture samples
   FootprintStore store_;  // the samples' lines, probes and blocks
