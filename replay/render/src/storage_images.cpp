@@ -31,6 +31,45 @@ void encode_integer_texel(const texture::FormatInfo& f, const uint32_t v[4], uin
   for (uint32_t c = 0; c < f.components; ++c) std::memcpy(dst + c * bytes, &v[c], bytes);  // little-endian
 }
 
+// One lane's access to its texel (spec "Image Operations"): a read decodes it, a write encodes
+// the lane's texel into it (spec "Texel Output Format Conversion"), an atomic returns the old value
+// and stores the new one. True when the texel was written.
+[[gnu::always_inline]] inline bool access_texel(const shader::ImageRequest& req, uint32_t l, const texture::FormatInfo& f,
+                                                const pipeline::PixelFormat& pf, uint8_t* texel, uint32_t* const out[4]) {
+  const bool store = ((req.writes >> l) & 1u) != 0;
+  switch (req.op) {
+    case ImageOp::Read: {
+      const texture::Rgba c = texture::decode_texel(f, texel);
+      for (uint32_t k = 0; k < 4; ++k) out[k][l] = std::bit_cast<uint32_t>(c[k]);
+      break;
+    }
+    case ImageOp::Write: {
+      if (!store) return false;
+      uint32_t v[4];
+      for (uint32_t k = 0; k < 4; ++k) v[k] = req.texel[k] ? req.texel[k][l] : 0;
+      if (f.integer) {
+        encode_integer_texel(f, v, texel);
+      } else {
+        const float c[4] = {std::bit_cast<float>(v[0]), std::bit_cast<float>(v[1]), std::bit_cast<float>(v[2]),
+                            std::bit_cast<float>(v[3])};
+        pipeline::encode_color(pf, c, texel);
+      }
+      return true;
+    }
+    default: {  // Atomic on a 32-bit integer texel
+      uint32_t old;
+      std::memcpy(&old, texel, 4);
+      out[0][l] = old;
+      if (!store || req.atomic == shader::AtomicOp::Load) return false;
+      const uint32_t now = shader::atomic_result(req.atomic, old, req.texel[0] ? req.texel[0][l] : 0,
+                                                 req.comparator ? req.comparator[l] : 0);
+      std::memcpy(texel, &now, 4);
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 void StorageImageUnit::execute(const shader::ImageRequest& req, uint32_t* const out[4]) {
@@ -102,40 +141,7 @@ void StorageImageUnit::execute(const shader::ImageRequest& req, uint32_t* const 
       ++unsupported_;  // an image whose contents the front end does not hold
       continue;
     }
-    uint8_t* texel = image.planes[plane].data() + at;
-    const bool store = ((req.writes >> l) & 1u) != 0;
-    switch (req.op) {
-      case ImageOp::Read: {
-        const texture::Rgba c = texture::decode_texel(f, texel);
-        for (uint32_t k = 0; k < 4; ++k) out[k][l] = std::bit_cast<uint32_t>(c[k]);
-        break;
-      }
-      case ImageOp::Write: {
-        if (!store) break;
-        uint32_t v[4];
-        for (uint32_t k = 0; k < 4; ++k) v[k] = req.texel[k] ? req.texel[k][l] : 0;
-        if (f.integer) {
-          encode_integer_texel(f, v, texel);
-        } else {
-          const float c[4] = {std::bit_cast<float>(v[0]), std::bit_cast<float>(v[1]), std::bit_cast<float>(v[2]),
-                              std::bit_cast<float>(v[3])};
-          pipeline::encode_color(pf, c, texel);
-        }
-        wrote = true;
-        break;
-      }
-      default: {  // Atomic on a 32-bit integer texel
-        uint32_t old;
-        std::memcpy(&old, texel, 4);
-        out[0][l] = old;
-        if (!store || req.atomic == shader::AtomicOp::Load) break;
-        const uint32_t now = shader::atomic_result(req.atomic, old, req.texel[0] ? req.texel[0][l] : 0,
-                                                   req.comparator ? req.comparator[l] : 0);
-        std::memcpy(texel, &now, 4);
-        wrote = true;
-        break;
-      }
-    }
+    wrote = access_texel(req, l, f, pf, image.planes[plane].data() + at, out) || wrote;
   }
   if (wrote) image.touch();
 }
