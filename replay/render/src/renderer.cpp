@@ -78,6 +78,63 @@ struct TileWorker {
   stream::StreamWriter writer;
 };
 
+// The pass's commands by subpass, split at NextSubpass; dynamic rendering arrives as a one-subpass
+// pass.
+std::vector<std::vector<const frontend::PassCommand*>> commands_by_subpass(const frontend::RenderPassInstance& pass) {
+  std::vector<std::vector<const frontend::PassCommand*>> per_subpass(std::max<size_t>(1, pass.subpasses.size()));
+  size_t current = 0;
+  for (const frontend::PassCommand& cmd : pass.commands) {
+    if (std::holds_alternative<frontend::NextSubpass>(cmd)) {
+      if (current + 1 < per_subpass.size()) ++current;
+      continue;
+    }
+    per_subpass[current].push_back(&cmd);
+  }
+  return per_subpass;
+}
+
+// The subpass's colour and depth/stencil attachments in the tile buffers (null: unused, or of no
+// usable aspect).
+SubpassTargets subpass_targets(const frontend::Subpass& sub, TileBuffers& tiles) {
+  SubpassTargets targets;
+  for (uint32_t index : sub.colors) {
+    AttachmentBuffer* a = index == frontend::Subpass::kUnused ? nullptr : tiles.attachment(index);
+    targets.colors.push_back(a && a->color ? a : nullptr);
+  }
+  if (sub.depth_stencil != frontend::Subpass::kUnused) {
+    AttachmentBuffer* a = tiles.attachment(sub.depth_stencil);
+    targets.depth_stencil = a && (a->depth || a->stencil) ? a : nullptr;
+  }
+  return targets;
+}
+
+// The subpass's sample count (spec "Multisampling"): its attachments' (Vulkan requires them to
+// agree; one that disagrees with the first is left out), else its first draw's
+// rasterizationSamples.
+PassRaster subpass_raster(const frontend::RenderPassInstance& pass, SubpassTargets& targets,
+                          const std::vector<const frontend::PassCommand*>& commands, frontend::SkipCounts& skipped) {
+  PassRaster raster;
+  raster.limits = pass.limits;
+  raster.samples = targets.depth_stencil ? targets.depth_stencil->samples : 0;
+  for (AttachmentBuffer*& a : targets.colors) {
+    if (a == nullptr) continue;
+    if (raster.samples == 0) raster.samples = a->samples;
+    if (a->samples != raster.samples) {
+      skipped.add("pass: attachments of one subpass with different sample counts (the others not written)");
+      a = nullptr;
+    }
+  }
+  if (targets.depth_stencil && targets.depth_stencil->samples != raster.samples) targets.depth_stencil = nullptr;
+  // Without attachments the pipelines' rasterizationSamples decides (the first draw's).
+  for (const frontend::PassCommand* cmd : commands) {
+    const auto* draw = std::get_if<frontend::Draw>(cmd);
+    if (raster.samples != 0 || draw == nullptr) continue;
+    raster.samples = pipeline::standard_samples(draw->state.samples) ? draw->state.samples : 1;
+  }
+  if (raster.samples == 0) raster.samples = 1;
+  return raster;
+}
+
 }  // namespace
 
 struct Renderer::Impl {
@@ -100,6 +157,16 @@ struct Renderer::Impl {
   size_t workers_used = 0;  // workers whose fragment bindings served the current subpass
 
   void render(const frontend::RenderPassInstance& pass, frontend::SkipCounts& skipped, RenderStats& st);
+  // The geometry phase of a subpass: every draw resolved, its vertices shaded and its primitives
+  // binned into `pb`, the clears placed between them, before any tile is rendered.
+  void bin_subpass(const std::vector<const frontend::PassCommand*>& commands, const capture::Rect2D& area,
+                   const PassRaster& raster, pipeline::PolygonListBuilder& pb,
+                   std::vector<std::unique_ptr<DrawState>>& draws, std::vector<uint32_t>& prim_draw,
+                   std::vector<PendingClear>& clears, RenderStats& st, frontend::SkipCounts& skipped);
+  // Counts the image instructions of the subpass's draws that the texture and storage image
+  // units could not serve.
+  void count_unserved_image_requests(const std::vector<std::unique_ptr<DrawState>>& draws,
+                                     frontend::SkipCounts& skipped);
   // The raster phase of a subpass on config.threads threads; the tiles visited.
   uint32_t render_tiles_parallel(const frontend::RenderPassInstance& pass, const SubpassRaster& sr,
                                  const pipeline::TileOrder& order, const SubpassTargets& targets,
@@ -335,16 +402,7 @@ void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::
   if (out) out->pass_begin(pass.index, tc.width, tc.height, tc.tile_width, tc.tile_height, tc.tiles_x(), tc.tiles_y());
   st.passes = 1;
 
-  // Commands split at NextSubpass; dynamic rendering arrives as a one-subpass pass.
-  std::vector<std::vector<const frontend::PassCommand*>> per_subpass(std::max<size_t>(1, pass.subpasses.size()));
-  size_t current = 0;
-  for (const frontend::PassCommand& cmd : pass.commands) {
-    if (std::holds_alternative<frontend::NextSubpass>(cmd)) {
-      if (current + 1 < per_subpass.size()) ++current;
-      continue;
-    }
-    per_subpass[current].push_back(&cmd);
-  }
+  const auto per_subpass = commands_by_subpass(pass);
   if (pass.subpasses.empty()) {
     for (const auto* cmd : per_subpass[0])
       if (std::holds_alternative<frontend::Draw>(*cmd)) {
@@ -362,37 +420,9 @@ void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::
   for (size_t sp = 0; sp < pass.subpasses.size(); ++sp) {
     const frontend::Subpass& sub = pass.subpasses[sp];
     const bool first = sp == 0, last = sp + 1 == pass.subpasses.size();
-    SubpassTargets targets;
-    for (uint32_t index : sub.colors) {
-      AttachmentBuffer* a = index == frontend::Subpass::kUnused ? nullptr : tiles.attachment(index);
-      targets.colors.push_back(a && a->color ? a : nullptr);
-    }
-    if (sub.depth_stencil != frontend::Subpass::kUnused) {
-      AttachmentBuffer* a = tiles.attachment(sub.depth_stencil);
-      targets.depth_stencil = a && (a->depth || a->stencil) ? a : nullptr;
-    }
+    SubpassTargets targets = subpass_targets(sub, tiles);
     if (!sub.inputs.empty()) skipped.add("pass: input attachments are not bound to shaders");
-    // The subpass's sample count is its attachments' (Vulkan requires them to agree); one that
-    // disagrees with the first is left out.
-    PassRaster raster;
-    raster.limits = pass.limits;
-    raster.samples = targets.depth_stencil ? targets.depth_stencil->samples : 0;
-    for (AttachmentBuffer*& a : targets.colors) {
-      if (a == nullptr) continue;
-      if (raster.samples == 0) raster.samples = a->samples;
-      if (a->samples != raster.samples) {
-        skipped.add("pass: attachments of one subpass with different sample counts (the others not written)");
-        a = nullptr;
-      }
-    }
-    if (targets.depth_stencil && targets.depth_stencil->samples != raster.samples) targets.depth_stencil = nullptr;
-    // Without attachments the pipelines' rasterizationSamples decides (the first draw's).
-    for (const frontend::PassCommand* cmd : per_subpass[sp]) {
-      const auto* draw = std::get_if<frontend::Draw>(cmd);
-      if (raster.samples != 0 || draw == nullptr) continue;
-      raster.samples = pipeline::standard_samples(draw->state.samples) ? draw->state.samples : 1;
-    }
-    if (raster.samples == 0) raster.samples = 1;
+    const PassRaster raster = subpass_raster(pass, targets, per_subpass[sp], skipped);
     tc.samples = pipeline::standard_samples(raster.samples)->extent;
 
     // Geometry phase: every draw of the subpass is binned before any tile is rendered.
@@ -401,34 +431,7 @@ void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::
     std::vector<std::unique_ptr<DrawState>> draws;
     std::vector<uint32_t> prim_draw;
     std::vector<PendingClear> clears;
-    for (const frontend::PassCommand* cmd : per_subpass[sp]) {
-      if (const auto* clear = std::get_if<frontend::ClearAttachments>(cmd)) {
-        clears.push_back({pb.primitives().size(), &clear->record});
-        continue;
-      }
-      const auto* draw = std::get_if<frontend::Draw>(cmd);
-      if (draw == nullptr) continue;
-      auto ds = std::make_unique<DrawState>();
-      std::string reason;
-      if (!resolve_draw(*draw, area.x, area.y, area.width, area.height, raster, shaders, textures, *ds, reason, skipped)) {
-        skipped.add(reason);
-        ++st.draws_skipped;
-        continue;
-      }
-      if (out) out->draw(draw->index);
-      ++st.draws;
-      fragment.attach(*ds);
-      const auto slot = static_cast<uint32_t>(draws.size());
-      for (uint32_t instance = 0; instance < draw->instance_count; ++instance) {
-        if (!vertex.run(*ds, instance, out, st, vertices, reason)) {
-          skipped.add(reason);
-          break;
-        }
-        // Rasterizer discard (spec "Rasterization"): vertices are shaded, nothing is rasterized.
-        if (!draw->state.rasterizer_discard) geometry.run(*ds, slot, vertices, prim_draw, out, st);
-      }
-      draws.push_back(std::move(ds));
-    }
+    bin_subpass(per_subpass[sp], area, raster, pb, draws, prim_draw, clears, st, skipped);
 
     // Raster phase, tile by tile in the tile order: on config.threads threads when the tiles
     // are independent (one subpass: a later one restores what the tiles kept of the earlier).
@@ -449,36 +452,75 @@ void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::
     if (visited == 0 && tc.tile_count() != 0)
       skipped.add("pass: the tile order is not a permutation of the tiles; nothing rendered");
     primitive_base += static_cast<uint32_t>(pb.primitives().size());
-    // Image instructions the texture unit could not serve returned zeros: count them, so no
-    // sample is dropped silently. One entry per lane-request, by stage and cause.
-    // The fragment shader's requests count on the workers' bindings when they shaded the tiles.
-    for (const auto& ds : draws) {
-      for (const auto& [bind, stage] : {std::pair{ds->vs_bind.get(), "vertex"}, std::pair{ds->fs_bind.get(), "fragment"}}) {
-        if (bind == nullptr) continue;
-        uint64_t unbound = bind->textures.unbound_requests(), unsupported = bind->textures.unsupported_requests();
-        uint64_t storage_unbound = bind->storage_images.unbound_requests();
-        uint64_t storage_unsupported = bind->storage_images.unsupported_requests();
-        for (size_t w = 0; w < workers_used && bind == ds->fs_bind.get(); ++w) {
-          if (const StageBindings* own = workers[w]->fragment.private_bindings(*ds)) {
-            unbound += own->textures.unbound_requests();
-            unsupported += own->textures.unsupported_requests();
-            storage_unbound += own->storage_images.unbound_requests();
-            storage_unsupported += own->storage_images.unsupported_requests();
-          }
-        }
-        if (unbound) skipped.add(std::string("texture: ") + stage + " shader image instruction on an unbound image (zeros)", unbound);
-        if (unsupported)
-          skipped.add(std::string("texture: ") + stage + " shader image instruction on an unsupported dimensionality (zeros)", unsupported);
-        if (storage_unbound)
-          skipped.add(std::string("storage image: ") + stage + " shader access to an unbound image (zeros, writes dropped)", storage_unbound);
-        if (storage_unsupported)
-          skipped.add(std::string("storage image: ") + stage + " shader access to an unsupported format or view (zeros, writes dropped)",
-                      storage_unsupported);
-      }
-    }
+    count_unserved_image_requests(draws, skipped);
   }
   tiles.finish();
   if (out) out->pass_end(pass.index);
+}
+
+void Renderer::Impl::bin_subpass(const std::vector<const frontend::PassCommand*>& commands, const capture::Rect2D& area,
+                                 const PassRaster& raster, pipeline::PolygonListBuilder& pb,
+                                 std::vector<std::unique_ptr<DrawState>>& draws, std::vector<uint32_t>& prim_draw,
+                                 std::vector<PendingClear>& clears, RenderStats& st, frontend::SkipCounts& skipped) {
+  for (const frontend::PassCommand* cmd : commands) {
+    if (const auto* clear = std::get_if<frontend::ClearAttachments>(cmd)) {
+      clears.push_back({pb.primitives().size(), &clear->record});
+      continue;
+    }
+    const auto* draw = std::get_if<frontend::Draw>(cmd);
+    if (draw == nullptr) continue;
+    auto ds = std::make_unique<DrawState>();
+    std::string reason;
+    if (!resolve_draw(*draw, area.x, area.y, area.width, area.height, raster, shaders, textures, *ds, reason, skipped)) {
+      skipped.add(reason);
+      ++st.draws_skipped;
+      continue;
+    }
+    if (out) out->draw(draw->index);
+    ++st.draws;
+    fragment.attach(*ds);
+    const auto slot = static_cast<uint32_t>(draws.size());
+    for (uint32_t instance = 0; instance < draw->instance_count; ++instance) {
+      if (!vertex.run(*ds, instance, out, st, vertices, reason)) {
+        skipped.add(reason);
+        break;
+      }
+      // Rasterizer discard (spec "Rasterization"): vertices are shaded, nothing is rasterized.
+      if (!draw->state.rasterizer_discard) geometry.run(*ds, slot, vertices, prim_draw, out, st);
+    }
+    draws.push_back(std::move(ds));
+  }
+}
+
+void Renderer::Impl::count_unserved_image_requests(const std::vector<std::unique_ptr<DrawState>>& draws,
+                                                   frontend::SkipCounts& skipped) {
+  // Image instructions the texture unit could not serve returned zeros: count them, so no
+  // sample is dropped silently. One entry per lane-request, by stage and cause.
+  // The fragment shader's requests count on the workers' bindings when they shaded the tiles.
+  for (const auto& ds : draws) {
+    for (const auto& [bind, stage] : {std::pair{ds->vs_bind.get(), "vertex"}, std::pair{ds->fs_bind.get(), "fragment"}}) {
+      if (bind == nullptr) continue;
+      uint64_t unbound = bind->textures.unbound_requests(), unsupported = bind->textures.unsupported_requests();
+      uint64_t storage_unbound = bind->storage_images.unbound_requests();
+      uint64_t storage_unsupported = bind->storage_images.unsupported_requests();
+      for (size_t w = 0; w < workers_used && bind == ds->fs_bind.get(); ++w) {
+        if (const StageBindings* own = workers[w]->fragment.private_bindings(*ds)) {
+          unbound += own->textures.unbound_requests();
+          unsupported += own->textures.unsupported_requests();
+          storage_unbound += own->storage_images.unbound_requests();
+          storage_unsupported += own->storage_images.unsupported_requests();
+        }
+      }
+      if (unbound) skipped.add(std::string("texture: ") + stage + " shader image instruction on an unbound image (zeros)", unbound);
+      if (unsupported)
+        skipped.add(std::string("texture: ") + stage + " shader image instruction on an unsupported dimensionality (zeros)", unsupported);
+      if (storage_unbound)
+        skipped.add(std::string("storage image: ") + stage + " shader access to an unbound image (zeros, writes dropped)", storage_unbound);
+      if (storage_unsupported)
+        skipped.add(std::string("storage image: ") + stage + " shader access to an unsupported format or view (zeros, writes dropped)",
+                    storage_unsupported);
+    }
+  }
 }
 
 }  // namespace tessera::render
