@@ -26,7 +26,7 @@ struct CompareOptions {
 
 int run_compare(const CompareOptions& opt) {
   try {
-    auto db = results::ResultsDb::open(opt.db, results::ResultsDb::Mode::kReadOnly);
+    auto db = report::open_for_figures(opt.db);
     const std::vector<std::string> configs = report::configurations(*db);
     for (const std::string* spec : {&opt.base, &opt.vs}) {
       if (std::find(configs.begin(), configs.end(), *spec) == configs.end()) {

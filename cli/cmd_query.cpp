@@ -1,9 +1,12 @@
-// tessera query DB "SQL": runs SQL on a results database, prints an aligned table or CSV.
+// tessera query DB "SQL": runs SQL on a results database, prints an aligned table or CSV. The
+// figures' views (report/views.sql) are there too, so one figure runs by hand:
+// tessera query DB "$(cat report/figures/NAME.sql)".
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "commands.h"
+#include "report_queries.h"
 #include "results_db.h"
 
 namespace tessera::cli {
@@ -28,7 +31,7 @@ std::string csv_field(const std::string& v) {
 
 int run_query(const QueryOptions& opt) {
   try {
-    auto db = results::ResultsDb::open(opt.db, results::ResultsDb::Mode::kReadOnly);
+    auto db = report::open_for_figures(opt.db);
     std::vector<std::string> columns;
     std::vector<results::ResultsDb::Row> rows;
     db->query(opt.sql, [&](const std::vector<std::string>& cols, const results::ResultsDb::Row& r) {
@@ -71,7 +74,7 @@ int run_query(const QueryOptions& opt) {
 
 void setup_query(CLI::App& app, int* exit_code) {
   auto opt = std::make_shared<QueryOptions>();
-  auto* cmd = app.add_subcommand("query", "Run SQL on a results database (e.g. over the frame_metrics view)");
+  auto* cmd = app.add_subcommand("query", "Run SQL on a results database (e.g. over the frame_metrics view, or a figure's SQL file)");
   cmd->add_option("db", opt->db, "Results database (SQLite)")->required();
   cmd->add_option("sql", opt->sql, "SQL to run")->required();
   cmd->add_flag("--csv", opt->csv, "Print CSV instead of an aligned table");

@@ -204,7 +204,8 @@ std::string heatmap_id(const std::string& capture) {
 // --- the database, as the report sees it ---------------------------------------------------
 
 // With --captures, temporary views shadow frame_metrics, tile_metrics and capture (SQLite resolves
-// the temp schema first), so every figure's SQL, means included, sees only those captures.
+// the temp schema first), so every figure's SQL, means included, and the views of report/views.sql
+// it reads (names resolved when a query runs) see only those captures.
 void restrict_captures(results::ResultsDb& db, const std::vector<std::string>& wanted) {
   if (wanted.empty()) return;
   std::vector<std::string> names;
@@ -672,7 +673,7 @@ int run_report(const ReportOptions& opt) {
   try {
     std::unique_ptr<results::ResultsDb> db;
     try {
-      db = results::ResultsDb::open(opt.db, results::ResultsDb::Mode::kReadOnly);
+      db = report::open_for_figures(opt.db);
     } catch (const results::Error& e) {
       throw ReportError(e.what());
     }

@@ -9,6 +9,16 @@
 
 namespace tessera::report {
 
+void create_figure_views(results::ResultsDb& db) {
+  db.query(figure_views(), [](const std::vector<std::string>&, const results::ResultsDb::Row&) {});
+}
+
+std::unique_ptr<results::ResultsDb> open_for_figures(const std::string& path) {
+  auto db = results::ResultsDb::open(path, results::ResultsDb::Mode::kReadOnly);
+  create_figure_views(*db);
+  return db;
+}
+
 const std::string& figure_sql(std::string_view name) {
   const auto& all = embedded_figures();
   auto it = all.find(name);

@@ -2,6 +2,7 @@
 // files of report/figures/ (embedded at build time), their rows, and the numbers read from them.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +13,15 @@
 #include "results_db.h"
 
 namespace tessera::report {
+
+// Creates the temporary views and series tables of report/views.sql on db's connection: what
+// every figure's SQL reads (measured_frame_metrics, normalised_rows, ...). Temp objects, so a
+// database opened read-only takes them and its file is not changed; creating them again is a
+// no-op. Throws results::Error.
+void create_figure_views(results::ResultsDb& db);
+// The database opened read-only with the figure views created: what tessera report, compare and
+// query run SQL on.
+std::unique_ptr<results::ResultsDb> open_for_figures(const std::string& path);
 
 // The text of report/figures/<name>.sql; throws std::out_of_range for an unknown name.
 const std::string& figure_sql(std::string_view name);
