@@ -2,6 +2,9 @@
 -- 1, 2, 3 and 4 or more L1 texture caches right after the access, per plain preset (the paper
 -- counts 4 fragment processors: mobile4 has 4 shader cores, mobile32 has 32).
 -- Columns: capture ('mean' = arithmetic mean over captures), series, part, x, value.
+-- The bars: stacked_rows of report/views.sql over these per-capture parts.
+DELETE FROM stacked_per_capture;
+INSERT INTO stacked_per_capture (capture, ord, series, pord, part, value)
 WITH
 series(ord, series, config) AS (VALUES
   (0, 'mobile4', 'mobile4'),
@@ -11,21 +14,9 @@ parts(pord, part, metric) AS (VALUES
   (1, '2 L1s', 'replication.share_2'),
   (2, '3 L1s', 'replication.share_3'),
   (3, '4+ L1s', 'replication.share_4plus')),
--- Frames measured: a run's first frame starts with cold caches (sim.warm = 0) and is left out
--- when the run has warm frames.
-cold(capture, frame, config) AS (
-  SELECT capture, frame, config FROM frame_metrics
-  WHERE metric = 'sim.warm' AND value = 0
-    AND (capture, config) IN (SELECT capture, config FROM frame_metrics
-                              WHERE metric = 'sim.warm' AND value = 1)),
-m AS (SELECT * FROM frame_metrics WHERE (capture, frame, config) NOT IN (SELECT * FROM cold)),
-per_capture(capture, ord, series, pord, part, value) AS (
-  SELECT a.capture, s.ord, s.series, p.pord, p.part, avg(a.value)
-  FROM series s CROSS JOIN parts p
-  JOIN m a ON a.config = s.config AND a.metric = p.metric
-  GROUP BY a.capture, s.ord, s.series, p.pord, p.part)
-SELECT capture, series, part, x, value FROM (
-  SELECT capture, ord, series, pord, part, NULL AS x, value FROM per_capture
-  UNION ALL
-  SELECT 'mean', ord, series, pord, part, NULL, avg(value) FROM per_capture GROUP BY ord, series, pord, part)
-ORDER BY capture = 'mean', capture, ord, pord;
+m AS (SELECT * FROM measured_frame_metrics)
+SELECT a.capture, s.ord, s.series, p.pord, p.part, avg(a.value)
+FROM series s CROSS JOIN parts p
+JOIN m a ON a.config = s.config AND a.metric = p.metric
+GROUP BY a.capture, s.ord, s.series, p.pord, p.part;
+SELECT capture, series, part, x, value FROM stacked_rows ORDER BY capture = 'mean', capture, ord, pord;

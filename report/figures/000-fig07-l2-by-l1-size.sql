@@ -7,19 +7,8 @@ series(ord, series, prefix) AS (VALUES
   (0, 'Baseline', 'mobile32'),
   (1, 'DTM-NUCA', 'mobile32+dtm-nuca'),
   (2, 'DTM-NUCA-Dist', 'mobile32+dtm-nuca-dist')),
--- Frames measured: a run's first frame starts with cold caches (sim.warm = 0) and is left out
--- when the run has warm frames.
-cold(capture, frame, config) AS (
-  SELECT capture, frame, config FROM frame_metrics
-  WHERE metric = 'sim.warm' AND value = 0
-    AND (capture, config) IN (SELECT capture, config FROM frame_metrics
-                              WHERE metric = 'sim.warm' AND value = 1)),
-m AS (SELECT * FROM frame_metrics WHERE (capture, frame, config) NOT IN (SELECT * FROM cold)),
--- Parameter values of the configurations that have runs (config_param holds the full set).
-param(config, key, value) AS (
-  SELECT DISTINCT g.name, p.key, p.value FROM config g
-  JOIN config_param p ON p.config_id = g.config_id
-  WHERE EXISTS (SELECT 1 FROM run r WHERE r.config_id = g.config_id)),
+m AS (SELECT * FROM measured_frame_metrics),
+param AS (SELECT * FROM run_config_param),
 runs(ord, series, config, x) AS (
   SELECT s.ord, s.series, p.config, CAST(p.value AS REAL) / 1024 FROM series s
   JOIN param p ON p.key = 'l1tex.size'

@@ -3,6 +3,9 @@
 -- NUCA organisation on mobile32. Local L2 accesses are the misses of a core that owns the block
 -- (D-NUCA: that nobody holds); remote ones, the misses of the owner's L1 on another core's behalf.
 -- Columns: capture ('mean' = arithmetic mean over captures), series, part, x, value.
+-- The bars: stacked_rows of report/views.sql over these per-capture parts.
+DELETE FROM stacked_per_capture;
+INSERT INTO stacked_per_capture (capture, ord, series, pord, part, value)
 WITH
 series(ord, series, config) AS (VALUES
   (0, 'DTM-NUCA', 'mobile32+dtm-nuca'),
@@ -15,25 +18,11 @@ parts(pord, part, metric) AS (VALUES
   (3, 'remote hits', 'l1tex.remote_hits'),
   (4, 'remote, L2 hits', 'l1tex.remote_l2_hits'),
   (5, 'remote, L2 misses', 'l1tex.remote_l2_misses')),
--- Frames measured: a run's first frame starts with cold caches (sim.warm = 0) and is left out
--- when the run has warm frames.
-cold(capture, frame, config) AS (
-  SELECT capture, frame, config FROM frame_metrics
-  WHERE metric = 'sim.warm' AND value = 0
-    AND (capture, config) IN (SELECT capture, config FROM frame_metrics
-                              WHERE metric = 'sim.warm' AND value = 1)),
-m AS (SELECT * FROM frame_metrics WHERE (capture, frame, config) NOT IN (SELECT * FROM cold)),
-per_capture(capture, ord, series, pord, part, value) AS (
-  SELECT capture, ord, series, pord, part, value FROM (
-    SELECT a.capture, s.ord, s.series, p.pord, p.part, sum(a.value) / NULLIF(sum(t.value), 0) AS value
-    FROM series s CROSS JOIN parts p
-    JOIN m a ON a.config = s.config AND a.metric = p.metric
-    JOIN m t ON t.capture = a.capture AND t.frame = a.frame AND t.config = a.config
-            AND t.metric = 'l1tex.accesses'
-    GROUP BY a.capture, s.ord, s.series, p.pord, p.part)
-  WHERE value IS NOT NULL)
-SELECT capture, series, part, x, value FROM (
-  SELECT capture, ord, series, pord, part, NULL AS x, value FROM per_capture
-  UNION ALL
-  SELECT 'mean', ord, series, pord, part, NULL, avg(value) FROM per_capture GROUP BY ord, series, pord, part)
-ORDER BY capture = 'mean', capture, ord, pord;
+m AS (SELECT * FROM measured_frame_metrics)
+SELECT a.capture, s.ord, s.series, p.pord, p.part, sum(a.value) / NULLIF(sum(t.value), 0)
+FROM series s CROSS JOIN parts p
+JOIN m a ON a.config = s.config AND a.metric = p.metric
+JOIN m t ON t.capture = a.capture AND t.frame = a.frame AND t.config = a.config
+        AND t.metric = 'l1tex.accesses'
+GROUP BY a.capture, s.ord, s.series, p.pord, p.part;
+SELECT capture, series, part, x, value FROM stacked_rows ORDER BY capture = 'mean', capture, ord, pord;

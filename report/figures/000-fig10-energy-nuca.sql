@@ -2,20 +2,16 @@
 -- hierarchy (energy.memory_nj) and the rest of the GPU, normalised to the total energy of private
 -- texture caches (the mobile32 baseline, drawn first).
 -- Columns: capture ('mean' = arithmetic mean over captures), series, part, x, value.
+-- The bars: stacked_rows of report/views.sql over these per-capture parts.
+DELETE FROM stacked_per_capture;
+INSERT INTO stacked_per_capture (capture, ord, series, pord, part, value)
 WITH
 series(ord, series, config) AS (VALUES
   (0, 'Baseline', 'mobile32'),
   (1, 'DTM-NUCA', 'mobile32+dtm-nuca'),
   (2, 'DTM-NUCA-Dist', 'mobile32+dtm-nuca-dist'),
   (3, 'D-NUCA', 'mobile32+d-nuca')),
--- Frames measured: a run's first frame starts with cold caches (sim.warm = 0) and is left out
--- when the run has warm frames.
-cold(capture, frame, config) AS (
-  SELECT capture, frame, config FROM frame_metrics
-  WHERE metric = 'sim.warm' AND value = 0
-    AND (capture, config) IN (SELECT capture, config FROM frame_metrics
-                              WHERE metric = 'sim.warm' AND value = 1)),
-m AS (SELECT * FROM frame_metrics WHERE (capture, frame, config) NOT IN (SELECT * FROM cold)),
+m AS (SELECT * FROM measured_frame_metrics),
 per_frame(capture, frame, ord, series, memory, total, base_total) AS (
   SELECT t.capture, t.frame, s.ord, s.series, mem.value, t.value, b.value
   FROM series s
@@ -23,16 +19,12 @@ per_frame(capture, frame, ord, series, memory, total, base_total) AS (
   JOIN m mem ON mem.capture = t.capture AND mem.frame = t.frame AND mem.config = t.config
             AND mem.metric = 'energy.memory_nj'
   JOIN m b ON b.capture = t.capture AND b.frame = t.frame AND b.config = 'mobile32'
-          AND b.metric = 'energy.total_nj'),
-per_capture(capture, ord, series, pord, part, value) AS (
-  SELECT capture, ord, series, 0, 'memory hierarchy', sum(memory) / sum(base_total)
-  FROM per_frame GROUP BY capture, ord, series HAVING sum(base_total) > 0
-  UNION ALL
-  SELECT capture, ord, series, 1, 'rest of the GPU', sum(total - memory) / sum(base_total)
-  FROM per_frame GROUP BY capture, ord, series HAVING sum(base_total) > 0)
-SELECT capture, series, part, x, value FROM (
-  SELECT capture, ord, series, pord, part, NULL AS x, value FROM per_capture
-  UNION ALL
-  SELECT 'mean', ord, series, pord, part, NULL, avg(value) FROM per_capture GROUP BY ord, series, pord, part)
-WHERE EXISTS (SELECT 1 FROM per_capture WHERE ord > 0)  -- more than the baseline
+          AND b.metric = 'energy.total_nj')
+SELECT capture, ord, series, 0, 'memory hierarchy', sum(memory) / sum(base_total)
+FROM per_frame GROUP BY capture, ord, series HAVING sum(base_total) > 0
+UNION ALL
+SELECT capture, ord, series, 1, 'rest of the GPU', sum(total - memory) / sum(base_total)
+FROM per_frame GROUP BY capture, ord, series HAVING sum(base_total) > 0;
+SELECT capture, series, part, x, value FROM stacked_rows
+WHERE EXISTS (SELECT 1 FROM stacked_per_capture WHERE ord > 0)  -- more than the baseline
 ORDER BY capture = 'mean', capture, ord, pord;

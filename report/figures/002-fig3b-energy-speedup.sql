@@ -11,14 +11,7 @@ series(ord, series, config) AS (VALUES
   (4, 'DAE, 2 warps', 'tegra2+dae+core.max_quads=2'),
   (5, 'DAE without sharing, 2 warps', 'tegra2+dae-no-sharing+core.max_quads=2'),
   (6, 'Perfect caches', 'tegra2+perfect-l1')),
--- Frames measured: a run's first frame starts with cold caches (sim.warm = 0) and is left out
--- when the run has warm frames.
-cold(capture, frame, config) AS (
-  SELECT capture, frame, config FROM frame_metrics
-  WHERE metric = 'sim.warm' AND value = 0
-    AND (capture, config) IN (SELECT capture, config FROM frame_metrics
-                              WHERE metric = 'sim.warm' AND value = 1)),
-m AS (SELECT * FROM frame_metrics WHERE (capture, frame, config) NOT IN (SELECT * FROM cold)),
+m AS (SELECT * FROM measured_frame_metrics),
 per_capture(capture, ord, series, x, value) AS (
   SELECT a.capture, s.ord, s.series, sum(bc.value) / NULLIF(sum(a.value), 0),
          sum(e.value) / NULLIF(sum(be.value), 0)

@@ -5,19 +5,8 @@
 -- All captures and measured frames pooled: capture = 'suite'. x = tile cache size in KiB.
 -- Columns: capture, series, part, x, value.
 WITH
--- Frames measured: a run's first frame starts with cold caches (sim.warm = 0) and is left out
--- when the run has warm frames.
-cold(capture, frame, config) AS (
-  SELECT capture, frame, config FROM frame_metrics
-  WHERE metric = 'sim.warm' AND value = 0
-    AND (capture, config) IN (SELECT capture, config FROM frame_metrics
-                              WHERE metric = 'sim.warm' AND value = 1)),
-m AS (SELECT * FROM frame_metrics WHERE (capture, frame, config) NOT IN (SELECT * FROM cold)),
--- Parameter values of the configurations that have runs (config_param holds the full set).
-param(config, key, value) AS (
-  SELECT DISTINCT g.name, p.key, p.value FROM config g
-  JOIN config_param p ON p.config_id = g.config_id
-  WHERE EXISTS (SELECT 1 FROM run r WHERE r.config_id = g.config_id)),
+m AS (SELECT * FROM measured_frame_metrics),
+param AS (SELECT * FROM run_config_param),
 runs(config, policy, ways, x) AS (
   SELECT c.config, p.value, CAST(w.value AS INTEGER), CAST(c.value AS REAL) / 1024
   FROM param c

@@ -7,14 +7,7 @@
 -- (gpu.tile_writeback). Warm frames only when a run has them.
 -- Columns: capture ('mean' = arithmetic mean over captures), series (the preset), part, x, value.
 WITH
--- Frames measured: a run's first frame starts with cold caches (sim.warm = 0) and is left out
--- when the run has warm frames.
-cold(capture, frame, config) AS (
-  SELECT capture, frame, config FROM frame_metrics
-  WHERE metric = 'sim.warm' AND value = 0
-    AND (capture, config) IN (SELECT capture, config FROM frame_metrics
-                              WHERE metric = 'sim.warm' AND value = 1)),
-m AS (SELECT * FROM frame_metrics WHERE (capture, frame, config) NOT IN (SELECT * FROM cold)),
+m AS (SELECT * FROM measured_frame_metrics),
 -- The presets alone: no scheme, no override.
 totals(capture, config, metric, value) AS (
   SELECT capture, config, metric, sum(value) FROM m

@@ -10,14 +10,7 @@ pairs(config, base) AS (
 metrics(ord, metric) AS (VALUES
   (0, 'cycles'), (1, 'l2.accesses'), (2, 'dram.accesses'), (3, 'energy.total_nj')),
 -- params end
--- Frames measured: a run's first frame starts with cold caches (sim.warm = 0) and is left out
--- when the run has warm frames.
-cold(capture, frame, config) AS (
-  SELECT capture, frame, config FROM frame_metrics
-  WHERE metric = 'sim.warm' AND value = 0
-    AND (capture, config) IN (SELECT capture, config FROM frame_metrics
-                              WHERE metric = 'sim.warm' AND value = 1)),
-m AS (SELECT * FROM frame_metrics WHERE (capture, frame, config) NOT IN (SELECT * FROM cold)),
+m AS (SELECT * FROM measured_frame_metrics),
 per_capture(capture, config, base, ord, metric, value, base_value, frames) AS (
   SELECT a.capture, p.config, p.base, k.ord, k.metric, avg(a.value), avg(b.value), count(*)
   FROM pairs p CROSS JOIN metrics k

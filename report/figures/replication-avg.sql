@@ -1,35 +1,12 @@
 -- Replication degree of the L1 texture caches (paper 000 section I): mean number of L1s holding
 -- a block right after it is serviced, per capture, for each plain preset.
 -- Columns: capture ('mean' = arithmetic mean over captures), series, part, x, value.
-WITH
-series(ord, series, config, metric, per, scale) AS (VALUES
+-- The bars: metric_rows of report/views.sql over these series.
+DELETE FROM metric_series;
+INSERT INTO metric_series (ord, series, config, metric, per, scale) VALUES
   (0, 'mobile4', 'mobile4', 'replication.avg', '', 1.0),
   (1, 'mobile32', 'mobile32', 'replication.avg', '', 1.0),
   (2, 'mobile4-64k', 'mobile4-64k', 'replication.avg', '', 1.0),
   (3, 'mobile-256k', 'mobile-256k', 'replication.avg', '', 1.0),
-  (4, 'tegra2', 'tegra2', 'replication.avg', '', 1.0)),
--- Frames measured: a run's first frame starts with cold caches (sim.warm = 0) and is left out
--- when the run has warm frames.
-cold(capture, frame, config) AS (
-  SELECT capture, frame, config FROM frame_metrics
-  WHERE metric = 'sim.warm' AND value = 0
-    AND (capture, config) IN (SELECT capture, config FROM frame_metrics
-                              WHERE metric = 'sim.warm' AND value = 1)),
-m AS (SELECT * FROM frame_metrics WHERE (capture, frame, config) NOT IN (SELECT * FROM cold)),
--- Per capture: the mean over measured frames of the metric, times scale (or of the metric over
--- the denominator metric, summed over the same frames, when one is given).
-per_capture(capture, ord, series, value) AS (
-  SELECT a.capture, s.ord, s.series,
-         CASE WHEN s.per = '' THEN avg(a.value) * s.scale
-              ELSE sum(a.value) / NULLIF(sum(d.value), 0) * s.scale END
-  FROM series s
-  JOIN m a ON a.config = s.config AND a.metric = s.metric
-  LEFT JOIN m d ON d.capture = a.capture AND d.frame = a.frame AND d.config = a.config AND d.metric = s.per
-  WHERE s.per = '' OR d.value IS NOT NULL
-  GROUP BY a.capture, s.ord, s.series)
-SELECT capture, series, part, x, value FROM (
-  SELECT capture, ord, series, NULL AS part, NULL AS x, value FROM per_capture WHERE value IS NOT NULL
-  UNION ALL
-  SELECT 'mean', ord, series, NULL, NULL, avg(value) FROM per_capture WHERE value IS NOT NULL
-  GROUP BY ord, series)
-ORDER BY capture = 'mean', capture, ord;
+  (4, 'tegra2', 'tegra2', 'replication.avg', '', 1.0);
+SELECT capture, series, part, x, value FROM metric_rows ORDER BY capture = 'mean', capture, ord;

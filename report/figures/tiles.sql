@@ -4,13 +4,7 @@
 -- Aggregated on the tables' integer keys and named afterwards: a suite database holds millions
 -- of tile rows, and grouping them by the views' names sorts strings.
 WITH
-warm(metric_id) AS MATERIALIZED (SELECT metric_id FROM metric WHERE name = 'sim.warm'),
--- Frames measured: a run's first frame starts with cold caches (sim.warm = 0) and is left out
--- when the run has warm frames.
-cold(run_id, frame_id) AS MATERIALIZED (
-  SELECT fm.run_id, fm.frame_id FROM frame_metric fm JOIN warm USING (metric_id)
-  WHERE fm.value = 0
-    AND fm.run_id IN (SELECT run_id FROM frame_metric JOIN warm USING (metric_id) WHERE value = 1)),
+cold(run_id, frame_id) AS MATERIALIZED (SELECT run_id, frame_id FROM cold_frame_ids),
 frames(run_id, n) AS MATERIALIZED (
   SELECT run_id, count(DISTINCT frame_id) FROM frame_metric
   WHERE (run_id, frame_id) NOT IN (SELECT run_id, frame_id FROM cold) GROUP BY run_id),
