@@ -30,6 +30,18 @@ inline uint32_t fbits(float f) {
   return w;
 }
 
+// One copy region of one layer: source box (sx0, sy0)-(sx1, sy1) to destination box
+// (dx0, dy0)-(dx1, dy1), depth 1.
+inline cap::CopyRegion box(int32_t sx0, int32_t sy0, int32_t sx1, int32_t sy1, int32_t dx0, int32_t dy0,
+                           int32_t dx1, int32_t dy1, uint32_t aspect = VK_IMAGE_ASPECT_COLOR_BIT) {
+  cap::CopyRegion r;
+  r.src_aspect = r.dst_aspect = aspect;
+  r.src_layer_count = r.dst_layer_count = 1;
+  r.src_x0 = sx0, r.src_y0 = sy0, r.src_x1 = sx1, r.src_y1 = sy1, r.src_z1 = 1;
+  r.dst_x0 = dx0, r.dst_y0 = dy0, r.dst_x1 = dx1, r.dst_y1 = dy1, r.dst_z1 = 1;
+  return r;
+}
+
 class CaptureBuilder {
  public:
   CaptureBuilder() : path_("frontend.tcap") {

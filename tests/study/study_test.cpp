@@ -79,12 +79,7 @@ void write_capture(CaptureBuilder& b, uint32_t frames) {
     const uint32_t word = 0x10203000u + p;
     b.cmd(cap::CmdFillBufferRecord{Scene::kBuffer, 0, 8, word});
     cap::CmdCopyRecord copy{cap::CmdCopyRecord::kBufferToImage, Scene::kBuffer, kImage0, 0, 0, 0, {}};
-    cap::CopyRegion r;
-    r.src_aspect = r.dst_aspect = VK_IMAGE_ASPECT_COLOR_BIT;
-    r.src_layer_count = r.dst_layer_count = 1;
-    r.src_x1 = 2, r.src_y1 = 1, r.src_z1 = 1;
-    r.dst_x1 = 2, r.dst_y1 = 1, r.dst_z1 = 1;
-    copy.regions = {r};
+    copy.regions = {frontend::testing::box(0, 0, 2, 1, 0, 0, 2, 1)};
     b.cmd(copy);
     b.submit();
     std::vector<uint8_t> pixels;
