@@ -30,6 +30,13 @@ std::string_view hook_name(HookKind kind);
 // The seams a Hooks sets, in HookKind order.
 std::vector<HookKind> installed_hooks(const Hooks& hooks);
 
+class SchemeInstance;
+struct SchemeInfo;
+// Installs `instance` of `scheme` into `hooks` (Configuration::make_model does it for each scheme
+// of a configuration; the instance is not added to the observers). Throws SchemeError when it
+// installs other seams than `scheme` declares.
+void install_scheme(const SchemeInfo& scheme, SchemeInstance& instance, Hooks& hooks);
+
 // A scheme that breaks its own declaration (scheme.h's SchemeInfo::hooks): a defect of the
 // scheme, not of the configuration that names it.
 class SchemeError : public std::logic_error {

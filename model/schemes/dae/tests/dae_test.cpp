@@ -22,7 +22,7 @@ Hooks scheme_hooks(const std::vector<const SchemeInfo*>& schemes, const ParamSet
   Hooks hooks;
   for (const SchemeInfo* s : schemes) {
     std::shared_ptr<SchemeInstance> instance = s->make(p);
-    instance->install(hooks);
+    install_scheme(*s, *instance, hooks);
     hooks.observers.push_back(instance);
   }
   return hooks;
