@@ -315,16 +315,6 @@ bool metric_before(const std::string& a, const std::string& b) {
 
 // --- the page -------------------------------------------------------------------------------
 
-const char* chart_name(report::Chart c) {
-  switch (c) {
-    case report::Chart::kBars: return "bars";
-    case report::Chart::kStacked: return "stacked";
-    case report::Chart::kLines: return "lines";
-    case report::Chart::kScatter: return "scatter";
-  }
-  return "bars";
-}
-
 void figure_json(Json& j, const FigureData& d) {
   const report::Figure& f = *d.figure;
   j.open('{');
@@ -694,12 +684,12 @@ int run_report(const ReportOptions& opt) {
     // Everything the page shows, computed before a byte is written.
     std::vector<HeadlineLine> headlines;
     std::vector<std::string> chart_ids;
-    auto load = [&](const std::string& paper, const report::Figure& f) {
+    auto load = [&](const report::Figure& f) {
       FigureData d = load_figure(*db, f);
       if (!d.rows.empty()) chart_ids.push_back(f.id);
       for (size_t i = 0; i < f.headlines.size(); ++i) {
         const auto& h = f.headlines[i];
-        headlines.push_back({paper, f.id, h.text, report::format_headline(h.paper, h.show),
+        headlines.push_back({f.paper, f.id, h.text, report::format_headline(h.paper, h.show),
                              d.ours[i] ? report::format_headline(*d.ours[i], h.show) : "no data"});
       }
       return d;
@@ -707,10 +697,10 @@ int run_report(const ReportOptions& opt) {
     std::vector<std::vector<FigureData>> paper_figures;
     for (const auto& p : report::papers()) {
       paper_figures.emplace_back();
-      for (const auto& f : p.figures) paper_figures.back().push_back(load(p.id, f));
+      for (const auto& f : p.figures) paper_figures.back().push_back(load(f));
     }
     std::vector<FigureData> replication;
-    for (const auto& f : report::replication_figures()) replication.push_back(load("000", f));
+    for (const auto& f : report::replication_figures()) replication.push_back(load(f));
     const HeatMaps tiles = load_tiles(*db, bases);
     for (const auto& [capture, views] : tiles.captures) chart_ids.push_back(heatmap_id(capture));
     int thumbnails = 0;

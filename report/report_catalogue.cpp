@@ -1,225 +1,233 @@
-// The papers' figures and headline numbers. Each headline was checked against the paper text in
-// ../papers (000 DTM-NUCA, 001 DTexL, 002 DAE, 003 TCOR, 004 TFM); its text cites the figure and
-// section it comes from.
+// The catalogue, read from the figure and paper files themselves (format: report/README.md). The
+// headline numbers were checked against the paper text in ../papers (000 DTM-NUCA, 001 DTexL,
+// 002 DAE, 003 TCOR, 004 TFM); each headline's text cites the figure and section it comes from.
 #include "report_catalogue.h"
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+#include <string_view>
+
+#include "report_assets.h"
 
 namespace tessera::report {
 
 namespace {
 
-Headline at(std::string series, double paper, Show show, std::string text) {
+// Where a line came from, for the one-line error: "report/figures/000-fig06-l2-nuca.sql:7".
+struct Place {
+  std::string file;
+  int line = 0;
+  [[noreturn]] void fail(const std::string& why) const {
+    throw CatalogueError(file + ":" + std::to_string(line) + ": " + why);
+  }
+};
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+double number(std::string_view text, const Place& at, const std::string& what) {
+  text = trim(text);
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size())
+    at.fail(what + " '" + std::string(text) + "' is not a number");
+  return v;
+}
+
+Chart chart_of(std::string_view name, const Place& at) {
+  for (Chart c : {Chart::kBars, Chart::kStacked, Chart::kLines, Chart::kScatter})
+    if (name == chart_name(c)) return c;
+  at.fail("chart '" + std::string(name) + "' is none of bars, stacked, lines, scatter");
+}
+
+Show show_of(std::string_view name, const Place& at) {
+  if (name == "change") return Show::kChange;
+  if (name == "percent") return Show::kPercent;
+  if (name == "times") return Show::kTimes;
+  if (name == "points") return Show::kPoints;
+  at.fail("headline shows '" + std::string(name) + "', none of change, percent, times, points");
+}
+
+// Splits "a | b | c" at each '|', trimming every field.
+std::vector<std::string> fields(std::string_view text) {
+  std::vector<std::string> out;
+  for (size_t start = 0;;) {
+    const size_t bar = text.find('|', start);
+    out.emplace_back(trim(text.substr(start, bar == std::string_view::npos ? std::string_view::npos : bar - start)));
+    if (bar == std::string_view::npos) return out;
+    start = bar + 1;
+  }
+}
+
+// headline: SERIES | NUMBER | SHOW | TEXT [| part=P] [| over=SERIES] [| x=NUMBER]
+Headline headline_of(std::string_view value, const Place& at) {
+  const std::vector<std::string> f = fields(value);
+  if (f.size() < 4) at.fail("a headline is 'series | number | change|percent|times|points | text', then part=, over=, x=");
   Headline h;
-  h.series = std::move(series);
-  h.paper = paper;
-  h.show = show;
-  h.text = std::move(text);
+  h.series = f[0];
+  h.paper = number(f[1], at, "the paper's number");
+  h.show = show_of(f[2], at);
+  h.text = f[3];
+  if (h.series.empty() || h.text.empty()) at.fail("a headline needs its series and its text");
+  for (size_t i = 4; i < f.size(); ++i) {
+    const size_t eq = f[i].find('=');
+    const std::string key = f[i].substr(0, eq);
+    const std::string val = eq == std::string::npos ? "" : std::string(trim(std::string_view(f[i]).substr(eq + 1)));
+    if (eq == std::string::npos || val.empty()) at.fail("headline field '" + f[i] + "' is not part=, over= or x=");
+    if (key == "part") {
+      h.part = val;
+    } else if (key == "over") {
+      h.over = val;
+    } else if (key == "x") {
+      h.x = number(val, at, "x");
+    } else {
+      at.fail("headline field '" + f[i] + "' is not part=, over= or x=");
+    }
+  }
   return h;
 }
 
-Headline part(Headline h, std::string p) {
-  h.part = std::move(p);
-  return h;
+// Calls line(key, value, place) for each "key: value" line of `text`: in a figure file the lines
+// that start with `--@` (prefix "--@"), in a paper file every line but blank and '#' ones (prefix "").
+template <typename F>
+void each_line(const std::string& file, const std::string& text, std::string_view prefix, F&& line) {
+  Place at{file, 0};
+  for (size_t start = 0; start < text.size();) {
+    const size_t end = std::min(text.find('\n', start), text.size());
+    const std::string_view l(text.data() + start, end - start);
+    ++at.line;
+    start = end + 1;
+    if (prefix.empty() ? trim(l).empty() || trim(l).front() == '#' : l.substr(0, prefix.size()) != prefix) continue;
+    const std::string_view body = l.substr(prefix.size());
+    const size_t colon = body.find(':');
+    if (colon == std::string_view::npos) {
+      std::string why = "'";  // appended, not "'" + string: GCC 12 warns of a memcpy overlap (-Wrestrict)
+      why.append(trim(body)).append("' is not 'key: value'");
+      at.fail(why);
+    }
+    line(std::string(trim(body.substr(0, colon))), trim(body.substr(colon + 1)), at);
+  }
 }
 
-Headline over(Headline h, std::string base) {
-  h.over = std::move(base);
-  return h;
+struct ParsedFigure {
+  Figure figure;
+  bool replication = false;
+};
+
+std::optional<ParsedFigure> parse_figure(const std::string& name, const std::string& sql) {
+  const std::string file = "report/figures/" + name + ".sql";
+  ParsedFigure p;
+  Figure& f = p.figure;
+  f.id = name;
+  std::set<std::string> seen;
+  bool any = false;
+  each_line(file, sql, "--@", [&](const std::string& key, std::string_view value, const Place& at) {
+    any = true;
+    if (key != "headline" && !seen.insert(key).second) at.fail("'" + key + "' given twice");
+    const std::string v(value);
+    if (key == "paper") {
+      f.paper = v;
+    } else if (key == "section") {
+      if (v != "replication") at.fail("section '" + v + "' is not replication (a paper's figures say paper:)");
+      p.replication = true;
+    } else if (key == "title") {
+      f.title = v;
+    } else if (key == "chart") {
+      f.chart = chart_of(v, at);
+    } else if (key == "y") {
+      f.y_title = v;
+    } else if (key == "x") {
+      f.x_title = v;
+    } else if (key == "rule") {
+      f.rule = number(v, at, "rule");
+    } else if (key == "log-x") {
+      if (v != "yes" && v != "no") at.fail("log-x is yes or no, not '" + v + "'");
+      f.log_x = v == "yes";
+    } else if (key == "needs") {
+      f.needs = v;
+    } else if (key == "headline") {
+      f.headlines.push_back(headline_of(value, at));
+    } else {
+      at.fail("unknown key '" + key + "' (paper, section, title, chart, y, x, rule, log-x, needs, headline)");
+    }
+  });
+  if (!any) return std::nullopt;
+  for (const char* key : {"title", "chart", "y", "needs"})
+    if (!seen.count(key)) throw CatalogueError(file + ": no '--@ " + key + ":' line");
+  if (f.paper.empty() && !p.replication) throw CatalogueError(file + ": neither '--@ paper:' nor '--@ section:'");
+  if (f.paper.empty() && !f.headlines.empty())
+    throw CatalogueError(file + ": headlines need the paper they quote ('--@ paper:')");
+  return p;
 }
 
-Headline at_x(Headline h, double x) {
-  h.x = x;
-  return h;
-}
-
-std::vector<Paper> make_papers() {
-  std::vector<Paper> p;
-
-  p.push_back(Paper{"000", "DTM-NUCA: Dynamic Texture Mapping-NUCA for energy-efficient graphics rendering",
-                    "dtm-nuca, dtm-nuca-dist, d-nuca on mobile32", "mobile32", {}});
-  p.back().figures = {
-      {"000-fig06-l2-nuca", "Fig. 6: L2 accesses, normalised to private texture caches", Chart::kBars,
-       "L2 accesses / baseline", "", 1.0, false, "runs of mobile32 and mobile32+dtm-nuca, +dtm-nuca-dist or +d-nuca",
-       {at("DTM-NUCA", -41.8, Show::kChange, "L2 accesses, DTM-NUCA (Fig. 6, sec. VI)"),
-        at("DTM-NUCA-Dist", -33.3, Show::kChange, "L2 accesses, DTM-NUCA-Dist (Fig. 6, sec. VI)"),
-        at("D-NUCA", -46.2, Show::kChange, "L2 accesses, D-NUCA (Fig. 6, sec. VI)")}},
-      {"000-fig07-l2-by-l1-size", "Fig. 7: L2 accesses against the L1 texture cache size", Chart::kLines,
-       "L2 accesses / baseline 16 KiB", "L1 texture cache (KiB)", 1.0, true,
-       "runs of mobile32 with --set l1tex.size=N, with and without +dtm-nuca / +dtm-nuca-dist", {}},
-      {"000-fig08-local-remote", "Fig. 8: local and remote accesses to the texture caches", Chart::kStacked,
-       "share of L1 texture accesses", "", std::nullopt, false,
-       "runs of mobile32+dtm-nuca, +dtm-nuca-dist or +d-nuca with the l1tex.local_hits / remote_* metrics",
-       {part(at("DTM-NUCA", 66.3, Show::kPercent, "local hits, DTM-NUCA (Fig. 8, sec. VI)"), "local hits"),
-        part(at("DTM-NUCA-Dist", 73.9, Show::kPercent, "local hits, DTM-NUCA-Dist (Fig. 8, sec. VI)"), "local hits"),
-        part(at("D-NUCA", 27.5, Show::kPercent, "local hits, D-NUCA (Fig. 8, sec. VI)"), "local hits")}},
-      {"000-fig09-speedup-nuca", "Fig. 9: speedup over private texture caches", Chart::kBars, "speedup", "", 1.0,
-       false, "runs of mobile32 and mobile32+dtm-nuca, +dtm-nuca-dist or +d-nuca",
-       {at("DTM-NUCA", 16.9, Show::kChange, "speedup, DTM-NUCA (Fig. 9, sec. VI)"),
-        at("DTM-NUCA-Dist", 15.7, Show::kChange, "speedup, DTM-NUCA-Dist (Fig. 9, sec. VI)"),
-        at("D-NUCA", -22.0, Show::kChange, "speedup, D-NUCA: a 22 % slowdown (Fig. 9, sec. VI)")}},
-      {"000-fig10-energy-nuca", "Fig. 10: energy, memory hierarchy and rest of the GPU, normalised to the baseline",
-       Chart::kStacked, "energy / baseline", "", 1.0, false,
-       "runs of mobile32 and mobile32+dtm-nuca, +dtm-nuca-dist or +d-nuca",
-       {at("DTM-NUCA", -6.9, Show::kChange, "GPU energy, DTM-NUCA (Fig. 10, sec. VI)"),
-        at("DTM-NUCA-Dist", -7.6, Show::kChange, "GPU energy, DTM-NUCA-Dist (Fig. 10, sec. VI)"),
-        at("D-NUCA", 4.0, Show::kChange, "GPU energy, D-NUCA (Fig. 10, sec. VI)")}},
-      {"000-fig11-scaling", "Fig. 11: speedup against the number of shader cores", Chart::kLines,
-       "speedup over private caches, same cores", "shader cores", 1.0, true,
-       "runs of mobile32 with --set gpu.shader_cores=N, with and without +dtm-nuca / +dtm-nuca-dist",
-       {at_x(at("DTM-NUCA", 10.2, Show::kChange, "speedup with 4 cores, DTM-NUCA (Fig. 11, sec. VI)"), 4),
-        at_x(at("DTM-NUCA-Dist", 7.0, Show::kChange, "speedup with 4 cores, DTM-NUCA-Dist (Fig. 11, sec. VI)"),
-             4)}},
-  };
-
-  p.push_back(Paper{"001", "DTexL: decoupled raster pipeline for texture locality",
-                    "dtexl and its variants on mobile4", "mobile4", {}});
-  const std::string groupings = "runs of mobile4 and mobile4+dtexl-group-<grouping>";
-  p.back().figures = {
-      {"001-fig11-l2-by-grouping", "Fig. 11: L2 accesses per quad grouping, normalised to FG-xshift2", Chart::kBars,
-       "L2 accesses / FG-xshift2", "", 1.0, false, groupings,
-       {at("CG-square", -46.8, Show::kChange, "L2 accesses, CG-square (Fig. 11, sec. V-B)"),
-        at("CG-xrect", -40.0, Show::kChange, "L2 accesses, CG-xrect (Fig. 11, sec. V-A)"),
-        at("CG-yrect", -45.0, Show::kChange, "L2 accesses, CG-yrect (Fig. 11, sec. V-A)")}},
-      {"001-fig12-quad-deviation-by-grouping",
-       "Fig. 12: mean deviation of quads per core per tile, normalised to FG-xshift2", Chart::kBars,
-       "quad deviation / FG-xshift2", "", 1.0, false, groupings + " with the cores.quad_deviation metric",
-       {at("CG-xrect", 6.0, Show::kTimes, "quad deviation, CG-xrect (Fig. 12, sec. V-A)"),
-        at("CG-yrect", 10.0, Show::kTimes, "quad deviation, CG-yrect (Fig. 12, sec. V-A)")}},
-      {"001-fig13-speedup-cg", "Fig. 13: speedup of CG-square and CG-yrect over FG-xshift2", Chart::kBars,
-       "speedup", "", 1.0, false, "runs of mobile4 and mobile4+dtexl-group-cg-square / cg-yrect",
-       {at("CG-square", 1.0, Show::kTimes, "speedup, CG-square: none with tile barriers (Fig. 13, sec. V-B)")}},
-      {"001-fig14-time-imbalance", "Fig. 14: execution-time imbalance of the shader cores per tile", Chart::kBars,
-       "mean deviation of core time per tile (%)", "", std::nullopt, false,
-       "runs of mobile4 and mobile4+dtexl-group-cg-square with the cores.imbalance metric",
-       {at("FG-xshift2", 5.0, Show::kPoints, "core time deviation, FG-xshift2: about 5 % (Fig. 14, sec. V-B)")}},
-      {"001-fig15-quad-imbalance", "Fig. 15: quad-distribution imbalance of the shader cores per tile", Chart::kBars,
-       "mean deviation of quads per tile (%)", "", std::nullopt, false,
-       "runs of mobile4 and mobile4+dtexl-group-cg-square with the cores.quad_deviation metric", {}},
-      {"001-fig16-l2-decrease-by-assignment",
-       "Fig. 16: decrease in L2 accesses per subtile assignment, against non-decoupled FG-xshift2", Chart::kBars,
-       "decrease in L2 accesses (%)", "", 0.0, false,
-       "runs of mobile4 and mobile4+dtexl-<assignment> (zorder-const ... sorder-flp, upper-bound)",
-       {at("Zorder-const", 40.7, Show::kPoints, "L2 decrease, Zorder-const (Fig. 16, sec. V-C1)"),
-        at("HLB-flp2", 46.5, Show::kPoints, "L2 decrease, HLB-flp1/2/3 (Fig. 16, sec. V-C1)"),
-        at("Sorder-flp", 46.8, Show::kPoints, "L2 decrease, Sorder-const/flp (Fig. 16, sec. V-C1)")}},
-      {"001-fig17-speedup-dtexl", "Fig. 17: speedup over non-decoupled FG-xshift2", Chart::kBars, "speedup", "",
-       1.0, false, "runs of mobile4 and mobile4+dtexl / mobile4+dtexl-fg-decoupled",
-       {at("DTexL (HLB-flp2)", 1.2, Show::kTimes, "speedup, DTexL (Fig. 17, sec. V-C2)"),
-        at("FG-xshift2 decoupled", 1.09, Show::kTimes, "speedup, FG-xshift2 decoupled (Fig. 17, sec. V-C2)")}},
-      {"001-fig18-energy-decrease-dtexl", "Fig. 18: decrease in total GPU energy over non-decoupled FG-xshift2",
-       Chart::kBars, "decrease in GPU energy (%)", "", 0.0, false,
-       "runs of mobile4 and mobile4+dtexl / mobile4+dtexl-fg-decoupled",
-       {at("DTexL (HLB-flp2)", 6.3, Show::kPoints, "GPU energy decrease, DTexL (Fig. 18, sec. V-C3)"),
-        at("FG-xshift2 decoupled", 3.0, Show::kPoints,
-           "GPU energy decrease, FG-xshift2 decoupled (Fig. 18, sec. V-C3)")}},
-  };
-
-  p.push_back(Paper{"002", "DAE: decoupled access/execute on a mobile GPU",
-                    "dae, dae-no-sharing, perfect-l1, prefetch-ghb on tegra2 (--set core.max_quads=N warps)", "tegra2", {}});
-  p.back().figures = {
-      {"002-fig3a-speedup", "Fig. 3a: speedup over one warp per core", Chart::kBars, "speedup", "", 1.0, false,
-       "runs of tegra2 and tegra2+<scheme> or tegra2 --set core.max_quads=N",
-       {at("Perfect caches", 3.29, Show::kTimes, "speedup, perfect caches (Fig. 3a, sec. 3)"),
-        at("16 warps", 3.23, Show::kTimes, "speedup, 16 warps per core (Fig. 3a, sec. 3)"),
-        at("GHB prefetcher", 1.9, Show::kTimes, "speedup, prefetchers at 1 warp: up to 1.9x (Fig. 3a, sec. 3)"),
-        over(at("DAE, 2 warps", 93.0, Show::kPercent,
-                "DAE with 2 warps: share of the 16-warp performance (Fig. 3, sec. 3)"),
-             "16 warps"),
-        over(at("DAE", 1.33, Show::kTimes, "DAE over the GHB prefetcher at 1 warp: 33 % faster (Fig. 3, sec. 3)"),
-             "GHB prefetcher")}},
-      {"002-fig3b-energy-speedup", "Fig. 3b: normalised energy against speedup", Chart::kScatter,
-       "energy / one warp", "speedup", std::nullopt, false,
-       "runs of tegra2 and tegra2+<scheme> or tegra2 --set core.max_quads=N",
-       {at("16 warps", 25.0, Show::kChange, "GPU energy, 16 warps per core (Fig. 3b, sec. 3)"),
-        over(at("DAE, 2 warps", -34.0, Show::kChange, "GPU energy, DAE with 2 warps against 16 warps (sec. 3)"),
-             "16 warps"),
-        over(at("DAE", -9.0, Show::kChange, "GPU energy, DAE against the GHB prefetcher at 1 warp (sec. 3)"),
-             "GHB prefetcher")}},
-      {"002-remote-resident-misses", "Sec. 3: L1 misses whose block another core's cache holds", Chart::kBars,
-       "share of L1 misses", "", std::nullopt, false,
-       "runs of tegra2 with the l1tex.misses_remote_resident metric",
-       {at("tegra2", 66.3, Show::kPercent, "misses another pixel processor's cache could serve (sec. 3)")}},
-  };
-
-  p.push_back(Paper{"003", "TCOR: a tile cache with optimal replacement",
-                    "tcor, tcor-no-l2 on mobile4-64k (and with --set tile.size=131072 for 128 KiB)", "mobile4-64k", {}});
-  const std::string tcor_runs =
-      "runs of mobile4-64k and mobile4-64k+tcor (+tcor-no-l2), or of both with --set tile.size=131072";
-  p.back().figures = {
-      {"003-mrc", "Figs. 11-13: tile cache miss ratio against its size, per replacement policy", Chart::kLines,
-       "miss ratio", "tile cache (KiB)", std::nullopt, true,
-       "runs of mobile4-64k with --set tile.size=N and tile.policy=lru|opt|mru|drrip (tile.ways=N, 0: fully associative)",
-       {}},
-      {"003-fig14-pb-l2", "Figs. 14-15: Parameter Buffer accesses to L2, normalised to the baseline",
-       Chart::kBars, "PB L2 accesses / baseline", "", 1.0, false, tcor_runs,
-       {at("TCOR", -33.5, Show::kChange, "PB accesses to L2, 64 KiB tile cache (Fig. 14, sec. V-B1)"),
-        at("TCOR, 128 KiB", -37.1, Show::kChange, "PB accesses to L2, 128 KiB tile cache (Fig. 15, sec. V-B1)")}},
-      {"003-fig16-pb-dram", "Figs. 16-17: Parameter Buffer accesses to main memory, normalised to the baseline",
-       Chart::kBars, "PB DRAM accesses / baseline", "", 1.0, false, tcor_runs,
-       {at("TCOR", -93.0, Show::kChange, "PB accesses to main memory, 64 KiB (Fig. 16, sec. V-B1)"),
-        at("TCOR, 128 KiB", -94.1, Show::kChange, "PB accesses to main memory, 128 KiB (Fig. 17, sec. V-B1)")}},
-      {"003-fig18-dram", "Figs. 18-19: total main-memory accesses, normalised to the baseline", Chart::kBars,
-       "DRAM accesses / baseline", "", 1.0, false, tcor_runs,
-       {at("TCOR", -13.9, Show::kChange, "main-memory accesses, 64 KiB (Fig. 18, sec. V-B1)"),
-        at("TCOR, 128 KiB", -13.3, Show::kChange, "main-memory accesses, 128 KiB (Fig. 19, sec. V-B1)")}},
-      {"003-fig20-memory-energy", "Figs. 20-21: energy of the memory hierarchy, normalised to the baseline",
-       Chart::kBars, "memory energy / baseline", "", 1.0, false, tcor_runs,
-       {at("TCOR", -14.1, Show::kChange,
-           "memory-hierarchy energy, 64 KiB (Fig. 20, sec. V-B2; 13.8 % over both sizes in the abstract)"),
-        at("TCOR, 128 KiB", -13.6, Show::kChange, "memory-hierarchy energy, 128 KiB (Fig. 21, sec. V-B2)"),
-        at("TCOR without L2 changes", -9.0, Show::kChange,
-           "memory-hierarchy energy, TCOR without the L2 policy (Fig. 20, sec. V-B2)")}},
-      {"003-fig22-gpu-energy-decrease", "Fig. 22: decrease in total GPU energy", Chart::kBars,
-       "decrease in GPU energy (%)", "", 0.0, false, tcor_runs,
-       {at("TCOR", 5.6, Show::kPoints, "GPU energy decrease, 64 KiB tile cache (Fig. 22, sec. V-B2)"),
-        at("TCOR, 128 KiB", 5.3, Show::kPoints, "GPU energy decrease, 128 KiB tile cache (Fig. 22, sec. V-B2)")}},
-  };
-
-  p.push_back(Paper{"004", "TFM: Texture Filter Memory", "tfm, filter-dm512, filter-fa512 on mobile-256k", "mobile-256k",
-                    {}});
-  p.back().figures = {
-      {"004-cases", "Sec. III: bilinear footprints in one, two and four texture blocks", Chart::kStacked,
-       "share of texture accesses", "", std::nullopt, false, "runs of mobile-256k+tfm with the tfm.case1..4 metrics",
-       {part(at("TFM", 58.0, Show::kPercent, "footprints in one block, case 1 (sec. III)"), "one block (case 1)"),
-        part(at("TFM", 36.0, Show::kPercent, "footprints in two blocks, cases 2-3 (sec. III)"),
-             "two blocks (cases 2, 3)"),
-        part(at("TFM", 6.0, Show::kPercent, "footprints in four blocks, case 4 (sec. III)"),
-             "four blocks (case 4)")}},
-      {"004-fig8-hit-rate", "Fig. 8: hit rate of the first texture memory level", Chart::kBars, "hit rate", "",
-       std::nullopt, false, "runs of mobile-256k and mobile-256k+tfm / +filter-dm512 / +filter-fa512",
-       {at("TFM", 80.0, Show::kPercent, "TFM hit rate (Fig. 8, sec. V-A1)"),
-        at("L1 16 KiB 2-way", 96.0, Show::kPercent, "L1 hit rate, conventional (Fig. 8, sec. V-A1)")}},
-      {"004-fig9-access-energy", "Fig. 9: average energy per texture access", Chart::kBars, "pJ per access", "",
-       std::nullopt, false, "runs of mobile-256k and mobile-256k+tfm / +filter-dm512 / +filter-fa512",
-       {over(at("TFM", -25.0, Show::kChange, "access energy, TFM against a 512 B direct-mapped filter (Fig. 9, sec. V-A2)"),
-             "Filter 512 B direct-mapped"),
-        over(at("TFM", -60.0, Show::kChange, "access energy, TFM against a 512 B fully associative filter (Fig. 9)"),
-             "Filter 512 B fully assoc."),
-        over(at("TFM", -77.0, Show::kChange, "access energy, TFM against the conventional L1 + L2 (Fig. 9)"),
-             "Conventional L1 + L2")}},
-  };
+Paper parse_paper(const std::string& id, const std::string& text) {
+  const std::string file = "report/papers/" + id + ".txt";
+  Paper p;
+  p.id = id;
+  std::set<std::string> seen;
+  each_line(file, text, "", [&](const std::string& key, std::string_view value, const Place& at) {
+    if (!seen.insert(key).second) at.fail("'" + key + "' given twice");
+    if (key == "title") {
+      p.title = value;
+    } else if (key == "schemes") {
+      p.scheme = value;
+    } else if (key == "preset") {
+      p.preset = value;
+    } else {
+      at.fail("unknown key '" + key + "' (title, schemes, preset)");
+    }
+  });
+  for (const char* key : {"title", "schemes", "preset"})
+    if (!seen.count(key)) throw CatalogueError(file + ": no '" + std::string(key) + ":' line");
   return p;
 }
 
 }  // namespace
 
-const std::vector<Paper>& papers() {
-  static const std::vector<Paper> all = make_papers();
+const char* chart_name(Chart c) {
+  switch (c) {
+    case Chart::kBars: return "bars";
+    case Chart::kStacked: return "stacked";
+    case Chart::kLines: return "lines";
+    case Chart::kScatter: return "scatter";
+  }
+  return "bars";
+}
+
+Catalogue parse_catalogue(const NamedTexts& figures, const NamedTexts& papers) {
+  Catalogue c;
+  std::map<std::string, size_t, std::less<>> paper_at;
+  for (const auto& [id, text] : papers) {  // a std::map: by id
+    paper_at[id] = c.papers.size();
+    c.papers.push_back(parse_paper(id, text));
+  }
+  for (const auto& [name, sql] : figures) {  // by file name, the order each section draws them in
+    std::optional<ParsedFigure> p = parse_figure(name, sql);
+    if (!p) continue;
+    const auto paper = paper_at.find(p->figure.paper);
+    if (!p->figure.paper.empty() && paper == paper_at.end())
+      throw CatalogueError("report/figures/" + name + ".sql: paper '" + p->figure.paper +
+                           "' has no report/papers/" + p->figure.paper + ".txt");
+    if (p->replication) {
+      c.replication.push_back(std::move(p->figure));
+    } else {
+      c.papers[paper->second].figures.push_back(std::move(p->figure));
+    }
+  }
+  return c;
+}
+
+const Catalogue& catalogue() {
+  static const Catalogue all = parse_catalogue(embedded_figures(), embedded_papers());
   return all;
 }
 
-const std::vector<Figure>& replication_figures() {
-  static const std::vector<Figure> all = {
-      {"000-fig01-replication",
-       "Paper 000 Fig. 1: replication degree, serviced blocks by the number of L1 texture caches holding them",
-       Chart::kStacked, "share of serviced blocks", "", std::nullopt, false,
-       "runs with the replication.share_1 .. share_4plus metrics",
-       {part(at("mobile4", 15.4, Show::kPercent,
-                "blocks in exactly one of 4 L1s; 84.6 % are replicated (paper 000 Fig. 1, sec. I)"),
-             "1 L1")}},
-      {"replication-avg", "Mean replication degree: L1 texture caches holding a block right after it is serviced",
-       Chart::kBars, "L1s holding the block", "", 1.0, false, "runs with the replication.avg metric", {}},
-  };
-  return all;
-}
+const std::vector<Paper>& papers() { return catalogue().papers; }
+
+const std::vector<Figure>& replication_figures() { return catalogue().replication; }
 
 }  // namespace tessera::report

@@ -3,6 +3,14 @@
 -- counts 4 fragment processors: mobile4 has 4 shader cores, mobile32 has 32).
 -- Columns: capture ('mean' = arithmetic mean over captures), series, part, x, value.
 -- The bars: stacked_rows of report/views.sql over these per-capture parts.
+--
+--@ paper: 000
+--@ section: replication
+--@ title: Paper 000 Fig. 1: replication degree, serviced blocks by the number of L1 texture caches holding them
+--@ chart: stacked
+--@ y: share of serviced blocks
+--@ needs: runs with the replication.share_1 .. share_4plus metrics
+--@ headline: mobile4 | 15.4 | percent | blocks in exactly one of 4 L1s; 84.6 % are replicated (paper 000 Fig. 1, sec. I) | part=1 L1
 DELETE FROM stacked_per_capture;
 INSERT INTO stacked_per_capture (capture, ord, series, pord, part, value)
 WITH

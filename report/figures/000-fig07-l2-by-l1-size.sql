@@ -2,6 +2,15 @@
 -- overrides of mobile32), private caches and the two DTM-NUCA flavours, normalised to private
 -- 16 KiB caches (mobile32). x = L1 texture cache size in KiB.
 -- Columns: capture ('mean' = arithmetic mean over captures), series, part, x, value.
+--
+--@ paper: 000
+--@ title: Fig. 7: L2 accesses against the L1 texture cache size
+--@ chart: lines
+--@ y: L2 accesses / baseline 16 KiB
+--@ x: L1 texture cache (KiB)
+--@ rule: 1
+--@ log-x: yes
+--@ needs: runs of mobile32 with --set l1tex.size=N, with and without +dtm-nuca / +dtm-nuca-dist
 WITH
 series(ord, series, prefix) AS (VALUES
   (0, 'Baseline', 'mobile32'),

@@ -4,6 +4,15 @@
 -- (D-NUCA: that nobody holds); remote ones, the misses of the owner's L1 on another core's behalf.
 -- Columns: capture ('mean' = arithmetic mean over captures), series, part, x, value.
 -- The bars: stacked_rows of report/views.sql over these per-capture parts.
+--
+--@ paper: 000
+--@ title: Fig. 8: local and remote accesses to the texture caches
+--@ chart: stacked
+--@ y: share of L1 texture accesses
+--@ needs: runs of mobile32+dtm-nuca, +dtm-nuca-dist or +d-nuca with the l1tex.local_hits / remote_* metrics
+--@ headline: DTM-NUCA | 66.3 | percent | local hits, DTM-NUCA (Fig. 8, sec. VI) | part=local hits
+--@ headline: DTM-NUCA-Dist | 73.9 | percent | local hits, DTM-NUCA-Dist (Fig. 8, sec. VI) | part=local hits
+--@ headline: D-NUCA | 27.5 | percent | local hits, D-NUCA (Fig. 8, sec. VI) | part=local hits
 DELETE FROM stacked_per_capture;
 INSERT INTO stacked_per_capture (capture, ord, series, pord, part, value)
 WITH

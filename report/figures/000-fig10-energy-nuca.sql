@@ -3,6 +3,16 @@
 -- texture caches (the mobile32 baseline, drawn first).
 -- Columns: capture ('mean' = arithmetic mean over captures), series, part, x, value.
 -- The bars: stacked_rows of report/views.sql over these per-capture parts.
+--
+--@ paper: 000
+--@ title: Fig. 10: energy, memory hierarchy and rest of the GPU, normalised to the baseline
+--@ chart: stacked
+--@ y: energy / baseline
+--@ rule: 1
+--@ needs: runs of mobile32 and mobile32+dtm-nuca, +dtm-nuca-dist or +d-nuca
+--@ headline: DTM-NUCA | -6.9 | change | GPU energy, DTM-NUCA (Fig. 10, sec. VI)
+--@ headline: DTM-NUCA-Dist | -7.6 | change | GPU energy, DTM-NUCA-Dist (Fig. 10, sec. VI)
+--@ headline: D-NUCA | 4 | change | GPU energy, D-NUCA (Fig. 10, sec. VI)
 DELETE FROM stacked_per_capture;
 INSERT INTO stacked_per_capture (capture, ord, series, pord, part, value)
 WITH

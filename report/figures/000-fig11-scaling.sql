@@ -1,6 +1,17 @@
 -- Paper 000 (DTM-NUCA) Fig. 11: speedup of the two DTM-NUCA flavours against private texture
 -- caches with the same number of shader cores (gpu.shader_cores overrides of mobile32; x = cores).
 -- Columns: capture ('mean' = arithmetic mean over captures), series, part, x, value.
+--
+--@ paper: 000
+--@ title: Fig. 11: speedup against the number of shader cores
+--@ chart: lines
+--@ y: speedup over private caches, same cores
+--@ x: shader cores
+--@ rule: 1
+--@ log-x: yes
+--@ needs: runs of mobile32 with --set gpu.shader_cores=N, with and without +dtm-nuca / +dtm-nuca-dist
+--@ headline: DTM-NUCA | 10.2 | change | speedup with 4 cores, DTM-NUCA (Fig. 11, sec. VI) | x=4
+--@ headline: DTM-NUCA-Dist | 7 | change | speedup with 4 cores, DTM-NUCA-Dist (Fig. 11, sec. VI) | x=4
 WITH
 series(ord, series, prefix) AS (VALUES
   (-1, 'Baseline', 'mobile32'),

@@ -2,6 +2,16 @@
 -- FG-xshift2, the mobile4 baseline. The groupings run with Z-order tiles and tile barriers.
 -- Columns: capture ('mean' = arithmetic mean over captures), series, part, x, value.
 -- The bars: normalised_rows of report/views.sql over these series.
+--
+--@ paper: 001
+--@ title: Fig. 11: L2 accesses per quad grouping, normalised to FG-xshift2
+--@ chart: bars
+--@ y: L2 accesses / FG-xshift2
+--@ rule: 1
+--@ needs: runs of mobile4 and mobile4+dtexl-group-<grouping>
+--@ headline: CG-square | -46.8 | change | L2 accesses, CG-square (Fig. 11, sec. V-B)
+--@ headline: CG-xrect | -40 | change | L2 accesses, CG-xrect (Fig. 11, sec. V-A)
+--@ headline: CG-yrect | -45 | change | L2 accesses, CG-yrect (Fig. 11, sec. V-A)
 DELETE FROM normalised_series;
 INSERT INTO normalised_series (ord, series, config, base, metric, how) VALUES
   (0, 'FG-xshift2', 'mobile4', 'mobile4', 'l2.accesses', 'ratio'),

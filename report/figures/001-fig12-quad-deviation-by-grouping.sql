@@ -2,6 +2,15 @@
 -- quad grouping, normalised to FG-xshift2 (the mobile4 baseline).
 -- Columns: capture ('mean' = arithmetic mean over captures), series, part, x, value.
 -- The bars: normalised_rows of report/views.sql over these series.
+--
+--@ paper: 001
+--@ title: Fig. 12: mean deviation of quads per core per tile, normalised to FG-xshift2
+--@ chart: bars
+--@ y: quad deviation / FG-xshift2
+--@ rule: 1
+--@ needs: runs of mobile4 and mobile4+dtexl-group-<grouping> with the cores.quad_deviation metric
+--@ headline: CG-xrect | 6 | times | quad deviation, CG-xrect (Fig. 12, sec. V-A)
+--@ headline: CG-yrect | 10 | times | quad deviation, CG-yrect (Fig. 12, sec. V-A)
 DELETE FROM normalised_series;
 INSERT INTO normalised_series (ord, series, config, base, metric, how) VALUES
   (0, 'FG-xshift2', 'mobile4', 'mobile4', 'cores.quad_deviation', 'ratio'),

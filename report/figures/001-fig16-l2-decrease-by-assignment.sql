@@ -3,6 +3,16 @@
 -- against non-decoupled FG-xshift2 (the mobile4 baseline).
 -- Columns: capture ('mean' = arithmetic mean over captures), series, part, x, value.
 -- The bars: normalised_rows of report/views.sql over these series.
+--
+--@ paper: 001
+--@ title: Fig. 16: decrease in L2 accesses per subtile assignment, against non-decoupled FG-xshift2
+--@ chart: bars
+--@ y: decrease in L2 accesses (%)
+--@ rule: 0
+--@ needs: runs of mobile4 and mobile4+dtexl-<assignment> (zorder-const ... sorder-flp, upper-bound)
+--@ headline: Zorder-const | 40.7 | points | L2 decrease, Zorder-const (Fig. 16, sec. V-C1)
+--@ headline: HLB-flp2 | 46.5 | points | L2 decrease, HLB-flp1/2/3 (Fig. 16, sec. V-C1)
+--@ headline: Sorder-flp | 46.8 | points | L2 decrease, Sorder-const/flp (Fig. 16, sec. V-C1)
 DELETE FROM normalised_series;
 INSERT INTO normalised_series (ord, series, config, base, metric, how) VALUES
   (0, 'Zorder-const', 'mobile4+dtexl-zorder-const', 'mobile4', 'l2.accesses', 'decrease'),

@@ -3,6 +3,18 @@
 -- GPU (tegra2).
 -- Columns: capture ('mean' = arithmetic mean over captures), series, part, x, value.
 -- The bars: normalised_rows of report/views.sql over these series.
+--
+--@ paper: 002
+--@ title: Fig. 3a: speedup over one warp per core
+--@ chart: bars
+--@ y: speedup
+--@ rule: 1
+--@ needs: runs of tegra2 and tegra2+<scheme> or tegra2 --set core.max_quads=N
+--@ headline: Perfect caches | 3.29 | times | speedup, perfect caches (Fig. 3a, sec. 3)
+--@ headline: 16 warps | 3.23 | times | speedup, 16 warps per core (Fig. 3a, sec. 3)
+--@ headline: GHB prefetcher | 1.9 | times | speedup, prefetchers at 1 warp: up to 1.9x (Fig. 3a, sec. 3)
+--@ headline: DAE, 2 warps | 93 | percent | DAE with 2 warps: share of the 16-warp performance (Fig. 3, sec. 3) | over=16 warps
+--@ headline: DAE | 1.33 | times | DAE over the GHB prefetcher at 1 warp: 33 % faster (Fig. 3, sec. 3) | over=GHB prefetcher
 DELETE FROM normalised_series;
 INSERT INTO normalised_series (ord, series, config, base, metric, how) VALUES
   (0, '2 warps', 'tegra2+core.max_quads=2', 'tegra2', 'cycles', 'speedup'),

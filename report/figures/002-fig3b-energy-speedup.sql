@@ -2,6 +2,16 @@
 -- Tegra-2-like GPU (tegra2): x = speedup (base cycles over cycles), value = energy.total_nj over
 -- the base's.
 -- Columns: capture ('mean' = arithmetic mean over captures), series, part, x, value.
+--
+--@ paper: 002
+--@ title: Fig. 3b: normalised energy against speedup
+--@ chart: scatter
+--@ y: energy / one warp
+--@ x: speedup
+--@ needs: runs of tegra2 and tegra2+<scheme> or tegra2 --set core.max_quads=N
+--@ headline: 16 warps | 25 | change | GPU energy, 16 warps per core (Fig. 3b, sec. 3)
+--@ headline: DAE, 2 warps | -34 | change | GPU energy, DAE with 2 warps against 16 warps (sec. 3) | over=16 warps
+--@ headline: DAE | -9 | change | GPU energy, DAE against the GHB prefetcher at 1 warp (sec. 3) | over=GHB prefetcher
 WITH
 series(ord, series, config) AS (VALUES
   (0, '2 warps', 'tegra2+core.max_quads=2'),

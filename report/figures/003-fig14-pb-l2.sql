@@ -4,6 +4,15 @@
 -- normalised to mobile4-64k+tile.size=131072.
 -- Columns: capture ('mean' = arithmetic mean over captures), series, part, x, value.
 -- The bars: normalised_rows of report/views.sql over these series.
+--
+--@ paper: 003
+--@ title: Figs. 14-15: Parameter Buffer accesses to L2, normalised to the baseline
+--@ chart: bars
+--@ y: PB L2 accesses / baseline
+--@ rule: 1
+--@ needs: runs of mobile4-64k and mobile4-64k+tcor (+tcor-no-l2), or of both with --set tile.size=131072
+--@ headline: TCOR | -33.5 | change | PB accesses to L2, 64 KiB tile cache (Fig. 14, sec. V-B1)
+--@ headline: TCOR, 128 KiB | -37.1 | change | PB accesses to L2, 128 KiB tile cache (Fig. 15, sec. V-B1)
 DELETE FROM normalised_series;
 INSERT INTO normalised_series (ord, series, config, base, metric, how) VALUES
   (0, 'TCOR without L2 changes', 'mobile4-64k+tcor-no-l2', 'mobile4-64k', 'pb.l2_accesses', 'ratio'),

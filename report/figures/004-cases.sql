@@ -3,6 +3,15 @@
 -- Memory on mobile-256k.
 -- Columns: capture ('mean' = arithmetic mean over captures), series, part, x, value.
 -- The bars: stacked_rows of report/views.sql over these per-capture parts.
+--
+--@ paper: 004
+--@ title: Sec. III: bilinear footprints in one, two and four texture blocks
+--@ chart: stacked
+--@ y: share of texture accesses
+--@ needs: runs of mobile-256k+tfm with the tfm.case1..4 metrics
+--@ headline: TFM | 58 | percent | footprints in one block, case 1 (sec. III) | part=one block (case 1)
+--@ headline: TFM | 36 | percent | footprints in two blocks, cases 2-3 (sec. III) | part=two blocks (cases 2, 3)
+--@ headline: TFM | 6 | percent | footprints in four blocks, case 4 (sec. III) | part=four blocks (case 4)
 DELETE FROM stacked_per_capture;
 INSERT INTO stacked_per_capture (capture, ord, series, pord, part, value)
 WITH

@@ -3,6 +3,14 @@
 -- of it, and the Texture Filter Memory.
 -- Columns: capture ('mean' = arithmetic mean over captures), series, part, x, value.
 -- The bars: metric_rows of report/views.sql over these series.
+--
+--@ paper: 004
+--@ title: Fig. 8: hit rate of the first texture memory level
+--@ chart: bars
+--@ y: hit rate
+--@ needs: runs of mobile-256k and mobile-256k+tfm / +filter-dm512 / +filter-fa512
+--@ headline: TFM | 80 | percent | TFM hit rate (Fig. 8, sec. V-A1)
+--@ headline: L1 16 KiB 2-way | 96 | percent | L1 hit rate, conventional (Fig. 8, sec. V-A1)
 DELETE FROM metric_series;
 INSERT INTO metric_series (ord, series, config, metric, per, scale) VALUES
   (0, 'L1 16 KiB 2-way', 'mobile-256k', 'l1tex.hits', 'l1tex.accesses', 1.0),

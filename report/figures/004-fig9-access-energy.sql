@@ -2,6 +2,15 @@
 -- conventional L1 + L2 (mobile-256k), the two 512 B filter caches and the Texture Filter Memory.
 -- Columns: capture ('mean' = arithmetic mean over captures), series, part, x, value.
 -- The bars: metric_rows of report/views.sql over these series.
+--
+--@ paper: 004
+--@ title: Fig. 9: average energy per texture access
+--@ chart: bars
+--@ y: pJ per access
+--@ needs: runs of mobile-256k and mobile-256k+tfm / +filter-dm512 / +filter-fa512
+--@ headline: TFM | -25 | change | access energy, TFM against a 512 B direct-mapped filter (Fig. 9, sec. V-A2) | over=Filter 512 B direct-mapped
+--@ headline: TFM | -60 | change | access energy, TFM against a 512 B fully associative filter (Fig. 9) | over=Filter 512 B fully assoc.
+--@ headline: TFM | -77 | change | access energy, TFM against the conventional L1 + L2 (Fig. 9) | over=Conventional L1 + L2
 DELETE FROM metric_series;
 INSERT INTO metric_series (ord, series, config, metric, per, scale) VALUES
   (0, 'Conventional L1 + L2', 'mobile-256k', 'energy.texture_path_pj_per_access', '', 1.0),

@@ -245,7 +245,7 @@ TEST(FigureSql, MissRatioCurvesPoolTheSuitePerPolicyAndSize) {
   f.run("a.tcap", "mobile4-64k+tile.size=16384+tile.policy=opt", {{1, {{"tile.accesses", 100}, {"tile.misses", 50}}}},
         params("16384", "opt"));
   f.run("a.tcap", "mobile4-64k+tcor", {{1, {{"tile.accesses", 100}, {"tile.misses", 1}}}}, params("65536", "opt"));
-  const auto rows = figure_rows(f.db(), "003-mrc");
+  const auto rows = figure_rows(f.db(), "003-fig11-mrc");
   EXPECT_DOUBLE_EQ(at(rows, "suite", "LRU, 4-way", "", 64), 0.3);  // (40 + 80) / (100 + 300)
   EXPECT_DOUBLE_EQ(at(rows, "suite", "OPT, 4-way", "", 64), 0.25);
   EXPECT_DOUBLE_EQ(at(rows, "suite", "OPT, 4-way", "", 16), 0.5);
@@ -489,6 +489,128 @@ TEST(Headlines, FormatAsThePaperPrints) {
   EXPECT_EQ(format_headline(66.3, Show::kPercent), "66.3 %");
   EXPECT_EQ(format_headline(1.2, Show::kTimes), "1.20x");
   EXPECT_EQ(format_headline(46.5, Show::kPoints), "46.5 %");
+}
+
+// --- the catalogue, read from the figure and paper files ---------------------------------------
+
+TEST(Catalogue, ReadsEachFigureFromItsOwnLinesAndEachPaperFromItsFile) {
+  const NamedTexts papers = {{"007", "# a comment\n\ntitle: X: a paper\nschemes: x, y on mobile4\npreset: mobile4\n"}};
+  const NamedTexts figures = {
+      {"007-fig2-b", "-- prose\n--@ paper: 007\n--@ title: Fig. 2: second\n--@ chart: stacked\n--@ y: share\n"
+                     "--@ needs: runs of x\n--@ headline: X | 66.3 | percent | hits (Fig. 2) | part=local hits\n"
+                     "SELECT 1;\n"},
+      {"007-fig1-a", "--@ paper: 007\n--@ title: Fig. 1: first: a colon\n--@ chart: lines\n--@ y: ratio\n"
+                     "--@ x: size (KiB)\n--@ rule: 1\n--@ log-x: yes\n--@ needs: runs of y\n"
+                     "--@ headline: Y | -41.8 | change | L2 accesses, Y (Fig. 1, sec. VI) | x=4\n"
+                     "--@ headline: Y | 1.33 | times | Y over X | over=X\nSELECT 1;\n"},
+      {"helper", "-- the page's own query\nSELECT 1;\n"},
+      {"degree", "--@ section: replication\n--@ title: degree\n--@ chart: bars\n--@ y: L1s\n--@ needs: runs\n"},
+  };
+  const Catalogue c = parse_catalogue(figures, papers);
+  ASSERT_EQ(c.papers.size(), 1u);
+  const Paper& p = c.papers[0];
+  EXPECT_EQ(p.id, "007");
+  EXPECT_EQ(p.title, "X: a paper");
+  EXPECT_EQ(p.scheme, "x, y on mobile4");
+  EXPECT_EQ(p.preset, "mobile4");
+  ASSERT_EQ(p.figures.size(), 2u);  // by file name; the helper is no figure
+  const Figure& a = p.figures[0];
+  EXPECT_EQ(a.id, "007-fig1-a");
+  EXPECT_EQ(a.paper, "007");
+  EXPECT_EQ(a.title, "Fig. 1: first: a colon");
+  EXPECT_EQ(a.chart, Chart::kLines);
+  EXPECT_EQ(a.y_title, "ratio");
+  EXPECT_EQ(a.x_title, "size (KiB)");
+  EXPECT_EQ(a.rule, std::optional<double>(1.0));
+  EXPECT_TRUE(a.log_x);
+  EXPECT_EQ(a.needs, "runs of y");
+  ASSERT_EQ(a.headlines.size(), 2u);
+  EXPECT_EQ(a.headlines[0].series, "Y");
+  EXPECT_DOUBLE_EQ(a.headlines[0].paper, -41.8);
+  EXPECT_EQ(a.headlines[0].show, Show::kChange);
+  EXPECT_EQ(a.headlines[0].text, "L2 accesses, Y (Fig. 1, sec. VI)");
+  EXPECT_EQ(a.headlines[0].x, std::optional<double>(4.0));
+  EXPECT_EQ(a.headlines[0].part, "");
+  EXPECT_EQ(a.headlines[1].over, "X");
+  EXPECT_EQ(a.headlines[1].show, Show::kTimes);
+  const Figure& b = p.figures[1];
+  EXPECT_EQ(b.chart, Chart::kStacked);
+  EXPECT_FALSE(b.rule);
+  EXPECT_FALSE(b.log_x);
+  EXPECT_EQ(b.x_title, "");
+  ASSERT_EQ(b.headlines.size(), 1u);
+  EXPECT_EQ(b.headlines[0].part, "local hits");
+  EXPECT_EQ(b.headlines[0].show, Show::kPercent);
+  ASSERT_EQ(c.replication.size(), 1u);
+  EXPECT_EQ(c.replication[0].id, "degree");
+  EXPECT_EQ(c.replication[0].paper, "");
+}
+
+TEST(Catalogue, RefusesAWrongLineNamingItsFileAndLine) {
+  const NamedTexts papers = {{"007", "title: X\nschemes: x\npreset: mobile4\n"}};
+  const std::string good = "--@ paper: 007\n--@ title: t\n--@ chart: bars\n--@ y: y\n--@ needs: n\n";
+  auto error = [&](const std::string& sql, const NamedTexts& p) {
+    try {
+      parse_catalogue({{"007-f", sql}}, p);
+    } catch (const CatalogueError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(error(good, papers), "accepted");
+  EXPECT_EQ(error(good + "--@ colour: red\n", papers),
+            "report/figures/007-f.sql:6: unknown key 'colour' (paper, section, title, chart, y, x, rule, log-x, "
+            "needs, headline)");
+  EXPECT_EQ(error("--@ chart: pie\n", papers),
+            "report/figures/007-f.sql:1: chart 'pie' is none of bars, stacked, lines, scatter");
+  EXPECT_EQ(error(good + "--@ rule: one\n", papers), "report/figures/007-f.sql:6: rule 'one' is not a number");
+  EXPECT_EQ(error(good + "--@ title: again\n", papers), "report/figures/007-f.sql:6: 'title' given twice");
+  EXPECT_EQ(error(good + "--@ log-x: maybe\n", papers), "report/figures/007-f.sql:6: log-x is yes or no, not 'maybe'");
+  EXPECT_EQ(error(good + "--@ no colon\n", papers), "report/figures/007-f.sql:6: 'no colon' is not 'key: value'");
+  EXPECT_EQ(error(good + "--@ section: appendix\n", papers),
+            "report/figures/007-f.sql:6: section 'appendix' is not replication (a paper's figures say paper:)");
+  EXPECT_EQ(error(good + "--@ headline: X | 1.2 | times\n", papers),
+            "report/figures/007-f.sql:6: a headline is 'series | number | change|percent|times|points | text', "
+            "then part=, over=, x=");
+  EXPECT_EQ(error(good + "--@ headline: X | 1.2x | times | t\n", papers),
+            "report/figures/007-f.sql:6: the paper's number '1.2x' is not a number");
+  EXPECT_EQ(error(good + "--@ headline: X | 1.2 | fold | t\n", papers),
+            "report/figures/007-f.sql:6: headline shows 'fold', none of change, percent, times, points");
+  EXPECT_EQ(error(good + "--@ headline: X | 1.2 | times | t | under=Y\n", papers),
+            "report/figures/007-f.sql:6: headline field 'under=Y' is not part=, over= or x=");
+  EXPECT_EQ(error(good + "--@ headline: X | 1.2 | times | t | x=four\n", papers),
+            "report/figures/007-f.sql:6: x 'four' is not a number");
+  EXPECT_EQ(error("--@ paper: 007\n--@ title: t\n--@ chart: bars\n--@ needs: n\n", papers),
+            "report/figures/007-f.sql: no '--@ y:' line");
+  EXPECT_EQ(error("--@ title: t\n--@ chart: bars\n--@ y: y\n--@ needs: n\n", papers),
+            "report/figures/007-f.sql: neither '--@ paper:' nor '--@ section:'");
+  EXPECT_EQ(error("--@ section: replication\n--@ title: t\n--@ chart: bars\n--@ y: y\n--@ needs: n\n"
+                  "--@ headline: X | 1 | times | t\n",
+                  papers),
+            "report/figures/007-f.sql: headlines need the paper they quote ('--@ paper:')");
+  EXPECT_EQ(error(good, {}), "report/figures/007-f.sql: paper '007' has no report/papers/007.txt");
+  EXPECT_EQ(error(good, {{"007", "title: X\nschemes: x\n"}}), "report/papers/007.txt: no 'preset:' line");
+  EXPECT_EQ(error(good, {{"007", "title: X\nschemes: x\npreset: p\nyear: 2020\n"}}),
+            "report/papers/007.txt:4: unknown key 'year' (title, schemes, preset)");
+}
+
+TEST(Catalogue, EveryEmbeddedFigureBelongsToThePaperItsFileNames) {
+  std::set<std::string> ids;
+  size_t headlines = 0;
+  for (const auto& p : papers()) {
+    ids.insert(p.id);
+    EXPECT_FALSE(p.figures.empty()) << p.id;
+    for (const auto& f : p.figures) {
+      EXPECT_EQ(f.paper, p.id) << f.id;
+      EXPECT_EQ(f.id.substr(0, 4), p.id + "-") << f.id;
+      headlines += f.headlines.size();
+    }
+  }
+  EXPECT_EQ(ids, (std::set<std::string>{"000", "001", "002", "003", "004"}));
+  ASSERT_EQ(replication_figures().size(), 2u);
+  EXPECT_EQ(replication_figures()[0].paper, "000");  // paper 000 Fig. 1, drawn with the replication
+  for (const auto& f : replication_figures()) headlines += f.headlines.size();
+  EXPECT_EQ(headlines, 57u);
 }
 
 }  // namespace

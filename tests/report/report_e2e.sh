@@ -29,8 +29,8 @@ if [ "$mode" = fixture ]; then
   "$aux" "$work/f.db"
   charts=()
   for f in "$figures"/*.sql; do
-    id=$(basename "$f" .sql)
-    case $id in suite|tiles|pair-deltas|baseline) ;; *) charts+=("$id") ;; esac
+    # A figure file carries its catalogue lines (report/README.md); the others are the page's queries.
+    grep -q '^--@' "$f" && charts+=("$(basename "$f" .sql)")
   done
   charts+=(heatmap-racing heatmap-puzzle)
   "$tessera" report "$work/f.db" -o "$work/report.html" --svg "$work/svg" | tee "$work/report.txt"

@@ -4,6 +4,14 @@
 -- bound LB of section V-A (tcor.lower_bound misses).
 -- All captures and measured frames pooled: capture = 'suite'. x = tile cache size in KiB.
 -- Columns: capture, series, part, x, value.
+--
+--@ paper: 003
+--@ title: Figs. 11-13: tile cache miss ratio against its size, per replacement policy
+--@ chart: lines
+--@ y: miss ratio
+--@ x: tile cache (KiB)
+--@ log-x: yes
+--@ needs: runs of mobile4-64k with --set tile.size=N and tile.policy=lru|opt|mru|drrip (tile.ways=N, 0: fully associative)
 WITH
 m AS (SELECT * FROM measured_frame_metrics),
 param AS (SELECT * FROM run_config_param),
