@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <set>
 #include <string_view>
 
@@ -33,8 +34,8 @@ double number(std::string_view text, const Place& at, const std::string& what) {
   text = trim(text);
   double v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size())
-    at.fail(what + " '" + std::string(text) + "' is not a number");
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v))
+    at.fail(what + " '" + std::string(text) + "' is not a finite number");
   return v;
 }
 
@@ -73,26 +74,30 @@ Headline headline_of(std::string_view value, const Place& at) {
   h.show = show_of(f[2], at);
   h.text = f[3];
   if (h.series.empty() || h.text.empty()) at.fail("a headline needs its series and its text");
+  std::set<std::string> seen;
   for (size_t i = 4; i < f.size(); ++i) {
     const size_t eq = f[i].find('=');
-    const std::string key = f[i].substr(0, eq);
-    const std::string val = eq == std::string::npos ? "" : std::string(trim(std::string_view(f[i]).substr(eq + 1)));
-    if (eq == std::string::npos || val.empty()) at.fail("headline field '" + f[i] + "' is not part=, over= or x=");
+    if (eq == std::string::npos) at.fail("headline field '" + f[i] + "' is not part=, over= or x=");
+    const std::string key(trim(std::string_view(f[i]).substr(0, eq)));
+    const std::string val(trim(std::string_view(f[i]).substr(eq + 1)));
+    if (key != "part" && key != "over" && key != "x") at.fail("headline field '" + f[i] + "' is not part=, over= or x=");
+    if (val.empty()) at.fail("headline field " + key + "= has no value");
+    if (!seen.insert(key).second) at.fail("headline field " + key + "= given twice");
     if (key == "part") {
       h.part = val;
     } else if (key == "over") {
       h.over = val;
-    } else if (key == "x") {
-      h.x = number(val, at, "x");
     } else {
-      at.fail("headline field '" + f[i] + "' is not part=, over= or x=");
+      h.x = number(val, at, "x");
     }
   }
   return h;
 }
 
-// Calls line(key, value, place) for each "key: value" line of `text`: in a figure file the lines
-// that start with `--@` (prefix "--@"), in a paper file every line but blank and '#' ones (prefix "").
+// Calls line(key, value, place) for each "key: value" line of `text`, refusing an empty value. A
+// figure file's lines are the `--@` lines of its leading comment block (prefix "--@": the SQL
+// after the block is not read, so a string literal cannot pass for one); a paper file's are every
+// line but blank and '#' ones (prefix "").
 template <typename F>
 void each_line(const std::string& file, const std::string& text, std::string_view prefix, F&& line) {
   Place at{file, 0};
@@ -101,7 +106,16 @@ void each_line(const std::string& file, const std::string& text, std::string_vie
     const std::string_view l(text.data() + start, end - start);
     ++at.line;
     start = end + 1;
-    if (prefix.empty() ? trim(l).empty() || trim(l).front() == '#' : l.substr(0, prefix.size()) != prefix) continue;
+    if (prefix.empty()) {
+      if (trim(l).empty() || trim(l).front() == '#') continue;
+    } else {
+      if (l.substr(0, 2) != "--") {
+        if (trim(l).substr(0, prefix.size()) == prefix) at.fail("a '" + std::string(prefix) + "' line must start in column 1");
+        if (!trim(l).empty()) return;  // the SQL begins
+        continue;
+      }
+      if (l.substr(0, prefix.size()) != prefix) continue;
+    }
     const std::string_view body = l.substr(prefix.size());
     const size_t colon = body.find(':');
     if (colon == std::string_view::npos) {
@@ -109,14 +123,34 @@ void each_line(const std::string& file, const std::string& text, std::string_vie
       why.append(trim(body)).append("' is not 'key: value'");
       at.fail(why);
     }
-    line(std::string(trim(body.substr(0, colon))), trim(body.substr(colon + 1)), at);
+    const std::string key(trim(body.substr(0, colon)));
+    const std::string_view value = trim(body.substr(colon + 1));
+    if (value.empty()) at.fail("'" + key + "' has no value");
+    line(key, value, at);
   }
 }
 
 struct ParsedFigure {
   Figure figure;
   bool replication = false;
+  int paper_line = 0;  // where `--@ paper:` is
 };
+
+// What a chart can draw: a stacked figure's parts, a line figure's points at x, an x axis only
+// where values lie along one.
+void check_chart(const std::string& file, const Figure& f) {
+  const bool along_x = f.chart == Chart::kLines || f.chart == Chart::kScatter;
+  const auto fail = [&](const std::string& why) {
+    throw CatalogueError(file + ": " + why + " (chart: " + chart_name(f.chart) + ")");
+  };
+  if (along_x && f.x_title.empty()) fail("a chart along x needs '--@ x:'");
+  if (!along_x && !f.x_title.empty()) fail("'--@ x:' titles an x axis this chart has not");
+  if (!along_x && f.log_x) fail("'--@ log-x:' needs an x axis");
+  for (const Headline& h : f.headlines) {
+    if (!h.part.empty() && f.chart != Chart::kStacked) fail("headline '" + h.text + "' reads a part= of an unstacked chart");
+    if (h.x && f.chart != Chart::kLines) fail("headline '" + h.text + "' reads a point x= of a chart without lines");
+  }
+}
 
 std::optional<ParsedFigure> parse_figure(const std::string& name, const std::string& sql) {
   const std::string file = "report/figures/" + name + ".sql";
@@ -131,6 +165,7 @@ std::optional<ParsedFigure> parse_figure(const std::string& name, const std::str
     const std::string v(value);
     if (key == "paper") {
       f.paper = v;
+      p.paper_line = at.line;
     } else if (key == "section") {
       if (v != "replication") at.fail("section '" + v + "' is not replication (a paper's figures say paper:)");
       p.replication = true;
@@ -161,11 +196,17 @@ std::optional<ParsedFigure> parse_figure(const std::string& name, const std::str
   if (f.paper.empty() && !p.replication) throw CatalogueError(file + ": neither '--@ paper:' nor '--@ section:'");
   if (f.paper.empty() && !f.headlines.empty())
     throw CatalogueError(file + ": headlines need the paper they quote ('--@ paper:')");
+  // A paper's figures are named after it, so that its files sort together (report/README.md).
+  if (!p.replication && name.rfind(f.paper + "-", 0) != 0)
+    throw CatalogueError(file + ": a figure of paper " + f.paper + " is named " + f.paper + "-<figure>.sql");
+  check_chart(file, f);
   return p;
 }
 
 Paper parse_paper(const std::string& id, const std::string& text) {
   const std::string file = "report/papers/" + id + ".txt";
+  if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
+    throw CatalogueError(file + ": a paper file is named by the paper's number, as 000.txt");
   Paper p;
   p.id = id;
   std::set<std::string> seen;
@@ -210,8 +251,8 @@ Catalogue parse_catalogue(const NamedTexts& figures, const NamedTexts& papers) {
     if (!p) continue;
     const auto paper = paper_at.find(p->figure.paper);
     if (!p->figure.paper.empty() && paper == paper_at.end())
-      throw CatalogueError("report/figures/" + name + ".sql: paper '" + p->figure.paper +
-                           "' has no report/papers/" + p->figure.paper + ".txt");
+      throw CatalogueError("report/figures/" + name + ".sql:" + std::to_string(p->paper_line) + ": paper '" +
+                           p->figure.paper + "' has no report/papers/" + p->figure.paper + ".txt");
     if (p->replication) {
       c.replication.push_back(std::move(p->figure));
     } else {

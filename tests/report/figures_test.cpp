@@ -563,7 +563,7 @@ TEST(Catalogue, RefusesAWrongLineNamingItsFileAndLine) {
             "needs, headline)");
   EXPECT_EQ(error("--@ chart: pie\n", papers),
             "report/figures/007-f.sql:1: chart 'pie' is none of bars, stacked, lines, scatter");
-  EXPECT_EQ(error(good + "--@ rule: one\n", papers), "report/figures/007-f.sql:6: rule 'one' is not a number");
+  EXPECT_EQ(error(good + "--@ rule: one\n", papers), "report/figures/007-f.sql:6: rule 'one' is not a finite number");
   EXPECT_EQ(error(good + "--@ title: again\n", papers), "report/figures/007-f.sql:6: 'title' given twice");
   EXPECT_EQ(error(good + "--@ log-x: maybe\n", papers), "report/figures/007-f.sql:6: log-x is yes or no, not 'maybe'");
   EXPECT_EQ(error(good + "--@ no colon\n", papers), "report/figures/007-f.sql:6: 'no colon' is not 'key: value'");
@@ -573,13 +573,13 @@ TEST(Catalogue, RefusesAWrongLineNamingItsFileAndLine) {
             "report/figures/007-f.sql:6: a headline is 'series | number | change|percent|times|points | text', "
             "then part=, over=, x=");
   EXPECT_EQ(error(good + "--@ headline: X | 1.2x | times | t\n", papers),
-            "report/figures/007-f.sql:6: the paper's number '1.2x' is not a number");
+            "report/figures/007-f.sql:6: the paper's number '1.2x' is not a finite number");
   EXPECT_EQ(error(good + "--@ headline: X | 1.2 | fold | t\n", papers),
             "report/figures/007-f.sql:6: headline shows 'fold', none of change, percent, times, points");
   EXPECT_EQ(error(good + "--@ headline: X | 1.2 | times | t | under=Y\n", papers),
             "report/figures/007-f.sql:6: headline field 'under=Y' is not part=, over= or x=");
   EXPECT_EQ(error(good + "--@ headline: X | 1.2 | times | t | x=four\n", papers),
-            "report/figures/007-f.sql:6: x 'four' is not a number");
+            "report/figures/007-f.sql:6: x 'four' is not a finite number");
   EXPECT_EQ(error("--@ paper: 007\n--@ title: t\n--@ chart: bars\n--@ needs: n\n", papers),
             "report/figures/007-f.sql: no '--@ y:' line");
   EXPECT_EQ(error("--@ title: t\n--@ chart: bars\n--@ y: y\n--@ needs: n\n", papers),
@@ -588,7 +588,36 @@ TEST(Catalogue, RefusesAWrongLineNamingItsFileAndLine) {
                   "--@ headline: X | 1 | times | t\n",
                   papers),
             "report/figures/007-f.sql: headlines need the paper they quote ('--@ paper:')");
-  EXPECT_EQ(error(good, {}), "report/figures/007-f.sql: paper '007' has no report/papers/007.txt");
+  EXPECT_EQ(error(good, {}), "report/figures/007-f.sql:1: paper '007' has no report/papers/007.txt");
+  EXPECT_EQ(error(good + "--@ x:\n", papers), "report/figures/007-f.sql:6: 'x' has no value");
+  EXPECT_EQ(error(good + "--@ rule: nan\n", papers), "report/figures/007-f.sql:6: rule 'nan' is not a finite number");
+  EXPECT_EQ(error(good + "--@ headline: X | 1 | times | t | part = p | part=q\n", papers),
+            "report/figures/007-f.sql:6: headline field part= given twice");
+  EXPECT_EQ(error(good + "--@ headline: X | 1 | times | t | over=\n", papers),
+            "report/figures/007-f.sql:6: headline field over= has no value");
+  // Only the leading comment block is read: a '--@' in the SQL is not a catalogue line.
+  EXPECT_EQ(error(good + "SELECT '\n--@ rule: 5\n';\n", papers), "accepted");
+  EXPECT_EQ(error(good + "  --@ rule: 5\n", papers), "report/figures/007-f.sql:6: a '--@' line must start in column 1");
+  // What a chart can draw.
+  EXPECT_EQ(error(good + "--@ x: size\n", papers),
+            "report/figures/007-f.sql: '--@ x:' titles an x axis this chart has not (chart: bars)");
+  EXPECT_EQ(error(good + "--@ log-x: yes\n", papers), "report/figures/007-f.sql: '--@ log-x:' needs an x axis (chart: bars)");
+  EXPECT_EQ(error(good + "--@ headline: X | 1 | percent | t | part=p\n", papers),
+            "report/figures/007-f.sql: headline 't' reads a part= of an unstacked chart (chart: bars)");
+  EXPECT_EQ(error(good + "--@ headline: X | 1 | percent | t | x=4\n", papers),
+            "report/figures/007-f.sql: headline 't' reads a point x= of a chart without lines (chart: bars)");
+  EXPECT_EQ(error("--@ paper: 007\n--@ title: t\n--@ chart: lines\n--@ y: y\n--@ needs: n\n", papers),
+            "report/figures/007-f.sql: a chart along x needs '--@ x:' (chart: lines)");
+  // A paper's figures carry its number in their names; paper files are named by the number.
+  EXPECT_EQ([&] {
+    try {
+      parse_catalogue({{"fig-f", good}}, papers);
+    } catch (const CatalogueError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  }(), "report/figures/fig-f.sql: a figure of paper 007 is named 007-<figure>.sql");
+  EXPECT_THROW(parse_catalogue({}, {{"README", "title: X\nschemes: x\npreset: p\n"}}), CatalogueError);
   EXPECT_EQ(error(good, {{"007", "title: X\nschemes: x\n"}}), "report/papers/007.txt: no 'preset:' line");
   EXPECT_EQ(error(good, {{"007", "title: X\nschemes: x\npreset: p\nyear: 2020\n"}}),
             "report/papers/007.txt:4: unknown key 'year' (title, schemes, preset)");
