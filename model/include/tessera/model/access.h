@@ -28,6 +28,11 @@ struct AccessInfo {
   // False: a hit leaves the replacement state as it is (paper 000 section III-B: the LRU of the
   // local cache of a just-exchanged owner is not updated when it serves the block).
   bool update_replacement = true;
+  // A fill placed at the least recently used position instead of the most recently used one
+  // (LRU Insertion Policy, Qureshi et al., ISCA 2007): the line is its set's next victim unless a
+  // hit promotes it first. Read by the LRU policy only; a cache of another policy must not be
+  // handed such fills (DTM-NUCA's nuca.requester_fill checks the L1s' policy).
+  bool insert_at_lru = false;
   // Parameter Buffer lines: the position, in tile processing order, of the last tile that reads
   // the line (TCOR's dead-line-aware L2, paper 003 section III-D); kNoLastTile otherwise.
   uint32_t last_tile = kNoLastTile;

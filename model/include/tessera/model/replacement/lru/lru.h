@@ -32,7 +32,12 @@ class LruPolicy {
     if (ways > kTreeWays) tree_.reset(sets, ways);
   }
 
-  void reset(uint32_t set, uint32_t way, const AccessInfo& /*info*/) { stamp(set, way, ++clock_); }
+  // A fill at the LRU position (AccessInfo::insert_at_lru) takes a stamp below every stamp a
+  // touch or normal fill has given, and below every earlier LRU insertion: the last line put at
+  // the bottom of the stack is the first victim.
+  void reset(uint32_t set, uint32_t way, const AccessInfo& info) {
+    stamp(set, way, info.insert_at_lru ? --low_clock_ : ++clock_);
+  }
   void touch(uint32_t set, uint32_t way, const AccessInfo& /*info*/) { stamp(set, way, ++clock_); }
   void invalidate(uint32_t set, uint32_t way) { stamp(set, way, 0); }
   uint32_t victim(uint32_t set, const AccessInfo& /*info*/) const {
@@ -51,7 +56,11 @@ class LruPolicy {
   }
 
   uint32_t ways_;
-  uint64_t clock_ = 0;
+  // Stamps of touches and normal fills count up from kMiddle, those of LRU insertions down from
+  // it: unique and non-zero for 2^63 of each.
+  static constexpr uint64_t kMiddle = uint64_t{1} << 63;
+  uint64_t clock_ = kMiddle;
+  uint64_t low_clock_ = kMiddle;
   std::vector<uint64_t> stamps_;  // last-touch time per line, contiguous per set
   WayTree<Older> tree_;           // wide sets only
 };
