@@ -140,6 +140,10 @@ void print_summary(const study::StudyResults& r) {
         if (!std::isnan(v)) std::printf("  %s %.0f", name, v);
       }
       std::printf("\n");
+      // On stderr, so scripts reading the summary see the same lines as before.
+      for (const std::string& w : results.warnings)
+        std::fprintf(stderr, "tessera replay: warning: %s frame %u: %s\n", run.configuration.name.c_str(),
+                     r.frames[index].present, w.c_str());
     }
   }
 }

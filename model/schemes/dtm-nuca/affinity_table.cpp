@@ -11,7 +11,8 @@ AffinityTable::AffinityTable(const AffinityTableConfig& config)
       map_(config.page_blocks, config.buckets),
       counter_max_(config.counter_bits >= 1 && config.counter_bits <= 16 ? (1u << config.counter_bits) - 1 : 0),
       counters_(static_cast<size_t>(config.buckets) * config.processors, 0),
-      owners_(config.buckets, kNoOwner) {
+      owners_(config.buckets, kNoOwner),
+      previous_owners_(config.buckets, kNoOwner) {
   if (config.processors == 0) throw std::invalid_argument("DTM-NUCA: the Affinity Table needs at least one processor");
   if (counter_max_ == 0) {
     throw std::invalid_argument("DTM-NUCA: counter_bits " + std::to_string(config.counter_bits) + " is outside 1..16");
@@ -59,6 +60,7 @@ TableLookup AffinityTable::request(uint32_t processor, uint64_t block) {
   out.saturated = true;
   if (owner != processor && beats_owner(entry[processor], entry[owner], config_.hysteresis_pct)) {
     out.change = OwnershipChange{out.bucket, owner, processor};
+    previous_owners_[out.bucket] = owner;
     owner = processor;
     ++ownership_changes_;
   }
@@ -77,6 +79,7 @@ bool AffinityTable::count_access(std::vector<OwnershipChange>* changes) {
       if (owners_[b] != kNoOwner) {
         ++ownership_changes_;
         if (changes) changes->push_back(OwnershipChange{b, owners_[b], next});
+        previous_owners_[b] = owners_[b];
       }
       owners_[b] = next;
     }

@@ -77,6 +77,9 @@ class AffinityTable {
   bool count_access(std::vector<OwnershipChange>* changes = nullptr);
 
   uint32_t owner(uint32_t bucket) const { return owners_[bucket]; }
+  // The owner the bucket was last taken from (kNoOwner before its first change): the
+  // "just-exchanged owner" whose local hits leave its LRU state alone (III-B).
+  uint32_t previous_owner(uint32_t bucket) const { return previous_owners_[bucket]; }
   uint32_t owner_of_block(uint64_t block) const { return owners_[map_.bucket(block)]; }
   uint32_t counter(uint32_t bucket, uint32_t processor) const { return counters_[index(bucket, processor)]; }
   uint32_t counter_max() const { return counter_max_; }
@@ -109,6 +112,7 @@ class AffinityTable {
   uint32_t counter_max_;
   std::vector<uint16_t> counters_;  // buckets x processors
   std::vector<uint32_t> owners_;    // per bucket, kNoOwner until the first request
+  std::vector<uint32_t> previous_owners_;  // per bucket, kNoOwner until its first change
   uint64_t ownership_changes_ = 0;
   uint64_t requests_ = 0;
   uint64_t epochs_ = 0;

@@ -1,6 +1,7 @@
 #include "dtm-nuca/mesh2d.h"
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -32,6 +33,8 @@ uint32_t Mesh2D::add_endpoint(uint32_t router) {
   endpoint_router_.push_back(router);
   inject_.emplace_back();
   eject_.emplace_back();
+  inject_flits_.push_back(0);
+  eject_flits_.push_back(0);
   return endpoints() - 1;
 }
 
@@ -39,7 +42,24 @@ void Mesh2D::reset() {
   links_.assign(static_cast<size_t>(routers()) * 4, BusyCalendar{});
   inject_.assign(endpoint_router_.size(), BusyCalendar{});
   eject_.assign(endpoint_router_.size(), BusyCalendar{});
+  clear_counters();
+}
+
+void Mesh2D::clear_counters() {
   counters_ = MeshCounters{};
+  link_flits_.assign(links_.size(), 0);
+  inject_flits_.assign(endpoint_router_.size(), 0);
+  eject_flits_.assign(endpoint_router_.size(), 0);
+}
+
+uint64_t Mesh2D::busiest_link_flits() const {
+  return link_flits_.empty() ? 0 : *std::max_element(link_flits_.begin(), link_flits_.end());
+}
+
+uint64_t Mesh2D::link_flits() const { return std::accumulate(link_flits_.begin(), link_flits_.end(), uint64_t{0}); }
+
+uint64_t Mesh2D::port_flits(uint32_t endpoint) const {
+  return std::max(inject_flits_.at(endpoint), eject_flits_.at(endpoint));
 }
 
 uint32_t Mesh2D::hops(uint32_t from_router, uint32_t to_router) const {
@@ -83,11 +103,15 @@ uint64_t Mesh2D::send(uint32_t src, uint32_t dst, uint32_t flits, uint32_t bits,
   Direction dir;
   for (uint32_t r = endpoint_router_[src]; r != to; ++h) {
     const uint32_t next = step(r, to, &dir);
-    t = book(links_[static_cast<size_t>(r) * 4 + dir], t) + hop_latency_;
+    const size_t link = static_cast<size_t>(r) * 4 + dir;
+    t = book(links_[link], t) + hop_latency_;
+    link_flits_[link] += flits;
     r = next;
   }
   const uint64_t delivered = book(eject_[dst], t) + flits - 1;
   counters_.late += late ? 1 : 0;
+  inject_flits_[src] += flits;
+  eject_flits_[dst] += flits;
 
   ++counters_.packets;
   counters_.flits += flits;

@@ -89,9 +89,18 @@ class Mesh2D {
   uint64_t send(uint32_t src, uint32_t dst, uint32_t flits, uint32_t bits, uint64_t now);
 
   const MeshCounters& counters() const { return counters_; }
+  // Flits booked since the counters were cleared: on the busiest router output link, on all links
+  // together, and through an endpoint's busier port (injection or ejection). Over a frame's
+  // cycles they are the utilisations (one flit per cycle each) that show a saturated mesh or
+  // table node.
+  uint64_t busiest_link_flits() const;
+  uint64_t link_flits() const;
+  uint64_t port_flits(uint32_t endpoint) const;
+  // Router output links that exist: two per pair of neighbouring routers.
+  uint32_t links() const { return 2 * (rows_ * (cols_ - 1) + cols_ * (rows_ - 1)); }
   // Restarts the counters; links and ports keep their bookings (a new frame of a run whose clock
   // goes on).
-  void clear_counters() { counters_ = MeshCounters{}; }
+  void clear_counters();
   // Frees every link and port and clears the counters.
   void reset();
 
@@ -107,6 +116,9 @@ class Mesh2D {
   std::vector<BusyCalendar> inject_;  // per endpoint
   std::vector<BusyCalendar> eject_;   // per endpoint
   MeshCounters counters_;
+  std::vector<uint64_t> link_flits_;    // routers x 4 output directions, since clear_counters
+  std::vector<uint64_t> inject_flits_;  // per endpoint
+  std::vector<uint64_t> eject_flits_;   // per endpoint
 };
 
 }  // namespace tessera::model::dtm_nuca

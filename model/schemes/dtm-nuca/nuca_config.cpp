@@ -20,12 +20,13 @@ struct Unused {
 const std::vector<Unused>& unused_params() {
   static const std::vector<Unused> table = {
       {Organisation::DtmNuca, {"nuca.directory_latency"}, "only d-nuca has a directory"},
+      {Organisation::DtmNucaDist, {"nuca.owner_lookup"}, "each node reads its own table with the tag probe (paper 000 IV-B)"},
       {Organisation::DtmNucaDist,
        {"nuca.hysteresis", "nuca.table_latency", "nuca.directory_latency"},
        "each node asks its own table, and owners move only at epoch ends (paper 000 IV-B)"},
       {Organisation::DNuca,
        {"nuca.buckets", "nuca.counter_bits", "nuca.page_blocks", "nuca.epoch_accesses", "nuca.count_hits",
-        "nuca.hysteresis", "nuca.table_latency"},
+        "nuca.hysteresis", "nuca.table_latency", "nuca.owner_lookup", "nuca.requester_fill"},
        "it has no Affinity Table: its directory names the holder of each block (paper 000 VI)"},
   };
   return table;
@@ -94,6 +95,12 @@ std::vector<ParamSpec> params() {
                 kMinFlitBytes, 1024),
       int_param("nuca.table_latency", "1",
                 "cycles from the centralized Affinity Table taking a request to its answer (it takes one per cycle)", 1, 1000),
+      bool_param("nuca.owner_lookup", "false",
+                 "a local miss of the bucket's owner asks the centralized table before reading L2 (false: the owner, "
+                 "which knows its buckets as III-B's LRU rule needs, reads L2 at once)"),
+      bool_param("nuca.requester_fill", "false",
+                 "our sensitivity, not the paper's: a line served by a remote L1 is also put in the requester's L1, at "
+                 "the LRU position (needs l1tex.policy=lru)"),
       int_param("nuca.directory_latency", "2",
                 "cycles from the d-nuca directory taking a lookup to its answer (it takes one per cycle)", 1, 1000),
   };
@@ -116,6 +123,8 @@ DtmNucaConfig DtmNucaConfig::from_params(const ParamSet& p) {
   c.flit_bytes = p.get_u32("nuca.flit_bytes");
   c.table_latency = p.get_u32("nuca.table_latency");
   c.directory_latency = p.get_u32("nuca.directory_latency");
+  c.owner_lookup = p.get_bool("nuca.owner_lookup");
+  c.requester_fill = p.get_bool("nuca.requester_fill");
   refuse_unused(p, c.organisation);
   return c;
 }

@@ -41,6 +41,8 @@ struct DtmNucaConfig {
   uint32_t flit_bytes = 64;
   uint32_t table_latency = 1;
   uint32_t directory_latency = 2;
+  bool owner_lookup = false;    // nuca.owner_lookup
+  bool requester_fill = false;  // nuca.requester_fill
 
   // Reads the nuca.* parameters (the set's registry must hold params()). Throws ParamError, one
   // line naming the parameter and the organisation, for a parameter set away from its default

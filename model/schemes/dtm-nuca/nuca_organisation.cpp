@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -58,6 +59,11 @@ NucaOrganisation::NucaOrganisation(const DtmNucaConfig& config, const MemoryHier
       break;
     }
   }
+  // An LRU insertion is the LRU policy's (access.h): another policy would fill at its usual place.
+  if (config.requester_fill && hierarchy.config().l1tex.policy != "lru") {
+    throw std::invalid_argument("nuca.requester_fill=true puts lines at the LRU position of the L1s, which needs "
+                                "l1tex.policy=lru (it is " + hierarchy.config().l1tex.policy + ")");
+  }
   path_ = std::make_unique<RemoteAccessPath>(
       *mesh_, PathConfig{lookup_latency, line_bytes_, config.flit_bytes}, lookup_endpoint);
   frame_begin_ = totals();
@@ -89,18 +95,25 @@ uint64_t NucaOrganisation::ownership_changes() const { return totals().ownership
 void NucaOrganisation::begin_frame() {
   stats_ = TexturePathStats{};
   remote_probes_ = 0;
+  requester_fills_ = 0;
   mesh_->clear_counters();
   path_->clear_counters();
   frame_begin_ = totals();
 }
 
-bool NucaOrganisation::owns(uint32_t core, uint64_t block, uint64_t t) {
+bool NucaOrganisation::touches_lru(uint32_t core, uint64_t block, uint64_t t) {
   if (table_) {
-    const uint32_t owner = table_->owner_of_block(block);
-    return owner == core || owner == kNoOwner;
+    // III-B: only the just-exchanged owner -- the one the bucket was last taken from -- leaves
+    // its LRU state alone; the owner and any other holder of a copy refresh theirs.
+    const uint32_t bucket = table_->map().bucket(block);
+    return core != table_->previous_owner(bucket) || core == table_->owner(bucket);
   }
   if (dist_) return dist_->owner(core, block, t) == core;
   return true;  // D-NUCA has no owners: every local hit refreshes LRU
+}
+
+bool NucaOrganisation::knows_it_owns(uint32_t core, uint64_t block) const {
+  return table_ && !config_.owner_lookup && table_->owner_of_block(block) == core;
 }
 
 uint32_t NucaOrganisation::count(uint32_t core, uint64_t block, uint64_t t) {
@@ -146,7 +159,7 @@ MemResponse NucaOrganisation::access(MemoryHierarchy& h, const MemRequest& reque
   AccessInfo info{request.next_use, request.priority_class, false};
   MemResponse out;
   if (local.contains(request.addr)) {
-    info.update_replacement = owns(core, block, probed);
+    info.update_replacement = touches_lru(core, block, probed);
     const CacheOutcome o = local.access(request.addr, false, 0, info, start);
     if (config_.count_hits) count(core, block, probed);
     ++stats_.local_hits;
@@ -170,10 +183,15 @@ MemResponse NucaOrganisation::serve_miss(MemoryHierarchy& h, const MemRequest& r
   const uint64_t issue = local.reserve_mshr(probed);
   const uint32_t accept = static_cast<uint32_t>(start - now + (issue - probed));
   // Who serves: the table's answer (the lookup counts as an access), the node's own table, or
-  // the directory's holder.
-  const uint64_t answered = path_->lookup(core, issue);
+  // the directory's holder. The owner of the bucket knows it (nuca.owner_lookup=false): its miss
+  // goes to L2 at once and its counter increment reaches the table as a local hit's does.
+  const bool direct = knows_it_owns(core, block);
+  const uint64_t answered = direct ? issue : path_->lookup(core, issue);
   uint32_t server = kNoOwner;
-  if (table_) {
+  if (direct) {
+    count(core, block, issue);
+    server = core;
+  } else if (table_) {
     server = count(core, block, answered);
   } else if (dist_) {
     server = dist_->owner(core, block, issue);
@@ -187,7 +205,7 @@ MemResponse NucaOrganisation::serve_miss(MemoryHierarchy& h, const MemRequest& r
 
   if (!decision.remote()) {
     // The requester owns the block (or nobody holds it): it reads L2 and fills its own L1.
-    const uint64_t told = path_->central() ? path_->forward(core, core, answered) : answered;
+    const uint64_t told = path_->central() && !direct ? path_->forward(core, core, answered) : answered;
     const CacheOutcome o = local.access(request.addr, false, 0, info, start);
     if (directory_) track_fill(h, core, block, o);
     const MemResponse l2 = h.access_below_l1(h.l2_requester_texture(core), request.addr, false, below, told);
@@ -223,6 +241,16 @@ MemResponse NucaOrganisation::serve_miss(MemoryHierarchy& h, const MemRequest& r
   }
   const uint64_t arrived = path_->reply(decision.server, core, ready);
   local.commit_mshr(arrived);
+  if (config_.requester_fill) {
+    // Our sensitivity run (nuca.requester_fill): the requester keeps a copy at the bottom of its
+    // LRU stack, the next victim of its set unless it hits again first. Not an access of its L1:
+    // the request was counted where it was served.
+    AccessInfo copy = info;
+    copy.insert_at_lru = true;
+    const CacheOutcome c = local.install(request.addr, copy);
+    local.set_ready(c, arrived);
+    if (c.filled) ++requester_fills_;
+  }
   return MemResponse{static_cast<uint32_t>(arrived - now), served_by, accept};
 }
 
@@ -240,7 +268,8 @@ const std::vector<std::string>& NucaOrganisation::metric_names() {
       "l1tex.local_hits",      "l1tex.remote_hits",       "l1tex.remote_l2_hits", "l1tex.remote_l2_misses",
       "l1tex.local_l2_hits",   "l1tex.local_l2_misses",   "nuca.ownership_changes", "nuca.network_flits",
       "nuca.mean_hops",        "nuca.packets",            "nuca.contention_cycles", "nuca.lookups",
-      "nuca.epochs",           "nuca.directory_evictions", "nuca.late_packets", "nuca.owners",
+      "nuca.epochs",           "nuca.directory_evictions", "nuca.late_packets", "nuca.requester_fills",
+      "nuca.link_utilisation", "nuca.mean_link_utilisation", "nuca.owners", "nuca.table_port_utilisation",
   };
   return names;
 }
@@ -248,6 +277,11 @@ const std::vector<std::string>& NucaOrganisation::metric_names() {
 void NucaOrganisation::append_metrics(FrameResults& r) const {
   const Totals now = totals();
   const MeshCounters& m = mesh_->counters();
+  // Flits a link or port carried per cycle of the frame (it carries one at most): a saturated
+  // structure queues every packet behind it, which no paper figure shows, so replay warns.
+  const auto per_cycle = [&](uint64_t flits) { return r.cycles ? d(flits) / d(r.cycles) : 0.0; };
+  const double busiest_link = per_cycle(mesh_->busiest_link_flits());
+  const double mean_link = mesh_->links() ? per_cycle(mesh_->link_flits()) / mesh_->links() : 0.0;
   const double values[] = {
       d(stats_.local_hits),
       d(stats_.remote_hits),
@@ -264,10 +298,21 @@ void NucaOrganisation::append_metrics(FrameResults& r) const {
       d(now.epochs - frame_begin_.epochs),
       d(now.directory_evictions - frame_begin_.directory_evictions),
       d(m.late),
+      d(requester_fills_),
+      busiest_link,
+      mean_link,
   };
   const std::vector<std::string>& names = metric_names();
-  static_assert(std::size(values) == 15);
+  static_assert(std::size(values) == 18);
   for (size_t i = 0; i < std::size(values); ++i) r.frame_metrics.emplace_back(names[i], values[i]);
+  const auto warn = [&](const char* what, double utilisation) {
+    if (utilisation <= kSaturatedUtilisation) return;
+    char line[160];
+    std::snprintf(line, sizeof line, "%s: %s carried a flit in %.0f %% of the frame's cycles (saturated above %.0f %%)",
+                  organisation_name(config_.organisation), what, utilisation * 100, kSaturatedUtilisation * 100);
+    r.warnings.emplace_back(line);
+  };
+  warn("the busiest mesh link", busiest_link);
   // How many cores own a bucket at the frame's end (the centralized table's owners, or the
   // owners the distributed tables last agreed on): a hotspot shows as few owners.
   if (table_ || dist_) {
@@ -276,7 +321,13 @@ void NucaOrganisation::append_metrics(FrameResults& r) const {
       const uint32_t o = table_ ? table_->owner(b) : dist_->agreed_owner(b);
       if (o != kNoOwner) owner[o] = true;
     }
-    r.frame_metrics.emplace_back(names[15], d(static_cast<uint64_t>(std::count(owner.begin(), owner.end(), true))));
+    r.frame_metrics.emplace_back(names[18], d(static_cast<uint64_t>(std::count(owner.begin(), owner.end(), true))));
+  }
+  // The table (or directory) node's busier port; the distributed tables have none.
+  if (path_->central()) {
+    const double port = per_cycle(mesh_->port_flits(path_->lookup_endpoint()));
+    r.frame_metrics.emplace_back(names[19], port);
+    warn(table_ ? "the Affinity Table's port" : "the directory's port", port);
   }
 }
 

@@ -4,16 +4,18 @@
 // A request of core c for block a, issued at `now` (remote_access.h lists the reading of the
 // paper behind each step):
 //  1. c probes its own L1 (`l1tex.latency` cycles). A hit is served there; it refreshes the LRU
-//     state only if c owns a's bucket (III-B).
-//  2. A miss looks for a's owner: DTM-NUCA asks the centralized Affinity Table, a node of the mesh
+//     state unless c is the just-exchanged owner of a's bucket (III-B).
+//  2. A miss looks for a's owner: c owns the bucket and knows it (DTM-NUCA, unless
+//     nuca.owner_lookup); otherwise DTM-NUCA asks the centralized Affinity Table, a node of the mesh
 //     (a one-flit request; the table takes one request per cycle, so simultaneous requests
 //     contend and serialise, IV-A, and answers `nuca.table_latency` cycles later); DTM-NUCA-Dist
 //     reads c's own table with the tag probe (IV-B); D-NUCA asks its directory, a node at the
 //     same place (`nuca.directory_latency`).
 //  3. c is the owner (D-NUCA: nobody holds a): c reads L2 through its MSHRs and fills its L1.
 //     Otherwise the table forwards the request (DTM-NUCA-Dist: c sends it) to the owner, whose L1
-//     serves a hit, or misses, reads L2 through its own MSHRs and fills its own L1 (not c's); the
-//     line returns to c over the mesh (1 + 64 / nuca.flit_bytes flits).
+//     serves a hit, or misses, reads L2 through its own MSHRs and fills its own L1 (not c's, but
+//     at c's LRU position too with nuca.requester_fill); the line returns to c over the mesh
+//     (1 + 64 / nuca.flit_bytes flits).
 //  4. Every hop costs `nuca.hop_latency` cycles; links and ports carry one flit per cycle and
 //     packets wait for them (mesh2d.h): contention. Nothing else waits on the network.
 //  5. The affinity counters count every access (nuca.count_hits=true, III-B) or only the local
@@ -27,7 +29,8 @@
 //    paper reports the centralized table as the fastest flavour, which its simulator could not
 //    have found with one port saturated by counter updates. nuca.count_hits=false measures the
 //    other reading.
-//  - A core knows at once which buckets it owns (the LRU rule of step 1); the table's one-flit
+//  - A core knows at once which buckets it owns and which it just lost (the LRU rule of step 1,
+//    the owner's miss of step 2); the table's one-flit
 //    notifications to the old and the new owner of a bucket are sent over the mesh and counted,
 //    but the rule does not wait for them (a few cycles against 20K-access epochs).
 //  - The local probe of a request served remotely is not an access of the requester's L1 in the
@@ -35,7 +38,10 @@
 //    for a remote request), so l1tex.hits = local + remote hits and l1tex.misses = the requests
 //    that read L2. The probe's read energy is charged as energy.l1tex_remote_probes_nj.
 //  - A local miss holds one of the requester's MSHRs (`l1tex.mshrs`) from its probe until its
-//    line arrives, whoever serves it (the requester must match the reply to its waiting quads);
+//    line arrives, whoever serves it: the MSHR is what matches the returning line to the quads
+//    waiting on it and merges later misses to the same line, and a remote request has quads
+//    waiting as an L2 one has, so releasing it when the request leaves would need another
+//    structure to do that job (the paper names none);
 //    a remote miss also holds one of the owner's while the owner fills. With no MSHR free the
 //    miss waits, and so does its requester (MemResponse::accept_delay), as in the baseline.
 //  - A request for a line whose fill is still in flight (at the requester or at the owner) waits
@@ -82,6 +88,10 @@ struct TexturePathStats {
 
 class NucaOrganisation final : public TextureOrganisation {
  public:
+  // A mesh link or the table's port busier than this share of a frame's cycles is reported in
+  // FrameResults::warnings (our threshold: queueing delay grows without bound as it nears 1).
+  static constexpr double kSaturatedUtilisation = 0.9;
+
   // Throws std::invalid_argument on a configuration the structures refuse (a mesh_cols that does
   // not divide the cores, counter_bits out of range).
   NucaOrganisation(const DtmNucaConfig& config, const MemoryHierarchy& hierarchy);
@@ -120,8 +130,12 @@ class NucaOrganisation final : public TextureOrganisation {
   };
   Totals totals() const;
 
-  // Whether `core` owns `block`'s bucket now (the LRU rule of a local hit).
-  bool owns(uint32_t core, uint64_t block, uint64_t t);
+  // Whether a local hit of `core` on `block` refreshes its LRU state (III-B: not in the
+  // just-exchanged owner's cache).
+  bool touches_lru(uint32_t core, uint64_t block, uint64_t t);
+  // Whether `core` goes to L2 without asking the centralized table: it owns `block`'s bucket and
+  // nuca.owner_lookup is off.
+  bool knows_it_owns(uint32_t core, uint64_t block) const;
   // An access of `core` to `block` counts in its affinity counter (DTM-NUCA: returns the owner
   // the table answers with).
   uint32_t count(uint32_t core, uint64_t block, uint64_t t);
@@ -149,6 +163,7 @@ class NucaOrganisation final : public TextureOrganisation {
   std::vector<OwnershipChange> epoch_changes_;  // reused
   TexturePathStats stats_;
   uint64_t remote_probes_ = 0;  // local probes of requests served remotely, this frame
+  uint64_t requester_fills_ = 0;  // nuca.requester_fill: copies put in requesters' L1s, this frame
   uint64_t counted_ = 0;        // DTM-NUCA-Dist: own-counter increments, cumulative
   Totals frame_begin_;
 };

@@ -7,16 +7,20 @@
 // Our reading of the paper, where it is silent [choice]:
 //  1. The requester probes its local L1 first (III-B: "local Texture Caches are probed first, and
 //     the block is served locally in case of a hit, regardless of a recent ownership change").
-//  2. A local hit updates the LRU state only if the requester owns the block's bucket: "the LRU
+//  2. A local hit updates the LRU state unless the requester is the just-exchanged owner: "the LRU
 //     counters are not updated when the local cache of a just-exchanged owner serves the block",
-//     so a former owner's copies age out. A non-owner holds blocks of a bucket only from the time
-//     it owned it (or, in DTM-NUCA-Dist, from a stale table), so "just-exchanged owner" is read as
-//     "any requester that is not the owner now". D-NUCA has no owners: every local hit touches.
+//     so that owner's copies age out. With the centralized table that is the owner the bucket was
+//     last taken from (AffinityTable::previous_owner); the owner and every other holder of a copy
+//     refresh it like any hit. In DTM-NUCA-Dist [choice] a requester whose own table does not name
+//     it leaves its LRU alone. D-NUCA has no owners: every local hit touches.
 //  3. On a local miss the owner is found: in the node's own table (Dist: read in parallel with the
 //     L1 tag probe, no network), or by a request to the centralized Affinity Table node, which
 //     [choice] forwards the request straight to the owner (requester -> table -> owner ->
 //     requester, as a home node forwards to an owner in a directory protocol) or, when the
-//     requester is the owner, answers it. D-NUCA's directory sits at the same mesh node.
+//     requester is the owner, answers it. [choice] A requester that owns the bucket knows it (the
+//     rule of point 2 needs every node to know its own buckets) and reads L2 without the round
+//     trip (nuca.owner_lookup=false; true sends it through the table too). D-NUCA's directory
+//     sits at the same mesh node.
 //  4. Requester is owner (or, for D-NUCA, no L1 holds the block): it reads L2 and fills its own L1.
 //  5. Another owner: the request crosses the mesh; the owner's L1 serves a hit (and updates its
 //     LRU: a normal access of the owner's cache); on a miss the owner reads L2 and [choice] fills
@@ -24,7 +28,9 @@
 //     not own: placing blocks at their owner is what removes replication (III); replicas appear
 //     only from ownership changes (III-B: "there is a point in which a texture block can be
 //     replicated in both an old and a new owner") and, in the distributed flavour, from tables
-//     that disagree. D-NUCA likewise serves a held block remotely without copying it.
+//     that disagree. D-NUCA likewise serves a held block remotely without copying it. Our
+//     sensitivity run nuca.requester_fill=true also puts the line in the requester's L1, at the
+//     LRU position (the organisation does it, not decide()).
 //  6. In DTM-NUCA-Dist an owner that is not the owner in its own table still serves the request
 //     as owner (it has no way to redirect it).
 #pragma once

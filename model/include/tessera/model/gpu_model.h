@@ -118,6 +118,9 @@ struct FrameResults {
   double texture_path_pj_per_access = 0;
   // The flat forms for the results database (docs/contracts.md names).
   std::vector<std::pair<std::string, double>> frame_metrics;
+  // One line each about a structure that made this frame's timing unlike the machine it models
+  // (a saturated mesh link or table port), for the replay to print; the metrics carry the numbers.
+  std::vector<std::string> warnings;
   // Per tile: cycles, quads, l2.accesses, core.<i>.busy_cycles, core.<i>.quads, and
   // cores.deviation / cores.quad_deviation (tiles whose cores were busy / had quads).
   std::vector<TileMetric> tile_metrics;

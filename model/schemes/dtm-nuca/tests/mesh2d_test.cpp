@@ -80,6 +80,29 @@ TEST(Mesh2D, ContentionSerialises) {
   EXPECT_EQ(mesh.counters().packets, 1u);
 }
 
+// The flits each link and port carried, for the utilisation metrics: on a 1 x 3 mesh a 3-flit
+// packet from node 0 to node 2 crosses the two eastward links and leaves 0's injection port and
+// 2's ejection port; a 1-flit answer back crosses the two westward links.
+TEST(Mesh2D, CountsTheFlitsOfEachLinkAndPort) {
+  Mesh2D mesh(MeshShape{1, 3}, 1);
+  EXPECT_EQ(mesh.links(), 4u);  // 0-1 and 1-2, each way
+  EXPECT_EQ(Mesh2D(MeshShape{4, 8}, 1).links(), 2u * (4 * 7 + 8 * 3));
+  mesh.send(0, 2, 3, kLine, 0);
+  mesh.send(2, 0, 1, kHeaderBits, 10);
+  EXPECT_EQ(mesh.busiest_link_flits(), 3u);
+  EXPECT_EQ(mesh.link_flits(), 3u * 2 + 1 * 2);
+  EXPECT_EQ(mesh.port_flits(0), 3u);  // injected 3, ejected 1
+  EXPECT_EQ(mesh.port_flits(2), 3u);
+  EXPECT_EQ(mesh.port_flits(1), 0u);
+  mesh.clear_counters();
+  EXPECT_EQ(mesh.busiest_link_flits(), 0u);
+  EXPECT_EQ(mesh.link_flits(), 0u);
+  EXPECT_EQ(mesh.port_flits(0), 0u);
+  const uint32_t table = mesh.add_endpoint(1);
+  mesh.send(0, table, 1, kHeaderBits, 100);
+  EXPECT_EQ(mesh.port_flits(table), 1u);
+}
+
 TEST(Mesh2D, TableEndpointHasItsOwnPorts) {
   Mesh2D mesh(MeshShape::for_nodes(32), 1);
   const uint32_t table = mesh.add_endpoint(mesh.centre());

@@ -4,6 +4,7 @@
 // caches; D-NUCA never holding a block in two L1s and migrating only on eviction.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
 #include <random>
 #include <string>
@@ -193,10 +194,11 @@ TEST(NucaOrganisation, RemoteHitLatencyOnAnIdleMesh) {
 // Section IV-A: the centralized table is a node of the mesh; requests reaching it together are
 // taken one per cycle. Cores 10 and 12, one hop west and east of the table (router 11), own
 // buckets 0 and 1 and miss, at the same cycle, on lines of those buckets that L2 holds (in
-// different L2 banks): core 10's request is taken at once, core 12's one cycle later, and its
-// answer, its L2 read and its data are one cycle later too.
+// different L2 banks); with nuca.owner_lookup=true an owner's miss asks the table too: core 10's
+// request is taken at once, core 12's one cycle later, and its answer, its L2 read and its data
+// are one cycle later too.
 TEST(NucaOrganisation, TwoSimultaneousRequestsSerialiseAtTheTable) {
-  Rig rig("mobile32+dtm-nuca");
+  Rig rig("mobile32+dtm-nuca+nuca.owner_lookup=true");
   rig.read(10, 0, 0);  // line 0: page 0, bucket 0
   rig.read(12, 8, 0);  // line 8: page 1, bucket 1
   ASSERT_EQ(rig.org->table()->owner(0), 10u);
@@ -219,6 +221,142 @@ TEST(NucaOrganisation, TwoSimultaneousRequestsSerialiseAtTheTable) {
   EXPECT_EQ(second.latency, first.latency + 1);
   EXPECT_EQ(rig.org->mesh().counters().packets - packets, 4u);
   EXPECT_EQ(rig.org->mesh().counters().contention_cycles - contention, 1u);
+}
+
+// By default an owner knows its buckets (III-B's LRU rule needs it to): its miss reads L2 with
+// no packet on the mesh, in exactly the baseline's L1-miss, L2-hit latency, and its access still
+// counts in the table.
+TEST(NucaOrganisation, AnOwnersMissGoesToL2WithoutAskingTheTable) {
+  Rig rig("mobile32+dtm-nuca");
+  rig.read(10, 0, 0);  // core 10 acquires bucket 0 (it asked: it did not own it yet)
+  ASSERT_EQ(rig.org->table()->owner(0), 10u);
+  rig.h->access_below_l1(0, 256 * 64, false, AccessInfo{}, 0);  // line 256, bucket 0, into L2
+  const uint64_t packets = rig.org->mesh().counters().packets;
+  const uint64_t requests = rig.org->table()->requests();
+  const uint64_t lookups = rig.org->path().lookups();
+  const MemResponse r = rig.read(10, 256, 100000);
+  const LatencyPath path(rig.config.params);
+  EXPECT_EQ(r.served_by, ServedBy::L2);
+  EXPECT_EQ(r.latency, path.l2_hit());
+  EXPECT_EQ(rig.org->mesh().counters().packets, packets);
+  EXPECT_EQ(rig.org->path().lookups(), lookups);
+  EXPECT_EQ(rig.org->table()->requests(), requests + 1);
+  EXPECT_EQ(rig.org->table()->counter(0, 10), 2u);  // the acquiring request and this miss
+}
+
+// III-B: after an exchange the old owner's copies keep serving its local hits, without refreshing
+// its LRU state, until its own fills evict them; then it asks the new owner like any other core.
+// One 2-way set per L1 (128 B), buckets of one line (A = 0, B = 2 in bucket 0; C = 1, D = 3 in
+// bucket 1).
+TEST(NucaOrganisation, AnOldOwnersCopyServesLocalHitsUntilEvicted) {
+  const uint64_t A = 0, B = 2, C = 1, D = 3;
+  Rig rig("mobile32+dtm-nuca+l1tex.size=128+l1tex.ways=2+nuca.page_blocks=1+nuca.buckets=2");
+  uint64_t t = 0;
+  rig.read(0, A, t += 1000);
+  rig.read(0, B, t += 1000);  // core 0 owns bucket 0 and holds A (older) and B
+  for (int i = 0; i < 15; ++i) rig.read(1, B, t += 1000);  // core 1 saturates and takes bucket 0
+  ASSERT_EQ(rig.org->table()->owner(0), 1u);
+  ASSERT_EQ(rig.org->table()->previous_owner(0), 0u);
+  const uint64_t local = rig.org->stats().local_hits;
+  EXPECT_EQ(rig.read(0, B, t += 1000).served_by, ServedBy::L1);
+  EXPECT_EQ(rig.read(0, A, t += 1000).served_by, ServedBy::L1);
+  EXPECT_EQ(rig.read(0, B, t += 1000).served_by, ServedBy::L1);
+  EXPECT_EQ(rig.org->stats().local_hits, local + 3);
+  rig.read(0, C, t += 1000);  // core 0 acquires bucket 1; its fill evicts A, the older of the two
+  EXPECT_FALSE(rig.h->l1tex(0).contains(A * 64));
+  EXPECT_EQ(rig.read(0, B, t += 1000).served_by, ServedBy::L1);  // B still serves locally
+  rig.read(0, D, t += 1000);  // and the next fill evicts B, never refreshed by its hits
+  EXPECT_FALSE(rig.h->l1tex(0).contains(B * 64));
+  const uint64_t remote = rig.org->stats().remote_hits + rig.org->stats().remote_l2_hits + rig.org->stats().remote_l2_misses;
+  EXPECT_NE(rig.read(0, B, t += 1000).served_by, ServedBy::L1);  // now from its owner, core 1
+  EXPECT_EQ(rig.org->stats().remote_hits + rig.org->stats().remote_l2_hits + rig.org->stats().remote_l2_misses,
+            remote + 1);
+}
+
+// III-B freezes the LRU state of the just-exchanged owner only: once bucket 0 has moved on again
+// (0 -> 1 -> 2), core 0 is no longer that owner, and its hits on its old copies refresh them like
+// any hit.
+TEST(NucaOrganisation, OnlyTheJustExchangedOwnerLeavesItsLruAlone) {
+  const uint64_t A = 0, B = 2, C = 1;
+  Rig rig("mobile32+dtm-nuca+l1tex.size=128+l1tex.ways=2+nuca.page_blocks=1+nuca.buckets=2");
+  uint64_t t = 0;
+  rig.read(0, A, t += 1000);
+  rig.read(0, B, t += 1000);
+  for (int i = 0; i < 15; ++i) rig.read(1, B, t += 1000);  // 0 -> 1: core 1 at 15 against 2
+  ASSERT_EQ(rig.org->table()->owner(0), 1u);
+  // Halved to core 1's 7; core 2 saturating at 15 beats it by the 25 % (15 x 100 > 7 x 125).
+  for (int i = 0; i < 15; ++i) rig.read(2, B, t += 1000);
+  ASSERT_EQ(rig.org->table()->owner(0), 2u);
+  ASSERT_EQ(rig.org->table()->previous_owner(0), 1u);
+  EXPECT_EQ(rig.read(0, A, t += 1000).served_by, ServedBy::L1);  // refreshes A over B
+  rig.read(0, C, t += 1000);
+  EXPECT_TRUE(rig.h->l1tex(0).contains(A * 64));
+  EXPECT_FALSE(rig.h->l1tex(0).contains(B * 64));
+}
+
+// nuca.requester_fill (ours): a line served remotely is also put in the requester's L1, at the
+// LRU position: the next fill of that set evicts it before the line the requester already held.
+TEST(NucaOrganisation, ARequesterFillGoesInAtTheLruPosition) {
+  const uint64_t A = 0, C = 1, D = 3;
+  for (const bool fill : {false, true}) {
+    SCOPED_TRACE(fill ? "requester fill" : "no requester fill");
+    Rig rig(std::string("mobile32+dtm-nuca+l1tex.size=128+l1tex.ways=2+nuca.page_blocks=1+nuca.buckets=2") +
+            (fill ? "+nuca.requester_fill=true" : ""));
+    uint64_t t = 0;
+    rig.read(0, A, t += 1000);  // core 0 owns bucket 0, holds A
+    rig.read(1, C, t += 1000);  // core 1 owns bucket 1, holds C
+    EXPECT_EQ(rig.read(1, A, t += 1000).served_by, ServedBy::Remote);  // from core 0
+    EXPECT_EQ(rig.h->l1tex(1).contains(A * 64), fill);
+    rig.read(1, D, t += 1000);  // core 1's own fill: evicts the copy of A, not the older C
+    EXPECT_TRUE(rig.h->l1tex(1).contains(C * 64));
+    EXPECT_FALSE(rig.h->l1tex(1).contains(A * 64));
+    EXPECT_TRUE(rig.h->l1tex(1).contains(D * 64));
+  }
+  // The LRU insertion is the LRU policy's: another policy is refused.
+  const Configuration c = parse_configuration("mobile32+dtm-nuca+nuca.requester_fill=true+l1tex.policy=mru");
+  MemoryHierarchy h(HierarchyConfig::from_params(c.params));
+  EXPECT_THROW(NucaOrganisation(DtmNucaConfig::from_params(c.params), h), std::invalid_argument);
+}
+
+// The utilisation metrics are flits per frame cycle of the busiest link, of all links and of the
+// table's busier port; above 90 % a frame carries a warning line. Core 31 asks the table (router
+// 11, 6 hops away) for a line core 0 owns: 1 flit into the table, 1 forwarded to core 0, a 2-flit
+// line from core 0 to core 31 (10 hops).
+TEST(NucaOrganisation, LinkAndTablePortUtilisationAndTheirWarning) {
+  Rig rig("mobile32+dtm-nuca");
+  rig.read(0, 5, 0);  // core 0 acquires the bucket (1 flit in, 1 answer out of the table)
+  rig.org->begin_frame();
+  rig.read(31, 5, 100000);
+  const Mesh2D& mesh = rig.org->mesh();
+  ASSERT_EQ(mesh.port_flits(rig.org->path().lookup_endpoint()), 1u);  // 1 in, 1 out: the busier carries 1
+  const uint64_t links = uint64_t{1} * 6 + 1 * 4 + 2 * 10;  // flit-hops of the three packets
+  ASSERT_EQ(mesh.link_flits(), links);
+  ASSERT_EQ(mesh.busiest_link_flits(), 2u);  // the three routes share no link: the line's carry 2
+  auto metrics = [&](uint64_t cycles) {
+    FrameResults r;
+    r.cycles = cycles;
+    rig.org->append_metrics(r);
+    return r;
+  };
+  const FrameResults quiet = metrics(100);
+  EXPECT_DOUBLE_EQ(quiet.metric("nuca.table_port_utilisation"), 0.01);
+  EXPECT_DOUBLE_EQ(quiet.metric("nuca.link_utilisation"), 0.02);
+  EXPECT_DOUBLE_EQ(quiet.metric("nuca.mean_link_utilisation"), static_cast<double>(links) / mesh.links() / 100);
+  EXPECT_TRUE(quiet.warnings.empty());
+  const FrameResults busy = metrics(2);  // the busiest link carried a flit every cycle, the port every other
+  ASSERT_EQ(busy.warnings.size(), 1u);
+  EXPECT_EQ(busy.warnings[0],
+            "dtm-nuca: the busiest mesh link carried a flit in 100 % of the frame's cycles (saturated above 90 %)");
+  const FrameResults port = metrics(1);
+  ASSERT_EQ(port.warnings.size(), 2u);
+  EXPECT_EQ(port.warnings[1],
+            "dtm-nuca: the Affinity Table's port carried a flit in 100 % of the frame's cycles (saturated above 90 %)");
+  // The distributed tables have no table node: no port metric.
+  Rig dist("mobile32+dtm-nuca-dist");
+  FrameResults r;
+  r.cycles = 1;
+  dist.org->append_metrics(r);
+  EXPECT_TRUE(std::isnan(r.metric("nuca.table_port_utilisation")));
 }
 
 // The organisation refuses what the timing model never sends, with one line.

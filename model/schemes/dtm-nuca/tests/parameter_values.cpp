@@ -21,7 +21,9 @@ const RegisterSchemeParameters kValues({
         {"nuca.mesh_cols", {"4"}},
         {"nuca.flit_bytes", {"32"}},
         {"nuca.table_latency", {"3"}},
-        {"nuca.directory_latency", {"4", {"nuca.organisation=d-nuca"}}}
+        {"nuca.directory_latency", {"4", {"nuca.organisation=d-nuca"}}},
+        {"nuca.owner_lookup", {"true"}},
+        {"nuca.requester_fill", {"true"}}
     }});
 
 }  // namespace
