@@ -45,6 +45,7 @@ CacheCounters& CacheCounters::operator+=(const CacheCounters& o) {
   prefetch_fills += o.prefetch_fills;
   prefetch_hits += o.prefetch_hits;
   late_prefetch_hits += o.late_prefetch_hits;
+  prefetch_evictions += o.prefetch_evictions;
   invalidations += o.invalidations;
   mshr_merges += o.mshr_merges;
   mshr_stall_cycles += o.mshr_stall_cycles;

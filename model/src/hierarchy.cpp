@@ -257,9 +257,13 @@ MemResponse MemoryHierarchy::access_other(const MemRequest& request, uint64_t no
   }
   if (request.stream == Stream::Tile) {
     if (tile_organisation_) return tile_organisation_->access(*this, request, now);
-    return tile_[0].visit([&](auto& c) { return serve_first_level(c, config_.tile, l2_requester_tile(), request, now); });
+    return access_tile_cache(request, now);
   }
   throw std::invalid_argument("memory request with an unknown stream");
+}
+
+MemResponse MemoryHierarchy::access_tile_cache(const MemRequest& request, uint64_t now) {
+  return tile_[0].visit([&](auto& c) { return serve_first_level(c, config_.tile, l2_requester_tile(), request, now); });
 }
 
 MemoryHierarchy::PrefetchOutcome MemoryHierarchy::prefetch_texture(uint32_t core, uint64_t addr, uint64_t now,

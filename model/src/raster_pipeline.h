@@ -37,6 +37,8 @@ namespace tessera::model {
 struct QuadRec {
   uint32_t tile = 0;  // position in the processing order
   uint32_t core = 0;
+  uint32_t draw = 0;  // the draw of its primitive (its shader)
+  uint32_t warp = 0;  // the core's thread slot it holds while resident (0 .. core.max_quads - 1)
   bool shaded = false;
   uint64_t cycles = 0;      // issue cycles of the whole quad
   uint64_t lane_instructions = 0;

@@ -49,6 +49,7 @@ uint32_t Rasterizer::read_quad(const Event& e) {
   const uint32_t slot = p_.new_rec();
   QuadRec& q = p_.recs[slot];
   q.tile = k_;
+  q.draw = draw_;
   q.core = p_.scheduler->core(p_.pass->info, p_.tile(k_).ref, k_, e.u[0], e.u[1], p_.cfg.cores);
   if (q.core >= p_.cfg.cores) throw ModelError("quad scheduler hook returned core " + std::to_string(q.core));
   if (p_.cfg.subtile_barriers) {
@@ -155,6 +156,7 @@ bool Rasterizer::next_quad(uint64_t t) {
           wait_group_ = kListGroup;
           p_.fetcher.consume(k_, need, t);
         }
+        draw_ = e.u[1];
         ++primitive_;
         continue;
       }

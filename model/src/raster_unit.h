@@ -41,6 +41,7 @@ class Rasterizer {
   uint32_t k_ = 0;              // tile being rasterised (position in the order)
   bool tile_open_ = false;
   uint32_t primitive_ = 0;      // Primitive events of the tile read so far
+  uint32_t draw_ = 0;           // draw of the last Primitive read (its quads' shader)
   int64_t pending_ = -1;        // quad record waiting to be sent
   bool finished_ = false;
   uint32_t wait_group_ = kListGroup;  // group it waits for

@@ -19,6 +19,8 @@ void ShaderCore::begin_phase(uint64_t t0) {
   varying_free_.assign(cores, t0);
   ls_free_.assign(cores, t0);
   resident_.assign(cores, 0);
+  free_slots_.assign(cores, {});
+  next_slot_.assign(cores, 0);
   tex_in_cycle_.assign(cores, 0);
   waiting_texture_.assign(cores, 0);
   mark_.assign(cores, t0);
@@ -81,6 +83,14 @@ void ShaderCore::admit_step(uint32_t c, uint64_t t) {
   meter.queue_wait += t - q.ready;
   admit_q_[c].pop_front();
   ++resident_[c];
+  std::vector<uint32_t>& free_slots = free_slots_[c];
+  if (free_slots.empty()) {
+    q.warp = next_slot_[c]++;
+  } else {
+    std::pop_heap(free_slots.begin(), free_slots.end(), std::greater<>());
+    q.warp = free_slots.back();
+    free_slots.pop_back();
+  }
   p_.earlyz.admitted(c, t);
   if (p_.hooks.prefetcher) p_.hooks.prefetcher->quad_started(*p_.h, c, t);
   // The varying unit interpolates the quad's inputs before its first instructions run.
@@ -164,6 +174,8 @@ void ShaderCore::retire(uint32_t c, uint32_t slot, uint64_t t) {
   ++p_.res->cores[c].quads;
   ++p_.res->shaded_quads;
   --resident_[c];
+  free_slots_[c].push_back(p_.recs[slot].warp);
+  std::push_heap(free_slots_[c].begin(), free_slots_[c].end(), std::greater<>());
   p_.blend.enqueue(c, k, fragments, t);
   p_.wake(UnitKind::Admit, c, t);
   p_.free_rec(slot);
@@ -203,12 +215,16 @@ void ShaderCore::texture_issue(uint32_t c, uint32_t slot, uint64_t t) {
   uint64_t done = t, lines = 0;
   MemRequest r;
   r.unit = static_cast<uint16_t>(c);
+  r.warp = q.warp;
+  r.pc = uint64_t{q.draw} << 16 | (instr & 0xffffu);
+  r.access_line = 0;
   // Issues one line to L1 at the current request slot; `extra` = cycles of the front buffer
   // around the L1 access (its lookup before, its fill after). Returns when the line is served.
   const auto issue_l1 = [&](uint64_t line, uint32_t extra) {
     const uint64_t issue = slot_cycle;
     r.addr = line;
     const MemResponse m = p_.h->access(r, issue);
+    ++r.access_line;
     const uint64_t served = issue + extra + m.latency;
     done = std::max(done, served);
     if (m.served_by == ServedBy::L2 || m.served_by == ServedBy::Dram) ++p_.tile_l2[q.tile];

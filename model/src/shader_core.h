@@ -84,6 +84,10 @@ class ShaderCore {
   std::vector<uint64_t> engine_free_;  // per core x engine
   std::vector<uint64_t> tex_free_, varying_free_, ls_free_;
   std::vector<uint32_t> resident_, tex_in_cycle_;
+  // Per core: thread slots freed by quads that left (a min-heap: the lowest is reused first) and
+  // the next slot never used; a quad takes one on admission (QuadRec::warp).
+  std::vector<std::vector<uint32_t>> free_slots_;
+  std::vector<uint32_t> next_slot_;
   std::vector<uint32_t> waiting_texture_;  // resident quads whose texture data is on its way
   std::vector<uint64_t> front_l1_;  // lines a front buffer sends on to L1, reused
   std::vector<uint64_t> front_ready_;  // when each of them is served, reused

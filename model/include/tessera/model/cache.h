@@ -75,6 +75,9 @@ struct CacheCounters {
   // prefetch), and those of them that waited for the prefetch's fill still in flight (late).
   uint64_t prefetch_hits = 0;
   uint64_t late_prefetch_hits = 0;
+  // Lines a prefetch allocated that were evicted before any demand hit (the MTA prefetcher's early
+  // evictions, schemes/prefetch-mta; not a frame metric of the model).
+  uint64_t prefetch_evictions = 0;
   uint64_t invalidations = 0;
   uint64_t mshr_merges = 0;        // hits on a line whose fill was still in flight (they wait for it)
   uint64_t mshr_stall_cycles = 0;  // cycles misses waited for a free MSHR
@@ -508,6 +511,7 @@ class SetAssocCache {
       way = policy_.victim(set, info);
       if (way == kBypass) return kBypass;
       ++counters_.evictions;
+      counters_.prefetch_evictions += prefetched_[base + way];
       out.evicted = true;
       out.evicted_addr = (tags_[base + way] - 1) << line_shift_;
       if (dirty_[base + way]) {

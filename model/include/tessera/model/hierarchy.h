@@ -92,6 +92,15 @@ struct MemRequest {
   uint32_t primitive = kNoPrimitive;
   uint32_t tile = 0;
   uint8_t section = 0;
+  // Texture requests (Stream::Texture), as the texture unit sends them: the warp (the thread slot
+  // of the shader core holding the quad, 0 .. core.max_quads - 1), the texture instruction (`pc`:
+  // the quad's draw << 16 | the instruction's index in the quad's shader; the stream records no
+  // static program counter) and the request's place among the L1 requests of that instruction
+  // (0: its first). Only a prefetcher that trains per warp and instruction reads them (MTA,
+  // schemes/prefetch-mta).
+  uint32_t warp = 0;
+  uint32_t access_line = 0;
+  uint64_t pc = 0;
 };
 
 struct MemResponse {
@@ -174,6 +183,11 @@ class MemoryHierarchy {
     return l1tex_[checked_core(request.unit)].visit(
         [&](auto& l1) { return serve_private_l1(l1, request, now); });
   }
+
+  // Baseline Parameter Buffer path: the unified tile cache, then L2 and DRAM (what a Stream::Tile
+  // request takes without a tile-cache organisation), for an organisation that serves some
+  // requests itself and passes the others on.
+  MemResponse access_tile_cache(const MemRequest& request, uint64_t now);
 
   // Prefetch a texture line into the L1 of `core` (DAE, paper 002); returns the cycle the line's
   // data is present (its in-flight fill). Counts as a prefetch, not a demand access.
