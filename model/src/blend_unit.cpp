@@ -72,6 +72,14 @@ bool BlendUnit::start_flush(uint32_t k, uint32_t core, bool all, uint64_t t) {
 bool BlendUnit::flush_step(uint32_t unit, uint64_t t) {
   Flush& f = flush_[unit];
   if (!f.active) return false;
+  if (p_.cfg.perfect_framebuffer) {
+    // A perfect pixel cache holds the whole framebuffer: nothing is written back, and the colour
+    // buffer (bank) is free at once.
+    f.next = f.lines.size();
+    f.active = false;
+    f.released = f.written = std::max(f.slot, t);
+    return true;
+  }
   const uint32_t buffer = p_.cfg.flush_buffer;
   // Lines enter one a cycle (at most the flush's own lines ahead of t); without a buffer they go
   // out one a cycle and blending waits for the last write.

@@ -63,7 +63,8 @@ void EarlyZ::issue_loads(uint32_t k, uint32_t core, bool all, bool depth_stencil
     if (load.depth_stencil && !p_.cfg.store_depth) continue;
     for_each_line(load.address, load.bytes, p_.cfg.line_bytes, [&](uint64_t line, bool) {
       if (all || n++ % cores == core) {
-        done = std::max(done, p_.h->dram().access(line, false, issue, DramSource::Other));
+        // A perfect pixel cache (gpu.framebuffer=perfect) holds the line: present at once.
+        if (!p_.cfg.perfect_framebuffer) done = std::max(done, p_.h->dram().access(line, false, issue, DramSource::Other));
         ++issue;
         ++p_.activity->tile_buffer_loads;
       }

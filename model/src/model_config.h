@@ -33,6 +33,7 @@ struct ModelConfig {
   bool shared_earlyz = true;           // gpu.earlyz_scope=shared: one in-flight budget for the GPU
   bool store_depth = false;            // gpu.tile_writeback=store-ops: depth/stencil lines leave the chip too
   uint32_t flush_buffer = 64;          // gpu.flush_buffer: lines of posted tile flushes in flight
+  bool perfect_framebuffer = false;    // gpu.framebuffer=perfect: tile loads and flushes touch no memory
   bool tile_opt = false;               // tile.policy=opt: the tile cache needs next-use numbers
   bool cold_caches = false;            // sim.cold_caches
 
@@ -72,6 +73,7 @@ struct ModelConfig {
     c.shared_earlyz = p.get_string("gpu.earlyz_scope") == "shared";
     c.store_depth = p.get_string("gpu.tile_writeback") == "store-ops";
     c.flush_buffer = p.get_u32("gpu.flush_buffer");
+    c.perfect_framebuffer = p.get_string("gpu.framebuffer") == "perfect";
     c.tile_opt = p.get_string("tile.policy") == "opt";
     c.cold_caches = p.get_bool("sim.cold_caches");
     return c;

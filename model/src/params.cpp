@@ -181,6 +181,13 @@ ParamRegistry build_model_registry() {
                      "what a tile loads and writes back: colour attachments only, depth and stencil staying on chip "
                      "(color, the papers' tiler), or every attachment its pass's load and store ops name (store-ops)",
                      {"color", "store-ops"}));
+  // A bound, not a design: paper 002 section 3's "perfect caches" make the pixel caches perfect
+  // too; on a tiler the pixel caches' traffic is the tile buffers' loads and flushes (the
+  // perfect-memory scheme sets it, schemes/perfect-memory/README.md).
+  r.add(string_param("gpu.framebuffer", "dram",
+                     "where the tile buffers load from and flush to: main memory (dram), or a perfect pixel cache "
+                     "holding the whole framebuffer (perfect: loads present at once, flushes write nothing)",
+                     {"dram", "perfect"}));
   r.add(int_param("gpu.flush_buffer", "64",
                   "lines of the write buffer tile flushes are posted through (0: blending waits for the writes)", 0,
                   1 << 20));

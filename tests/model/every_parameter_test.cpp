@@ -105,6 +105,7 @@ const std::map<std::string, Alternative>& alternatives() {
       {"gpu.barrier", {"subtile"}},
       {"gpu.earlyz_scope", {"shared"}},
       {"gpu.tile_writeback", {"store-ops"}},
+      {"gpu.framebuffer", {"perfect"}},
       {"gpu.flush_buffer", {"0"}},
       {"core.cost", {"instructions"}},
       {"core.engines", {"1"}},
