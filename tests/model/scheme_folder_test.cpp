@@ -35,7 +35,7 @@ TEST(SchemeFolders, ANewFolderIsRegisteredBesideTheProductsSchemes) {
 TEST(SchemeFolders, TheProductsSchemesAreListedInTheirFoldersOrder) {
   const std::vector<std::string> n = names(SchemeRegistry::global());
   EXPECT_TRUE(std::is_sorted(n.begin(), n.end()));
-  for (const char* s : {"dae", "dtexl", "dtm-nuca", "perfect-l1", "prefetch-ghb", "tcor", "tfm"}) {
+  for (const char* s : {"dae", "dtexl", "dtm-nuca", "perfect-l1", "perfect-memory", "prefetch-ghb", "prefetch-mta", "tcor", "tfm"}) {
     EXPECT_NE(SchemeRegistry::global().find_scheme(s), nullptr) << s;
   }
 }
