@@ -109,6 +109,14 @@ class DaePrefetcher final : public TexturePrefetcher {
   std::vector<Core> cores_;
 };
 
+// The quads of a core's tile queue whose lines are prefetched: dae.lookahead, or with 0 the whole
+// tile queue (queue.fragment: paper 002 section 3 prefetches "while the pixels are waiting in the
+// tile queue").
+uint32_t lookahead(const ParamSet& p) {
+  const uint32_t n = p.get_u32("dae.lookahead");
+  return n == 0 ? p.get_u32("queue.fragment") : n;
+}
+
 class DaeInstance final : public SchemeInstance {
  public:
   explicit DaeInstance(const ParamSet& p)
@@ -116,7 +124,7 @@ class DaeInstance final : public SchemeInstance {
         entries_(p.get_u32("dae.queue_entries")),
         sharing_(p.get_bool("dae.sharing")),
         prefetcher_(std::make_shared<DaePrefetcher>(cores_, entries_, p.get_u32("dae.issue_rate"), sharing_,
-                                                    p.get_u32("dae.remote_latency"), p.get_u32("dae.lookahead"))) {
+                                                    p.get_u32("dae.remote_latency"), lookahead(p))) {
     if (sharing_ && cores_ < 2) throw ParamError("dae.sharing=true needs at least two shader cores (gpu.shader_cores is 1)");
     // Without the Source field no prefetch asks another processor's L1: a parameter that does
     // nothing is refused rather than silently ignored (as nuca_config.cpp refuse_unused).
@@ -199,8 +207,10 @@ void register_dae(SchemeRegistry& registry) {
   s.params = {
       ParamSpec{"dae.queue_entries", ParamType::Int, "32", "prefetch queue entries (lines) per pixel processor", 1,
                 1 << 16, {}},
-      ParamSpec{"dae.lookahead", ParamType::Int, "4",
-                "quads of a processor's tile queue, nearest the core, whose lines are prefetched", 1, 1 << 16, {}},
+      ParamSpec{"dae.lookahead", ParamType::Int, "0",
+                "quads of a processor's tile queue, nearest the core, whose lines are prefetched (0: the whole tile "
+                "queue, queue.fragment)",
+                0, 1 << 16, {}},
       ParamSpec{"dae.issue_rate", ParamType::Int, "1", "prefetches a processor's queue dispatches to its L1 per cycle",
                 1, 64, {}},
       ParamSpec{"dae.remote_latency", ParamType::Int, "4",

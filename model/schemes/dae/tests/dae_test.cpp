@@ -251,7 +251,10 @@ TEST(DaeModel, DependentReadsAreNotPrefetched) {
     return q;
   };
   const auto bytes = buildFrame(f);
-  Configuration c = parse_configuration("mobile4+dae");
+  // A window of 4 quads: each core's lines map to 32 of the L1's 64 sets (FG-xshift2 gives a core
+  // every other quad column), and the whole 64-quad tile queue's prefetched lines with the
+  // dependent ones would fill them, evicting prefetched lines before their use.
+  Configuration c = parse_configuration("mobile4+dae+dae.lookahead=4");
   auto model = c.make_model();
   FrameResults r;
   std::string error;
@@ -364,6 +367,45 @@ TEST(DaeConfiguration, RemoteLatencyWithoutSharingIsRefused) {
   }
   EXPECT_NO_THROW(parse_configuration("tegra2+dae-no-sharing").make_model());
   EXPECT_NO_THROW(parse_configuration("tegra2+dae+dae.remote_latency=40").make_model());
+}
+
+}  // namespace
+}  // namespace tessera::model
+
+namespace tessera::model {
+namespace {
+
+using namespace testing;
+
+// Paper 002 prefetches "while the pixels are waiting in the tile queue": the default window
+// (dae.lookahead=0) is the tile queue, queue.fragment quads. With a 2-quad queue it prefetches
+// exactly as a 2-quad cap does (every metric and the cycles equal), and unlike a 1-quad one.
+TEST(DaeModel, TheDefaultWindowIsTheTileQueue) {
+  FrameSpec f;
+  f.quad = [](uint32_t, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    q.instructions = 40;
+    const uint64_t i = qy * 16 + qx;
+    q.samples[0].push_back({0x2000'0000 + i * 128});
+    q.samples[1].push_back({0x2000'0000 + i * 128 + 64});
+    return q;
+  };
+  const auto bytes = buildFrame(f);
+  auto run = [&](const char* spec) {
+    Configuration c = parse_configuration(spec);
+    c.params.apply("queue.fragment=2");
+    auto model = c.make_model();
+    FrameResults r;
+    std::string error;
+    EXPECT_TRUE(model->run(bytes, r, &error)) << error;
+    std::string all;
+    for (const auto& [name, value] : r.frame_metrics) all += name + "=" + std::to_string(value) + "\n";
+    return all;
+  };
+  const std::string queue = run("tegra2+dae");
+  EXPECT_EQ(queue, run("tegra2+dae+dae.lookahead=2"));
+  EXPECT_NE(queue, run("tegra2+dae+dae.lookahead=1"));
+  EXPECT_EQ(parse_configuration("tegra2+dae").params.get_int("dae.lookahead"), 0);
 }
 
 }  // namespace
