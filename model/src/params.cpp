@@ -398,7 +398,7 @@ std::vector<PresetInfo> presets() {
       {"mobile32", "paper 000 Table I: 32 fragment processors, 4 vertex processors, 8-bank 1 MiB L2, LPDDR3"},
       {"mobile4-64k", "paper 003 Table I: mobile4 with 64 KiB 4-way vertex, texture and tile caches"},
       {"mobile-256k", "paper 004 section IV: 16 KiB 2-way L1 texture caches + 256 KiB 4-way L2 (cores, clock and memory of mobile4: the paper gives none)"},
-      {"tegra2", "paper 002 section 2: Tegra 2-like single-warp GPU, 1 quad per pixel processor (sizes the paper omits chosen, model/README.md)"},
+      {"tegra2", "paper 002 sections 2-3: a Tegra 2-like GPU whose pixel processors run one warp (1 quad, Fig. 3's baseline); the paper's only numbers are the warp counts (1, 2, 16) -- cores, clock, caches, memory and the tile-based pipeline (Tegra 2 renders immediate-mode) are ours, model/README.md"},
   };
 }
 
@@ -429,10 +429,14 @@ ParamSet make_preset(std::string_view name, const ParamRegistry& registry) {
     set.apply_text("l1tex.size=16KiB\n l1tex.ways=2\n l2.size=256KiB\n l2.ways=4\n", "preset mobile-256k");
   } else if (name == "tegra2") {
     // Paper 002 section 2: a GPU "similar to the one in the NVIDIA Tegra 2 chipset" whose pixel
-    // processors run one warp (the baseline of Fig. 3 is single-threaded). The paper gives no
-    // sizes; chosen (README): 4 pixel and 4 vertex processors, the ULP GeForce's 4 + 4 shader
-    // cores (the paper says "vertex processors", plural), 300 MHz, a warp = one quad (core.max_quads=1), 16 KiB 4-way texture caches, 128 KiB 8-way
-    // L2, single-channel 32-bit LPDDR2 (8 B per 300 MHz memory cycle).
+    // processors run one warp (the baseline of Fig. 3 is single-threaded). What the paper gives:
+    // vertex and pixel processors (in-order, warps interleaved), specialized first-level vertex,
+    // pixel and texture caches and an on-chip L2 (Fig. 1b), one warp per pixel processor in the
+    // baseline, 2 and 16 in its comparisons (section 3). No size, clock or count: chosen (README)
+    // 4 pixel and 4 vertex processors, the ULP GeForce's 4 + 4 shader cores, 300 MHz, a warp = one
+    // quad (core.max_quads=1), 16 KiB 4-way texture caches, 128 KiB 8-way L2, single-channel
+    // 32-bit LPDDR2 (8 B per 300 MHz memory cycle). The tile-based pipeline is ours too: Tegra 2
+    // renders immediate-mode (schemes/dae/README.md, "Immediate-mode or tile-based").
     set.apply_text(kMobile4, "preset tegra2");
     set.apply_text(
         "gpu.freq_mhz=300\n gpu.vertex_processors=4\n core.max_quads=1\n l2.size=128KiB\n l2.ways=8\n l2.latency=12\n"
