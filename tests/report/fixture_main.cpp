@@ -126,9 +126,9 @@ int main(int argc, char** argv) {
       const char* config;
       double speed, energy;
     } dae[] = {{"tegra2+core.max_quads=2", 1.8, 1.05}, {"tegra2+core.max_quads=16", 3.23, 1.25},
-               {"tegra2+prefetch-ghb", 1.9, 0.96}, {"tegra2+dae", 2.5, 0.88},
+               {"tegra2+prefetch-ghb", 1.9, 0.96}, {"tegra2+prefetch-mta", 1.7, 0.97}, {"tegra2+dae", 2.5, 0.88},
                {"tegra2+dae+core.max_quads=2", 3.0, 0.83}, {"tegra2+dae-no-sharing+core.max_quads=2", 2.8, 0.86},
-               {"tegra2+perfect-l1", 3.29, 0.8}};
+               {"tegra2+perfect-l1", 1.65, 0.8}, {"tegra2+perfect-memory", 3.29, 0.5}};
     for (const auto& d : dae) run(d.config, {{"cycles", 3.3e6 * k / d.speed}, {"energy.total_nj", 1e6 * k * d.energy}});
 
     // Paper 003 on mobile4-64k: schemes and the miss-ratio sweeps.
