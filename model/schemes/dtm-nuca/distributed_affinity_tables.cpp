@@ -1,5 +1,6 @@
 #include "dtm-nuca/distributed_affinity_tables.h"
 
+#include "dtm-nuca/affinity_table.h"
 #include "tessera/model/busy_calendar.h"
 
 #include <algorithm>
@@ -8,22 +9,10 @@
 
 namespace tessera::model::dtm_nuca {
 
-DistributedAffinityTables::DistributedAffinityTables(const DistributedTablesConfig& config, Mesh2D& mesh)
-    : config_(config),
-      mesh_(mesh),
-      map_(config.page_blocks, config.buckets),
-      counter_max_(static_cast<uint16_t>(config.counter_bits >= 1 && config.counter_bits <= 16
-                                             ? (1u << config.counter_bits) - 1 : 0)),
-      packet_flits_(0),
-      counts_(static_cast<size_t>(config.nodes) * config.buckets),
-      view_(static_cast<size_t>(config.nodes) * config.buckets, 0),
-      best_(static_cast<size_t>(config.nodes) * config.buckets),
-      sent_(static_cast<size_t>(config.nodes) * config.buckets),
-      inbox_(config.nodes),
-      next_packet_(config.nodes, 0),
-      agreed_(config.buckets, kNoOwner) {
+const DistributedTablesConfig& DistributedAffinityTables::checked(const DistributedTablesConfig& config,
+                                                                  const Mesh2D& mesh) {
   if (config.nodes == 0) throw std::invalid_argument("DTM-NUCA-Dist: no nodes");
-  if (counter_max_ == 0) {
+  if (config.counter_bits < 1 || config.counter_bits > 16) {
     throw std::invalid_argument("DTM-NUCA-Dist: counter_bits " + std::to_string(config.counter_bits) + " is outside 1..16");
   }
   if (config.epoch_accesses == 0) throw std::invalid_argument("DTM-NUCA-Dist: an epoch needs at least one access");
@@ -38,30 +27,54 @@ DistributedAffinityTables::DistributedAffinityTables(const DistributedTablesConf
     throw std::invalid_argument("DTM-NUCA-Dist: " + std::to_string(config.nodes) + " nodes on a mesh of " +
                                 std::to_string(mesh.endpoints()) + " endpoints");
   }
+  return config;
+}
+
+DistributedAffinityTables::DistributedAffinityTables(const DistributedTablesConfig& config, Mesh2D& mesh)
+    : config_(checked(config, mesh)),
+      mesh_(mesh),
+      map_(config.page_blocks, config.buckets),
+      counter_max_(static_cast<uint16_t>((1u << config.counter_bits) - 1)),
+      packet_flits_(static_cast<uint32_t>(sync_packet_flits(config))),
+      packet_bits_(static_cast<uint32_t>(sync_packet_bits(config))),
+      counters_(static_cast<size_t>(config.nodes) * config.buckets * config.nodes, 0),
+      view_(static_cast<size_t>(config.nodes) * config.buckets, 0),
+      best_(static_cast<size_t>(config.nodes) * config.buckets),
+      sent_(static_cast<size_t>(config.nodes) * config.buckets),
+      inbox_(config.nodes),
+      next_packet_(config.nodes, 0),
+      agreed_(config.buckets, kNoOwner) {
   // Initially every node owns every bucket (section IV-B).
   for (uint32_t n = 0; n < config.nodes; ++n) {
-    std::fill_n(view_.begin() + static_cast<std::ptrdiff_t>(index(n, 0)), config.buckets, n);
+    std::fill_n(view_.begin() + static_cast<std::ptrdiff_t>(entry(n, 0)), config.buckets, n);
   }
-  packet_flits_ = static_cast<uint32_t>(sync_packet_flits(config));
-  packet_bits_ = static_cast<uint32_t>(sync_packet_bits(config));
 }
 
 uint64_t DistributedAffinityTables::storage_bits_per_node() const {
   return uint64_t{config_.buckets} *
-         (uint64_t{config_.nodes} * config_.counter_bits + bits_for(config_.nodes) + bits_for(config_.epoch_accesses));
+         (uint64_t{config_.nodes} * config_.counter_bits + bits_for(config_.nodes) + config_.counter_bits);
 }
 
 uint32_t DistributedAffinityTables::owner(uint32_t node, uint64_t block, uint64_t now) {
   if (node >= config_.nodes) throw std::out_of_range("DTM-NUCA-Dist: node " + std::to_string(node));
   deliver(node, now);
-  return view_[index(node, map_.bucket(block))];
+  return view_[entry(node, map_.bucket(block))];
 }
 
 void DistributedAffinityTables::count(uint32_t node, uint64_t block) {
   if (node >= config_.nodes) throw std::out_of_range("DTM-NUCA-Dist: node " + std::to_string(node));
-  Counter& c = counts_[index(node, map_.bucket(block))];
-  if (c.count == counter_max_) return;  // saturated: holds until the epoch ends (header)
-  if (++c.count == counter_max_) c.saturated_at = accesses_ % config_.epoch_accesses;
+  const uint32_t bucket = map_.bucket(block);
+  uint16_t* counters = &counters_[cell(node, bucket, 0)];
+  if (++counters[node] < counter_max_) return;
+  // Saturation (III-B): the node takes the bucket in its own table if its counter beats the
+  // owner's as this table knows it, compared before halving; then every counter of the entry halves.
+  uint32_t& owner = view_[entry(node, bucket)];
+  if (owner != node && AffinityTable::beats_owner(counters[node], counters[owner], config_.hysteresis_pct)) {
+    owner = node;
+    best_[entry(node, bucket)] = Claim{counter_max_, node};  // outranks this round's claims (header)
+    ++takes_;
+  }
+  for (uint32_t n = 0; n < config_.nodes; ++n) counters[n] = static_cast<uint16_t>(counters[n] >> 1);
 }
 
 bool DistributedAffinityTables::count_access(uint64_t now) {
@@ -80,22 +93,31 @@ void DistributedAffinityTables::end_epoch(uint64_t now) {
     inbox_[n].clear();
     next_packet_[n] = 0;
   }
-  sent_ = counts_;
-  std::fill(counts_.begin(), counts_.end(), Counter{});
+  // Each node's claims: the buckets its own table says it owns, with its own counters. Then the
+  // reset event (III-B) clears every counter of every table.
+  for (uint32_t n = 0; n < config_.nodes; ++n) {
+    for (uint32_t b = 0; b < config_.buckets; ++b) {
+      sent_[entry(n, b)] = view_[entry(n, b)] == n ? Claim{counters_[cell(n, b, n)], n} : Claim{};
+    }
+  }
+  std::fill(counters_.begin(), counters_.end(), uint16_t{0});
   std::fill(best_.begin(), best_.end(), Claim{});
 
   // The agreed owner of this round: the best claim over every node.
   for (uint32_t b = 0; b < config_.buckets; ++b) {
     Claim top;
     for (uint32_t n = 0; n < config_.nodes; ++n) {
-      if (better(sent_[index(n, b)], n, top)) top = Claim{sent_[index(n, b)], n};
+      const Claim& claim = sent_[entry(n, b)];
+      if (claim.node != kNoOwner && better(claim, top)) top = claim;
     }
-    if (top.counter.count == 0) continue;
+    if (top.node == kNoOwner) continue;
     if (agreed_[b] != kNoOwner && agreed_[b] != top.node) ++ownership_changes_;
     agreed_[b] = top.node;
   }
 
   for (uint32_t src = 0; src < config_.nodes; ++src) {
+    const auto claims = sent_.begin() + static_cast<std::ptrdiff_t>(entry(src, 0));
+    if (std::none_of(claims, claims + config_.buckets, [](const Claim& c) { return c.node != kNoOwner; })) continue;
     apply(src, src);  // a node knows its own claims at once
     for (uint32_t dst = 0; dst < config_.nodes; ++dst) {
       if (dst == src) continue;
@@ -115,13 +137,15 @@ void DistributedAffinityTables::deliver(uint32_t node, uint64_t now) {
 
 void DistributedAffinityTables::apply(uint32_t node, uint32_t src) {
   for (uint32_t b = 0; b < config_.buckets; ++b) {
-    const Counter& claim = sent_[index(src, b)];
-    if (claim.count == 0) continue;  // no claim on this bucket
+    const Claim& claim = sent_[entry(src, b)];
+    if (claim.node == kNoOwner) continue;  // src does not own this bucket
     ++claims_applied_;
-    Claim& best = best_[index(node, b)];
-    if (!better(claim, src, best)) continue;
-    best = Claim{claim, src};
-    view_[index(node, b)] = src;
+    // The claimant's counter as broadcast (a node's own counter restarted at the reset instead).
+    if (src != node) counters_[cell(node, b, src)] = static_cast<uint16_t>(claim.count);
+    Claim& best = best_[entry(node, b)];
+    if (!better(claim, best)) continue;
+    best = claim;
+    view_[entry(node, b)] = src;
   }
 }
 

@@ -46,9 +46,9 @@ void refuse_unused(const ParamSet& p, Organisation organisation) {
 
 // A link books a packet's flits in its calendar (busy_calendar.h), at most kWindow cycles: the
 // largest dtm-nuca-dist synchronisation packet the parameter ranges allow must fit, or a run could
-// fail half-way (65536 buckets x (1 + 16 + 40) bits in 1 B flits: 466,945 flits of 2^20).
+// fail half-way (65536 buckets x (1 + 16) bits in 1 B flits: 139,265 flits of 2^20).
 static_assert(DistributedAffinityTables::sync_packet_flits(DistributedTablesConfig{
-                  1, kMaxBuckets, kMaxCounterBits, 1, kMaxEpochAccesses, kMinFlitBytes}) <= BusyCalendar::kWindow,
+                  1, kMaxBuckets, kMaxCounterBits, 1, 1, kMinFlitBytes, 0}) <= BusyCalendar::kWindow,
               "a synchronisation packet the nuca.* parameters allow exceeds a link's booking window");
 
 }  // namespace
@@ -134,7 +134,7 @@ AffinityTableConfig DtmNucaConfig::table(uint32_t processors) const {
 }
 
 DistributedTablesConfig DtmNucaConfig::distributed_tables(uint32_t processors) const {
-  return DistributedTablesConfig{processors, buckets, counter_bits, page_blocks, epoch_accesses, flit_bytes};
+  return DistributedTablesConfig{processors, buckets, counter_bits, page_blocks, epoch_accesses, flit_bytes, hysteresis_pct};
 }
 
 }  // namespace tessera::model::dtm_nuca

@@ -19,7 +19,8 @@ enum class Organisation : uint8_t { DtmNuca, DtmNucaDist, DNuca };
 const char* organisation_name(Organisation organisation);
 std::vector<std::string> organisation_names();
 
-// Limits of the nuca.* parameters that bound a dtm-nuca-dist synchronisation packet.
+// Limits of the nuca.* parameters; the buckets, counter bits and flit bytes bound a dtm-nuca-dist
+// synchronisation packet.
 inline constexpr uint32_t kMaxBuckets = 65536;
 inline constexpr uint32_t kMaxCounterBits = 16;
 inline constexpr uint64_t kMaxEpochAccesses = 1'000'000'000'000;

@@ -121,9 +121,9 @@ TEST(DtmNucaConfig, RefusesParametersTheOrganisationIgnores) {
 }
 
 // A link books a packet's flits in its 2^20-cycle calendar. The largest DTM-NUCA-Dist packet the
-// parameters allow -- 65536 buckets of 1 + 16 + 40 bits (counters of 16 bits, epochs of 10^12
-// accesses) in 1 B flits -- is 1 + 466,944 flits and is sent whole; tables built directly with
-// 2^20 buckets (1 + 2,621,440 flits) are refused.
+// parameters allow -- 65536 buckets of an owned bit and a 16-bit counter in 1 B flits -- is
+// 1 + 139,264 flits and is sent whole; tables built directly with 2^21 buckets of 4-bit counters
+// (1 + 1,310,720 flits) are refused.
 TEST(DtmNucaConfig, SynchronisationPacketsFitTheLinkCalendar) {
   const ParamRegistry r = registry();
   ParamSet set(r);
@@ -133,20 +133,20 @@ TEST(DtmNucaConfig, SynchronisationPacketsFitTheLinkCalendar) {
   set.set("nuca.epoch_accesses", "1000000000000");
   set.set("nuca.flit_bytes", "1");
   const DtmNucaConfig largest = DtmNucaConfig::from_params(set);
-  EXPECT_EQ(DistributedAffinityTables::sync_packet_flits(largest.distributed_tables(4)), 466945u);
+  EXPECT_EQ(DistributedAffinityTables::sync_packet_flits(largest.distributed_tables(4)), 139265u);
   EXPECT_THROW(set.set("nuca.buckets", "65537"), ParamError);
   EXPECT_THROW(set.set("nuca.counter_bits", "17"), ParamError);
   EXPECT_THROW(set.set("nuca.flit_bytes", "0"), ParamError);
   Mesh2D mesh(MeshShape::for_nodes(4), 1);
-  // Two hops from node 0 to node 3: delivered at 2 + 466945 - 1 on an idle mesh, nothing late.
+  // Two hops from node 0 to node 3: delivered at 2 + 139265 - 1 on an idle mesh, nothing late.
   const DistributedAffinityTables tables(largest.distributed_tables(4), mesh);
-  EXPECT_EQ(mesh.send(0, 3, tables.packet_flits(), tables.packet_bits(), 0), 2u + 466945 - 1);
+  EXPECT_EQ(mesh.send(0, 3, tables.packet_flits(), tables.packet_bits(), 0), 2u + 139265 - 1);
   EXPECT_EQ(mesh.counters().late, 0u);
   try {
-    DistributedAffinityTables(DistributedTablesConfig{4, 1u << 20, 4, 8, 20000, 1}, mesh);
-    FAIL() << "a 2621441-flit packet was accepted";
+    DistributedAffinityTables(DistributedTablesConfig{4, 1u << 21, 4, 8, 20000, 1, 25}, mesh);
+    FAIL() << "a 1310721-flit packet was accepted";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("2621441 flits"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("1310721 flits"), std::string::npos) << e.what();
   }
 }
 
