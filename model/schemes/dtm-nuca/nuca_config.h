@@ -48,7 +48,7 @@ struct DtmNucaConfig {
   // Reads the nuca.* parameters (the set's registry must hold params()). Throws ParamError, one
   // line naming the parameter and the organisation, for a parameter set away from its default
   // that the organisation does not use (d-nuca has no Affinity Table, the distributed tables no
-  // table node and no hysteresis, only d-nuca a directory).
+  // table node, only d-nuca a directory).
   static DtmNucaConfig from_params(const ParamSet& params);
 
   MeshShape mesh_shape(uint32_t processors) const { return MeshShape::for_nodes(processors, mesh_cols); }

@@ -68,7 +68,7 @@ TEST(DtmNucaConfig, RefusesParametersTheOrganisationIgnores) {
   const ParamRegistry r = registry();
   const std::vector<std::pair<const char*, std::vector<std::pair<const char*, const char*>>>> unused = {
       {"dtm-nuca", {{"nuca.directory_latency", "4"}}},
-      {"dtm-nuca-dist", {{"nuca.hysteresis", "0"}, {"nuca.table_latency", "3"}, {"nuca.directory_latency", "4"}}},
+      {"dtm-nuca-dist", {{"nuca.table_latency", "3"}, {"nuca.directory_latency", "4"}}},
       {"d-nuca",
        {{"nuca.buckets", "4"},
         {"nuca.counter_bits", "2"},
@@ -98,7 +98,7 @@ TEST(DtmNucaConfig, RefusesParametersTheOrganisationIgnores) {
       }
     }
   }
-  EXPECT_EQ(refused, 11u);
+  EXPECT_EQ(refused, 10u);
   // Every other nuca.* parameter is used by every organisation.
   for (const char* organisation : {"dtm-nuca", "dtm-nuca-dist", "d-nuca"}) {
     ParamSet set(r);
@@ -109,6 +109,14 @@ TEST(DtmNucaConfig, RefusesParametersTheOrganisationIgnores) {
       changed.set(name, value);
       EXPECT_NO_THROW(DtmNucaConfig::from_params(changed)) << organisation << " " << name;
     }
+  }
+  // The distributed tables take the centralized table's hysteresis margin when a node's counter
+  // saturates (paper 000 III-B, IV-B).
+  {
+    ParamSet set(r);
+    set.set("nuca.organisation", "dtm-nuca-dist");
+    set.set("nuca.hysteresis", "40");
+    EXPECT_EQ(DtmNucaConfig::from_params(set).distributed_tables(32).hysteresis_pct, 40u);
   }
   // The refusal stops the configuration before any frame runs.
   try {
