@@ -39,6 +39,7 @@ DistributedAffinityTables::DistributedAffinityTables(const DistributedTablesConf
       packet_bits_(static_cast<uint32_t>(sync_packet_bits(config))),
       counters_(static_cast<size_t>(config.nodes) * config.buckets * config.nodes, 0),
       view_(static_cast<size_t>(config.nodes) * config.buckets, 0),
+      previous_(static_cast<size_t>(config.nodes) * config.buckets, kNoOwner),
       best_(static_cast<size_t>(config.nodes) * config.buckets),
       sent_(static_cast<size_t>(config.nodes) * config.buckets),
       inbox_(config.nodes),
@@ -70,6 +71,7 @@ void DistributedAffinityTables::count(uint32_t node, uint64_t block) {
   // owner's as this table knows it, compared before halving; then every counter of the entry halves.
   uint32_t& owner = view_[entry(node, bucket)];
   if (owner != node && AffinityTable::beats_owner(counters[node], counters[owner], config_.hysteresis_pct)) {
+    previous_[entry(node, bucket)] = owner;
     owner = node;
     best_[entry(node, bucket)] = Claim{counter_max_, node};  // outranks this round's claims (header)
     ++takes_;
@@ -145,7 +147,9 @@ void DistributedAffinityTables::apply(uint32_t node, uint32_t src) {
     Claim& best = best_[entry(node, b)];
     if (!better(claim, best)) continue;
     best = claim;
-    view_[entry(node, b)] = src;
+    uint32_t& owner = view_[entry(node, b)];
+    if (owner != src) previous_[entry(node, b)] = owner;
+    owner = src;
   }
 }
 

@@ -79,6 +79,7 @@ NucaOrganisation::Totals NucaOrganisation::totals() const {
   }
   if (dist_) {
     t.ownership_changes = dist_->ownership_changes();
+    t.takes = dist_->takes();
     t.table_updates = counted_ + dist_->claims_applied();
     t.epochs = dist_->epochs();
   }
@@ -108,7 +109,12 @@ bool NucaOrganisation::touches_lru(uint32_t core, uint64_t block, uint64_t t) {
     const uint32_t bucket = table_->map().bucket(block);
     return core != table_->previous_owner(bucket) || core == table_->owner(bucket);
   }
-  if (dist_) return dist_->owner(core, block, t) == core;
+  if (dist_) {
+    // The same rule in the node's own table: it leaves its LRU alone when that table last moved
+    // the bucket away from it.
+    const uint32_t bucket = dist_->map().bucket(block);
+    return dist_->owner(core, block, t) == core || dist_->previous_owner(core, bucket) != core;
+  }
   return true;  // D-NUCA has no owners: every local hit refreshes LRU
 }
 
@@ -270,6 +276,7 @@ const std::vector<std::string>& NucaOrganisation::metric_names() {
       "nuca.mean_hops",        "nuca.packets",            "nuca.contention_cycles", "nuca.lookups",
       "nuca.epochs",           "nuca.directory_evictions", "nuca.late_packets", "nuca.requester_fills",
       "nuca.link_utilisation", "nuca.mean_link_utilisation", "nuca.owners", "nuca.table_port_utilisation",
+      "nuca.takes",
   };
   return names;
 }
@@ -329,6 +336,9 @@ void NucaOrganisation::append_metrics(FrameResults& r) const {
     r.frame_metrics.emplace_back(names[19], port);
     warn(table_ ? "the Affinity Table's port" : "the directory's port", port);
   }
+  // The distributed tables' mid-epoch takes: a node's saturating counter moving a bucket to it in
+  // its own table (IV-B), which nuca.ownership_changes (the owners each round agrees on) does not see.
+  if (dist_) r.frame_metrics.emplace_back(names[20], d(now.takes - frame_begin_.takes));
 }
 
 void NucaOrganisation::append_energy(const EnergyParams& p, uint64_t cycles, std::vector<StructureEnergy>& out) const {

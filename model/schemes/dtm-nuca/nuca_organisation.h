@@ -127,6 +127,7 @@ class NucaOrganisation final : public TextureOrganisation {
     uint64_t directory_writes = 0;
     uint64_t directory_evictions = 0;
     uint64_t epochs = 0;
+    uint64_t takes = 0;  // DTM-NUCA-Dist: mid-epoch takes in a node's own table
   };
   Totals totals() const;
 

@@ -11,8 +11,9 @@
 //     counters are not updated when the local cache of a just-exchanged owner serves the block",
 //     so that owner's copies age out. With the centralized table that is the owner the bucket was
 //     last taken from (AffinityTable::previous_owner); the owner and every other holder of a copy
-//     refresh it like any hit. In DTM-NUCA-Dist [choice] a requester whose own table does not name
-//     it leaves its LRU alone. D-NUCA has no owners: every local hit touches.
+//     refresh it like any hit. In DTM-NUCA-Dist the node's own table says it: the node it named
+//     before its last change of the bucket (DistributedAffinityTables::previous_owner). D-NUCA
+//     has no owners: every local hit touches.
 //  3. On a local miss the owner is found: in the node's own table (Dist: read in parallel with the
 //     L1 tag probe, no network), or by a request to the centralized Affinity Table node, which
 //     [choice] forwards the request straight to the owner (requester -> table -> owner ->
