@@ -164,6 +164,19 @@ TEST(NucaOrganisation, JustExchangedOwnerDoesNotRefreshLru) {
   }
 }
 
+// The latencies of an idle mesh, read from the rig's configuration and geometry.
+struct IdleMesh {
+  uint32_t l1, hop, table, line_flits;
+  const Mesh2D& mesh;
+  explicit IdleMesh(const Rig& rig)
+      : l1(rig.config.params.get_u32("l1tex.latency")),
+        hop(rig.config.params.get_u32("nuca.hop_latency")),
+        table(rig.config.params.get_u32("nuca.table_latency")),
+        line_flits(packet_flits(64 * 8, rig.config.params.get_u32("nuca.flit_bytes"))),
+        mesh(rig.org->mesh()) {}
+  uint32_t hops(uint32_t from, uint32_t to) const { return mesh.hops(mesh.router_of(from), mesh.router_of(to)); }
+};
+
 // A remote hit on an idle mesh (mobile32: 4 x 8 mesh, 2-cycle L1s, 64 B flits: a line is a head
 // flit and one more), with 3 cycles per hop. Core 31 (row 3, column 7) reads a line core 0 (row 0,
 // column 0) owns:
@@ -180,14 +193,24 @@ TEST(NucaOrganisation, RemoteHitLatencyOnAnIdleMesh) {
     EXPECT_EQ(rig.org->distributed_tables()->epochs(), 1u);
     const MemResponse r = rig.read(31, 5, 100000);
     EXPECT_EQ(r.served_by, ServedBy::Remote);
-    EXPECT_EQ(r.latency, 2u + 10 * 3 + 2 + 10 * 3 + 1);
+    // From the geometry: the probe, the request's hops, the owner's L1, the line's hops and its
+    // trailing flits (IV-A: one cycle per hop here three; a flit per cycle per link).
+    const IdleMesh m(rig);
+    EXPECT_EQ(m.hops(31, 0), 10u);
+    EXPECT_EQ(r.latency, m.l1 + m.hops(31, 0) * m.hop + m.l1 + m.hops(0, 31) * m.hop + (m.line_flits - 1));
+    EXPECT_EQ(r.latency, 2u + 10 * 3 + 2 + 10 * 3 + 1);  // the same, worked out by hand
   }
   {
     Rig rig("mobile32+dtm-nuca+nuca.hop_latency=3");
     rig.read(0, 5, 0);  // core 0 acquires the bucket and fills the line
     const MemResponse r = rig.read(31, 5, 100000);
     EXPECT_EQ(r.served_by, ServedBy::Remote);
-    EXPECT_EQ(r.latency, 2u + 6 * 3 + 1 + 4 * 3 + 2 + 10 * 3 + 1);
+    // Through the table: its one-flit request, the table's latency, the forward to the owner.
+    const IdleMesh m(rig);
+    const uint32_t table = rig.org->path().lookup_endpoint();
+    EXPECT_EQ(r.latency, m.l1 + m.hops(31, table) * m.hop + m.table + m.hops(table, 0) * m.hop + m.l1 +
+                             m.hops(0, 31) * m.hop + (m.line_flits - 1));
+    EXPECT_EQ(r.latency, 2u + 6 * 3 + 1 + 4 * 3 + 2 + 10 * 3 + 1);  // the same, worked out by hand
   }
 }
 
