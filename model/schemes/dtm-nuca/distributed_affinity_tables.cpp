@@ -40,6 +40,7 @@ DistributedAffinityTables::DistributedAffinityTables(const DistributedTablesConf
       counters_(static_cast<size_t>(config.nodes) * config.buckets * config.nodes, 0),
       view_(static_cast<size_t>(config.nodes) * config.buckets, 0),
       previous_(static_cast<size_t>(config.nodes) * config.buckets, kNoOwner),
+      round_owner_(static_cast<size_t>(config.nodes) * config.buckets, 0),
       best_(static_cast<size_t>(config.nodes) * config.buckets),
       sent_(static_cast<size_t>(config.nodes) * config.buckets),
       inbox_(config.nodes),
@@ -104,6 +105,7 @@ void DistributedAffinityTables::end_epoch(uint64_t now) {
   }
   std::fill(counters_.begin(), counters_.end(), uint16_t{0});
   std::fill(best_.begin(), best_.end(), Claim{});
+  round_owner_ = view_;
 
   // The agreed owner of this round: the best claim over every node.
   for (uint32_t b = 0; b < config_.buckets; ++b) {
@@ -147,8 +149,10 @@ void DistributedAffinityTables::apply(uint32_t node, uint32_t src) {
     Claim& best = best_[entry(node, b)];
     if (!better(claim, best)) continue;
     best = claim;
+    // A round's claims are one exchange: the owner it replaces is the one the table named when
+    // the round began, not a claim that led only until a better one arrived.
     uint32_t& owner = view_[entry(node, b)];
-    if (owner != src) previous_[entry(node, b)] = owner;
+    if (owner != src && round_owner_[entry(node, b)] != src) previous_[entry(node, b)] = round_owner_[entry(node, b)];
     owner = src;
   }
 }

@@ -102,8 +102,9 @@ class DistributedAffinityTables {
   uint32_t counter_max() const { return counter_max_; }
   // The owner node's table holds right now, without applying packets.
   uint32_t view(uint32_t node, uint32_t bucket) const { return view_[entry(node, bucket)]; }
-  // The owner node's table named before its last change of `bucket` (kNoOwner before any): when
-  // it is the node itself and the table now names another, the node is the just-exchanged owner
+  // The owner node's table named before its last change of `bucket` (kNoOwner before any; the
+  // claims of one round count as one change, from the owner named when the round began): when it
+  // is the node itself and the table now names another, the node is the just-exchanged owner
   // whose local hits leave its LRU state alone (III-B).
   uint32_t previous_owner(uint32_t node, uint32_t bucket) const { return previous_[entry(node, bucket)]; }
   const BucketMap& map() const { return map_; }
@@ -155,6 +156,7 @@ class DistributedAffinityTables {
   std::vector<uint16_t> counters_;      // nodes x buckets x nodes: in each node's table, every node's counter
   std::vector<uint32_t> view_;          // nodes x buckets: owner in each node's table
   std::vector<uint32_t> previous_;      // nodes x buckets: the owner before the last change there
+  std::vector<uint32_t> round_owner_;   // nodes x buckets: the owner when this round's claims began
   std::vector<Claim> best_;             // nodes x buckets: best claim ranked in this round
   std::vector<Claim> sent_;             // nodes x buckets: each node's claims of this round
   std::vector<std::vector<Packet>> inbox_;  // per node, this round's packets by arrival

@@ -24,6 +24,11 @@ class DtmNucaInstance final : public SchemeInstance {
     } catch (const std::invalid_argument& e) {
       throw ParamError(e.what());
     }
+    // The LRU insertion of a requester fill is the LRU policy's (access.h): refused before any frame.
+    if (config_.requester_fill && p.get_string("l1tex.policy") != "lru") {
+      throw ParamError("nuca.requester_fill=true puts lines at the LRU position of the L1s, which needs "
+                       "l1tex.policy=lru (it is " + p.get_string("l1tex.policy") + ")");
+    }
   }
   void install(Hooks& hooks) override {
     // One organisation per hierarchy: a new run (sim.cold_caches, or after a failed frame) starts

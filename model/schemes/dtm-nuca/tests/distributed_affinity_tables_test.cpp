@@ -307,11 +307,12 @@ TEST(DistributedAffinityTables, ATakeOutranksTheRoundStillArriving) {
   for (uint32_t n = 0; n < 3; ++n) EXPECT_EQ(t.owner(n, 0, 1000), 0u) << "node " << n;
   // The owner each table named before its last change (III-B's just-exchanged owner, whose hits
   // leave its LRU alone): node 3's table went 3 -> 2 (node 2's claim) -> 3 (its take); node 1's
-  // went 1 -> 0, so node 1 is the just-exchanged owner there; node 2's went 2 -> 1 (node 1's
-  // equal claim, the lower id) -> 0; node 0's table never changed.
+  // went 1 -> 0; node 2's went 2 -> 1 (node 1's equal claim, the lower id) -> 0 within the round,
+  // one exchange from the owner the round began with, so nodes 1 and 2 are both the
+  // just-exchanged owner in their tables; node 0's table never changed.
   EXPECT_EQ(t.previous_owner(3, 0), 2u);
   EXPECT_EQ(t.previous_owner(1, 0), 1u);
-  EXPECT_EQ(t.previous_owner(2, 0), 1u);
+  EXPECT_EQ(t.previous_owner(2, 0), 2u);
   EXPECT_EQ(t.previous_owner(0, 0), kNoOwner);
   // Round 2: node 3 claims bucket 0 with 7 against node 0's 0.
   EXPECT_TRUE(other_accesses(t, 2000, 100 - 15));

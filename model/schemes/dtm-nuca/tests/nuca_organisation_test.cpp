@@ -335,7 +335,10 @@ TEST(NucaOrganisation, ARequesterFillGoesInAtTheLruPosition) {
     EXPECT_FALSE(rig.h->l1tex(1).contains(A * 64));
     EXPECT_TRUE(rig.h->l1tex(1).contains(D * 64));
   }
-  // The LRU insertion is the LRU policy's: another policy is refused.
+  // The LRU insertion is the LRU policy's: another policy is refused, by the scheme before any
+  // frame and by the organisation itself.
+  EXPECT_THROW(parse_configuration("mobile32+dtm-nuca+nuca.requester_fill=true+l1tex.policy=mru").make_model(),
+               ParamError);
   const Configuration c = parse_configuration("mobile32+dtm-nuca+nuca.requester_fill=true+l1tex.policy=mru");
   MemoryHierarchy h(HierarchyConfig::from_params(c.params));
   EXPECT_THROW(NucaOrganisation(DtmNucaConfig::from_params(c.params), h), std::invalid_argument);
@@ -357,7 +360,8 @@ TEST(NucaOrganisation, LinkAndTablePortUtilisationAndTheirWarning) {
   ASSERT_EQ(mesh.busiest_link_flits(), 2u);  // the three routes share no link: the line's carry 2
   auto metrics = [&](uint64_t cycles) {
     FrameResults r;
-    r.cycles = cycles;
+    r.cycles = cycles + 1000;  // a geometry phase the mesh is idle in: not in the denominator
+    r.raster_cycles = cycles;
     rig.org->append_metrics(r);
     return r;
   };
@@ -369,11 +373,11 @@ TEST(NucaOrganisation, LinkAndTablePortUtilisationAndTheirWarning) {
   const FrameResults busy = metrics(2);  // the busiest link carried a flit every cycle, the port every other
   ASSERT_EQ(busy.warnings.size(), 1u);
   EXPECT_EQ(busy.warnings[0],
-            "dtm-nuca: the busiest mesh link carried a flit in 100 % of the frame's cycles (saturated above 90 %)");
+            "dtm-nuca: the busiest mesh link carried a flit in 100 % of the raster cycles (saturated above 90 %)");
   const FrameResults port = metrics(1);
   ASSERT_EQ(port.warnings.size(), 2u);
   EXPECT_EQ(port.warnings[1],
-            "dtm-nuca: the Affinity Table's port carried a flit in 100 % of the frame's cycles (saturated above 90 %)");
+            "dtm-nuca: the Affinity Table's port carried a flit in 100 % of the raster cycles (saturated above 90 %)");
   // The distributed tables have no table node: no port metric.
   Rig dist("mobile32+dtm-nuca-dist");
   FrameResults r;
