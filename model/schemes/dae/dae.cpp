@@ -114,7 +114,13 @@ class DaePrefetcher final : public TexturePrefetcher {
 // tile queue").
 uint32_t lookahead(const ParamSet& p) {
   const uint32_t n = p.get_u32("dae.lookahead");
-  return n == 0 ? p.get_u32("queue.fragment") : n;
+  const uint32_t queue = p.get_u32("queue.fragment");
+  // A cap beyond the queue caps nothing: refused rather than ignored.
+  if (n > queue) {
+    throw ParamError("dae.lookahead=" + std::to_string(n) + " caps nothing beyond the tile queue's queue.fragment=" +
+                     std::to_string(queue) + " quads; 0 takes the whole queue");
+  }
+  return n == 0 ? queue : n;
 }
 
 class DaeInstance final : public SchemeInstance {

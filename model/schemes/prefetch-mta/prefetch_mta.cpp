@@ -89,11 +89,12 @@ class MtaOrganisation final : public TextureOrganisation {
     return m;
   }
 
-  // A new frame restarts the L1 counters the throttle reads; the tables and degrees carry over.
+  // A new frame restarts the L1 counters the throttle reads; the tables, degrees and the period
+  // carry over (the run's clock goes on: a period restarted at 0 would end at the frame's first
+  // request with nothing counted, and the throttle would read it as no merges).
   void frame_begin() {
     for (Core& c : cores_) {
       c.last = {};
-      c.period_start = 0;
       c.promotions_seen = c.tables.promotions();
     }
   }
@@ -149,6 +150,16 @@ class MtaInstance final : public SchemeInstance {
     p_.throttling = p.get_bool("mta.throttle");
     p_.period = p.get_u32("mta.period");
     p_.throttle.initial = p.get_u32("mta.throttle_initial");
+    // The throttle's own parameters do nothing without it: refused rather than ignored.
+    if (!p_.throttling) {
+      const ParamSet defaults(p.registry());
+      for (const char* name : {"mta.period", "mta.throttle_initial"}) {
+        if (p.text(name) != defaults.text(name)) {
+          throw ParamError(std::string(name) + "=" + p.text(name) + " does nothing with mta.throttle=false; leave it at " +
+                           defaults.text(name));
+        }
+      }
+    }
     // Fails here, with the parameters named, rather than at the first frame.
     ManyThreadAware check(p_.table);
     Throttle check_throttle(p_.throttle);

@@ -369,6 +369,19 @@ TEST(DaeConfiguration, RemoteLatencyWithoutSharingIsRefused) {
   EXPECT_NO_THROW(parse_configuration("tegra2+dae+dae.remote_latency=40").make_model());
 }
 
+// A window cap beyond the tile queue caps nothing: refused in one line; the queue itself is fine.
+TEST(DaeConfiguration, ALookaheadBeyondTheTileQueueIsRefused) {
+  try {
+    parse_configuration("tegra2+dae+dae.lookahead=65").make_model();
+    ADD_FAILURE() << "accepted";
+  } catch (const ParamError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "dae.lookahead=65 caps nothing beyond the tile queue's queue.fragment=64 quads; 0 takes the whole queue");
+  }
+  EXPECT_NO_THROW(parse_configuration("tegra2+dae+dae.lookahead=64").make_model());
+  EXPECT_NO_THROW(parse_configuration("tegra2+dae+dae.lookahead=65+queue.fragment=65").make_model());
+}
+
 }  // namespace
 }  // namespace tessera::model
 

@@ -96,6 +96,12 @@ TEST(PrefetchMta, CombinationsLikeTheGhbPrefetcher) {
   }
   EXPECT_NO_THROW(parse_configuration("tegra2+prefetch-mta+dtexl").make_model());
   EXPECT_THROW(parse_configuration("tegra2+prefetch-mta+mta.throttle_initial=6"), ParamError);
+  // The throttle's parameters do nothing without it.
+  for (const char* p : {"mta.period=50", "mta.throttle_initial=0"}) {
+    SCOPED_TRACE(p);
+    EXPECT_THROW(parse_configuration(std::string("tegra2+prefetch-mta+mta.throttle=false+") + p).make_model(), ParamError);
+    EXPECT_NO_THROW(parse_configuration(std::string("tegra2+prefetch-mta+") + p).make_model());
+  }
 }
 
 }  // namespace
