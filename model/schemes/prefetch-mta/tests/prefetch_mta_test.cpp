@@ -69,6 +69,35 @@ TEST(PrefetchMta, OneWarpPrefetchesEachInstructionsStride) {
   EXPECT_EQ(m(throttled, "mta.periods"), 0);
 }
 
+// The throttle's periods run on the run's clock across frames: a warm frame does not end a period
+// at its first request (it would with nothing counted, and shut prefetching off). With a period
+// P of three quarters of the first frame, each frame ends the periods whose boundaries k x P fall
+// in it: the first frame one, the warm second (shorter: its lines are in L2) none.
+TEST(PrefetchMta, ThrottlePeriodsCarryOverFrames) {
+  FrameSpec f;
+  f.quad = [](uint32_t, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    q.instructions = 200;
+    q.samples[0].push_back({0x2000'0000 + 4 * uint64_t{qy * 16 + qx} * 64});
+    return q;
+  };
+  const auto bytes = buildFrame(f);
+  const uint64_t first = run_spec(bytes, "tegra2+prefetch-mta", {"gpu.shader_cores=1", "core.max_quads=1"}).cycles;
+  Configuration c = parse_configuration("tegra2+prefetch-mta");
+  for (const char* o : {"gpu.shader_cores=1", "core.max_quads=1"}) c.params.apply(o);
+  c.params.apply("mta.period=" + std::to_string(first * 3 / 4));
+  auto model = c.make_model();
+  FrameResults r1, r2;
+  std::string error;
+  ASSERT_TRUE(model->run(bytes, r1, &error)) << error;
+  ASSERT_TRUE(model->run(bytes, r2, &error)) << error;
+  const uint64_t period = first * 3 / 4;
+  const auto boundaries = [&](uint64_t from, uint64_t to) { return static_cast<double>(to / period - from / period); };
+  EXPECT_EQ(m(r1, "mta.periods"), boundaries(0, r1.cycles));
+  EXPECT_EQ(m(r2, "mta.periods"), boundaries(r1.cycles, r1.cycles + r2.cycles));
+  EXPECT_EQ(m(r1, "mta.periods"), 1);
+}
+
 // A prefetcher that watches the L1s through the texture organisation: every other texture
 // organisation and the DAE prefetcher are refused beside it, in one line.
 TEST(PrefetchMta, CombinationsLikeTheGhbPrefetcher) {
