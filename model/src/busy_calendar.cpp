@@ -74,6 +74,20 @@ void BusyCalendar::advance(uint64_t last) {
   frontier_ = std::max(frontier_, base_);
 }
 
+uint64_t BusyCalendar::find(uint64_t t, uint64_t length) const {
+  if (length == 0) return t;
+  if (length > window_) throw std::invalid_argument("BusyCalendar: a booking longer than the window");
+  uint64_t start = std::max({t, base_, frontier_});
+  if (start >= end_) return start;
+  if (length == 1) return first_free(start);
+  while (true) {
+    start = first_free(start);
+    const uint64_t blocked = first_busy(start, start + length);
+    if (blocked == start + length) return start;
+    start = blocked + 1;
+  }
+}
+
 uint64_t BusyCalendar::reserve(uint64_t t, uint64_t length) {
   if (length == 0) return t;
   if (length > window_) throw std::invalid_argument("BusyCalendar: a booking longer than the window");
@@ -102,12 +116,7 @@ uint64_t BusyCalendar::reserve(uint64_t t, uint64_t length) {
     end_ = std::max(end_, start + 1);
     return start;
   }
-  while (true) {
-    start = first_free(start);
-    const uint64_t blocked = first_busy(start, start + length);
-    if (blocked == start + length) break;
-    start = blocked + 1;
-  }
+  start = find(start, length);
   advance(start + length - 1);
   fill(start, start + length, true);
   if (start <= frontier_) frontier_ = first_free(std::max(frontier_, start + length));

@@ -22,7 +22,8 @@ MeshShape MeshShape::for_nodes(uint32_t nodes, uint32_t cols) {
   return MeshShape{nodes / c, c};
 }
 
-Mesh2D::Mesh2D(MeshShape shape, uint32_t hop_latency) : rows_(shape.rows), cols_(shape.cols), hop_latency_(hop_latency) {
+Mesh2D::Mesh2D(MeshShape shape, uint32_t hop_latency, uint32_t buffer_packets)
+    : rows_(shape.rows), cols_(shape.cols), hop_latency_(hop_latency), buffer_packets_(buffer_packets) {
   if (rows_ == 0 || cols_ == 0) throw std::invalid_argument("DTM-NUCA mesh: zero rows or columns");
   for (uint32_t r = 0; r < routers(); ++r) endpoint_router_.push_back(r);
   reset();
@@ -33,6 +34,7 @@ uint32_t Mesh2D::add_endpoint(uint32_t router) {
   endpoint_router_.push_back(router);
   inject_.emplace_back();
   eject_.emplace_back();
+  inject_in_.emplace_back(buffer_packets_);
   inject_flits_.push_back(0);
   eject_flits_.push_back(0);
   return endpoints() - 1;
@@ -42,6 +44,8 @@ void Mesh2D::reset() {
   links_.assign(static_cast<size_t>(routers()) * 4, BusyCalendar{});
   inject_.assign(endpoint_router_.size(), BusyCalendar{});
   eject_.assign(endpoint_router_.size(), BusyCalendar{});
+  link_in_.assign(links_.size(), InputBuffer(buffer_packets_));
+  inject_in_.assign(endpoint_router_.size(), InputBuffer(buffer_packets_));
   clear_counters();
 }
 
@@ -86,6 +90,23 @@ std::vector<uint32_t> Mesh2D::route(uint32_t from_router, uint32_t to_router) co
   return path;
 }
 
+uint64_t Mesh2D::cross(BusyCalendar& port, InputBuffer* into, uint64_t ready, uint32_t latency, uint32_t flits,
+                      uint64_t& buffer_wait) {
+  const uint64_t free = port.find(ready, flits);
+  uint64_t start = free;
+  if (into != nullptr && into->bounded()) {
+    // The port's gaps and the buffer's room both only move later: alternate until both agree.
+    while (true) {
+      const uint64_t room = into->first_room(start + latency, flits);
+      if (room == start + latency) break;
+      start = port.find(room - latency, flits);
+    }
+  }
+  buffer_wait += start - free;
+  port.reserve(start, flits);
+  return start;
+}
+
 uint64_t Mesh2D::send(uint32_t src, uint32_t dst, uint32_t flits, uint32_t bits, uint64_t now) {
   if (src >= endpoints() || dst >= endpoints()) {
     throw std::out_of_range("DTM-NUCA mesh: endpoint " + std::to_string(std::max(src, dst)) + " of " +
@@ -93,23 +114,34 @@ uint64_t Mesh2D::send(uint32_t src, uint32_t dst, uint32_t flits, uint32_t bits,
   }
   if (src == dst || flits == 0) return now;
   bool late = false;
-  const auto book = [&](BusyCalendar& c, uint64_t at) {
-    late |= at < c.window_start();
-    return c.reserve(at, flits);
+  bool overfull = false;
+  uint64_t buffer_wait = 0;
+  const auto pass = [&](BusyCalendar& port, InputBuffer* into, uint64_t ready, uint32_t latency) {
+    late |= ready < port.window_start();
+    return cross(port, into, ready, latency, flits, buffer_wait);
   };
-  uint64_t t = book(inject_[src], now);
+  // The head enters the source router's input buffer as the injection port starts to carry it.
+  InputBuffer* held = &inject_in_[src];
+  uint64_t entered = pass(inject_[src], held, now, 0);
   const uint32_t to = endpoint_router_[dst];
   uint32_t h = 0;
   Direction dir;
   for (uint32_t r = endpoint_router_[src]; r != to; ++h) {
     const uint32_t next = step(r, to, &dir);
     const size_t link = static_cast<size_t>(r) * 4 + dir;
-    t = book(links_[link], t) + hop_latency_;
+    const uint64_t left = pass(links_[link], &link_in_[link], entered, hop_latency_);
+    overfull |= held->hold(entered, left + flits);  // until its tail has crossed the link
+    held = &link_in_[link];
+    entered = left + hop_latency_;
     link_flits_[link] += flits;
     r = next;
   }
-  const uint64_t delivered = book(eject_[dst], t) + flits - 1;
+  const uint64_t ejected = pass(eject_[dst], nullptr, entered, 0);
+  overfull |= held->hold(entered, ejected + flits);
+  const uint64_t delivered = ejected + flits - 1;
   counters_.late += late ? 1 : 0;
+  counters_.overfull += overfull ? 1 : 0;
+  counters_.buffer_wait_cycles += buffer_wait;
   inject_flits_[src] += flits;
   eject_flits_[dst] += flits;
 

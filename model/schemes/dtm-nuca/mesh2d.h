@@ -17,6 +17,14 @@
 // now + hops x hop_latency + F - 1. Packets contending for the same cycles are served in call
 // order.
 //
+// Buffers (input_buffer.h): each router input port -- one per link into the router and one per
+// endpoint's injection port -- holds at most `buffer_packets` packets (0: unbounded). A packet
+// crosses a link (or is injected) only in a gap where the buffer at the far end has a slot free
+// when its head arrives; until then it waits in the buffer it is in, holding that slot, and the
+// packets behind it wait for it: back-pressure reaches the sender, whose send() returns later.
+// The ejection port's endpoint always takes the flits (it consumes them, as the paper's caches
+// and table do).
+//
 // Extra endpoints (add_endpoint) share a router with a processor but have their own injection and
 // ejection ports: the centralized Affinity Table sits at the router nearest the centre of the
 // mesh (Fig. 5(a) draws it in the centre of a 3 x 3 mesh).
@@ -29,6 +37,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "dtm-nuca/input_buffer.h"
 #include "tessera/model/busy_calendar.h"
 
 namespace tessera::model::dtm_nuca {
@@ -52,6 +61,13 @@ struct MeshCounters {
   uint64_t bit_hops = 0;            // link traversals of the bits packets carry
   uint64_t router_bits = 0;         // router traversals of those bits: bits x (hops + 1) per packet
   uint64_t contention_cycles = 0;   // delivery minus zero-load delivery, summed over packets
+  // Cycles packets waited, over all their hops, for a slot in the next input buffer after the link
+  // or port itself was free: the back-pressure part of contention_cycles' waits.
+  uint64_t buffer_wait_cycles = 0;
+  // Packets that found room where they looked but held a buffer beyond its bound later in their
+  // stay, because calls made before them hold it then (input_buffer.h): a measure of how far the
+  // out-of-order booking strays from a strict bound; 0 with unbounded buffers.
+  uint64_t overfull = 0;
   // Packets that reached a link or port at a cycle its calendar no longer remembered (it started
   // at the calendar's window instead, busy_calendar.h): 0 unless cores drift apart by more than
   // BusyCalendar::kWindow cycles.
@@ -61,13 +77,15 @@ struct MeshCounters {
 
 class Mesh2D {
  public:
-  // Throws std::invalid_argument on a zero dimension.
-  Mesh2D(MeshShape shape, uint32_t hop_latency);
+  // `buffer_packets`: the packets each router input port holds (0: unbounded). Throws
+  // std::invalid_argument on a zero dimension.
+  Mesh2D(MeshShape shape, uint32_t hop_latency, uint32_t buffer_packets = 0);
 
   uint32_t rows() const { return rows_; }
   uint32_t cols() const { return cols_; }
   uint32_t routers() const { return rows_ * cols_; }
   uint32_t hop_latency() const { return hop_latency_; }
+  uint32_t buffer_packets() const { return buffer_packets_; }
   uint32_t row(uint32_t router) const { return router / cols_; }
   uint32_t col(uint32_t router) const { return router % cols_; }
   // The router nearest the centre: row (rows - 1) / 2, column (cols - 1) / 2.
@@ -101,18 +119,26 @@ class Mesh2D {
   // Restarts the counters; links and ports keep their bookings (a new frame of a run whose clock
   // goes on).
   void clear_counters();
-  // Frees every link and port and clears the counters.
+  // Frees every link, port and buffer and clears the counters.
   void reset();
 
  private:
   enum Direction : uint32_t { kEast = 0, kWest = 1, kSouth = 2, kNorth = 3 };
   uint32_t step(uint32_t router, uint32_t to_router, Direction* dir) const;
+  // Books `flits` cycles of `port` from the first cycle >= ready at which it is free and
+  // `into` (the buffer its flits enter `latency` cycles later; null: none) has a slot; returns
+  // that cycle. Adds the cycles waited for the slot to `buffer_wait`.
+  uint64_t cross(BusyCalendar& port, InputBuffer* into, uint64_t ready, uint32_t latency, uint32_t flits,
+                 uint64_t& buffer_wait);
 
   uint32_t rows_;
   uint32_t cols_;
   uint32_t hop_latency_;
+  uint32_t buffer_packets_;
   std::vector<uint32_t> endpoint_router_;
   std::vector<BusyCalendar> links_;   // routers x 4 output directions
+  std::vector<InputBuffer> link_in_;  // per link: the input buffer at its far end
+  std::vector<InputBuffer> inject_in_;  // per endpoint: its router's input buffer behind the injection port
   std::vector<BusyCalendar> inject_;  // per endpoint
   std::vector<BusyCalendar> eject_;   // per endpoint
   MeshCounters counters_;

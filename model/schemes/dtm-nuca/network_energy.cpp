@@ -7,8 +7,9 @@ double network_energy_pj(const MeshCounters& counters) {
          static_cast<double>(counters.router_bits) * kRouterPjPerBit;
 }
 
-double router_leakage_mw(uint32_t routers, uint32_t flit_bytes, TechVariant tech) {
-  const double buffer_kib = static_cast<double>(kRouterPorts) * kBufferFlits * flit_bytes / 1024.0;
+double router_leakage_mw(uint32_t routers, uint32_t slots, uint32_t slot_flits, uint32_t flit_bytes, TechVariant tech) {
+  const uint32_t charged = slots != 0 ? slots : kDefaultBufferSlots;
+  const double buffer_kib = static_cast<double>(kRouterPorts) * charged * slot_flits * flit_bytes / 1024.0;
   return static_cast<double>(routers) * buffer_kib * sram_leakage_mw_per_kib(tech);
 }
 

@@ -20,8 +20,10 @@
 //  scaled to 32 nm / 0.9 V (C x 32/45, V^2 x 0.67). Our 0.24 pJ per bit-hop (router + link)
 //  lies inside.
 //  A packet of B bits over h hops: B x (h links + (h + 1) routers) bit traversals.
-//  Router leakage: each router's input buffers (5 ports x kBufferFlits flits, our assumption) at
-//  the model's SRAM leakage per KiB (energy.h: a stated assumption too).
+//  Router leakage: each router's input buffers at the model's SRAM leakage per KiB (energy.h: a
+//  stated assumption too): 5 ports x nuca.router_buffer slots, a slot the size of a line packet
+//  (the largest the caches send); an unbounded buffer (nuca.router_buffer=0, a timing
+//  idealisation) is charged as kDefaultBufferSlots slots.
 //
 // Tables (the Affinity Table, 0.51 KiB, paper 000 Table I; each DTM-NUCA-Dist node's copy; the
 // D-NUCA directory): small RAMs, energy.h's small_ram (the docs/model.md ("Energy") 1 KiB RAM with a
@@ -45,13 +47,14 @@ inline constexpr double kLinkPjPerBitMm = kWirePjPerBitMm;
 inline constexpr double kRouterPjPerBit = kSwitchPjPerBit;
 using ::tessera::model::kTilePitchMm;
 inline constexpr uint32_t kRouterPorts = 5;
-inline constexpr uint32_t kBufferFlits = 4;
+inline constexpr uint32_t kDefaultBufferSlots = 4;  // nuca.router_buffer's default
 
 // Dynamic network energy of everything `counters` recorded, in pJ.
 double network_energy_pj(const MeshCounters& counters);
 
-// Leakage power of `routers` routers' input buffers, in mW.
-double router_leakage_mw(uint32_t routers, uint32_t flit_bytes, TechVariant tech);
+// Leakage power of `routers` routers' input buffers of `slots` packets per port (0: unbounded,
+// charged as kDefaultBufferSlots), each slot `slot_flits` flits of `flit_bytes`, in mW.
+double router_leakage_mw(uint32_t routers, uint32_t slots, uint32_t slot_flits, uint32_t flit_bytes, TechVariant tech);
 
 // `updates` entry updates (one read + one write each) and `reads` entry reads of a table of
 // `storage_bits` bits in `tech`, in pJ.

@@ -93,6 +93,11 @@ std::vector<ParamSpec> params() {
       int_param("nuca.flit_bytes", "64",
                 "bytes per mesh flit (link width, one flit per cycle); a packet is a head flit plus its payload in flits",
                 kMinFlitBytes, 1024),
+      int_param("nuca.router_buffer", "4",
+                "packets each mesh router input port holds (virtual cut-through, a slot per packet; a full one "
+                "back-pressures the hop before it); 0 = unbounded. Ours: the paper gives none; 4 is gem5 Garnet 2.0's "
+                "default of 4 virtual channels per virtual network, a packet each",
+                0, 1 << 16),
       int_param("nuca.table_latency", "1",
                 "cycles from the centralized Affinity Table taking a request to its answer (it takes one per cycle)", 1, 1000),
       bool_param("nuca.owner_lookup", "false",
@@ -121,6 +126,7 @@ DtmNucaConfig DtmNucaConfig::from_params(const ParamSet& p) {
   c.count_hits = p.get_bool("nuca.count_hits");
   c.mesh_cols = p.get_u32("nuca.mesh_cols");
   c.flit_bytes = p.get_u32("nuca.flit_bytes");
+  c.router_buffer = p.get_u32("nuca.router_buffer");
   c.table_latency = p.get_u32("nuca.table_latency");
   c.directory_latency = p.get_u32("nuca.directory_latency");
   c.owner_lookup = p.get_bool("nuca.owner_lookup");

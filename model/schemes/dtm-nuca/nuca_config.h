@@ -40,6 +40,7 @@ struct DtmNucaConfig {
   bool count_hits = true;
   uint32_t mesh_cols = 0;  // 0 = automatic (mesh2d.h)
   uint32_t flit_bytes = 64;
+  uint32_t router_buffer = 4;  // packets per router input port; 0 = unbounded (input_buffer.h)
   uint32_t table_latency = 1;
   uint32_t directory_latency = 2;
   bool owner_lookup = false;    // nuca.owner_lookup

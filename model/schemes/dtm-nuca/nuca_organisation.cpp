@@ -34,7 +34,7 @@ NucaOrganisation::NucaOrganisation(const DtmNucaConfig& config, const MemoryHier
       l1_latency_(hierarchy.config().l1tex.hit_latency),
       banked_(hierarchy.config().l1tex.banks > 1),
       track_replication_(hierarchy.config().track_replication),
-      mesh_(std::make_unique<Mesh2D>(config.mesh_shape(cores_), config.hop_latency)) {
+      mesh_(std::make_unique<Mesh2D>(config.mesh_shape(cores_), config.hop_latency, config.router_buffer)) {
   uint32_t lookup_endpoint = kNoOwner;
   uint32_t lookup_latency = config.table_latency;
   switch (config.organisation) {
@@ -278,7 +278,7 @@ const std::vector<std::string>& NucaOrganisation::metric_names() {
       "nuca.mean_hops",        "nuca.packets",            "nuca.contention_cycles", "nuca.lookups",
       "nuca.epochs",           "nuca.directory_evictions", "nuca.late_packets", "nuca.requester_fills",
       "nuca.link_utilisation", "nuca.mean_link_utilisation", "nuca.owners", "nuca.table_port_utilisation",
-      "nuca.takes",
+      "nuca.takes",            "nuca.buffer_wait_cycles", "nuca.buffer_overfull_packets",
   };
   return names;
 }
@@ -317,6 +317,8 @@ void NucaOrganisation::append_metrics(FrameResults& r) const {
   const std::vector<std::string>& names = metric_names();
   static_assert(std::size(values) == 18);
   for (size_t i = 0; i < std::size(values); ++i) r.frame_metrics.emplace_back(names[i], values[i]);
+  r.frame_metrics.emplace_back(names[21], d(m.buffer_wait_cycles));
+  r.frame_metrics.emplace_back(names[22], d(m.overfull));
   const auto warn = [&](const char* what, double utilisation) {
     if (utilisation <= kSaturatedUtilisation) return;
     char line[160];
@@ -352,7 +354,8 @@ void NucaOrganisation::append_energy(const EnergyParams& p, uint64_t cycles, std
   StructureEnergy network{"network", true};
   network.reads = mesh_->counters().flits;
   network.dynamic_nj = network_energy_pj(mesh_->counters()) * 1e-3;
-  network.leakage_nj = p.leakage_nj(router_leakage_mw(mesh_->routers(), config_.flit_bytes, p.tech), cycles);
+  network.leakage_nj = p.leakage_nj(router_leakage_mw(mesh_->routers(), config_.router_buffer, packet_flits(line_bytes_ * 8, config_.flit_bytes),
+                                                    config_.flit_bytes, p.tech), cycles);
   out.push_back(network);
 
   // The local probes of requests served remotely: one L1 read each.

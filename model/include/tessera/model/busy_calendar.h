@@ -33,6 +33,9 @@ class BusyCalendar {
   // Books the earliest [start, start + length) with start >= t that overlaps no booking; returns
   // start. length 0 books nothing and returns t. length must not exceed the window.
   uint64_t reserve(uint64_t t, uint64_t length);
+  // The start reserve(t, length) would book, booking nothing: a packet that also needs room
+  // beyond the resource (a router's input buffer, mesh2d.h) looks before it books.
+  uint64_t find(uint64_t t, uint64_t length) const;
   bool busy(uint64_t cycle) const;
   // The first cycle the calendar remembers: a call for an earlier one starts there.
   uint64_t window_start() const { return base_; }

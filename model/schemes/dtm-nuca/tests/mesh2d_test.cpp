@@ -117,5 +117,59 @@ TEST(Mesh2D, TableEndpointHasItsOwnPorts) {
   EXPECT_THROW(mesh.send(0, 33, 1, kHeaderBits, 0), std::out_of_range);
 }
 
+// Back-pressure on a 1 x 4 row with one packet per input port and 1 cycle per hop. The cycles
+// come from the rule: a packet crosses a link when the link is free and the far input buffer has a
+// slot at its head's arrival; it holds its slot until its tail has left the router.
+TEST(Mesh2D, FullBufferBackPressuresTheHopBefore) {
+  constexpr uint32_t kFlits = 5;
+  const auto run = [](uint32_t buffer) {
+    Mesh2D mesh(MeshShape{1, 4}, 1, buffer);
+    std::vector<uint64_t> delivered;
+    // A: 3 -> 2 at 0: crosses 3>2 at 0, reaches router 2 at 1, ejects [1, 6): delivered 5.
+    delivered.push_back(mesh.send(3, 2, kFlits, kLine, 0));
+    // B: 1 -> 2 at 0: reaches router 2 at 1 from the west; the ejection port is A's until 6, so B
+    // ejects [6, 11) (delivered 10) and holds router 2's west input over [1, 11).
+    delivered.push_back(mesh.send(1, 2, kFlits, kLine, 0));
+    // C: one flit 0 -> 2 at 0: reaches router 1 at 1; link 1>2 is B's over [0, 5) and free from 5,
+    // but its far buffer is B's until 11, so C crosses at 10, reaches router 2 at 11, ejects at 11.
+    // It holds router 1's west input over [1, 11).
+    delivered.push_back(mesh.send(0, 2, 1, kHeaderBits, 0));
+    // D: one flit 0 -> 1 at 1, to another destination: link 0>1 is free from 1, but router 1's
+    // west input is C's until 11, so D crosses at 10 and is delivered at 11.
+    delivered.push_back(mesh.send(0, 1, 1, kHeaderBits, 1));
+    return std::pair{delivered, mesh.counters()};
+  };
+  const auto [bounded, b] = run(1);
+  EXPECT_EQ(bounded, (std::vector<uint64_t>{5, 10, 11, 11}));
+  // C waited 10 - 5 cycles for the slot, D 10 - 1.
+  EXPECT_EQ(b.buffer_wait_cycles, 5u + 9u);
+  EXPECT_EQ(b.overfull, 0u);
+  // Unbounded: C still waits for the ejection port (delivered 11) but D passes at once (2).
+  const auto [unbounded, u] = run(0);
+  EXPECT_EQ(unbounded, (std::vector<uint64_t>{5, 10, 11, 2}));
+  EXPECT_EQ(u.buffer_wait_cycles, 0u);
+  // With two slots per port C no longer blocks D either.
+  EXPECT_EQ(run(2).first, unbounded);
+}
+
+// The injection port's buffer bounds the packets an endpoint has in its own router: a third
+// packet from endpoint 0 waits for the first to leave, though the injection port is free.
+TEST(Mesh2D, InjectionWaitsForTheRoutersInputBuffer) {
+  Mesh2D mesh(MeshShape{1, 3}, 1, 1);
+  // A: 2 -> 1, 5 flits at 0, ejects at 1 over [1, 6); B: 0 -> 1, 5 flits at 0: crosses 0>1 at 0
+  // into router 1's west input, waits for the ejection port until 6 (delivered 10), holding that
+  // input over [1, 11).
+  EXPECT_EQ(mesh.send(2, 1, 5, kLine, 0), 5u);
+  EXPECT_EQ(mesh.send(0, 1, 5, kLine, 0), 10u);
+  // C: 0 -> 1, one flit at 5 (0's injection port is free from 5): enters router 0 at 5 but link
+  // 0>1's far buffer is B's until 11, so C crosses at 10 and, the ejection port being B's until
+  // 11, is delivered at 11; it holds router 0's injection buffer over [5, 11).
+  EXPECT_EQ(mesh.send(0, 1, 1, kHeaderBits, 5), 11u);
+  // D: 0 -> 2, one flit at 6: 0's injection buffer is C's until 11, so D enters at 11, crosses
+  // 0>1 at 11 (router 1's west input is free from 11) and 1>2 at 12: delivered 13.
+  EXPECT_EQ(mesh.send(0, 2, 1, kHeaderBits, 6), 13u);
+  EXPECT_EQ(mesh.counters().buffer_wait_cycles, 5u + 5u);
+}
+
 }  // namespace
 }  // namespace tessera::model::dtm_nuca

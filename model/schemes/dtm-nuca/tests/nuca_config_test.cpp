@@ -104,7 +104,7 @@ TEST(DtmNucaConfig, RefusesParametersTheOrganisationIgnores) {
     ParamSet set(r);
     set.set("nuca.organisation", organisation);
     for (const auto& [name, value] : std::vector<std::pair<const char*, const char*>>{
-             {"nuca.hop_latency", "3"}, {"nuca.mesh_cols", "4"}, {"nuca.flit_bytes", "32"}}) {
+             {"nuca.hop_latency", "3"}, {"nuca.mesh_cols", "4"}, {"nuca.flit_bytes", "32"}, {"nuca.router_buffer", "1"}}) {
       ParamSet changed = set;
       changed.set(name, value);
       EXPECT_NO_THROW(DtmNucaConfig::from_params(changed)) << organisation << " " << name;
@@ -164,8 +164,11 @@ TEST(NetworkEnergy, PerBitTraversal) {
   mesh.router_bits = 576 * 3 + 64 * 2;       // through 3 and 2 routers
   // (1216 link + 1856 router bit traversals) x 0.12 pJ = 368.64 pJ, whatever the flit width.
   EXPECT_NEAR(network_energy_pj(mesh), 368.64, 1e-9);
-  // 32 routers x 5 ports x 4 flits x 16 B = 10 KiB of buffers at 0.05 mW/KiB (32 nm lop).
-  EXPECT_NEAR(router_leakage_mw(32, 16, TechVariant::Nm32Lop), 0.5, 1e-12);
+  // 32 routers x 5 ports x 2 slots of 2 flits x 16 B = 10 KiB of buffers at 0.05 mW/KiB (32 nm lop).
+  EXPECT_NEAR(router_leakage_mw(32, 2, 2, 16, TechVariant::Nm32Lop), 0.5, 1e-12);
+  // Four slots charge twice that; an unbounded buffer is charged as the default's four slots.
+  EXPECT_NEAR(router_leakage_mw(32, 4, 2, 16, TechVariant::Nm32Lop), 1.0, 1e-12);
+  EXPECT_NEAR(router_leakage_mw(32, 0, 2, 16, TechVariant::Nm32Lop), 1.0, 1e-12);
 }
 
 TEST(TableEnergy, SmallRamOfTheTableSize) {

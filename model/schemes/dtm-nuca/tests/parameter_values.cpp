@@ -20,6 +20,7 @@ const RegisterSchemeParameters kValues({
         {"nuca.count_hits", {"false"}},
         {"nuca.mesh_cols", {"4"}},
         {"nuca.flit_bytes", {"32"}},
+        {"nuca.router_buffer", {"1"}},
         {"nuca.table_latency", {"3"}},
         {"nuca.directory_latency", {"4", {"nuca.organisation=d-nuca"}}},
         {"nuca.owner_lookup", {"true"}},

@@ -1,0 +1,67 @@
+// A router input buffer bounded in packets (input_buffer.h): room, holding, the bound's overrun
+// by out-of-order bookings, and forgetting old cycles.
+#include <gtest/gtest.h>
+
+#include "dtm-nuca/input_buffer.h"
+
+namespace tessera::model::dtm_nuca {
+namespace {
+
+TEST(InputBuffer, UnboundedAlwaysHasRoomAndKeepsNothing) {
+  InputBuffer b;
+  EXPECT_FALSE(b.bounded());
+  EXPECT_FALSE(b.hold(0, 100));
+  EXPECT_FALSE(b.hold(0, 100));
+  EXPECT_EQ(b.first_room(5, 10), 5u);
+  EXPECT_EQ(b.held(50), 0u);
+}
+
+TEST(InputBuffer, RoomAfterTheStepsThatAreFull) {
+  InputBuffer b(2);
+  EXPECT_FALSE(b.hold(10, 20));  // one packet over [10, 20)
+  EXPECT_FALSE(b.hold(15, 30));  // two over [15, 20), one over [20, 30)
+  EXPECT_EQ(b.held(9), 0u);
+  EXPECT_EQ(b.held(10), 1u);
+  EXPECT_EQ(b.held(15), 2u);
+  EXPECT_EQ(b.held(19), 2u);
+  EXPECT_EQ(b.held(20), 1u);
+  EXPECT_EQ(b.held(30), 0u);
+  // A 3-cycle stay from 5 would reach the full [15, 20): [5, 8) is free, so it fits at 5.
+  EXPECT_EQ(b.first_room(5, 3), 5u);
+  // From 13 it would overlap the full step: the first room is at 20.
+  EXPECT_EQ(b.first_room(13, 3), 20u);
+  EXPECT_EQ(b.first_room(16, 1), 20u);
+  // A third packet over [20, 25) fills [20, 25): a stay from 21 now starts at 25.
+  EXPECT_FALSE(b.hold(20, 25));
+  EXPECT_EQ(b.first_room(21, 2), 25u);
+  EXPECT_EQ(b.first_room(13, 3), 25u);  // [20, 25) follows [15, 20) with no gap of 3 between
+}
+
+TEST(InputBuffer, AHoldPastTheBoundIsReported) {
+  InputBuffer b(1);
+  EXPECT_FALSE(b.hold(100, 110));  // booked first, though later in time
+  // A packet that found room over [90, 92) but stays until 105 overlaps it.
+  EXPECT_EQ(b.first_room(90, 2), 90u);
+  EXPECT_TRUE(b.hold(90, 105));
+  EXPECT_EQ(b.held(104), 2u);
+  EXPECT_EQ(b.held(105), 1u);
+}
+
+TEST(InputBuffer, EqualNeighboursJoinAndOldCyclesAreForgotten) {
+  InputBuffer b(4);
+  EXPECT_FALSE(b.hold(0, 10));
+  EXPECT_FALSE(b.hold(10, 20));  // joins [0, 10): one packet over [0, 20)
+  EXPECT_EQ(b.held(0), 1u);
+  EXPECT_EQ(b.held(15), 1u);
+  // A packet leaving kWindow + 20 cycles in makes the window start at 20: the first packets are
+  // forgotten, the new one is not.
+  const uint64_t far = InputBuffer::kWindow + 20;
+  EXPECT_FALSE(b.hold(far - 5, far));
+  EXPECT_EQ(b.held(5), 0u);
+  EXPECT_EQ(b.held(far - 1), 1u);
+  b.clear();
+  EXPECT_EQ(b.held(far - 1), 0u);
+}
+
+}  // namespace
+}  // namespace tessera::model::dtm_nuca
