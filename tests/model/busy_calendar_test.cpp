@@ -75,5 +75,20 @@ TEST(BusyCalendar, InOrderRequestsBookWhereTheSearchWould) {
   EXPECT_EQ(c.reserve(t - 3, 2), t);
 }
 
+// find() answers what reserve() would book and books nothing: on out-of-order requests of mixed
+// lengths, each find equals the reserve that follows it, and a second find still agrees.
+TEST(BusyCalendar, FindIsTheStartReserveBooks) {
+  BusyCalendar c(4096);
+  uint64_t seed = 12345;
+  for (int i = 0; i < 3000; ++i) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    const uint64_t t = (seed >> 33) % 6000;
+    const uint64_t length = 1 + (seed >> 20) % 9;
+    const uint64_t found = c.find(t, length);
+    EXPECT_EQ(c.find(t, length), found) << i;
+    EXPECT_EQ(c.reserve(t, length), found) << i;
+  }
+}
+
 }  // namespace
 }  // namespace tessera::model
