@@ -23,7 +23,7 @@ std::set<std::string> names(const SweepFile& f) {
   return out;
 }
 
-TEST(StudyFiles, Paper000CoversFigs6To11) {
+TEST(StudyFiles, Paper000CoversFigs1And6To11) {
   const SweepFile f = read_sweep_file(study("000-dtm-nuca.json"));
   const std::set<std::string> configs = names(f);
   EXPECT_EQ(configs.size(), f.configs.size()) << "a configuration listed twice";
@@ -35,6 +35,11 @@ TEST(StudyFiles, Paper000CoversFigs6To11) {
     for (const char* cores : {"4", "8", "16"})  // Fig. 11 (32 is mobile32's)
       EXPECT_TRUE(configs.count(std::string("mobile32") + scheme + "+gpu.shader_cores=" + cores)) << scheme << cores;
   }
+  // Fig. 1's four fragment processors (mobile4), and each variant with unbounded router buffers
+  // beside the default's bound (the sensitivity of the README).
+  EXPECT_TRUE(configs.count("mobile4"));
+  for (const char* scheme : {"+dtm-nuca", "+dtm-nuca-dist", "+d-nuca"})
+    EXPECT_TRUE(configs.count(std::string("mobile32") + scheme + "+nuca.router_buffer=0")) << scheme;
   // At the paper's screen (Table I: 2160x1080), as bench/workloads/capture_suite.sh names them.
   for (const std::string& c : f.captures) EXPECT_NE(c.find("-2160x1080.tcap"), std::string::npos) << c;
 }
