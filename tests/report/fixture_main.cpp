@@ -161,6 +161,17 @@ int main(int argc, char** argv) {
     // Paper 004 on mobile-256k.
     run("mobile-256k", with({{"l1tex.accesses", 10000 * k}, {"l1tex.hits", 9600 * k},
                              {"energy.texture_path_pj_per_access", 40}}));
+    run("mobile-256k+conventional-tu", {{"l1tex.accesses", 40000 * k}, {"l1tex.hits", 38400 * k},
+                                        {"energy.texture_path_pj_per_access", 40}});
+    run("mobile-256k+l1-dm512", {{"l1tex.accesses", 40000 * k}, {"l1tex.hits", 30200 * k},
+                                 {"energy.texture_path_pj_per_access", 16.4}});
+    // Fig. 8 on one core in scanline tile order (004-fig8-hit-rate-one-core).
+    const std::string one_core = "+gpu.shader_cores=1+gpu.tile_order=scanline";
+    run("mobile-256k" + one_core, {{"l1tex.accesses", 5000 * k}, {"l1tex.hits", 4600 * k}});
+    run("mobile-256k+conventional-tu" + one_core, {{"l1tex.accesses", 40000 * k}, {"l1tex.hits", 38800 * k}});
+    run("mobile-256k+l1-dm512" + one_core, {{"l1tex.accesses", 40000 * k}, {"l1tex.hits", 31000 * k}});
+    for (const auto& [front, hits] : {std::pair{"filter-dm512", 7700}, std::pair{"filter-fa512", 8100}, std::pair{"tfm", 8200}})
+      run(std::string("mobile-256k+") + front + one_core, {{"tfm.accesses", 10000 * k}, {"tfm.hits", hits * k}});
     run("mobile-256k+filter-dm512", {{"tfm.accesses", 10000 * k}, {"tfm.hits", 7550 * k}, {"energy.texture_path_pj_per_access", 12.3}});
     run("mobile-256k+filter-fa512", {{"tfm.accesses", 10000 * k}, {"tfm.hits", 8000 * k}, {"energy.texture_path_pj_per_access", 23}});
     run("mobile-256k+tfm", {{"tfm.accesses", 10000 * k}, {"tfm.hits", 8000 * k}, {"energy.texture_path_pj_per_access", 9.2},

@@ -56,5 +56,21 @@ TEST(StudyFiles, Paper002CoversFig3) {
   }
 }
 
+// Paper 004: Fig. 8's five cases and Fig. 9's bars on mobile-256k (the conventional unit of
+// Algorithm 1 with its 16 KiB and 512 B L1s, the two filter caches, TFM) beside the coalescing
+// baseline, each again on one core in scanline tile order as the paper traced, and the slower
+// fill as a sensitivity.
+TEST(StudyFiles, Paper004CoversFigs8And9) {
+  const SweepFile f = read_sweep_file(study("004-tfm.json"));
+  const std::set<std::string> configs = names(f);
+  EXPECT_EQ(configs.size(), f.configs.size()) << "a configuration listed twice";
+  for (const char* scheme : {"", "+conventional-tu", "+l1-dm512", "+filter-dm512", "+filter-fa512", "+tfm"}) {
+    EXPECT_TRUE(configs.count(std::string("mobile-256k") + scheme)) << scheme;
+    EXPECT_TRUE(configs.count(std::string("mobile-256k") + scheme + "+gpu.shader_cores=1+gpu.tile_order=scanline"))
+        << scheme;
+  }
+  EXPECT_TRUE(configs.count("mobile-256k+tfm+tfm.fill_latency=2"));
+}
+
 }  // namespace
 }  // namespace tessera::sweep

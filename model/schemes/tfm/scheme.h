@@ -14,9 +14,10 @@
 
 namespace tessera::model::tfm {
 
-// Which structure sits in front of L1 (set by the variants).
-enum class FrontKind : uint8_t { Tfm, FilterDirectMapped512, FilterFullyAssociative512 };
-std::string_view front_name(FrontKind kind);  // tfm, filter-dm512, filter-fa512
+// Which structure sits in front of L1 (set by the variants). Conventional: none; every texel read
+// of Algorithm 1 is an L1 lookup (Fig. 9's conventional texture unit, Fig. 8 cases 1 and 2).
+enum class FrontKind : uint8_t { Tfm, FilterDirectMapped512, FilterFullyAssociative512, Conventional };
+std::string_view front_name(FrontKind kind);  // tfm, filter-dm512, filter-fa512, conventional-tu
 // Throws std::invalid_argument on another name.
 FrontKind front_kind(std::string_view name);
 
@@ -26,7 +27,7 @@ std::vector<ParamSpec> params();
 struct TfmConfig {
   FrontKind front = FrontKind::Tfm;  // tfm.front
   uint32_t latency = 1;              // tfm.latency: a TFM (or filter cache) hit
-  uint32_t fill_latency = 2;         // tfm.fill_latency: a block moved from L1 into the buffer
+  uint32_t fill_latency = 0;         // tfm.fill_latency: what a fill adds beyond the L1 read
   TbaReplacement replacement = TbaReplacement::Lru;
 
   // A lookup that misses costs latency + the L1's time + fill_latency (shader_core.cpp).

@@ -177,6 +177,51 @@ class FilterFrontBuffer final : public TextureFrontBuffer {
   std::vector<tfm::FilterFill> fills_;  // the last sample's, in the order of its L1 lines
 };
 
+// The conventional texture unit of Algorithm 1 (paper 004 section III; Hakura and Gupta's cache,
+// Fig. 8 case 1, and with a 512 B direct-mapped L1 case 2): no buffer in front of L1, one
+// CacheLookup per texel read, in t1..t4 order. Every texel read looks up the line(s) of its block
+// (a block of a wider format spans two lines; the records do not say which one a texel is in, so
+// it looks up both, as the filter caches do). The lookups of one sample to one line are separate
+// L1 accesses: the first may miss, the others hit (or hit under its miss), each charged as an L1
+// read. The unit sends them through the L1 port at tex.lines_per_cycle, as any L1 request.
+class ConventionalFrontBuffer final : public TextureFrontBuffer {
+ public:
+  void reset(uint32_t) override {
+    lines_ = {};
+    texel_reads_ = 0;
+  }
+
+  FrontHits sample(uint32_t, const TextureSampleView& s, uint64_t now, std::vector<uint64_t>& l1_lines) override {
+    require_probes(s, "conventional-tu");
+    const size_t before = l1_lines.size();
+    for (const stream::TextureProbe& p : s.probes) {
+      const std::span<const uint64_t> b = s.blocks.subspan(p.first_block, p.block_count);
+      const auto kind = static_cast<stream::ProbeKind>(p.kind);
+      if (stream::is_bilinear_case(kind)) {
+        for (uint8_t k : stream::kCaseTexelBlock[p.kind]) {
+          block_lines(b[k], s.block_bytes, l1_lines);
+          ++texel_reads_;
+        }
+      } else {
+        for (uint64_t block : b) {  // one texel, or an irregular probe's distinct blocks
+          block_lines(block, s.block_bytes, l1_lines);
+          ++texel_reads_;
+        }
+      }
+    }
+    lines_.lines_seen += s.lines.size();
+    lines_.l1_lines += l1_lines.size() - before;
+    return FrontHits{0, now};
+  }
+
+  void filled(uint32_t, std::span<const uint64_t>) override {}
+  uint32_t latency() const override { return 0; }
+  uint32_t fill_latency() const override { return 0; }
+
+  LineCounts lines_;
+  uint64_t texel_reads_ = 0;
+};
+
 double d(uint64_t v) { return static_cast<double>(v); }
 
 class TfmInstance final : public SchemeInstance {
@@ -184,12 +229,20 @@ class TfmInstance final : public SchemeInstance {
   explicit TfmInstance(const ParamSet& p) : config_(tfm::TfmConfig::from_params(p)) {
     if (config_.front == FrontKind::Tfm) {
       tfm_ = std::make_shared<TfmFrontBuffer>(config_);
+    } else if (config_.front == FrontKind::Conventional) {
+      conventional_ = std::make_shared<ConventionalFrontBuffer>();
     } else {
       filter_ = std::make_shared<FilterFrontBuffer>(filter_kind(), config_);
     }
   }
   void install(Hooks& hooks) override {
-    hooks.front_buffer = tfm_ ? std::static_pointer_cast<TextureFrontBuffer>(tfm_) : filter_;
+    if (tfm_) {
+      hooks.front_buffer = tfm_;
+    } else if (conventional_) {
+      hooks.front_buffer = conventional_;
+    } else {
+      hooks.front_buffer = filter_;
+    }
   }
   // The model resets the front buffer (buffers and counters) at the start of every frame.
   void frame_end(const MemoryHierarchy&, FrameResults& r) override {
@@ -204,6 +257,10 @@ class TfmInstance final : public SchemeInstance {
       put("tfm.irregular", d(tfm_->irregular_));
       put("tfm.set_switches", d(c.set_switches));
       put("tfm.l1_accesses_saved", tfm_->lines_.saved());
+    } else if (conventional_) {
+      put("tfm.accesses", d(conventional_->texel_reads_));
+      put("tfm.misses", d(conventional_->texel_reads_));
+      put("tfm.l1_accesses_saved", conventional_->lines_.saved());
     } else {
       const tfm::FilterCounters& c = filter_->caches().counters();
       put("tfm.accesses", d(c.accesses));
@@ -216,6 +273,10 @@ class TfmInstance final : public SchemeInstance {
   // a 512 B filter per core) at the model's SRAM leakage per KiB.
   void energy(const MemoryHierarchy& h, const EnergyParams& p, uint64_t cycles, std::vector<StructureEnergy>& out) override {
     StructureEnergy e{"tfm", true};
+    if (conventional_) {  // no structure in front of L1: its lookups are charged as L1 reads
+      out.push_back(e);
+      return;
+    }
     if (tfm_) {
       const tfm::TfmCounters c = tfm_->totals();
       e.reads = c.accesses;
@@ -240,6 +301,7 @@ class TfmInstance final : public SchemeInstance {
   tfm::TfmConfig config_;
   std::shared_ptr<TfmFrontBuffer> tfm_;
   std::shared_ptr<FilterFrontBuffer> filter_;
+  std::shared_ptr<ConventionalFrontBuffer> conventional_;
 };
 
 SchemeVariant variant(FrontKind kind, std::string description) {
@@ -266,6 +328,21 @@ void register_tfm(SchemeRegistry& registry) {
                                "512 B direct-mapped filter cache in front of each L1 texture cache (Fig. 8 case 3)"));
   s.variants.push_back(variant(FrontKind::FilterFullyAssociative512,
                                "512 B fully associative LRU filter cache in front of each L1 texture cache (Fig. 8 case 4)"));
+  s.variants.push_back(variant(FrontKind::Conventional,
+                               "the conventional texture unit of Algorithm 1: one L1 lookup per texel read, four per bilinear "
+                               "sample (Fig. 9's baseline, Fig. 8 case 1)"));
+  // Fig. 8 case 2 (Antochi et al.): the conventional unit with a 512 B direct-mapped L1 and no
+  // 16 KiB one, the L2 of the preset behind it.
+  SchemeVariant l1_dm512;
+  l1_dm512.name = "l1-dm512";
+  l1_dm512.description = "the conventional unit of Algorithm 1 with a 512 B direct-mapped L1 texture cache (Fig. 8 case 2)";
+  l1_dm512.apply = [](ParamSet& p) {
+    p.set("tfm.front", std::string(tfm::front_name(FrontKind::Conventional)));
+    p.set("l1tex.size", "512");
+    p.set("l1tex.ways", "1");
+  };
+  l1_dm512.sets = {"l1tex.size", "l1tex.ways"};
+  s.variants.push_back(std::move(l1_dm512));
   s.make = [](const ParamSet& p) { return std::make_unique<TfmInstance>(p); };
   registry.add(std::move(s));
 }

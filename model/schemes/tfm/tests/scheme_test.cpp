@@ -27,7 +27,7 @@ TEST(TfmScheme, Params) {
   TfmConfig c = TfmConfig::from_params(set);
   EXPECT_EQ(c.front, FrontKind::Tfm);
   EXPECT_EQ(c.latency, 1u);
-  EXPECT_EQ(c.fill_latency, 2u);
+  EXPECT_EQ(c.fill_latency, 0u);  // section IV: the fill stays within an L1 access time
   EXPECT_EQ(c.replacement, TbaReplacement::Lru);
   set.set("tfm.replacement", "fifo");
   set.set("tfm.fill_latency", "4");
@@ -47,6 +47,23 @@ TEST(TfmScheme, Params) {
   }
   set.set("tfm.replacement", "lru");
   EXPECT_EQ(TfmConfig::from_params(set).front, FrontKind::FilterFullyAssociative512);
+  // The conventional unit has no buffer: a fill latency (set above), a hit latency or a
+  // replacement would do nothing and are refused by name.
+  set.set("tfm.front", "conventional-tu");
+  EXPECT_THROW((void)TfmConfig::from_params(set), ParamError);
+  set.set("tfm.fill_latency", "0");
+  EXPECT_EQ(TfmConfig::from_params(set).front, FrontKind::Conventional);
+  for (const auto& [name, value] : {std::pair{"tfm.latency", "2"}, std::pair{"tfm.replacement", "fifo"}}) {
+    ParamSet changed = set;
+    changed.set(name, value);
+    try {
+      (void)TfmConfig::from_params(changed);
+      ADD_FAILURE() << name;
+    } catch (const ParamError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string(name) + "=" + value), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("tfm.front=conventional-tu"), std::string::npos) << e.what();
+    }
+  }
   EXPECT_THROW(set.set("tfm.replacement", "plru"), ParamError);
   EXPECT_THROW(set.set("tfm.front", "filter-dm1k"), ParamError);
 }
@@ -176,10 +193,53 @@ TEST(TfmScheme, ExactHitsAndMissesInTheTimingModel) {
   }
 }
 
+// The conventional texture unit of Algorithm 1 on the same walk: a CacheLookup per texel read,
+// 4 per bilinear sample whatever its case (20), where the coalescing baseline reads each sample's
+// distinct lines once (10). Only the first read of each of the 6 blocks misses; the 14 others hit
+// (at once or under the first one's fill). Each lookup is an L1 read, so the texture path costs
+// more per access than the coalescing baseline's and TFM's saving against it is larger.
+// With a 512 B direct-mapped L1 (Fig. 8 case 2) the L1 sees the same 20 lookups and misses as
+// often as the 512 B direct-mapped filter (case 3) does, as the paper says of the two (sec. V-A1).
+TEST(TfmScheme, ConventionalUnitLooksUpEveryTexel) {
+  const std::vector<Sample> samples = {
+      {{1, 0, {block(kLevel0, 0, 0)}}},
+      {{3, 0, {block(kLevel0, 0, 0), block(kLevel0, 1, 0)}}},
+      {{2, 0, {block(kLevel0, 1, 0), block(kLevel0, 1, 1)}}},
+      {{4, 0, {block(kLevel0, 1, 1), block(kLevel0, 2, 1), block(kLevel0, 1, 2), block(kLevel0, 2, 2)}}},
+      {{1, 0, {block(kLevel0, 1, 1)}}},
+  };
+  const auto bytes = frame(samples);
+  const FrameResults base = run(bytes, "mobile-256k");
+  const FrameResults conv = run(bytes, "mobile-256k+conventional-tu");
+  const FrameResults tfm = run(bytes, "mobile-256k+tfm");
+  const double texel_reads = 4.0 * static_cast<double>(samples.size());
+  EXPECT_EQ(m(conv, "texture.texel_reads"), texel_reads);
+  EXPECT_EQ(m(conv, "tfm.accesses"), texel_reads);
+  EXPECT_EQ(m(conv, "tfm.misses"), texel_reads);  // nothing in front of L1: every read goes on
+  EXPECT_EQ(m(conv, "tfm.hits"), 0);
+  EXPECT_EQ(m(conv, "l1tex.accesses"), texel_reads);
+  EXPECT_EQ(m(conv, "l1tex.misses"), 6);
+  EXPECT_EQ(m(conv, "l1tex.hits"), texel_reads - 6);
+  EXPECT_EQ(m(conv, "l2.texture_accesses"), m(base, "l2.texture_accesses"));
+  EXPECT_EQ(m(conv, "tfm.l1_accesses_saved"), m(base, "l1tex.accesses") - texel_reads);  // -10
+  EXPECT_EQ(m(conv, "energy.tfm_nj"), 0);
+  EXPECT_GT(m(conv, "energy.texture_path_pj_per_access"), m(base, "energy.texture_path_pj_per_access"));
+  EXPECT_LT(m(tfm, "energy.texture_path_pj_per_access"), m(base, "energy.texture_path_pj_per_access"));
+
+  const Configuration case2 = parse_configuration("mobile-256k+l1-dm512");
+  EXPECT_EQ(case2.params.get_int("l1tex.size"), 512);
+  EXPECT_EQ(case2.params.get_int("l1tex.ways"), 1);
+  const FrameResults dm = run(bytes, "mobile-256k+l1-dm512");
+  const FrameResults filter = run(bytes, "mobile-256k+filter-dm512");
+  EXPECT_EQ(m(dm, "l1tex.accesses"), texel_reads);
+  EXPECT_EQ(m(dm, "l1tex.misses"), m(filter, "tfm.misses"));
+  EXPECT_EQ(m(dm, "l1tex.hits"), m(filter, "tfm.hits"));
+}
+
 // Two quads resident in one core (core.max_quads 16): the first misses block A all the way to
 // DRAM; the second, issued while that read is in flight, hits A in the TBA (or the filter cache)
-// and must wait for it. Its texture data arrives exactly tfm.latency + tfm.fill_latency = 3
-// cycles after the baseline's, whose second L1 access hits the line in flight. The second quad's
+// and must wait for it. Its texture data arrives exactly tfm.latency + tfm.fill_latency (1 + 0:
+// the fill hides in the L1 access, section IV) cycles after the baseline's, whose second L1 access hits the line in flight. The second quad's
 // long tail after its sample makes it the frame's last, so `cycles` shows when it was served.
 TEST(TfmScheme, HitOnABlockStillInFlightWaitsForItsFill) {
   const Sample a = {{1, 0, {block(kLevel0, 0, 0)}}};
