@@ -1,75 +1,81 @@
 #include "dtm-nuca/input_buffer.h"
 
-#include <iterator>
+#include <algorithm>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
 
 namespace tessera::model::dtm_nuca {
 
-uint64_t InputBuffer::first_room(uint64_t from, uint64_t stay) const {
-  if (!bounded() || stay == 0) return from;
-  uint64_t t = from;
-  auto it = level_.upper_bound(t);
-  if (it != level_.begin()) --it;  // the step holding t, or the first one after it
-  // Each step scanned overlaps [t, t + stay): a full one moves t to its end, the next step's start
-  // (the last step holds nothing, so a full step always has a next one).
-  while (it != level_.end() && it->first < t + stay) {
-    const auto next = std::next(it);
-    if (it->second >= capacity_ && next != level_.end()) t = next->first;
-    it = next;
+namespace {
+constexpr uint64_t kMask = InputBuffer::kWindow - 1;
+}
+
+InputBuffer::InputBuffer(uint32_t capacity) : capacity_(capacity) {
+  if (capacity > kMaxCapacity) {
+    throw std::invalid_argument("DTM-NUCA router buffer: " + std::to_string(capacity) + " packets (at most " +
+                                std::to_string(kMaxCapacity) + ")");
   }
-  return t;
 }
 
 uint32_t InputBuffer::held(uint64_t cycle) const {
-  auto it = level_.upper_bound(cycle);
-  return it == level_.begin() ? 0 : std::prev(it)->second;
+  if (count_.empty() || cycle < base_ || cycle >= base_ + kWindow) return 0;
+  return count_[cycle & kMask];
 }
 
-std::map<uint64_t, uint32_t>::iterator InputBuffer::split(uint64_t cycle) {
-  auto it = level_.lower_bound(cycle);
-  if (it != level_.end() && it->first == cycle) return it;
-  const uint32_t count = it == level_.begin() ? 0 : std::prev(it)->second;
-  return level_.emplace_hint(it, cycle, count);
-}
-
-void InputBuffer::join(std::map<uint64_t, uint32_t>::iterator it) {
-  if (it == level_.end()) return;
-  const uint32_t before = it == level_.begin() ? 0 : std::prev(it)->second;
-  if (before == it->second) level_.erase(it);
+uint64_t InputBuffer::first_room(uint64_t from, uint64_t stay) const {
+  if (!bounded() || stay == 0 || count_.empty()) return from;
+  // One pass: a full cycle moves the candidate start past it; `stay` free cycles in a row end it.
+  // Before and past the window every cycle is free.
+  uint64_t start = from;
+  const uint64_t limit = base_ + kWindow;
+  const uint8_t* count = count_.data();
+  for (uint64_t c = std::max(from, base_); c < start + stay && c < limit; ++c) {
+    if (count[c & kMask] >= capacity_) start = c + 1;
+  }
+  return start;
 }
 
 bool InputBuffer::hold(uint64_t enter, uint64_t leave) {
   if (!bounded() || enter >= leave) return false;
-  const auto first = split(enter);
-  const auto last = split(leave);
-  bool over = false;
-  for (auto it = first; it != last; ++it) over |= ++it->second > capacity_;
-  join(last);
-  join(first);
-  if (leave > latest_) {
-    latest_ = leave;
-    if (latest_ > kWindow) forget_before(latest_ - kWindow);
+  if (count_.empty()) count_.assign(kWindow, 0);
+  advance(leave - 1);
+  uint8_t most = 0;
+  for (uint64_t c = std::max(enter, base_); c < leave;) {
+    const uint64_t i = c & kMask;
+    const uint64_t n = std::min(leave - c, kWindow - i);
+    uint8_t* p = count_.data() + i;
+    for (uint64_t k = 0; k < n; ++k) {
+      const uint8_t v = static_cast<uint8_t>(p[k] + (p[k] < kMaxCapacity ? 1 : 0));  // saturating
+      p[k] = v;
+      most = std::max(most, v);
+    }
+    c += n;
   }
-  return over;
+  return most > capacity_;
 }
 
-void InputBuffer::forget_before(uint64_t cycle) {
-  while (!level_.empty() && level_.begin()->first < cycle) {
-    const auto next = std::next(level_.begin());
-    if (next != level_.end() && next->first <= cycle) {
-      level_.erase(level_.begin());
-      continue;
+void InputBuffer::advance(uint64_t last) {
+  if (last < base_ + kWindow) return;
+  const uint64_t next = last - kWindow + 1;
+  if (next - base_ >= kWindow) {
+    std::fill(count_.begin(), count_.end(), 0);
+  } else {
+    // The cycles left behind wrap round to hold the new ones: clear them, in at most two runs.
+    const uint64_t from = base_ & kMask, to = next & kMask;
+    if (from < to) {
+      std::fill(count_.begin() + static_cast<std::ptrdiff_t>(from), count_.begin() + static_cast<std::ptrdiff_t>(to), 0);
+    } else {
+      std::fill(count_.begin() + static_cast<std::ptrdiff_t>(from), count_.end(), 0);
+      std::fill(count_.begin(), count_.begin() + static_cast<std::ptrdiff_t>(to), 0);
     }
-    // The first step runs past `cycle`: it now starts there.
-    const uint32_t count = level_.begin()->second;
-    level_.erase(level_.begin());
-    if (count != 0) level_.emplace(cycle, count);
-    break;
   }
+  base_ = next;
 }
 
 void InputBuffer::clear() {
-  level_.clear();
-  latest_ = 0;
+  std::fill(count_.begin(), count_.end(), 0);
+  base_ = 0;
 }
 
 }  // namespace tessera::model::dtm_nuca

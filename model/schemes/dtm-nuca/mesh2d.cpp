@@ -91,18 +91,20 @@ std::vector<uint32_t> Mesh2D::route(uint32_t from_router, uint32_t to_router) co
 }
 
 uint64_t Mesh2D::cross(BusyCalendar& port, InputBuffer* into, uint64_t ready, uint32_t latency, uint32_t flits,
-                      uint64_t& buffer_wait) {
-  const uint64_t free = port.find(ready, flits);
-  uint64_t start = free;
+                      uint64_t& buffer_wait, bool& late) {
+  late |= ready < port.window_start();
+  uint64_t start = port.find(ready, flits);
   if (into != nullptr && into->bounded()) {
+    late |= start + latency < into->window_start();
     // The port's gaps and the buffer's room both only move later: alternate until both agree.
+    // Only the shifts the buffer causes are back-pressure; the port's own are link contention.
     while (true) {
       const uint64_t room = into->first_room(start + latency, flits);
       if (room == start + latency) break;
+      buffer_wait += room - (start + latency);
       start = port.find(room - latency, flits);
     }
   }
-  buffer_wait += start - free;
   port.reserve(start, flits);
   return start;
 }
@@ -117,8 +119,7 @@ uint64_t Mesh2D::send(uint32_t src, uint32_t dst, uint32_t flits, uint32_t bits,
   bool overfull = false;
   uint64_t buffer_wait = 0;
   const auto pass = [&](BusyCalendar& port, InputBuffer* into, uint64_t ready, uint32_t latency) {
-    late |= ready < port.window_start();
-    return cross(port, into, ready, latency, flits, buffer_wait);
+    return cross(port, into, ready, latency, flits, buffer_wait, late);
   };
   // The head enters the source router's input buffer as the injection port starts to carry it.
   InputBuffer* held = &inject_in_[src];

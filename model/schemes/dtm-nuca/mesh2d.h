@@ -20,7 +20,7 @@
 // Buffers (input_buffer.h): each router input port -- one per link into the router and one per
 // endpoint's injection port -- holds at most `buffer_packets` packets (0: unbounded). A packet
 // crosses a link (or is injected) only in a gap where the buffer at the far end has a slot free
-// when its head arrives; until then it waits in the buffer it is in, holding that slot, and the
+// over the cycles its flits arrive; until then it waits in the buffer it is in, holding that slot, and the
 // packets behind it wait for it: back-pressure reaches the sender, whose send() returns later.
 // The ejection port's endpoint always takes the flits (it consumes them, as the paper's caches
 // and table do).
@@ -69,8 +69,9 @@ struct MeshCounters {
   // out-of-order booking strays from a strict bound; 0 with unbounded buffers.
   uint64_t overfull = 0;
   // Packets that reached a link or port at a cycle its calendar no longer remembered (it started
-  // at the calendar's window instead, busy_calendar.h): 0 unless cores drift apart by more than
-  // BusyCalendar::kWindow cycles.
+  // at the calendar's window instead, busy_calendar.h), or a router buffer at a cycle it had
+  // forgotten (taken as free, input_buffer.h): 0 unless cores drift apart by more than the
+  // windows (BusyCalendar::kWindow, InputBuffer::kWindow cycles).
   uint64_t late = 0;
   double mean_hops() const { return packets ? static_cast<double>(hops) / static_cast<double>(packets) : 0.0; }
 };
@@ -126,10 +127,11 @@ class Mesh2D {
   enum Direction : uint32_t { kEast = 0, kWest = 1, kSouth = 2, kNorth = 3 };
   uint32_t step(uint32_t router, uint32_t to_router, Direction* dir) const;
   // Books `flits` cycles of `port` from the first cycle >= ready at which it is free and
-  // `into` (the buffer its flits enter `latency` cycles later; null: none) has a slot; returns
-  // that cycle. Adds the cycles waited for the slot to `buffer_wait`.
+  // `into` (the buffer its flits enter `latency` cycles later; null: none) has a slot over the
+  // `flits` cycles they arrive in; returns that cycle. Adds the cycles the buffer delayed it to
+  // `buffer_wait`; sets `late` when the port or the buffer no longer remembers the cycle asked.
   uint64_t cross(BusyCalendar& port, InputBuffer* into, uint64_t ready, uint32_t latency, uint32_t flits,
-                 uint64_t& buffer_wait);
+                 uint64_t& buffer_wait, bool& late);
 
   uint32_t rows_;
   uint32_t cols_;

@@ -96,8 +96,9 @@ std::vector<ParamSpec> params() {
       int_param("nuca.router_buffer", "4",
                 "packets each mesh router input port holds (virtual cut-through, a slot per packet; a full one "
                 "back-pressures the hop before it); 0 = unbounded. Ours: the paper gives none; 4 is gem5 Garnet 2.0's "
-                "default of 4 virtual channels per virtual network, a packet each",
-                0, 1 << 16),
+                "default of 4 virtual channels per virtual network, a packet each (here one network carries requests, "
+                "answers and lines)",
+                0, InputBuffer::kMaxCapacity),
       int_param("nuca.table_latency", "1",
                 "cycles from the centralized Affinity Table taking a request to its answer (it takes one per cycle)", 1, 1000),
       bool_param("nuca.owner_lookup", "false",

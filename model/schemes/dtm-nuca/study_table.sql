@@ -1,6 +1,6 @@
 -- The README's per-capture table ("Measured against the paper") as Markdown rows, from a database
 -- of studies/000-dtm-nuca.json, over the frames the report measures (the cold first one left out):
---   tessera query 000.db "$(cat model/schemes/dtm-nuca/study_table.sql)"
+--   tessera query 000.db "$(cat model/schemes/dtm-nuca/study_table.sql)" --csv | tail -n +2
 -- Per capture and variant, against mobile32 on the same frames: speedup (baseline cycles over
 -- cycles), GPU energy and L2 accesses (change), local and remote hits (shares of the L1 texture
 -- accesses; for mobile32 its private hits), the busiest mesh link's and the table (directory)

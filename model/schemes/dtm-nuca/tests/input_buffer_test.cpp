@@ -1,6 +1,8 @@
 // A router input buffer bounded in packets (input_buffer.h): room, holding, the bound's overrun
-// by out-of-order bookings, and forgetting old cycles.
+// by out-of-order bookings, forgetting old cycles, the capacity's limit.
 #include <gtest/gtest.h>
+
+#include <stdexcept>
 
 #include "dtm-nuca/input_buffer.h"
 
@@ -47,20 +49,28 @@ TEST(InputBuffer, AHoldPastTheBoundIsReported) {
   EXPECT_EQ(b.held(105), 1u);
 }
 
-TEST(InputBuffer, EqualNeighboursJoinAndOldCyclesAreForgotten) {
-  InputBuffer b(4);
+TEST(InputBuffer, OldCyclesAreForgotten) {
+  InputBuffer b(1);
   EXPECT_FALSE(b.hold(0, 10));
-  EXPECT_FALSE(b.hold(10, 20));  // joins [0, 10): one packet over [0, 20)
-  EXPECT_EQ(b.held(0), 1u);
-  EXPECT_EQ(b.held(15), 1u);
-  // A packet leaving kWindow + 20 cycles in makes the window start at 20: the first packets are
-  // forgotten, the new one is not.
+  EXPECT_EQ(b.held(5), 1u);
+  EXPECT_EQ(b.window_start(), 0u);
+  // A packet leaving kWindow + 20 cycles in moves the window to start at 20: the first packet is
+  // forgotten (its cycles read as free), the new one is not.
   const uint64_t far = InputBuffer::kWindow + 20;
   EXPECT_FALSE(b.hold(far - 5, far));
+  EXPECT_EQ(b.window_start(), 20u);
   EXPECT_EQ(b.held(5), 0u);
+  EXPECT_EQ(b.first_room(5, 2), 5u);
   EXPECT_EQ(b.held(far - 1), 1u);
+  EXPECT_EQ(b.first_room(far - 6, 2), far);
   b.clear();
   EXPECT_EQ(b.held(far - 1), 0u);
+  EXPECT_EQ(b.window_start(), 0u);
+}
+
+TEST(InputBuffer, CapacityIsAByte) {
+  EXPECT_NO_THROW(InputBuffer(InputBuffer::kMaxCapacity));
+  EXPECT_THROW(InputBuffer(InputBuffer::kMaxCapacity + 1), std::invalid_argument);
 }
 
 }  // namespace

@@ -166,9 +166,51 @@ TEST(Mesh2D, InjectionWaitsForTheRoutersInputBuffer) {
   // 11, is delivered at 11; it holds router 0's injection buffer over [5, 11).
   EXPECT_EQ(mesh.send(0, 1, 1, kHeaderBits, 5), 11u);
   // D: 0 -> 2, one flit at 6: 0's injection buffer is C's until 11, so D enters at 11, crosses
-  // 0>1 at 11 (router 1's west input is free from 11) and 1>2 at 12: delivered 13.
+  // 0>1 at 11 (router 1's west input is C's over [11, 12) and free when D arrives at 12) and 1>2
+  // at 12: delivered 13.
   EXPECT_EQ(mesh.send(0, 2, 1, kHeaderBits, 6), 13u);
   EXPECT_EQ(mesh.counters().buffer_wait_cycles, 5u + 5u);
+}
+
+// Back-pressure with 2 cycles per hop and bookings out of cycle order: a later call for an earlier
+// cycle still finds the buffers as the calls before it left them, and only the buffers' shifts
+// count as back-pressure. 1 x 3 row, one packet per port.
+TEST(Mesh2D, BackPressureWithTwoCycleHopsOutOfCycleOrder) {
+  Mesh2D mesh(MeshShape{1, 3}, 2, 1);
+  // A: 2 -> 1, 4 flits at 0: crosses 2>1 at 0, reaches router 1 at 2, ejects [2, 6): delivered 5.
+  EXPECT_EQ(mesh.send(2, 1, 4, kLine, 0), 5u);
+  // B: 0 -> 1, 4 flits at 0: crosses 0>1 at 0 [0, 4), reaches router 1 at 2, waits for the
+  // ejection port until 6, ejects [6, 10): delivered 9; holds router 1's west input over [2, 10).
+  EXPECT_EQ(mesh.send(0, 1, 4, kLine, 0), 9u);
+  // C: 0 -> 1, 3 flits at 20, books link 0>1 over [20, 23) out of cycle order, before D; it
+  // holds router 1's west input over [22, 25) (ejected [22, 25), delivered 24).
+  EXPECT_EQ(mesh.send(0, 1, 3, kLine, 20), 24u);
+  // D: 0 -> 1, 3 flits at 4: link 0>1 is free from 4, its head would reach router 1 at 6, but the
+  // west input is B's until 10: D crosses at 8 (buffer shift 4), arrives at 10, ejects at 10:
+  // delivered 12; it holds 0's injection buffer over [4, 11) and router 1's west input over
+  // [10, 13). E: 0 -> 1, 3 flits at 7: 0's injection port is free at 7, but its buffer is D's
+  // until 11, so E enters at 11 (shift 4); link 0>1 is free from 11 and E's head reaches router 1
+  // at 13, when D has left the west input; C's later booking of the link, [20, 23), is clear of
+  // E's [11, 14). E ejects at 13: delivered 15.
+  EXPECT_EQ(mesh.send(0, 1, 3, kLine, 4), 12u);
+  EXPECT_EQ(mesh.send(0, 1, 3, kLine, 7), 15u);
+  EXPECT_EQ(mesh.counters().buffer_wait_cycles, 4u + 4u);
+  EXPECT_EQ(mesh.counters().overfull, 0u);
+  EXPECT_EQ(mesh.counters().late, 0u);
+}
+
+// A packet that found room over its shortest stay but then waits at the next hop holds its buffer
+// past a packet booked there earlier for a later cycle: the bound is exceeded and counted.
+TEST(Mesh2D, AStayPastAnEarlierBookingIsCountedOverfull) {
+  Mesh2D mesh(MeshShape{1, 3}, 1, 1);
+  // A: 0 -> 2, one flit at 10: router 1's west input over [11, 12).
+  EXPECT_EQ(mesh.send(0, 2, 1, kHeaderBits, 10), 12u);
+  // B: 2 -> 1 ... keeps router 1's ejection port over [1, 21): five 4-flit packets back to back.
+  for (uint64_t t = 0; t < 5; ++t) mesh.send(2, 1, 4, kLine, 0);
+  // C: 0 -> 1, one flit at 0: router 1's west input is free over [1, 2), so C crosses 0>1 at 0;
+  // the ejection port is busy until 21, so C stays there over [1, 22), past A's [11, 12).
+  EXPECT_EQ(mesh.send(0, 1, 1, kHeaderBits, 0), 21u);
+  EXPECT_EQ(mesh.counters().overfull, 1u);
 }
 
 }  // namespace
