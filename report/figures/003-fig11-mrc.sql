@@ -1,7 +1,8 @@
 -- Paper 003 (TCOR) Figs. 11-13: miss ratio of the tile cache (Parameter Buffer accesses) against
 -- its size, per replacement policy and associativity (tile.size, tile.policy and tile.ways
 -- overrides of mobile4-64k; tile.ways=0 is fully associative, Figs. 1 and 11), with the lower
--- bound LB of section V-A (tcor.lower_bound misses).
+-- bound LB of section V-A counted in lines (tile.lower_bound_lines misses; the paper's LB counts
+-- primitives of TCOR's Attribute Cache, tcor.lower_bound).
 -- All captures and measured frames pooled: capture = 'suite'. x = tile cache size in KiB.
 -- Columns: capture, series, part, x, value.
 --
@@ -35,7 +36,7 @@ pooled(series, ord, x, misses, accesses) AS (
   FROM runs r
   JOIN m ac ON ac.config = r.config AND ac.metric = 'tile.accesses'
   JOIN m lb ON lb.capture = ac.capture AND lb.frame = ac.frame AND lb.config = ac.config
-           AND lb.metric = 'tcor.lower_bound'
+           AND lb.metric = 'tile.lower_bound_lines'
   WHERE r.config = (SELECT min(config) FROM runs o WHERE o.x = r.x)
   GROUP BY r.x)
 SELECT 'suite' AS capture, series, NULL AS part, x, misses / accesses AS value FROM pooled

@@ -450,7 +450,7 @@ TEST(SchemeSeams, ATileCacheOrganisationServesTheParameterBuffer) {
   // The unified tile cache is out of the path; the organisation reports its own tile.* metrics.
   EXPECT_EQ(model.hierarchy()->tile_cache().counters().accesses, 0u);
   EXPECT_TRUE(std::isnan(r.metric("tile.accesses")));
-  EXPECT_TRUE(std::isnan(r.metric("tcor.lower_bound")));
+  EXPECT_TRUE(std::isnan(r.metric("tile.lower_bound_lines")));
   EXPECT_EQ(m(r, "pb.l2_accesses"), static_cast<double>(c.pb_write_bytes + c.pb_read_bytes) / 64);
   EXPECT_EQ((*org)->writes, c.pb_write_bytes / 64);
   EXPECT_EQ((*org)->attribute_reads, 6u * 3);  // one attribute line per primitive, 3 per tile

@@ -236,9 +236,9 @@ TEST(FigureSql, MissRatioCurvesPoolTheSuitePerPolicyAndSize) {
   auto params = [](const char* size, const char* policy) {
     return results::Params{{"tile.size", size}, {"tile.policy", policy}, {"tile.ways", "4"}};
   };
-  f.run("a.tcap", "mobile4-64k", {{1, {{"tile.accesses", 100}, {"tile.misses", 40}, {"tcor.lower_bound", 20}}}},
+  f.run("a.tcap", "mobile4-64k", {{1, {{"tile.accesses", 100}, {"tile.misses", 40}, {"tile.lower_bound_lines", 20}}}},
         params("65536", "lru"));
-  f.run("b.tcap", "mobile4-64k", {{1, {{"tile.accesses", 300}, {"tile.misses", 80}, {"tcor.lower_bound", 60}}}},
+  f.run("b.tcap", "mobile4-64k", {{1, {{"tile.accesses", 300}, {"tile.misses", 80}, {"tile.lower_bound_lines", 60}}}},
         params("65536", "lru"));
   f.run("a.tcap", "mobile4-64k+tile.policy=opt", {{1, {{"tile.accesses", 100}, {"tile.misses", 25}}}},
         params("65536", "opt"));

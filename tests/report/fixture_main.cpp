@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
     // Paper 003 on mobile4-64k: schemes and the miss-ratio sweeps.
     run("mobile4-64k", with({{"pb.l2_accesses", 500 * k}, {"pb.dram_accesses", 100 * k}, {"dram.accesses", 700 * k},
                              {"energy.memory_nj", 3e5 * k}, {"energy.total_nj", 8e5 * k}, {"tile.accesses", 1000 * k},
-                             {"tile.misses", 420 * k}, {"tcor.lower_bound", 260 * k}}),
+                             {"tile.misses", 420 * k}, {"tile.lower_bound_lines", 260 * k}}),
         {{"tile.size", "65536"}, {"tile.policy", "lru"}, {"tile.ways", "4"}});
     run("mobile4-64k+tcor", {{"pb.l2_accesses", 330 * k}, {"pb.dram_accesses", 7 * k}, {"dram.accesses", 600 * k},
                              {"energy.memory_nj", 2.58e5 * k}, {"energy.total_nj", 7.55e5 * k}});
@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
         const double lb = 0.26, base = policy == std::string("opt") ? 0.3 : policy == std::string("mru") ? 0.7 : 0.5;
         const double ratio = lb + (base - lb) * std::exp(-kib / (policy == std::string("opt") ? 40.0 : 200.0));
         const std::string name = "mobile4-64k+tile.size=" + std::to_string(kib * 1024) + "+tile.policy=" + policy;
-        run(name, {{"tile.accesses", 1000 * k}, {"tile.misses", 1000 * k * ratio}, {"tcor.lower_bound", 260 * k}},
+        run(name, {{"tile.accesses", 1000 * k}, {"tile.misses", 1000 * k * ratio}, {"tile.lower_bound_lines", 260 * k}},
             {{"tile.size", std::to_string(kib * 1024)}, {"tile.policy", policy}, {"tile.ways", "4"}});
       }
     }

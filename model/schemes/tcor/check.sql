@@ -9,10 +9,8 @@ opt_pairs AS (
 bound AS (
   SELECT b.capture, b.frame, b.config, b.value AS lb,
          (SELECT x.value FROM m x WHERE x.capture = b.capture AND x.frame = b.frame AND x.config = b.config
-            AND x.metric = CASE WHEN EXISTS (SELECT 1 FROM m t WHERE t.capture = b.capture AND t.frame = b.frame
-                                               AND t.config = b.config AND t.metric = 'tcor.l2_reads')
-                                THEN 'tile.attr.misses' ELSE 'tile.misses' END) AS misses
-  FROM m b WHERE b.metric = 'tcor.lower_bound'),
+            AND x.metric = CASE b.metric WHEN 'tcor.lower_bound' THEN 'tile.attr.misses' ELSE 'tile.misses' END) AS misses
+  FROM m b WHERE b.metric IN ('tcor.lower_bound', 'tile.lower_bound_lines')),
 split AS (
   SELECT r.capture, r.frame, r.config, r.value + w.value AS sent, p.value AS l2 FROM m r
     JOIN m w ON w.capture = r.capture AND w.frame = r.frame AND w.config = r.config AND w.metric = 'tcor.l2_writes'

@@ -189,8 +189,8 @@ TEST(TcorTiming, OptNeverAboveLruOnTheUnifiedTileCache) {
       const Runs opt = run(bytes, spec + "+tile.policy=opt", 2);
       for (size_t f = 0; f < 2; ++f) {
         EXPECT_LE(opt("tile.misses", f), lru("tile.misses", f)) << "frame " << f;
-        EXPECT_GE(opt("tile.misses", f), opt("tcor.lower_bound", f)) << "frame " << f;
-        EXPECT_GE(lru("tile.misses", f), lru("tcor.lower_bound", f)) << "frame " << f;
+        EXPECT_GE(opt("tile.misses", f), opt("tile.lower_bound_lines", f)) << "frame " << f;
+        EXPECT_GE(lru("tile.misses", f), lru("tile.lower_bound_lines", f)) << "frame " << f;
         EXPECT_EQ(opt("tile.accesses", f), lru("tile.accesses", f));
         opt_better += opt("tile.misses", f) < lru("tile.misses", f);
       }
