@@ -91,17 +91,17 @@ std::vector<uint32_t> Mesh2D::route(uint32_t from_router, uint32_t to_router) co
 }
 
 uint64_t Mesh2D::cross(BusyCalendar& port, InputBuffer* into, uint64_t ready, uint32_t latency, uint32_t flits,
-                      uint64_t& buffer_wait, bool& late) {
-  late |= ready < port.window_start();
+                      Passage& p) {
+  p.late |= ready < port.window_start();
   uint64_t start = port.find(ready, flits);
   if (into != nullptr && into->bounded()) {
-    late |= start + latency < into->window_start();
+    p.buffer_late |= start + latency < into->window_start();
     // The port's gaps and the buffer's room both only move later: alternate until both agree.
     // Only the shifts the buffer causes are back-pressure; the port's own are link contention.
     while (true) {
       const uint64_t room = into->first_room(start + latency, flits);
       if (room == start + latency) break;
-      buffer_wait += room - (start + latency);
+      p.buffer_wait += room - (start + latency);
       start = port.find(room - latency, flits);
     }
   }
@@ -115,11 +115,9 @@ uint64_t Mesh2D::send(uint32_t src, uint32_t dst, uint32_t flits, uint32_t bits,
                             std::to_string(endpoints()));
   }
   if (src == dst || flits == 0) return now;
-  bool late = false;
-  bool overfull = false;
-  uint64_t buffer_wait = 0;
+  Passage p;
   const auto pass = [&](BusyCalendar& port, InputBuffer* into, uint64_t ready, uint32_t latency) {
-    return cross(port, into, ready, latency, flits, buffer_wait, late);
+    return cross(port, into, ready, latency, flits, p);
   };
   // The head enters the source router's input buffer as the injection port starts to carry it.
   InputBuffer* held = &inject_in_[src];
@@ -131,18 +129,19 @@ uint64_t Mesh2D::send(uint32_t src, uint32_t dst, uint32_t flits, uint32_t bits,
     const uint32_t next = step(r, to, &dir);
     const size_t link = static_cast<size_t>(r) * 4 + dir;
     const uint64_t left = pass(links_[link], &link_in_[link], entered, hop_latency_);
-    overfull |= held->hold(entered, left + flits);  // until its tail has crossed the link
+    p.overfull |= held->hold(entered, left + flits);  // until its tail has crossed the link
     held = &link_in_[link];
     entered = left + hop_latency_;
     link_flits_[link] += flits;
     r = next;
   }
   const uint64_t ejected = pass(eject_[dst], nullptr, entered, 0);
-  overfull |= held->hold(entered, ejected + flits);
+  p.overfull |= held->hold(entered, ejected + flits);
   const uint64_t delivered = ejected + flits - 1;
-  counters_.late += late ? 1 : 0;
-  counters_.overfull += overfull ? 1 : 0;
-  counters_.buffer_wait_cycles += buffer_wait;
+  counters_.late += p.late ? 1 : 0;
+  counters_.buffer_late += p.buffer_late ? 1 : 0;
+  counters_.overfull += p.overfull ? 1 : 0;
+  counters_.buffer_wait_cycles += p.buffer_wait;
   inject_flits_[src] += flits;
   eject_flits_[dst] += flits;
 

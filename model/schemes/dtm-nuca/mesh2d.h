@@ -69,10 +69,12 @@ struct MeshCounters {
   // out-of-order booking strays from a strict bound; 0 with unbounded buffers.
   uint64_t overfull = 0;
   // Packets that reached a link or port at a cycle its calendar no longer remembered (it started
-  // at the calendar's window instead, busy_calendar.h), or a router buffer at a cycle it had
-  // forgotten (taken as free, input_buffer.h): 0 unless cores drift apart by more than the
-  // windows (BusyCalendar::kWindow, InputBuffer::kWindow cycles).
+  // at the calendar's window instead, busy_calendar.h): 0 unless cores drift apart by more than
+  // BusyCalendar::kWindow cycles.
   uint64_t late = 0;
+  // Packets that reached a router buffer at a cycle it had forgotten (taken as free, so timed
+  // without back-pressure there, input_buffer.h): cores more than InputBuffer::kWindow cycles apart.
+  uint64_t buffer_late = 0;
   double mean_hops() const { return packets ? static_cast<double>(hops) / static_cast<double>(packets) : 0.0; }
 };
 
@@ -126,12 +128,16 @@ class Mesh2D {
  private:
   enum Direction : uint32_t { kEast = 0, kWest = 1, kSouth = 2, kNorth = 3 };
   uint32_t step(uint32_t router, uint32_t to_router, Direction* dir) const;
+  // What one packet met on its way, for the counters.
+  struct Passage {
+    uint64_t buffer_wait = 0;
+    bool late = false, buffer_late = false, overfull = false;
+  };
   // Books `flits` cycles of `port` from the first cycle >= ready at which it is free and
   // `into` (the buffer its flits enter `latency` cycles later; null: none) has a slot over the
   // `flits` cycles they arrive in; returns that cycle. Adds the cycles the buffer delayed it to
-  // `buffer_wait`; sets `late` when the port or the buffer no longer remembers the cycle asked.
-  uint64_t cross(BusyCalendar& port, InputBuffer* into, uint64_t ready, uint32_t latency, uint32_t flits,
-                 uint64_t& buffer_wait, bool& late);
+  // the passage and notes a cycle the port or the buffer no longer remembers.
+  uint64_t cross(BusyCalendar& port, InputBuffer* into, uint64_t ready, uint32_t latency, uint32_t flits, Passage& p);
 
   uint32_t rows_;
   uint32_t cols_;

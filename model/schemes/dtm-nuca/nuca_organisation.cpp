@@ -278,7 +278,7 @@ const std::vector<std::string>& NucaOrganisation::metric_names() {
       "nuca.mean_hops",        "nuca.packets",            "nuca.contention_cycles", "nuca.lookups",
       "nuca.epochs",           "nuca.directory_evictions", "nuca.late_packets", "nuca.requester_fills",
       "nuca.link_utilisation", "nuca.mean_link_utilisation", "nuca.owners", "nuca.table_port_utilisation",
-      "nuca.takes",            "nuca.buffer_wait_cycles", "nuca.buffer_overfull_packets",
+      "nuca.takes",            "nuca.buffer_wait_cycles", "nuca.buffer_overfull_packets", "nuca.buffer_late_packets",
   };
   return names;
 }
@@ -319,6 +319,7 @@ void NucaOrganisation::append_metrics(FrameResults& r) const {
   for (size_t i = 0; i < std::size(values); ++i) r.frame_metrics.emplace_back(names[i], values[i]);
   r.frame_metrics.emplace_back(names[21], d(m.buffer_wait_cycles));
   r.frame_metrics.emplace_back(names[22], d(m.overfull));
+  r.frame_metrics.emplace_back(names[23], d(m.buffer_late));
   const auto warn = [&](const char* what, double utilisation) {
     if (utilisation <= kSaturatedUtilisation) return;
     char line[160];

@@ -213,5 +213,17 @@ TEST(Mesh2D, AStayPastAnEarlierBookingIsCountedOverfull) {
   EXPECT_EQ(mesh.counters().overfull, 1u);
 }
 
+// A packet for a cycle the far buffer has forgotten (more than InputBuffer::kWindow cycles behind
+// the buffer's latest) is timed as if the buffer were free and counted apart from the calendars'
+// late packets, whose window is longer.
+TEST(Mesh2D, APacketBehindTheBuffersWindowIsCountedBufferLate) {
+  Mesh2D mesh(MeshShape{1, 2}, 1, 1);
+  const uint64_t ahead = InputBuffer::kWindow + 100;
+  EXPECT_EQ(mesh.send(0, 1, 1, kHeaderBits, ahead), ahead + 1);
+  EXPECT_EQ(mesh.send(0, 1, 1, kHeaderBits, 10), 11u);  // zero-load: nothing remembered blocks it
+  EXPECT_EQ(mesh.counters().buffer_late, 1u);
+  EXPECT_EQ(mesh.counters().late, 0u);
+}
+
 }  // namespace
 }  // namespace tessera::model::dtm_nuca
