@@ -291,6 +291,14 @@ TEST(FigureSql, HitRatesAndEnergyRatiosOfTheTexturePath) {
               -70.0, 1e-9);
   EXPECT_DOUBLE_EQ(at(energy, "a.tcap", "Coalescing L1 + L2 (ours)"), 30.0);
   EXPECT_FALSE(headline_value(energy, headline("004-fig9-access-energy", "access energy, TFM against a 512 B fully")));
+  // Fig. 8 on one core in scanline tile order reads the runs named as studies/004-tfm.json names them.
+  f.run("a.tcap", "mobile-256k+tfm+gpu.shader_cores=1+gpu.tile_order=scanline",
+        {{1, {{"tfm.accesses", 100}, {"tfm.hits", 90}}}});
+  f.run("a.tcap", "mobile-256k+conventional-tu+gpu.shader_cores=1+gpu.tile_order=scanline",
+        {{1, {{"l1tex.accesses", 100}, {"l1tex.hits", 97}}}});
+  const auto one_core = figure_rows(f.db(), "004-fig8-hit-rate-one-core");
+  EXPECT_DOUBLE_EQ(at(one_core, "a.tcap", "TFM"), 0.9);
+  EXPECT_DOUBLE_EQ(at(one_core, "mean", "L1 16 KiB 2-way"), 0.97);
 }
 
 TEST(FigureSql, EnergyAgainstSpeedupPerWarpCountAndScheme) {

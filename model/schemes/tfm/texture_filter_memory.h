@@ -14,7 +14,8 @@
 //    writes it, even when the previous probe ended in the same block: the texel fetch unit
 //    classifies accesses within one footprint.
 //  - A lookup miss reads the block from the L1 texture cache into the victim buffer (the paper
-//    fills it in two cycles, tfm.fill_latency, "and still stay within an L1 cache access time").
+//    fills it in two cycles "and still stay within an L1 cache access time": no cycles beyond the
+//    L1 read by default; tfm.fill_latency adds some for a slower fill).
 //  - Nearest (point) sampling is one lookup of the texel's block.
 //
 // Counted per texel read (an "access"): direct accesses and lookups; hits = direct accesses +
