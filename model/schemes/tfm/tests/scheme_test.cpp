@@ -150,15 +150,20 @@ FrameResults run(const std::vector<uint8_t>& bytes, const std::string& spec) {
 double m(const FrameResults& r, const std::string& name) { return r.metric(name); }
 
 // The bilinear sequence of paper 004 Fig. 4 walked along a row and down (texture_filter_memory_test
-// BilinearSequence): case 1, 3, 2, 4, 1 with 6 misses and 14 hits of 20 texel reads.
-TEST(TfmScheme, ExactHitsAndMissesInTheTimingModel) {
-  const std::vector<Sample> samples = {
+// BilinearSequence): case 1, 3, 2, 4, 1 over 6 distinct blocks.
+std::vector<Sample> fig4_walk() {
+  return {
       {{1, 0, {block(kLevel0, 0, 0)}}},
       {{3, 0, {block(kLevel0, 0, 0), block(kLevel0, 1, 0)}}},
       {{2, 0, {block(kLevel0, 1, 0), block(kLevel0, 1, 1)}}},
       {{4, 0, {block(kLevel0, 1, 1), block(kLevel0, 2, 1), block(kLevel0, 1, 2), block(kLevel0, 2, 2)}}},
       {{1, 0, {block(kLevel0, 1, 1)}}},
   };
+}
+
+// The walk through TFM: 6 misses and 14 hits of 20 texel reads.
+TEST(TfmScheme, ExactHitsAndMissesInTheTimingModel) {
+  const std::vector<Sample> samples = fig4_walk();
   const auto bytes = frame(samples);
   const FrameResults base = run(bytes, "mobile-256k");
   const FrameResults tfm = run(bytes, "mobile-256k+tfm");
@@ -201,13 +206,7 @@ TEST(TfmScheme, ExactHitsAndMissesInTheTimingModel) {
 // With a 512 B direct-mapped L1 (Fig. 8 case 2) the L1 sees the same 20 lookups and misses as
 // often as the 512 B direct-mapped filter (case 3) does, as the paper says of the two (sec. V-A1).
 TEST(TfmScheme, ConventionalUnitLooksUpEveryTexel) {
-  const std::vector<Sample> samples = {
-      {{1, 0, {block(kLevel0, 0, 0)}}},
-      {{3, 0, {block(kLevel0, 0, 0), block(kLevel0, 1, 0)}}},
-      {{2, 0, {block(kLevel0, 1, 0), block(kLevel0, 1, 1)}}},
-      {{4, 0, {block(kLevel0, 1, 1), block(kLevel0, 2, 1), block(kLevel0, 1, 2), block(kLevel0, 2, 2)}}},
-      {{1, 0, {block(kLevel0, 1, 1)}}},
-  };
+  const std::vector<Sample> samples = fig4_walk();
   const auto bytes = frame(samples);
   const FrameResults base = run(bytes, "mobile-256k");
   const FrameResults conv = run(bytes, "mobile-256k+conventional-tu");
