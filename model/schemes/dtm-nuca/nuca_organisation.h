@@ -17,7 +17,8 @@
 //     at c's LRU position too with nuca.requester_fill); the line returns to c over the mesh
 //     (1 + 64 / nuca.flit_bytes flits).
 //  4. Every hop costs `nuca.hop_latency` cycles; links and ports carry one flit per cycle and
-//     packets wait for them (mesh2d.h): contention. Nothing else waits on the network.
+//     packets wait for them, and for a slot in the next router's input buffer
+//     (`nuca.router_buffer` packets, mesh2d.h): contention and back-pressure.
 //  5. The affinity counters count every access (nuca.count_hits=true, III-B) or only the local
 //     misses that ask for an owner (false, III-A); the epoch counts every texture access.
 //
