@@ -141,13 +141,20 @@ check "mobile4, mobile32 and at least one scheme configuration" \
   "SELECT 3 - (SELECT count(*) FROM config WHERE name IN ('mobile4', 'mobile32')) - min(1, (SELECT count(*) FROM config WHERE name LIKE '%+%'))"
 # A scheme configuration that changes nothing against its preset on any frame is a stub (on a
 # capture with fragment texture samples: without any, a texture-path scheme such as perfect-l1
-# has nothing to change).
+# has nothing to change). Paper 004's conventional unit (a lookup per texel read, Algorithm 1)
+# equals the preset's coalescing unit (a request per distinct line of a sample) where every
+# sample reads one texel per line, as point-sampled captures do: there it has nothing to change.
 check "every scheme configuration differs from its preset" \
   "SELECT count(*) FROM (SELECT s.config FROM frame_metrics s JOIN frame_metrics b
      ON b.capture = s.capture AND b.frame = s.frame AND b.metric = s.metric
      AND b.config = substr(s.config, 1, instr(s.config, '+') - 1)
    WHERE s.config LIKE '%+%' AND s.metric NOT LIKE 'replay.%' AND s.metric NOT LIKE 'sim.events.%'
      AND s.capture IN (SELECT capture FROM frame_metrics WHERE metric = 'texture.lines' AND value > 0)
+     AND NOT (s.config LIKE '%+conventional-tu' AND NOT EXISTS (
+       SELECT 1 FROM frame_metrics r JOIN frame_metrics l
+         ON l.capture = r.capture AND l.frame = r.frame AND l.config = r.config AND l.metric = 'texture.lines'
+       WHERE r.metric = 'texture.texel_reads' AND r.capture = s.capture AND r.config = b.config
+         AND r.value != l.value))
    GROUP BY s.config HAVING max(abs(s.value - b.value)) = 0)"
 # Each scheme's own reconciliations, in its folder (model/schemes/<scheme>/check.sql: a first-line
 # comment naming the check, then one query returning the number of violations in a column named
