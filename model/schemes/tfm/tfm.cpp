@@ -120,6 +120,21 @@ class TfmFrontBuffer final : public TextureFrontBuffer {
   std::vector<Fill> pending_;  // the last sample's fills, in the order of its L1 lines
 };
 
+// The texel reads of Algorithm 1 in a sample, in the paper's t1..t4 order, from the probe records:
+// a bilinear probe's four texels, a nearest probe's one; an irregular probe (border texels, a cube
+// corner) records only its distinct blocks, so it reads each once. `read(block)` per texel read.
+template <class Read>
+void for_each_texel_read(const TextureSampleView& s, Read&& read) {
+  for (const stream::TextureProbe& p : s.probes) {
+    const std::span<const uint64_t> b = s.blocks.subspan(p.first_block, p.block_count);
+    if (stream::is_bilinear_case(static_cast<stream::ProbeKind>(p.kind))) {
+      for (uint8_t k : stream::kCaseTexelBlock[p.kind]) read(b[k]);
+    } else {
+      for (uint64_t block : b) read(block);
+    }
+  }
+}
+
 // A 512 B filter cache per core (Fig. 8 cases 3, 4), looked up once per texel read in the
 // paper's t1..t4 order (Algorithm 1), from the same probe records TFM reads: a bilinear probe's
 // four texels, a nearest probe's one; an irregular probe (border texels, a cube corner) records
@@ -144,15 +159,7 @@ class FilterFrontBuffer final : public TextureFrontBuffer {
         out.ready = std::max(out.ready, ready);
       }
     };
-    for (const stream::TextureProbe& p : s.probes) {
-      const std::span<const uint64_t> b = s.blocks.subspan(p.first_block, p.block_count);
-      const auto kind = static_cast<stream::ProbeKind>(p.kind);
-      if (stream::is_bilinear_case(kind)) {
-        for (uint8_t k : stream::kCaseTexelBlock[p.kind]) read(b[k]);
-      } else {
-        for (uint64_t block : b) read(block);  // one texel, or an irregular probe's distinct blocks
-      }
-    }
+    for_each_texel_read(s, read);
     for (const tfm::FilterFill& f : fills_) l1_lines.push_back(f.line);
     lines_.lines_seen += s.lines.size();
     lines_.l1_lines += fills_.size();
@@ -194,21 +201,10 @@ class ConventionalFrontBuffer final : public TextureFrontBuffer {
   FrontHits sample(uint32_t, const TextureSampleView& s, uint64_t now, std::vector<uint64_t>& l1_lines) override {
     require_probes(s, "conventional-tu");
     const size_t before = l1_lines.size();
-    for (const stream::TextureProbe& p : s.probes) {
-      const std::span<const uint64_t> b = s.blocks.subspan(p.first_block, p.block_count);
-      const auto kind = static_cast<stream::ProbeKind>(p.kind);
-      if (stream::is_bilinear_case(kind)) {
-        for (uint8_t k : stream::kCaseTexelBlock[p.kind]) {
-          block_lines(b[k], s.block_bytes, l1_lines);
-          ++texel_reads_;
-        }
-      } else {
-        for (uint64_t block : b) {  // one texel, or an irregular probe's distinct blocks
-          block_lines(block, s.block_bytes, l1_lines);
-          ++texel_reads_;
-        }
-      }
-    }
+    for_each_texel_read(s, [&](uint64_t block) {
+      block_lines(block, s.block_bytes, l1_lines);
+      ++texel_reads_;
+    });
     lines_.lines_seen += s.lines.size();
     lines_.l1_lines += l1_lines.size() - before;
     return FrontHits{0, now};
