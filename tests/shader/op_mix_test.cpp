@@ -65,6 +65,20 @@ TEST(OpMix, StraightLineFragmentShaderCountsEachClassExactly) {
   for (uint32_t q = 3; q < kMaxLanes / 4; ++q) expect_quad(*b, q, {});
 }
 
+TEST(OpMix, DivisionByAConstantCostsTheMultiplyOnly) {
+  std::string error;
+  auto module = load("division.frag", Stage::Fragment, error);
+  ASSERT_NE(module, nullptr) << error;
+  ShaderExecutor exec(*module);
+  auto b = make_batch(4);
+  set_quad(*b, 0, 0, 0);
+  for (uint32_t l = 0; l < 4; ++l) b->inputs[slot(0, 1)][l] = fbits(3.0f);
+  ASSERT_TRUE(exec.execute(*b, {}, error)) << error;
+  // v.x / 15.0: alu 1; v.x / v.y: alu 1 + sfu 1; the two multiply-adds: alu 1 each;
+  // varyings v 2 + f 3.
+  expect_quad(*b, 0, counts(4, 1, 5, 0, 0));
+}
+
 TEST(OpMix, DivergentIfElseCostsTheQuadBothSides) {
   std::string error;
   auto module = load("op_mix_branch.frag", Stage::Fragment, error);

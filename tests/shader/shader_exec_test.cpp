@@ -73,6 +73,39 @@ TEST(ShaderExec, Arithmetic) {
   }
 }
 
+// The replay is compared with the image the driver drew, so it rounds as the driver does:
+// x / c divides (the optimizer's x * (1 / c) differs in the last bit for about half the x), and
+// a multiply-add, fused into Fma by the optimizer or written as fma(), rounds after the multiply
+// and after the add (the Vulkan spec's precision for Fma; Mesa's llvmpipe lowers ffma).
+TEST(ShaderExec, DivisionAndMultiplyAddRoundAsTheDriver) {
+  Fixture f = make("division.frag", Stage::Fragment);
+  ASSERT_TRUE(f.module);
+  auto b = make_batch(4);
+  // Lane 0: glmark2 jellyfish's time uniform, where the two roundings part; lane 1 where they
+  // agree; lanes 2 and 3 divide by zero and by a negative divisor.
+  const float x[4] = {87462.2188f, 87466.6016f, 3.0f, -7.25f};
+  const float y[4] = {15.0f, 15.0f, 0.0f, -0.1f};
+  ASSERT_NE(std::bit_cast<uint32_t>(x[0] / 15.0f), std::bit_cast<uint32_t>(x[0] * (1.0f / 15.0f)));
+  ASSERT_EQ(std::bit_cast<uint32_t>(x[1] / 15.0f), std::bit_cast<uint32_t>(x[1] * (1.0f / 15.0f)));
+  // (1 + 2^-12)^2 - 1 is 2^-11 + 2^-24 exactly; rounding the product first loses the 2^-24.
+  const float m = 1.0f + std::ldexp(1.0f, -12);
+  for (uint32_t l = 0; l < 4; ++l) {
+    b->inputs[slot(0, 0)][l] = fbits(x[l]);
+    b->inputs[slot(0, 1)][l] = fbits(y[l]);
+    b->inputs[slot(1, 0)][l] = fbits(m);
+    b->inputs[slot(1, 1)][l] = fbits(m);
+    b->inputs[slot(1, 2)][l] = fbits(-1.0f);
+  }
+  run(f, *b);
+  ASSERT_NE(std::fma(m, m, -1.0f), std::ldexp(1.0f, -11));
+  for (uint32_t l = 0; l < 4; ++l) {
+    EXPECT_EQ(out_u(*b, 0, 0, l), std::bit_cast<uint32_t>(x[l] / 15.0f)) << l;
+    EXPECT_EQ(out_u(*b, 0, 1, l), std::bit_cast<uint32_t>(x[l] / y[l])) << l;
+    EXPECT_EQ(out_f(*b, 0, 2, l), std::ldexp(1.0f, -11)) << l;
+    EXPECT_EQ(out_f(*b, 0, 3, l), std::ldexp(1.0f, -11)) << l;
+  }
+}
+
 int collatz_steps(int n) {
   int steps = 0;
   while (n != 1) {

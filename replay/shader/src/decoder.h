@@ -230,6 +230,12 @@ class Decoder {
     if (it == scalar_consts_.end()) return std::nullopt;
     return it->second;
   }
+  // The scalars (bits) of a constant (after normalisation, which folds the constant
+  // expressions into constants), or null for any other value.
+  const std::vector<uint32_t>* constant_bits(uint32_t id) const {
+    auto it = constant_bits_.find(id);
+    return it == constant_bits_.end() ? nullptr : &it->second;
+  }
 
   Inst& emit(IOp op, uint32_t d, uint32_t n, uint32_t a = 0, uint32_t b = 0, uint32_t c = 0) {
     Inst in;
@@ -309,6 +315,7 @@ class Decoder {
   std::vector<Handle> handles_;
   std::unordered_map<uint32_t, Deco> decos_;
   std::unordered_map<uint32_t, uint32_t> scalar_consts_;
+  std::unordered_map<uint32_t, std::vector<uint32_t>> constant_bits_;
   std::unordered_map<uint32_t, std::string> names_;
   uint32_t glsl_set_ = 0xffffffffu;
   uint32_t entry_function_ = 0;

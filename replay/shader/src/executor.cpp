@@ -502,7 +502,11 @@ ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
         BF(Step, b < a ? 0.0f : 1.0f)
         TF(FClamp, std::fmin(std::fmax(a, b), c))
         TF(FMix, a + (b - a) * c)
-        TF(Fma, std::fma(a, b, c))
+        // The Vulkan spec's precision for Fma is "inherited from OpFMul followed by OpFAdd", and
+        // the optimizer fuses a multiply and an add into Fma (normalise.cpp, for the operation
+        // counts): both round twice here, as Mesa's llvmpipe does (its NIR lowers ffma32), so a
+        // fused multiply-add of the optimizer's leaves the value unchanged.
+        TF(Fma, a * b + c)
         case IOp::SmoothStep:
           m.cw3(in, [](uint32_t ua, uint32_t ub, uint32_t uc) {
             float e0 = F(ua), e1 = F(ub), x = F(uc);

@@ -4,6 +4,8 @@
 #include "decoder.h"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 
 namespace tessera::shader::decode {
 
@@ -34,6 +36,7 @@ namespace tessera::shader::decode {
 // |   OpVectorTimesScalar, OpOuterProduct, integer division     |                |     |         |
 // |   (counted as one op: no cited figure for its emulation)    |                |     |         |
 // | OpFDiv: x * rcp(y)                                          | n              | n   |         |
+// | OpFDiv by a constant y (rcp(y) a normal float): x * rcp(y)  | n              |     |         |
 // | OpFRem, OpFMod: x - y * trunc|floor(x * rcp(y))             | 3n             | n   |         |
 // | OpFwidth*: |dx| + |dy| (abs is a source modifier)           | 3n             |     |         |
 // | OpIAddCarry, OpISubBorrow, OpUMulExtended, OpSMulExtended   | 2n (2 results) |     |         |
@@ -87,10 +90,18 @@ void Decoder::classify(const Instr& in, OpCounts& ops) {
   };
   const uint32_t n = type_scalars(in[1]);  // result components (instructions with a result type)
   switch (in.op) {
-    case spv::OpFDiv:
+    case spv::OpFDiv: {
       ops[OpClass::Alu] += n;
-      ops[OpClass::Sfu] += n;
+      // A constant divisor has its reciprocal computed when the shader is compiled (where that
+      // is a normal float), leaving the multiply; the replay still divides (the normaliser keeps
+      // OpFDiv: normalise.cpp).
+      const std::vector<uint32_t>* divisor = constant_bits(in[4]);
+      const bool folded = divisor != nullptr && std::all_of(divisor->begin(), divisor->end(), [](uint32_t bits) {
+        return std::isnormal(1.0f / std::bit_cast<float>(bits));
+      });
+      if (!folded) ops[OpClass::Sfu] += n;
       return;
+    }
     case spv::OpFRem: case spv::OpFMod:
       ops[OpClass::Alu] += 3 * n;
       ops[OpClass::Sfu] += n;

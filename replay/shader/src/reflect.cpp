@@ -96,6 +96,7 @@ void Decoder::declare_constant(const Instr& in) {
   v.kind = ValKind::Reg;
   v.type = t;
   v.reg = alloc(ti.scalars);
+  const size_t first = p_.constants.size();
   switch (in.op) {
     case spv::OpConstant: case spv::OpSpecConstant:
       p_.constants.push_back({v.reg, in[3]});
@@ -125,6 +126,10 @@ void Decoder::declare_constant(const Instr& in) {
       break;
     }
     default: fail("unsupported constant " + opcode_name(in.op));
+  }
+  if (p_.constants.size() - first == ti.scalars) {
+    std::vector<uint32_t>& bits = constant_bits_[id];
+    for (size_t i = first; i < p_.constants.size(); ++i) bits.push_back(p_.constants[i].second);
   }
   values_[id] = v;
 }
