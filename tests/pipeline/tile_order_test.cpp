@@ -1,6 +1,6 @@
 // Tile orders (paper 001 section III-C, Fig. 7): the 4x4 Z-order and Hilbert orders exactly, the
-// Hilbert curve's unit steps, S-order's 8x8 sub-frames visited in an S, and permutations of any
-// grid.
+// Hilbert curve's unit steps, S-order's 8x8 sub-frames visited in an S with every step to an edge
+// neighbour on real screens, and permutations of any grid.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -81,7 +81,70 @@ TEST(TileOrder, SOrderVisitsTheSubFramesInAnS) {
     }
   }
   EXPECT_TRUE(adjacent(order[63], order[64], n));    // row 0: left to right
+  EXPECT_TRUE(adjacent(order[127], order[128], n));  // down to row 1, in the same column
   EXPECT_TRUE(adjacent(order[191], order[192], n));  // row 1: right to left
+  // Each sub-frame is the 8x8 Hilbert curve (hilbert_point), turned or mirrored to join its
+  // neighbours: one of the square's eight symmetries maps the one onto the other.
+  for (uint32_t s = 0; s < 4; ++s) {
+    bool some_symmetry = false;
+    for (uint32_t sym = 0; sym < 8 && !some_symmetry; ++sym) {
+      bool all = true;
+      for (uint32_t d = 0; d < 64 && all; ++d) {
+        uint32_t hx = 0, hy = 0;
+        hilbert_point(8, d, &hx, &hy);
+        if (sym & 1) hx = 7 - hx;
+        if (sym & 2) hy = 7 - hy;
+        if (sym & 4) std::swap(hx, hy);
+        const uint32_t t = order[s * 64 + d];
+        all = (t % n) % 8 == hx && (t / n) % 8 == hy;
+      }
+      some_symmetry = all;
+    }
+    EXPECT_TRUE(some_symmetry) << "sub-frame " << s;
+  }
+}
+
+// The papers' screens in 32x32 tiles (1280x720 -> 40x23 with a 7-tile last row, 1960x768 ->
+// 62x24 with a 6-tile last column, 2160x1080 -> 68x34 with both, 1280x800 -> 40x25 whose last
+// row one tile deep joins the one above): every step of the S-order, across sub-frames, rows and
+// partial sub-frames, is to an edge neighbour.
+TEST(TileOrder, SOrderStepsToAnEdgeNeighbourOnTheScreens) {
+  const uint32_t grids[][2] = {{40, 23}, {62, 24}, {68, 34}, {40, 25}, {16, 16}, {8, 8}, {9, 9}, {1, 12}, {12, 1}};
+  for (const auto& g : grids) {
+    const auto order = tile_order(TileOrderKind::SHilbert, g[0], g[1]);
+    ASSERT_TRUE(is_permutation(order, g[0] * g[1])) << g[0] << "x" << g[1];
+    EXPECT_EQ(order.front(), 0u) << g[0] << "x" << g[1];
+    for (size_t i = 1; i < order.size(); ++i) {
+      ASSERT_TRUE(adjacent(order[i - 1], order[i], g[0])) << g[0] << "x" << g[1] << " step " << i << ": tile "
+                                                           << order[i - 1] << " to " << order[i];
+    }
+  }
+}
+
+// Any grid up to 70x40: a permutation whose steps are all to an edge neighbour but at most one
+// diagonal step (a partial sub-frame whose parity allows no edge path between the corners it
+// joins: 2 x 5 tiles entered and left on one long side, say).
+TEST(TileOrder, SOrderTakesAtMostOneDiagonalStepOnAnyGrid) {
+  uint32_t diagonal_66x13 = 0;
+  for (uint32_t w = 1; w <= 70; ++w) {
+    for (uint32_t h = 1; h <= 40; ++h) {
+      const auto order = tile_order(TileOrderKind::SHilbert, w, h);
+      ASSERT_TRUE(is_permutation(order, w * h)) << w << "x" << h;
+      uint32_t diagonal = 0;
+      for (size_t i = 1; i < order.size(); ++i) {
+        const int dx = std::abs(static_cast<int>(order[i] % w) - static_cast<int>(order[i - 1] % w));
+        const int dy = std::abs(static_cast<int>(order[i] / w) - static_cast<int>(order[i - 1] / w));
+        ASSERT_TRUE(dx + dy == 1 || (dx == 1 && dy == 1)) << w << "x" << h << " step " << i;
+        diagonal += dx + dy == 2 ? 1 : 0;
+      }
+      EXPECT_LE(diagonal, 1u) << w << "x" << h;
+      if (w == 66 && h == 13) diagonal_66x13 = diagonal;
+    }
+  }
+  // 66x13: the last row's first sub-frame is 2 x 5 tiles, entered at its top-left corner and to
+  // be left at its bottom-left one (its row runs right to left); a chess-board colouring gives
+  // both corners one colour over 10 cells, so no edge path joins them.
+  EXPECT_EQ(diagonal_66x13, 1u);
 }
 
 // Any grid, including the papers' screens in 32x32 tiles (1960x768 -> 62x24, 2160x1080 -> 68x34)

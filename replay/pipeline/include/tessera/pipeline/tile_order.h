@@ -9,13 +9,18 @@
 //              top-right tile (4x4: along the top row first, then down the left column...)
 //   s-hilbert  paper 001's "S-order": the Hilbert curve inside each 8x8-tile sub-frame, the
 //              sub-frames visited boustrophedonically (row 0 of sub-frames left to right, row 1
-//              right to left, ...). In a right-to-left row the curve is mirrored, so that inside
-//              every row the curve leaves each sub-frame at the corner that touches the next one.
+//              right to left, ...). Each sub-frame's curve runs between the corner where the
+//              previous one left off and the corner touching the next sub-frame (on the side
+//              facing the row's direction; for the last of a row, at the bottom, above the next
+//              row's first), so every step, across sub-frames and rows too, is to an edge
+//              neighbour. Partial sub-frames at the right and bottom edges get the generalised
+//              Hilbert curve of their own rectangle (a last row or column one tile deep joins
+//              the one before); where the parity of a partial sub-frame allows no edge path
+//              between its two corners, one step is diagonal (never on the papers' screens).
 //
 // Grids that are not a power of two (1960x768 in 32x32 tiles is 62x24): z and hilbert run over
 // the smallest enclosing power-of-two square and skip positions outside the grid, so every tile
-// is visited once and neighbours in the curve stay neighbours wherever the grid allows; s-hilbert
-// does the same inside each partial sub-frame at the right and bottom edges.
+// is visited once and neighbours in the curve stay neighbours wherever the grid allows.
 #pragma once
 
 #include <cstdint>
