@@ -56,12 +56,27 @@ void SubtileAssigner::next_tile(uint32_t seq, uint32_t tx, uint32_t ty) {
     // tile's subtile on the other side of the edge.
     for (uint32_t s = 0; s < n; ++s) map_[s] = before[mirror(s, dx != 0)];
     if (assignment_ == Assignment::Flip2 && seq % 2 == 0) {
-      // Entering an odd tile (1-based): the subtiles off the shared edge flip amongst themselves,
-      // mirrored across the axis perpendicular to the edge (in a 2x2 grid: the two far subtiles
-      // swap cores).
+      // Entering an odd tile (1-based): the subtiles off the shared edge flip amongst themselves.
       const std::vector<uint32_t> flipped = map_;
+      const uint32_t along = dx != 0 ? grid_.rows : grid_.cols;  // subtiles side by side on the edge
       for (uint32_t s = 0; s < n; ++s) {
-        if (!on_edge(s, -dx, -dy)) map_[s] = flipped[mirror(s, dx == 0)];
+        if (on_edge(s, -dx, -dy)) continue;
+        if (along > 1) {
+          // Mirrored across the axis perpendicular to the edge (in a 2x2 grid: the two far
+          // subtiles swap cores).
+          map_[s] = flipped[mirror(s, dx == 0)];
+        } else {
+          // Strips parallel to the edge (CG-yrect stepping up or down, CG-xrect left or right):
+          // that mirror would leave each in place, so their order away from the edge reverses
+          // (4 strips, edge strip 0: strips 1 and 3 swap cores, 2 keeps its own).
+          const uint32_t col = s % grid_.cols, row = s / grid_.cols;
+          const uint32_t depth = dx != 0 ? grid_.cols : grid_.rows;  // strips, the edge one included
+          const uint32_t pos = dx != 0 ? col : row;
+          const bool edge_first = dx > 0 || dy > 0;  // the edge strip is at index 0
+          const uint32_t lo = edge_first ? 1 : 0, hi = edge_first ? depth - 1 : depth - 2;
+          const uint32_t other = lo + hi - pos;
+          map_[s] = flipped[dx != 0 ? row * grid_.cols + other : other * grid_.cols + col];
+        }
       }
     }
   }

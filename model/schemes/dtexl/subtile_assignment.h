@@ -12,8 +12,12 @@
 //           figure's tile IDs count from 1) also "flips the non-sharing subtiles amongst
 //           themselves": the subtiles off the shared edge are mirrored across the axis
 //           perpendicular to it (2x2: the two far subtiles swap cores), so over a frame no core
-//           is always the one at the edge. Sorder-flp (Fig. 8(h)) is flip2 with CG-yrect in
-//           S-order (whose strips all touch a vertical shared edge: there it equals flip).
+//           is always the one at the edge. Strips parallel to the edge (one subtile along it)
+//           would not move under that mirror: their order away from the edge reverses instead.
+//           Sorder-flp (Fig. 8(h)) is flip2 with CG-yrect (four strips, each as wide as the tile)
+//           in S-order: a step up or down mirrors the strips and, into odd tiles, swaps the
+//           second and fourth from the edge; a step left or right changes nothing, every strip
+//           already touching the shared edge on both sides of it.
 //   flip3   HLB-flp3 (Fig. 8(f)): flip, and every 16 tiles all four subtiles flip (the
 //           assignment turns by 180 degrees), "such that the same FP is not at an advantage or
 //           a disadvantage every time".

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <map>
+#include <numeric>
+#include <utility>
 #include <vector>
 
 #include "frame_builder.h"
@@ -103,10 +106,161 @@ uint32_t edges_kept(Assignment a, pipeline::TileOrderKind order, Grouping g = Gr
   return static_cast<uint32_t>(assigner.edge_kept());
 }
 
-TEST(DtexlAssignment, Figure8ConstantAssignments) {
-  for (auto order : {pipeline::TileOrderKind::Z, pipeline::TileOrderKind::Hilbert}) {
-    for (const auto& map : assignments(Assignment::Const, order)) EXPECT_EQ(map, (std::vector<uint32_t>{0, 1, 2, 3}));
+// Fig. 8 by geometry, written apart from SubtileAssigner's index arithmetic: a subtile is a cell
+// of the frame (its tile's cell (c, r) of cols x rows, at frame cell (tx * cols + c, ty * rows +
+// r)); a flip gives each cell of the new tile the core of its mirror image across the shared
+// edge line, which lies in the previous tile; flip2's inner flip and flip3's turn reflect cells
+// through lines of the new tile. Coordinates are doubled so cell centres and edges are integers.
+class Figure8Oracle {
+ public:
+  Figure8Oracle(Assignment a, uint32_t cols, uint32_t rows) : a_(a), cols_(static_cast<int>(cols)), rows_(static_cast<int>(rows)) {}
+  std::vector<uint32_t> next(uint32_t seq, int tx, int ty) {
+    const int n = cols_ * rows_;
+    if (seq == 0) {
+      cores_.resize(static_cast<size_t>(n));
+      std::iota(cores_.begin(), cores_.end(), 0u);
+    } else {
+      const int dx = tx - tx_, dy = ty - ty_;
+      if (a_ != Assignment::Const && std::abs(dx) + std::abs(dy) == 1) {
+        const std::vector<uint32_t> before = cores_;
+        // The shared edge line, doubled: x = 2 * cols * (the new tile's left or right side).
+        const int edge = dx > 0 ? 2 * cols_ * tx : dx < 0 ? 2 * cols_ * (tx + 1) : dy > 0 ? 2 * rows_ * ty : 2 * rows_ * (ty + 1);
+        for (int cell = 0; cell < n; ++cell) {
+          int X = 2 * (tx * cols_ + cell % cols_) + 1, Y = 2 * (ty * rows_ + cell / cols_) + 1;
+          if (dx != 0) X = 2 * edge - X; else Y = 2 * edge - Y;
+          cores_[static_cast<size_t>(cell)] = before[static_cast<size_t>(((Y - 1) / 2 - ty_ * rows_) * cols_ + (X - 1) / 2 - tx_ * cols_)];
+        }
+        if (a_ == Assignment::Flip2 && seq % 2 == 0) inner_flip(tx, ty, dx, edge);
+      }
+      if (a_ == Assignment::Flip3 && seq % 16 == 0) {
+        // Through the tile's centre: every cell to the diametrically opposite one.
+        const std::vector<uint32_t> now = cores_;
+        for (int cell = 0; cell < n; ++cell) cores_[static_cast<size_t>(cell)] = now[static_cast<size_t>(n - 1 - cell)];
+      }
+    }
+    tx_ = tx;
+    ty_ = ty;
+    return cores_;
   }
+
+ private:
+  // The cells away from the edge line swap by reflection: across the tile's centre line
+  // perpendicular to the edge when several cells sit along the edge, else across the middle of
+  // the band of cells away from it.
+  void inner_flip(int tx, int ty, int dx, int edge) {
+    const std::vector<uint32_t> now = cores_;
+    const int n = cols_ * rows_;
+    const bool vertical_edge = dx != 0;
+    const int along = vertical_edge ? rows_ : cols_, depth = vertical_edge ? cols_ : rows_;
+    for (int cell = 0; cell < n; ++cell) {
+      int X = 2 * (tx * cols_ + cell % cols_) + 1, Y = 2 * (ty * rows_ + cell / cols_) + 1;
+      const int distance = std::abs((vertical_edge ? X : Y) - edge);  // 1 for the cells on the edge
+      if (distance == 1) continue;
+      if (along > 1) {
+        const int centre = vertical_edge ? 2 * ty * rows_ + rows_ : 2 * tx * cols_ + cols_;
+        if (vertical_edge) Y = 2 * centre - Y; else X = 2 * centre - X;
+      } else {
+        // The band from distance 3 to 2 * depth - 1: reflect the distance through its middle.
+        const int reflected = 2 + 2 * depth - distance;
+        const int sign = (vertical_edge ? X : Y) > edge ? 1 : -1;
+        (vertical_edge ? X : Y) = edge + sign * reflected;
+      }
+      cores_[static_cast<size_t>(cell)] = now[static_cast<size_t>(((Y - 1) / 2 - ty * rows_) * cols_ + (X - 1) / 2 - tx * cols_)];
+    }
+  }
+
+  Assignment a_;
+  int cols_, rows_;
+  std::vector<uint32_t> cores_;
+  int tx_ = 0, ty_ = 0;
+};
+
+struct Figure8Case {
+  const char* subfigure;
+  Grouping grouping;
+  pipeline::TileOrderKind order;
+  Assignment assignment;
+};
+
+constexpr Figure8Case kFigure8[] = {
+    {"8(a) Zorder-const", Grouping::CgSquare, pipeline::TileOrderKind::Z, Assignment::Const},
+    {"8(b) Zorder-flp", Grouping::CgSquare, pipeline::TileOrderKind::Z, Assignment::Flip},
+    {"8(c) HLB-const", Grouping::CgSquare, pipeline::TileOrderKind::Hilbert, Assignment::Const},
+    {"8(d) HLB-flp1", Grouping::CgSquare, pipeline::TileOrderKind::Hilbert, Assignment::Flip},
+    {"8(e) HLB-flp2", Grouping::CgSquare, pipeline::TileOrderKind::Hilbert, Assignment::Flip2},
+    {"8(f) HLB-flp3", Grouping::CgSquare, pipeline::TileOrderKind::Hilbert, Assignment::Flip3},
+    {"8(g) Sorder-const", Grouping::CgYrect, pipeline::TileOrderKind::SHilbert, Assignment::Const},
+    {"8(h) Sorder-flp", Grouping::CgYrect, pipeline::TileOrderKind::SHilbert, Assignment::Flip2},
+};
+
+// Every tile's core map of every subfigure, on the figure's 4x4 frame, an 8x8 one (flip3's turn
+// at tiles 16, 32 and 48), a rectangular 12x7 one (partial S-order sub-frames, Z and Hilbert
+// over the enclosing square) and with 8 cores (CG-square 4x2, CG-yrect 1x8).
+TEST(DtexlAssignment, Figure8CoreMapOfEveryTile) {
+  for (const Figure8Case& f : kFigure8) {
+    for (uint32_t cores : {4u, 8u}) {
+      for (const auto& [w, h] : {std::pair{4u, 4u}, std::pair{8u, 8u}, std::pair{12u, 7u}}) {
+        const dtexl::SubtileGrid grid = dtexl::subtile_grid(f.grouping, cores);
+        dtexl::SubtileAssigner assigner(f.assignment, grid);
+        Figure8Oracle oracle(f.assignment, grid.cols, grid.rows);
+        const auto tiles = pipeline::tile_order(f.order, w, h);
+        for (uint32_t seq = 0; seq < tiles.size(); ++seq) {
+          const uint32_t tx = tiles[seq] % w, ty = tiles[seq] / w;
+          assigner.next_tile(seq, tx, ty);
+          ASSERT_EQ(assigner.map(), oracle.next(seq, static_cast<int>(tx), static_cast<int>(ty)))
+              << f.subfigure << ", " << cores << " cores, " << w << "x" << h << " tiles, tile " << seq << " at (" << tx
+              << "," << ty << ")";
+        }
+      }
+    }
+  }
+}
+
+// How many consecutive-tile transitions keep the shared edge's subtiles on one core, counted
+// from the order alone: CG-square under const keeps none (a 2x2 grid mirrored is never itself);
+// CG-yrect's strips span the tile, so on a step left or right each strip meets its own core
+// across the edge under any assignment, and on a step up or down only a flip keeps it; every
+// flip keeps every transition but flip3's turns (tiles 16, 32, 48).
+TEST(DtexlAssignment, Figure8EdgesKeptFollowFromTheOrder) {
+  const uint32_t n = 8;
+  for (const Figure8Case& f : kFigure8) {
+    const auto tiles = pipeline::tile_order(f.order, n, n);
+    uint32_t horizontal = 0, vertical = 0, turns = 0;
+    for (uint32_t seq = 1; seq < tiles.size(); ++seq) {
+      const int dx = std::abs(static_cast<int>(tiles[seq] % n) - static_cast<int>(tiles[seq - 1] % n));
+      const int dy = std::abs(static_cast<int>(tiles[seq] / n) - static_cast<int>(tiles[seq - 1] / n));
+      if (dx + dy != 1) continue;
+      (dx == 1 ? horizontal : vertical) += 1;
+      if (seq % 16 == 0) ++turns;
+    }
+    uint32_t want = 0;
+    if (f.assignment == Assignment::Const) want = f.grouping == Grouping::CgYrect ? horizontal : 0;
+    else want = horizontal + vertical - (f.assignment == Assignment::Flip3 ? turns : 0);
+    EXPECT_EQ(edges_kept(f.assignment, f.order, f.grouping, n), want) << f.subfigure;
+  }
+  // The orders themselves: Hilbert and S-order step to a neighbour every time on 8x8 (63 steps);
+  // Z-order's jumps between 2x2 blocks share no edge.
+  EXPECT_EQ(edges_kept(Assignment::Flip, pipeline::TileOrderKind::Hilbert, Grouping::CgSquare, n), 63u);
+  EXPECT_EQ(edges_kept(Assignment::Flip, pipeline::TileOrderKind::SHilbert, Grouping::CgYrect, n), 63u);
+  // flip3 on 8x8 Hilbert: the turns at tiles 16, 32 and 48 are the three edges not kept.
+  EXPECT_EQ(edges_kept(Assignment::Flip3, pipeline::TileOrderKind::Hilbert, Grouping::CgSquare, n), 60u);
+}
+
+// Sorder-flp differs from Sorder-const on the S-order's vertical steps, and flip2 from flip:
+// into an odd tile below, the strips mirror (the edge strip takes the core of the strip above
+// the edge) and the second and fourth from the edge swap.
+TEST(DtexlAssignment, Figure8SorderFlp2ReversesTheStripsAwayFromTheEdge) {
+  dtexl::SubtileAssigner flp2(Assignment::Flip2, dtexl::subtile_grid(Grouping::CgYrect, 4));
+  dtexl::SubtileAssigner flp(Assignment::Flip, dtexl::subtile_grid(Grouping::CgYrect, 4));
+  for (auto* a : {&flp2, &flp}) {
+    a->next_tile(0, 0, 0);
+    a->next_tile(1, 0, 1);  // down: even tile 2 (1-based), plain mirror
+    a->next_tile(2, 0, 2);  // down again, into odd tile 3
+  }
+  // Tile 2: strips 0..3 take cores 3, 2, 1, 0 (the mirror of 0, 1, 2, 3 across the top edge).
+  // Tile 3 by flip: the mirror again, 0, 1, 2, 3; by flip2, strips 1 and 3 then swap.
+  EXPECT_EQ(flp.map(), (std::vector<uint32_t>{0, 1, 2, 3}));
+  EXPECT_EQ(flp2.map(), (std::vector<uint32_t>{0, 3, 2, 1}));
 }
 
 TEST(DtexlAssignment, Figure8FlipsKeepSharedEdgesOnOneCore) {
