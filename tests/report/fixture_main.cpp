@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
     }
     // HLB-flp2 is DTexL itself (mobile4+dtexl below).
     const char* assignments[] = {"zorder-const", "zorder-flp", "hlb-const", "hlb-flp1",
-                                 "hlb-flp3", "sorder-const", "sorder-flp", "upper-bound"};
+                                 "hlb-flp3", "sorder-const", "sorder-flp", "one-core-bound"};
     for (int a = 0; a < 8; ++a) run(std::string("mobile4+dtexl-") + assignments[a], {{"l2.accesses", 1000 * k * (0.6 - 0.01 * a)}});
     run("mobile4+dtexl", {{"l2.accesses", 540 * k}, {"cycles", 8.3e5 * k}, {"energy.total_nj", 4.7e5 * k},
                           {"dram.accesses", 298 * k}});

@@ -479,14 +479,14 @@ TEST(Configurations, SpecsOverridesAndRefusals) {
   EXPECT_EQ(configs[0].params.get_int("l1tex.size"), 32 * 1024);
   EXPECT_THROW(build_configurations({"mobile4"}, "", "", {"dtexl.grouping=CG-xrect"}), ParamError);
   // The parameters of the upper bound: one core with the four L1s' capacity.
-  const Configuration bound = parse_configuration("mobile4+dtexl-upper-bound");
+  const Configuration bound = parse_configuration("mobile4+dtexl-one-core-bound");
   EXPECT_EQ(bound.params.get_int("gpu.shader_cores"), 1);
   EXPECT_EQ(bound.params.get_int("l1tex.size"), 64 * 1024);
   // --schemes dtexl: the baseline, then every variant, on the paper's preset.
   const auto specs = scheme_specs({"dtexl"}, {});
   EXPECT_EQ(specs.front(), "mobile4");
   EXPECT_NE(std::find(specs.begin(), specs.end(), "mobile4+dtexl"), specs.end());
-  EXPECT_NE(std::find(specs.begin(), specs.end(), "mobile4+dtexl-upper-bound"), specs.end());
+  EXPECT_NE(std::find(specs.begin(), specs.end(), "mobile4+dtexl-one-core-bound"), specs.end());
   EXPECT_EQ(scheme_specs({"dtexl"}, {"mobile32"}).front(), "mobile32");
 }
 
