@@ -13,6 +13,7 @@ void BlendUnit::begin_phase(uint64_t t0) {
   queued_ = 0;
   write_buffer_ = {};
   flush_.assign(p_.cfg.subtile_barriers ? cores : 1, Flush{});
+  finished_.assign(p_.cfg.subtile_barriers ? size_t{p_.ntiles} * cores : 0, 0);
   fifo_.assign(cores, {});
   free_.assign(cores, t0);
   meter.reset_units(cores);
@@ -37,10 +38,14 @@ bool BlendUnit::start_flush(uint32_t k, uint32_t core, bool all, uint64_t t) {
   f.slot = t;
   f.written = t;
   uint64_t n = 0;
+  if (!all) finished_[size_t{k} * cores + core] = 1;
   // Per subtile each core's colour-buffer bank flushes its pixels on its own (paper 001 section
-  // III-E). A line whose pixels all belong to one core's quads (coarse groupings) goes with that
-  // core; lines shared by several cores (fine-grained groupings) or never covered are dealt to
-  // the cores in turn, each written once.
+  // III-E). A line whose covered pixels all belong to one core's quads (coarse groupings) goes
+  // with that core. A line shared by several cores (fine-grained groupings) is written once, when
+  // the last of them has finished the tile: the banks that finish first hand their part of it to
+  // the write path, which combines the parts, so no core's blending into it is lost. Lines no
+  // quad covered are dealt to the cores in turn.
+  std::vector<uint16_t> owners;
   for (uint32_t i = tile.store_begin; i < tile.store_end; ++i) {
     const StoreRange& store = p_.index->stores[i];
     if (store.depth_stencil && !p_.cfg.store_depth) continue;
@@ -51,17 +56,21 @@ bool BlendUnit::start_flush(uint32_t k, uint32_t core, bool all, uint64_t t) {
         const uint64_t last = std::min<uint64_t>(line + p_.cfg.line_bytes, store.address + store.bytes) - 1 - store.address;
         const uint32_t px0 = static_cast<uint32_t>(first * store.row_pixels / store.bytes);
         const uint32_t px1 = static_cast<uint32_t>(last * store.row_pixels / store.bytes);
-        uint16_t owner = RasterPipeline::kNoOwner;
+        owners.clear();
         for (uint32_t px = px0 & ~1u; px <= px1; px += 2) {  // every quad the line touches
           const uint16_t o = p_.owner(k, px, store.row);
-          if (o == RasterPipeline::kNoOwner || (owner != RasterPipeline::kNoOwner && o != owner)) {
-            owner = RasterPipeline::kNoOwner;
-            break;
+          if (o != RasterPipeline::kNoOwner && std::find(owners.begin(), owners.end(), o) == owners.end()) {
+            owners.push_back(o);
           }
-          owner = o;
         }
-        mine = owner == RasterPipeline::kNoOwner ? n % cores == core : owner == core;
-        ++n;
+        if (owners.empty()) {
+          mine = n++ % cores == core;
+        } else {
+          // This core's finish completes the owners: it is one of them and the others are done.
+          mine = std::find(owners.begin(), owners.end(), core) != owners.end() &&
+                 std::all_of(owners.begin(), owners.end(),
+                             [&](uint16_t o) { return finished_[size_t{k} * cores + o] != 0; });
+        }
       }
       if (mine) f.lines.push_back(line);
     });
@@ -101,6 +110,7 @@ bool BlendUnit::flush_step(uint32_t unit, uint64_t t) {
     f.written = std::max(f.written, written);
     f.slot = enter + 1;
     ++flush_meter.busy;
+    ++lines_flushed[unit];
     ++p_.activity->tile_buffer_flushes;
   }
   f.active = false;

@@ -52,6 +52,7 @@ class BlendUnit {
 
   StageMeter meter;        // blending
   StageMeter flush_meter;  // the colour flush (busy: lines written)
+  std::vector<uint64_t> lines_flushed;  // per flush unit (per core; unit 0 flushes every line per tile), this frame
 
  private:
   struct Entry {
@@ -78,6 +79,7 @@ class BlendUnit {
     uint64_t released = 0;  // once done: the colour buffer (bank) may take the next tile
   };
   std::vector<Flush> flush_;  // per flush unit: one, or one per core with gpu.barrier=subtile
+  std::vector<uint8_t> finished_;  // per (tile, core) with gpu.barrier=subtile: its flush has begun
 };
 
 }  // namespace tessera::model

@@ -36,6 +36,7 @@ void RasterPipeline::begin_frame(MemoryHierarchy* hierarchy, FrameResults* resul
   for (StageMeter* m : {&fetcher.meter, &rasterizer.meter, &earlyz.meter, &core.meter, &blend.meter, &blend.flush_meter}) {
     m->reset(0);
   }
+  blend.lines_flushed.assign(cfg.cores, 0);
 }
 
 void RasterPipeline::fail(const std::string& what) const { throw ModelError("access stream: " + what); }

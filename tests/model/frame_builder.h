@@ -59,7 +59,8 @@ struct FrameSpec {
   uint32_t pb_lines_per_tile = 0;              // PB-Lists line written and read per tile
   uint32_t primitives_per_tile = 1;            // Primitive events per tile (its quads split evenly)
   uint32_t attribute_lines = 0;                // PB-Attributes lines per primitive, written and read
-  uint32_t load_lines = 0, store_lines = 0;    // attachment lines per tile (colour)
+  uint32_t load_lines = 0, store_lines = 0;    // colour: attachment lines per tile; a store is one tile row
+  uint32_t store_row_lines = 1;                // 64-byte lines per colour store (tile row)
   uint32_t depth_lines = 0;                    // depth attachment lines per tile, loaded and stored
   std::optional<stream::OpMix> vertex_mix;     // per VertexShade (unset: the legacy mix of vertex_instructions)
   uint32_t subpasses = 1;                      // geometry + tiles repeated inside the pass
@@ -145,7 +146,9 @@ inline std::vector<uint8_t> buildFrame(const FrameSpec& f) {
           }
         }
       }
-      for (uint32_t l = 0; l < f.store_lines; ++l) w.attachment_store(kFbBase + (uint64_t{t} * 256 + l) * 64, 64, 0);
+      for (uint32_t l = 0; l < f.store_lines; ++l) {
+        w.attachment_store(kFbBase + (uint64_t{t} * 256 + l * f.store_row_lines) * 64, 64 * f.store_row_lines, 0);
+      }
       for (uint32_t l = 0; l < f.depth_lines; ++l) {
         w.attachment_store(kDepthBase + (uint64_t{t} * 256 + l) * 64, 64, 1, stream::kAspectDepthStencil);
       }

@@ -123,6 +123,35 @@ TEST(GpuModel, SubtileBarriersRemoveTheWaitForTheSlowestCore) {
   EXPECT_EQ(m(sub, "core.cycles.barrier_wait"), 0);
 }
 
+// Per subtile each core's bank flushes its own colour lines (paper 001 section III-E); a line the
+// quads of several cores share waits for the last of them. One 32x32 tile in FG-xshift2: every
+// 64-byte line is 16 pixels, 8 quads of a row, and (qx + 2 qy) mod 4 gives them all four cores,
+// so core 0, whose quads are heavy, finishes last and writes all 64 lines (CG-square, whose
+// quadrants' lines each go with one core: dtexl_test.cpp). Per tile flush unit 0 writes all 64.
+TEST(GpuModel, SharedColourLinesWaitForTheLastCoreToFinish) {
+  FrameSpec f;
+  f.quad = [](uint32_t, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    q.instructions = (qx + 2 * qy) % 4 == 0 ? 400 : 4;
+    return q;
+  };
+  f.store_lines = 32;  // 32 rows of 32 RGBA8 pixels: two 64-byte lines a row
+  f.store_row_lines = 2;
+  const auto bytes = buildFrame(f);
+  const auto lines = [](const FrameResults& r) {
+    std::vector<double> per_core(4);
+    for (const CoreMetric& c : r.core_metrics) {
+      if (c.metric == "color_flush_lines") per_core.at(c.core) = c.value;
+    }
+    return per_core;
+  };
+  const FrameResults sub = runModel(bytes, classic({"gpu.barrier=subtile", "queue.fragment=256"}));
+  EXPECT_EQ(lines(sub), (std::vector<double>{64, 0, 0, 0}));
+  EXPECT_EQ(m(sub, "dram.color_flushes"), 64);
+  const FrameResults tile = runModel(bytes, classic({"gpu.barrier=tile"}));
+  EXPECT_EQ(lines(tile), (std::vector<double>{64, 0, 0, 0}));
+}
+
 TEST(GpuModelReconcile, EveryCacheCountsWhatWasSentToIt) {
   const auto bytes = buildFrame(mixedFrame());
   expectEveryCacheCountsItsRequests(runModel(bytes, smallCaches()), recount(bytes));
@@ -406,7 +435,7 @@ TEST(GpuModel, PerTileAndPerCoreRows) {
   EXPECT_EQ(tile0["quads"], 256);
   for (int c = 0; c < 4; ++c) EXPECT_EQ(tile0["core." + std::to_string(c) + ".busy_cycles"], 64 * 10);
   EXPECT_GE(tile0["cycles"], 64 * 10);
-  ASSERT_EQ(r.core_metrics.size(), 4u * (4 + kCoreStates));
+  ASSERT_EQ(r.core_metrics.size(), 4u * (5 + kCoreStates));
   EXPECT_EQ(r.core_metrics[0].metric, "quads");
   EXPECT_EQ(r.core_metrics[0].value, 128);
   EXPECT_EQ(r.cores_imbalance, 0);

@@ -396,6 +396,30 @@ TEST(DtexlBarriers, DecoupledBarriersOverlapTheHeavySubtiles) {
   EXPECT_GT(m(tile, "cores.imbalance"), 1.0);
 }
 
+// Per subtile a CG-square quadrant's colour lines (16 pixels of one quadrant's rows) belong to its
+// core alone: each core's bank writes its own 16 of the tile's 64 lines, whichever finishes last.
+TEST(DtexlBarriers, EachQuadrantsColourLinesGoWithItsCore) {
+  FrameSpec f;
+  f.quad = [](uint32_t, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    q.instructions = qx < 8 && qy < 8 ? 400 : 4;  // the top-left quadrant is heavy
+    return q;
+  };
+  f.store_lines = 32;  // 32 rows of 32 RGBA8 pixels: two 64-byte lines a row
+  f.store_row_lines = 2;
+  const auto bytes = buildFrame(f);
+  Configuration c = parse_configuration("mobile4+dtexl-hlb-const");
+  auto model = c.make_model();
+  FrameResults r;
+  std::string error;
+  ASSERT_TRUE(model->run(bytes, r, &error)) << error;
+  std::vector<double> lines(4);
+  for (const CoreMetric& k : r.core_metrics) {
+    if (k.metric == "color_flush_lines") lines.at(k.core) = k.value;
+  }
+  EXPECT_EQ(lines, (std::vector<double>{16, 16, 16, 16}));
+}
+
 // Combining: DTexL takes the quad scheduler; a scheme on another hook runs beside it.
 class LastLineScheme final : public SchemeInstance {
  public:
