@@ -233,8 +233,8 @@ TEST(FigureSql, ScalingPairsEachCoreCountWithItsOwnBaseline) {
 TEST(FigureSql, MissRatioCurvesPoolTheSuitePerPolicyAndSize) {
   TempPath path("r.db");
   FigureDb f(path.str());
-  auto params = [](const char* size, const char* policy) {
-    return results::Params{{"tile.size", size}, {"tile.policy", policy}, {"tile.ways", "4"}};
+  auto params = [](const char* size, const char* policy, const char* bypass = "false") {
+    return results::Params{{"tile.size", size}, {"tile.policy", policy}, {"tile.ways", "4"}, {"tile.bypass", bypass}};
   };
   f.run("a.tcap", "mobile4-64k", {{1, {{"tile.accesses", 100}, {"tile.misses", 40}, {"tile.lower_bound_lines", 20}}}},
         params("65536", "lru"));
@@ -244,13 +244,47 @@ TEST(FigureSql, MissRatioCurvesPoolTheSuitePerPolicyAndSize) {
         params("65536", "opt"));
   f.run("a.tcap", "mobile4-64k+tile.size=16384+tile.policy=opt", {{1, {{"tile.accesses", 100}, {"tile.misses", 50}}}},
         params("16384", "opt"));
+  f.run("a.tcap", "mobile4-64k+tile.policy=opt+tile.bypass=true", {{1, {{"tile.accesses", 100}, {"tile.misses", 20}}}},
+        params("65536", "opt", "true"));
   f.run("a.tcap", "mobile4-64k+tcor", {{1, {{"tile.accesses", 100}, {"tile.misses", 1}}}}, params("65536", "opt"));
   const auto rows = figure_rows(f.db(), "003-fig11-mrc");
   EXPECT_DOUBLE_EQ(at(rows, "suite", "LRU, 4-way", "", 64), 0.3);  // (40 + 80) / (100 + 300)
   EXPECT_DOUBLE_EQ(at(rows, "suite", "OPT, 4-way", "", 64), 0.25);
   EXPECT_DOUBLE_EQ(at(rows, "suite", "OPT, 4-way", "", 16), 0.5);
+  EXPECT_DOUBLE_EQ(at(rows, "suite", "OPT (writes bypass), 4-way", "", 64), 0.2);
   EXPECT_DOUBLE_EQ(at(rows, "suite", "lower bound (LB)", "", 64), 0.2);
-  EXPECT_EQ(rows.size(), 4u);  // the tcor scheme run is not a point of the curves
+  EXPECT_EQ(rows.size(), 5u);  // the tcor scheme run is not a point of the curves
+}
+
+// Figs. 11-12 like for like: TCOR's Attribute Cache in primitives, OPT and LRU per associativity,
+// each against the bound of its own capacity; x is the Attribute Cache (tile.size - tcor.plc_size).
+TEST(FigureSql, AttributeCacheCurvesAgainstTheirOwnBound) {
+  TempPath path("r.db");
+  FigureDb f(path.str());
+  auto params = [](const char* size, const char* ways, const char* policy) {
+    return results::Params{{"tile.size", size}, {"tcor.plc_size", "16384"}, {"tile.ways", ways}, {"tcor.policy", policy}};
+  };
+  auto counts = [](double accesses, double misses, double lb) {
+    return std::map<uint32_t, fixture::Metrics>{
+        {1, {{"tile.attr.accesses", accesses}, {"tile.attr.misses", misses}, {"tcor.lower_bound", lb}}}};
+  };
+  f.run("a.tcap", "mobile4-64k+tcor+tile.ways=0", counts(100, 60, 55), params("65536", "0", "opt"));
+  f.run("b.tcap", "mobile4-64k+tcor+tile.ways=0", counts(300, 150, 145), params("65536", "0", "opt"));
+  f.run("a.tcap", "mobile4-64k+tcor+tile.ways=0+tcor.policy=lru", counts(100, 80, 55), params("65536", "0", "lru"));
+  f.run("a.tcap", "mobile4-64k+tcor+tile.size=32KiB+tile.ways=0", counts(100, 90, 70), params("32768", "0", "opt"));
+  f.run("a.tcap", "mobile4-64k+tcor", counts(100, 65, 57), params("65536", "4", "opt"));
+  // Not points: TCOR without its L2 policy (the same Attribute Cache, counted once) and the unified cache.
+  f.run("a.tcap", "mobile4-64k+tcor-no-l2", counts(100, 1, 1), params("65536", "4", "opt"));
+  f.run("a.tcap", "mobile4-64k", counts(100, 1, 1), params("65536", "4", "opt"));
+  const auto rows = figure_rows(f.db(), "003-fig11-attribute-cache");
+  EXPECT_DOUBLE_EQ(at(rows, "suite", "OPT (TCOR), fully associative", "", 48), 0.525);  // (60 + 150) / 400
+  EXPECT_DOUBLE_EQ(at(rows, "suite", "LRU, fully associative", "", 48), 0.8);
+  EXPECT_DOUBLE_EQ(at(rows, "suite", "OPT (TCOR), fully associative", "", 16), 0.9);
+  EXPECT_DOUBLE_EQ(at(rows, "suite", "OPT (TCOR), 4-way", "", 48), 0.65);
+  EXPECT_DOUBLE_EQ(at(rows, "suite", "lower bound (LB), fully associative", "", 48), 0.5);  // (55 + 145) / 400: one run per point
+  EXPECT_DOUBLE_EQ(at(rows, "suite", "lower bound (LB), fully associative", "", 16), 0.7);
+  EXPECT_DOUBLE_EQ(at(rows, "suite", "lower bound (LB), 4-way", "", 48), 0.57);
+  EXPECT_EQ(rows.size(), 7u);
 }
 
 TEST(FigureSql, FootprintCaseSharesAndTheirHeadlines) {

@@ -27,20 +27,28 @@ void AttributeCacheConfig::validate() const {
     throw std::invalid_argument("Attribute Cache: size " + std::to_string(size_bytes) + " B is not a whole number of " +
                                 std::to_string(line_bytes) + " B attribute lines");
   }
-  if (ways == 0) throw std::invalid_argument("Attribute Cache: 0 ways");
+  if (ways == 0 && sets > 1) {
+    throw std::invalid_argument("Attribute Cache: a fully associative Primitive Buffer has one set, not " +
+                                std::to_string(sets));
+  }
   if (sets != 0 && !std::has_single_bit(sets)) {
     throw std::invalid_argument("Attribute Cache: " + std::to_string(sets) + " Primitive Buffer sets is not a power of two");
   }
 }
 
 uint32_t AttributeCacheConfig::primitive_sets() const {
+  if (ways == 0) return 1;
   if (sets != 0) return sets;
   return std::max(1u, std::bit_floor(attribute_lines() / (3 * ways)));
 }
 
+uint32_t AttributeCacheConfig::primitive_ways() const {
+  return ways != 0 ? ways : std::max(1u, attribute_lines() / 3);
+}
+
 AttributeCache::AttributeCache(const AttributeCacheConfig& config)
     : config_((config.validate(), config)),
-      primitive_buffer_(config.primitive_sets(), config.ways, config.line_bytes),
+      primitive_buffer_(config.primitive_sets(), config.primitive_ways(), config.line_bytes),
       attribute_buffer_(config.attribute_lines()) {}
 
 void AttributeCache::check_request(const PrimitiveRequest& request) const {
@@ -57,19 +65,21 @@ uint32_t AttributeCache::plan_room(uint32_t set, uint32_t attributes, bool bound
   uint32_t line = primitive_buffer_.free_line(set);
   uint32_t room = attribute_buffer_.free_entries();
   if (line == kNone) {
-    const uint32_t way = primitive_set::opt_victim(primitive_buffer_.set(set), qualifies);
+    const uint32_t way = primitive_set::victim(primitive_buffer_.set(set), qualifies,
+                                               [&](const auto& a, const auto& b) { return evicted_before(a, b); });
     if (way == kNone) return kNone;
     line = set * primitive_buffer_.ways() + way;
     victims_.push_back(line);
     room += primitive_buffer_.line(line).attributes;
   }
-  // More room: the farthest-reused unlocked primitives of the whole cache.
+  // More room: the first unlocked primitives of the whole cache in replacement order (OPT: the
+  // farthest reused).
   while (room < attributes) {
     uint32_t best = kNone;
     for (uint32_t i = 0; i < primitive_buffer_.lines(); ++i) {
       const PrimitiveBufferLine& l = primitive_buffer_.line(i);
       if (!l.valid || !qualifies(l) || std::find(victims_.begin(), victims_.end(), i) != victims_.end()) continue;
-      if (best == kNone || l.opt_number > primitive_buffer_.line(best).opt_number) best = i;
+      if (best == kNone || evicted_before(l, primitive_buffer_.line(best))) best = i;
     }
     if (best == kNone) return kNone;
     victims_.push_back(best);
@@ -101,6 +111,7 @@ uint32_t AttributeCache::install(uint32_t index, const PrimitiveRequest& request
   l.last_tile = request.last_tile;
   l.dirty = dirty;
   l.lock = lock;
+  l.last_use = ++clock_;
   l.abp = attribute_buffer_.allocate(request.attributes);
   return l.abp;
 }
@@ -119,6 +130,7 @@ AttributeOutcome AttributeCache::read(const PrimitiveRequest& request, std::vect
   if (found != kNone) {
     PrimitiveBufferLine& l = primitive_buffer_.line(found);
     l.opt_number = request.opt_number;
+    l.last_use = ++clock_;
     attribute_buffer_.lock(l.abp);
     ++counters_.accesses;
     ++counters_.reads;
@@ -160,7 +172,9 @@ AttributeOutcome AttributeCache::write(const PrimitiveRequest& request, std::vec
   }
   ++counters_.accesses;
   ++counters_.writes;
-  const uint32_t line = plan_room(primitive_buffer_.set_of(request.primitive_id), request.attributes, true,
+  // OPT bypasses a primitive read later than every candidate (III-C4); LRU allocates.
+  const bool bounded = config_.policy == AttributePolicy::Opt;
+  const uint32_t line = plan_room(primitive_buffer_.set_of(request.primitive_id), request.attributes, bounded,
                                  request.opt_number);
   if (line == kNone) {
     append_lines(request, true, below);

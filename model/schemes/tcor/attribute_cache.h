@@ -31,6 +31,13 @@
 //   - Primitive Buffer geometry: ways = 4 (the Tile Cache associativity of Table I) and sets =
 //     the largest power of two <= attribute lines / (3 x ways), i.e. one line per three
 //     attribute lines, the paper's average primitive (section III-C1); 48 KiB: 64 sets x 4.
+//     Fully associative (ways = 0; the Attribute Cache of Figs. 1 and 11): one set of attribute
+//     lines / 3 lines, 256 at 48 KiB.
+//   - LRU (policy Lru; the curve Figs. 1 and 11-12 compare OPT with, and the LRU column of Fig.
+//     10): the same structures at the same primitive granularity, the least recently read or
+//     written unlocked primitive evicted first; a write always allocates (no bypass: only OPT
+//     knows the primitive is read later than every resident one) unless every candidate is
+//     locked.
 //   - A read hit on a line whose fill is outstanding reports fill_pending (the data arrives with
 //     that fill, an MSHR merge).
 //   - A render pass rebuilds the Parameter Buffer: at its start drop_all() empties the cache
@@ -48,16 +55,20 @@
 
 namespace tessera::model::tcor {
 
+enum class AttributePolicy : uint8_t { Opt, Lru };
+
 struct AttributeCacheConfig {
   uint64_t size_bytes = 48 * 1024;  // the Attribute Buffer
   uint32_t line_bytes = 64;         // one attribute per line (Fig. 4)
-  uint32_t ways = 4;                // Primitive Buffer associativity
+  uint32_t ways = 4;                // Primitive Buffer associativity; 0: fully associative
   uint32_t sets = 0;                // Primitive Buffer sets; 0: derived (see above)
+  AttributePolicy policy = AttributePolicy::Opt;
 
   // Throws std::invalid_argument naming the problem.
   void validate() const;
   uint32_t attribute_lines() const { return static_cast<uint32_t>(size_bytes / line_bytes); }
   uint32_t primitive_sets() const;
+  uint32_t primitive_ways() const;
 };
 
 // One access: the fields of the PMD (section III-C3: "the ID of the primitive, the number of
@@ -130,6 +141,10 @@ class AttributeCache {
   bool evictable(const PrimitiveBufferLine& line) const {
     return !line.lock && !attribute_buffer_.locked(line.abp);
   }
+  // Whether `a` is evicted before `b`: OPT, the farther next read; LRU, the older last access.
+  bool evicted_before(const PrimitiveBufferLine& a, const PrimitiveBufferLine& b) const {
+    return config_.policy == AttributePolicy::Lru ? a.last_use < b.last_use : a.opt_number > b.opt_number;
+  }
   // Chooses the line for a new primitive of `attributes` attributes in `set` and the primitives to
   // evict (victims_); with `bounded`, only primitives whose OPT Number exceeds `bound`. Returns
   // the line index, or kNone when no such choice exists (nothing is changed).
@@ -145,6 +160,7 @@ class AttributeCache {
   AttributeBuffer attribute_buffer_;
   AttributeCacheCounters counters_;
   std::vector<uint32_t> victims_;  // scratch of plan_room
+  uint64_t clock_ = 0;             // accesses so far (LRU stamps)
 };
 
 }  // namespace tessera::model::tcor

@@ -4,7 +4,7 @@ m AS (SELECT capture, frame, config, metric, value FROM frame_metrics),
 opt_pairs AS (
   SELECT o.capture, o.frame, o.value AS opt, l.value AS lru FROM m o JOIN m l
     ON l.capture = o.capture AND l.frame = o.frame AND l.metric = 'tile.misses'
-   AND l.config = replace(o.config, '+tile.policy=opt', '')
+   AND l.config = replace(replace(o.config, '+tile.bypass=true', ''), '+tile.policy=opt', '')
   WHERE o.metric = 'tile.misses' AND o.config LIKE '%+tile.policy=opt%'),
 bound AS (
   SELECT b.capture, b.frame, b.config, b.value AS lb,

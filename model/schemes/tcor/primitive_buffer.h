@@ -30,6 +30,7 @@ struct PrimitiveBufferLine {
   // The L2 last-tile tag the Polygon List Builder stored in the spare 16 bytes of each attribute
   // line (section III-D1): travels with the lines when they are written back.
   uint32_t last_tile = dead_line::kNeverDead;
+  uint64_t last_use = 0;    // with tcor.policy=lru: the access that last touched the primitive
   bool valid = false;
   bool lock = false;
   bool dirty = false;
@@ -39,15 +40,15 @@ namespace primitive_set {
 
 inline constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 
-// Per-set OPT decision (section III-C6): the valid line with the greatest OPT Number among those
-// `evictable` accepts; the lowest way among equals (the paper does not order ties). kNone when no
-// line qualifies.
-template <class Evictable>
-uint32_t opt_victim(std::span<const PrimitiveBufferLine> lines, Evictable&& evictable) {
+// Per-set replacement decision (section III-C6 for OPT): the valid line `evictable` accepts that
+// `better` ranks first (`better(a, b)`: a goes before b); the lowest way among equals (the paper
+// does not order ties). kNone when no line qualifies.
+template <class Evictable, class Better>
+uint32_t victim(std::span<const PrimitiveBufferLine> lines, Evictable&& evictable, Better&& better) {
   uint32_t best = kNone;
   for (uint32_t w = 0; w < lines.size(); ++w) {
     if (!lines[w].valid || !evictable(lines[w])) continue;
-    if (best == kNone || lines[w].opt_number > lines[best].opt_number) best = w;
+    if (best == kNone || better(lines[w], lines[best])) best = w;
   }
   return best;
 }

@@ -18,6 +18,10 @@ std::vector<ParamSpec> tcor_params() {
       {"tcor.pb_layout", ParamType::String, "interleaved",
        "PB-Lists layout: baseline (one 64-line list per tile, Fig. 3) or interleaved (Fig. 6)", 0, 0,
        {"baseline", "interleaved"}},
+      {"tcor.policy", ParamType::String, "opt",
+       "Attribute Cache replacement per primitive: opt (TCOR, III-C6, writes bypass) or lru (the curve of Figs. 1 and "
+       "11-12, the LRU column of Fig. 10: writes allocate)",
+       0, 0, {"opt", "lru"}},
   };
 }
 
@@ -27,6 +31,7 @@ TcorConfig TcorConfig::from_params(const ParamSet& params) {
   c.plc_size = static_cast<uint64_t>(params.get_int("tcor.plc_size"));
   c.opt_bits = params.get_u32("tcor.opt_bits");
   c.pb_layout = parse_layout(params.get_string("tcor.pb_layout"));
+  c.policy = params.get_string("tcor.policy") == "lru" ? AttributePolicy::Lru : AttributePolicy::Opt;
   c.ways = params.get_u32("tile.ways");
   c.line_bytes = params.get_u32("tile.line");
   c.latency = params.get_u32("tile.latency");
@@ -44,16 +49,13 @@ TcorConfig TcorConfig::from_params(const ParamSet& params) {
     throw ParamError("tcor needs tile.line = l2.line (one attribute per Attribute Buffer line), not " +
                      std::to_string(c.line_bytes) + " and " + std::to_string(params.get_u32("l2.line")));
   }
-  if (c.ways == 0) {
-    throw ParamError("tcor needs a set-associative tile.ways: its Primitive Buffer and Primitive List Cache take it");
-  }
   if (c.plc_size >= c.tile_size) {
     throw ParamError("tcor.plc_size (" + std::to_string(c.plc_size) + ") leaves no Attribute Cache in tile.size (" +
                      std::to_string(c.tile_size) + ")");
   }
   // Check the geometry the parameters give, so a bad combination is reported here, by name.
   try {
-    validate_cache_config(PrimitiveListCache::config(c.plc_size, c.ways, c.line_bytes));
+    validate_cache_config(PrimitiveListCache::config(c.plc_size, c.plc_ways(), c.line_bytes));
   } catch (const std::invalid_argument& e) {
     throw ParamError("tcor.plc_size: " + std::string(e.what()));
   }

@@ -21,8 +21,10 @@ struct TcorConfig {
   uint64_t plc_size = 16 * 1024;   // tcor.plc_size
   uint32_t opt_bits = 12;          // tcor.opt_bits
   PbListsLayoutKind pb_layout = PbListsLayoutKind::Interleaved;  // tcor.pb_layout
+  AttributePolicy policy = AttributePolicy::Opt;                  // tcor.policy
   // Both halves keep the Tile Cache's associativity, line, hit latency and MSHRs (tile.ways,
-  // tile.line, tile.latency, tile.mshrs; Table I: 4 ways, 64 B, 1 cycle).
+  // tile.line, tile.latency, tile.mshrs; Table I: 4 ways, 64 B, 1 cycle). ways = 0: both fully
+  // associative (Figs. 1 and 11).
   uint32_t ways = 4;
   uint32_t line_bytes = 64;
   uint32_t latency = 1;
@@ -30,7 +32,9 @@ struct TcorConfig {
   PbListsGeometry lists;
 
   uint64_t attr_size() const { return tile_size - plc_size; }
-  AttributeCacheConfig attribute_cache() const { return {attr_size(), line_bytes, ways, 0}; }
+  AttributeCacheConfig attribute_cache() const { return {attr_size(), line_bytes, ways, 0, policy}; }
+  // The Primitive List Cache's ways (all of its lines when fully associative).
+  uint32_t plc_ways() const { return ways != 0 ? ways : static_cast<uint32_t>(plc_size / line_bytes); }
 
   // From a parameter set whose registry holds tcor_params(). Throws ParamError naming the
   // parameter when the caches it sizes cannot be built, or when a parameter of the unified tile
@@ -38,7 +42,7 @@ struct TcorConfig {
   static TcorConfig from_params(const ParamSet& params);
 };
 
-// tcor.plc_size, tcor.opt_bits, tcor.pb_layout.
+// tcor.plc_size, tcor.opt_bits, tcor.pb_layout, tcor.policy.
 std::vector<ParamSpec> tcor_params();
 
 }  // namespace tessera::model::tcor

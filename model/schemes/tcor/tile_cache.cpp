@@ -12,7 +12,7 @@ namespace tessera::model::tcor {
 TcorTileCache::TcorTileCache(const TcorConfig& config)
     : config_(config),
       field_(config.opt_bits),
-      lists_(config.plc_size, config.ways, config.line_bytes, config.mshrs),
+      lists_(config.plc_size, config.plc_ways(), config.line_bytes, config.mshrs),
       attributes_(config.attribute_cache()),
       attribute_mshrs_(config.mshrs) {}
 

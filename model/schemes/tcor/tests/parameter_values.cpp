@@ -13,7 +13,8 @@ const RegisterSchemeParameters kValues({
     {
         {"tcor.plc_size", {"512"}},
         {"tcor.opt_bits", {"2"}},
-        {"tcor.pb_layout", {"baseline"}}
+        {"tcor.pb_layout", {"baseline"}},
+        {"tcor.policy", {"lru"}}
     }});
 
 }  // namespace

@@ -44,6 +44,16 @@ TEST(TcorScheme, SplitsTheTileCacheOfThePapersPreset) {
   EXPECT_EQ(large.attribute_cache().attribute_buffer().entries(), 1792u);
   EXPECT_EQ(large.attribute_cache().primitive_buffer().lines(), 512u);
 
+  // Fully associative (tile.ways=0, Figs. 1 and 11): one Primitive Buffer set of a line per three
+  // attribute lines, and a Primitive List Cache of one set.
+  const TcorTileCache fa(TcorConfig::from_params(parse_configuration("mobile4-64k+tcor+tile.ways=0").params));
+  EXPECT_EQ(fa.attribute_cache().primitive_buffer().sets(), 1u);
+  EXPECT_EQ(fa.attribute_cache().primitive_buffer().ways(), 256u);
+  EXPECT_EQ(fa.primitive_list_cache().cache().sets(), 1u);
+  EXPECT_EQ(fa.attribute_cache().config().policy, AttributePolicy::Opt);
+  EXPECT_EQ(TcorConfig::from_params(parse_configuration("mobile4-64k+tcor+tcor.policy=lru").params).policy,
+            AttributePolicy::Lru);
+
   // Without the L2 enhancements (Figs. 20-21) the L2 keeps the preset's LRU.
   EXPECT_EQ(parse_configuration("mobile4-64k+tcor-no-l2").params.get_string("l2.policy"), "lru");
 }
@@ -52,11 +62,11 @@ TEST(TcorScheme, RefusesWhatItCannotHonour) {
   EXPECT_EQ(refusal("mobile4-64k+tcor+tcor.plc_size=12KiB").rfind("tcor.plc_size: ", 0), 0u);
   EXPECT_NE(refusal("mobile4-64k+tcor+tcor.plc_size=64KiB").find("leaves no Attribute Cache"), std::string::npos);
   EXPECT_NE(refusal("mobile4-64k+tcor+tile.policy=opt").find("replaces the unified tile cache"), std::string::npos);
-  EXPECT_NE(refusal("mobile4-64k+tcor+tile.ways=0").find("set-associative"), std::string::npos);
   EXPECT_NE(refusal("mobile4-64k+tcor+tile.line=128").find("tile.line = l2.line"), std::string::npos);
   EXPECT_EQ(refusal("mobile4-64k+tcor"), "");
   EXPECT_THROW(parse_configuration("mobile4-64k+tcor+tcor.pb_layout=zigzag"), ParamError);
   EXPECT_THROW(parse_configuration("mobile4-64k+tcor+tcor.opt_bits=1"), ParamError);
+  EXPECT_THROW(parse_configuration("mobile4-64k+tcor+tcor.policy=mru"), ParamError);
   // The dead-line policy is the L2's alone: only L2 requests carry classes and last tiles.
   EXPECT_THROW(parse_configuration("mobile4-64k+tile.policy=dead-line"), ParamError);
   // And only TCOR's split Tile Cache tags Parameter Buffer lines and reports the Tile Fetcher's
@@ -76,14 +86,15 @@ TEST(TcorScheme, SchemesTcorRunsThePapersConfigurations) {
   const std::vector<std::string> expect = {"mobile4-64k",
                                            "mobile4-64k+tcor",
                                            "mobile4-64k+tcor-no-l2",
-                                           "mobile4-64k+tile.policy=opt",
+                                           "mobile4-64k+tile.policy=opt+tile.bypass=true",
                                            "mobile4-64k+tile.policy=mru",
                                            "mobile4-64k+tile.policy=drrip"};
   EXPECT_EQ(specs, expect);
   // The sensitivity study's overrides survive into the configuration's name and parameters.
-  const Configuration opt = parse_configuration("mobile4-64k+tile.policy=opt");
-  EXPECT_EQ(opt.name, "mobile4-64k+tile.policy=opt");
+  const Configuration opt = parse_configuration("mobile4-64k+tile.policy=opt+tile.bypass=true");
+  EXPECT_EQ(opt.name, "mobile4-64k+tile.policy=opt+tile.bypass=true");
   EXPECT_EQ(opt.params.get_string("tile.policy"), "opt");
+  EXPECT_TRUE(opt.params.get_bool("tile.bypass"));
 }
 
 }  // namespace

@@ -137,7 +137,9 @@ const std::string kBase = "mobile4-64k+gpu.tile_order=scanline+tile.size=4KiB+l2
 TEST(TcorTiming, CountsReconcileWithTheStream) {
   StreamCounts s;
   const auto bytes = build(small_frame(600), &s);
-  for (const char* variant : {"+tcor", "+tcor-no-l2"}) {
+  // Also the fully associative Attribute Cache and the LRU one of Figs. 1 and 11-12.
+  for (const char* variant : {"+tcor", "+tcor-no-l2", "+tcor+tile.ways=0", "+tcor+tcor.policy=lru",
+                              "+tcor+tile.ways=0+tcor.policy=lru"}) {
     SCOPED_TRACE(variant);
     const Runs r = run(bytes, kBase + "+tcor.plc_size=1KiB" + variant, 2);
     for (size_t f = 0; f < 2; ++f) {
@@ -160,6 +162,9 @@ TEST(TcorTiming, CountsReconcileWithTheStream) {
       // Section V-A: no replacement policy does better than the lower bound.
       EXPECT_GE(r("tile.attr.misses", f), r("tcor.lower_bound", f));
       EXPECT_GT(r("tile.attr.hits", f), 0);
+      // Only OPT knows a written primitive is read after every resident one (III-C4).
+      if (std::string(variant).find("lru") != std::string::npos) EXPECT_EQ(r("tile.attr.write_bypasses", f), 0);
+      else EXPECT_GT(r("tile.attr.write_bypasses", f), 0);
     }
   }
   // The baseline's unified tile cache: one access per line of the stream.

@@ -173,5 +173,54 @@ TEST(WorkedExample, LruCacheOfTheSameSize) {
   EXPECT_EQ(cache.counters().writebacks, 3u);
 }
 
+// The same example through TCOR's structures with tcor.policy=lru (the primitive-granular LRU
+// Attribute Cache Figs. 1 and 11-12 compare OPT with): one-attribute primitives make it the line
+// cache above, so Fig. 10's LRU column comes out state by state, with its write-backs.
+TEST(WorkedExample, LruAttributeCacheStateByState) {
+  const std::vector<uint32_t> numbers = example_opt_numbers();
+  AttributeCache cache(AttributeCacheConfig{2 * 64, 64, 2, 1, AttributePolicy::Lru});
+  const std::vector<Step> expect = {
+      {"Y", false, false},   {"BY", false, false}, {"BP", false, true}, {"BP", false, false},
+      {"BP", false, false},  {"BY", true, true},   {"PY", true, true},  {"BP", true, false},
+      {"BP", false, false},  {"BP", false, false}, {"BP", false, false}, {"BP", false, false},
+  };
+  std::vector<Step> got;
+  std::vector<PbTransfer> below;
+  auto record = [&] {
+    bool r = false, w = false;
+    for (const PbTransfer& t : below) (t.write ? w : r) = true;
+    std::string s;
+    for (uint32_t p : {kBlue, kPink, kYellow})
+      if (cache.contains(pid(p))) s += kName[p];
+    got.push_back({s, r, w});
+    below.clear();
+  };
+  size_t access = 0;
+  for (uint32_t p : {kYellow, kBlue, kPink}) {
+    EXPECT_EQ(cache.write({pid(p), 1, numbers[access++], kTiles[p].back()}, below).result,
+              AttributeResult::WriteAllocated);
+    record();
+  }
+  for (uint32_t tile = 0; tile < 9; ++tile) {
+    const uint32_t p = kReadOrder[tile];
+    const AttributeOutcome o = cache.read({pid(p), 1, numbers[access++], kTiles[p].back()}, below);
+    ASSERT_NE(o.result, AttributeResult::Blocked);
+    if (o.result == AttributeResult::Miss) cache.fill_serviced(pid(p));
+    cache.rasterizer_read(o.abp);
+    record();
+  }
+  ASSERT_EQ(got.size(), expect.size());
+  for (size_t i = 0; i < expect.size(); ++i) {
+    EXPECT_EQ(got[i].lines, expect[i].lines) << "state " << i + 1;
+    EXPECT_EQ(got[i].l2_read, expect[i].l2_read) << "state " << i + 1;
+    EXPECT_EQ(got[i].l2_write, expect[i].l2_write) << "state " << i + 1;
+  }
+  const AttributeCacheCounters& k = cache.counters();
+  EXPECT_EQ(k.read_misses, 3u);
+  EXPECT_EQ(k.write_bypasses, 0u);
+  EXPECT_EQ(k.fetches, 3u);
+  EXPECT_EQ(k.writebacks, 3u);
+}
+
 }  // namespace
 }  // namespace tessera::model::tcor
