@@ -1,8 +1,10 @@
 // The paper studies of studies/ (one sweep file per paper): each reads, each of its
 // configurations builds as tessera replay would build it, and together they cover the axes of
 // the paper's figures, so the report draws every point of them (paper 000 Figs. 6-11: L1
-// texture caches of 16-512 KiB and 4-32 shader cores, paper 002 Fig. 3: 1, 2 and 16 warps with
-// every prefetcher and bound).
+// texture caches of 16-512 KiB and 4-32 shader cores, paper 001 Figs. 11-18: every grouping,
+// order and assignment, paper 002 Fig. 3: 1, 2 and 16 warps with every prefetcher and bound,
+// paper 003 Figs. 11-22: tile caches of 16-256 KiB, 1-16 ways and fully associative, every
+// policy).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -70,6 +72,58 @@ TEST(StudyFiles, Paper004CoversFigs8And9) {
         << scheme;
   }
   EXPECT_TRUE(configs.count("mobile-256k+tfm+tfm.fill_latency=2"));
+}
+
+// Paper 001 at its screen (Table II: 1960x768): every quad grouping of Figs. 11-15, every tile
+// order and subtile assignment of Fig. 8 (Fig. 16), the one-core bound, DTexL and decoupled
+// FG-xshift2 (Figs. 17-18), and the flush write buffer (ours) removed as a sensitivity.
+TEST(StudyFiles, Paper001CoversFigs11To18) {
+  const SweepFile f = read_sweep_file(study("001-dtexl.json"));
+  const std::set<std::string> configs = names(f);
+  EXPECT_EQ(configs.size(), f.configs.size()) << "a configuration listed twice";
+  EXPECT_TRUE(configs.count("mobile4"));
+  for (const char* grouping : {"fg-yshift2", "fg-xshift1", "fg-yshift1", "fg-xstripe", "fg-ystripe", "cg-xrect",
+                               "cg-yrect", "cg-triangle", "cg-square"})
+    EXPECT_TRUE(configs.count(std::string("mobile4+dtexl-group-") + grouping)) << grouping;
+  for (const char* v : {"dtexl", "dtexl-zorder-const", "dtexl-zorder-flp", "dtexl-hlb-const", "dtexl-hlb-flp1",
+                        "dtexl-hlb-flp3", "dtexl-sorder-const", "dtexl-sorder-flp", "dtexl-fg-decoupled",
+                        "dtexl-one-core-bound"})
+    EXPECT_TRUE(configs.count(std::string("mobile4+") + v)) << v;
+  for (const char* v : {"", "+dtexl", "+dtexl-fg-decoupled"})
+    EXPECT_TRUE(configs.count(std::string("mobile4") + v + "+gpu.flush_buffer=0")) << v;
+  for (const std::string& c : f.captures) EXPECT_NE(c.find("-1960x768.tcap"), std::string::npos) << c;
+}
+
+// Paper 003 at mobile4's screen: Figs. 14-22 at 64 and 128 KiB; Figs. 11-12 like for like (TCOR's
+// Attribute Cache of 16-496 KiB, OPT and LRU, fully associative and 1-16 ways); Fig. 13 (the
+// unified 4-way cache of 16-256 KiB under LRU, MRU, DRRIP and OPT with TCOR's write bypass).
+TEST(StudyFiles, Paper003CoversFigs11To22) {
+  const SweepFile f = read_sweep_file(study("003-tcor.json"));
+  const std::set<std::string> configs = names(f);
+  EXPECT_EQ(configs.size(), f.configs.size()) << "a configuration listed twice";
+  for (const char* v : {"", "+tcor", "+tcor-no-l2"}) {
+    EXPECT_TRUE(configs.count(std::string("mobile4-64k") + v)) << v;
+    EXPECT_TRUE(configs.count(std::string("mobile4-64k") + v + "+tile.size=131072")) << v;
+  }
+  // tile.size = the 16 KiB Primitive List Cache + the Attribute Cache (16, 48, 112, 240, 496 KiB).
+  const auto tcor = [](const std::string& size, const std::string& ways, const std::string& policy) {
+    std::string name = "mobile4-64k+tcor" + (size == "65536" ? "" : "+tile.size=" + size);
+    if (ways != "4") name += "+tile.ways=" + ways;
+    return policy == "opt" ? name : name + "+tcor.policy=" + policy;
+  };
+  for (const char* policy : {"opt", "lru"}) {
+    for (const char* size : {"32768", "65536", "131072", "262144", "524288"})
+      EXPECT_TRUE(configs.count(tcor(size, "0", policy))) << size << " " << policy;
+    for (const char* ways : {"1", "2", "4", "8", "16"})
+      for (const char* size : {"32768", "65536", "262144"})
+        EXPECT_TRUE(configs.count(tcor(size, ways, policy))) << ways << " " << size << " " << policy;
+  }
+  for (const char* policy : {"", "+tile.policy=mru", "+tile.policy=drrip", "+tile.policy=opt+tile.bypass=true"}) {
+    EXPECT_TRUE(configs.count(std::string("mobile4-64k") + policy)) << policy;
+    for (const char* bytes : {"16384", "32768", "131072", "262144"})
+      EXPECT_TRUE(configs.count(std::string("mobile4-64k+tile.size=") + bytes + policy)) << bytes << policy;
+  }
+  for (const std::string& c : f.captures) EXPECT_NE(c.find("-1960x768.tcap"), std::string::npos) << c;
 }
 
 }  // namespace
