@@ -13,7 +13,11 @@ void BlendUnit::begin_phase(uint64_t t0) {
   queued_ = 0;
   write_buffer_ = {};
   flush_.assign(p_.cfg.subtile_barriers ? cores : 1, Flush{});
-  finished_.assign(p_.cfg.subtile_barriers ? size_t{p_.ntiles} * cores : 0, 0);
+  const size_t tiles = p_.cfg.subtile_barriers ? p_.ntiles : 0;
+  finished_at_.assign(tiles * cores, kNotFinished);
+  shared_total_.assign(tiles, 0);
+  shared_written_.assign(tiles, 0);
+  waiting_.assign(tiles, {});
   fifo_.assign(cores, {});
   free_.assign(cores, t0);
   meter.reset_units(cores);
@@ -31,91 +35,124 @@ bool BlendUnit::start_flush(uint32_t k, uint32_t core, bool all, uint64_t t) {
   const TileIndex& tile = p_.tile(k);
   const uint32_t cores = p_.cfg.cores;
   Flush& f = flush_[all ? 0 : core];
+  std::vector<uint64_t> lines = std::move(f.lines);  // keeps its allocation
+  lines.clear();
+  f = Flush{};
   f.active = true;
   f.tile = k;
-  f.lines.clear();
-  f.next = 0;
+  f.lines = std::move(lines);
   f.slot = t;
   f.written = t;
   uint64_t n = 0;
-  if (!all) finished_[size_t{k} * cores + core] = 1;
+  uint32_t shared_total = 0;
+  if (!all) finished_at_[size_t{k} * cores + core] = t;
   // Per subtile each core's colour-buffer bank flushes its pixels on its own (paper 001 section
   // III-E). A line whose covered pixels all belong to one core's quads (coarse groupings) goes
-  // with that core. A line shared by several cores (fine-grained groupings) is written once, when
-  // the last of them has finished the tile: the banks that finish first hand their part of it to
-  // the write path, which combines the parts, so no core's blending into it is lost. Lines no
-  // quad covered are dealt to the cores in turn.
+  // with that core; lines no quad covered are dealt to the cores in turn. A line shared by several
+  // cores (fine-grained groupings) is written once, by the last of them to finish the tile, no
+  // earlier than its latest owner's finish; the banks of the owners that finish first are held
+  // until then (Flush::waiting), since their parts of the line are not written yet.
   std::vector<uint16_t> owners;
+  std::vector<uint64_t> shared;
   for (uint32_t i = tile.store_begin; i < tile.store_end; ++i) {
     const StoreRange& store = p_.index->stores[i];
     if (store.depth_stencil && !p_.cfg.store_depth) continue;
     for_each_line(store.address, store.bytes, p_.cfg.line_bytes, [&](uint64_t line, bool) {
-      bool mine = all;
-      if (!all) {
-        const uint64_t first = line > store.address ? line - store.address : 0;
-        const uint64_t last = std::min<uint64_t>(line + p_.cfg.line_bytes, store.address + store.bytes) - 1 - store.address;
-        const uint32_t px0 = static_cast<uint32_t>(first * store.row_pixels / store.bytes);
-        const uint32_t px1 = static_cast<uint32_t>(last * store.row_pixels / store.bytes);
-        owners.clear();
-        for (uint32_t px = px0 & ~1u; px <= px1; px += 2) {  // every quad the line touches
-          const uint16_t o = p_.owner(k, px, store.row);
-          if (o != RasterPipeline::kNoOwner && std::find(owners.begin(), owners.end(), o) == owners.end()) {
-            owners.push_back(o);
-          }
-        }
-        if (owners.empty()) {
-          mine = n++ % cores == core;
-        } else {
-          // This core's finish completes the owners: it is one of them and the others are done.
-          mine = std::find(owners.begin(), owners.end(), core) != owners.end() &&
-                 std::all_of(owners.begin(), owners.end(),
-                             [&](uint16_t o) { return finished_[size_t{k} * cores + o] != 0; });
+      if (all) {
+        f.lines.push_back(line);
+        return;
+      }
+      const uint64_t first = line > store.address ? line - store.address : 0;
+      const uint64_t last = std::min<uint64_t>(line + p_.cfg.line_bytes, store.address + store.bytes) - 1 - store.address;
+      const uint32_t px0 = static_cast<uint32_t>(first * store.row_pixels / store.bytes);
+      const uint32_t px1 = static_cast<uint32_t>(last * store.row_pixels / store.bytes);
+      owners.clear();
+      for (uint32_t px = px0 & ~1u; px <= px1; px += 2) {  // every quad the line touches
+        const uint16_t o = p_.owner(k, px, store.row);
+        if (o != RasterPipeline::kNoOwner && std::find(owners.begin(), owners.end(), o) == owners.end()) {
+          owners.push_back(o);
         }
       }
-      if (mine) f.lines.push_back(line);
+      if (owners.size() <= 1) {
+        if (owners.empty() ? n++ % cores == core : owners[0] == core) f.lines.push_back(line);
+        return;
+      }
+      ++shared_total;
+      if (std::find(owners.begin(), owners.end(), core) == owners.end()) return;
+      uint64_t latest = 0;
+      for (uint16_t o : owners) latest = std::max(latest, finished_at_[size_t{k} * cores + o]);
+      if (latest == kNotFinished) {
+        f.waiting = true;  // another owner writes it
+      } else {
+        shared.push_back(line);
+        f.shared_ready = std::max(f.shared_ready, latest);
+      }
     });
   }
+  f.shared_from = f.lines.size();
+  f.lines.insert(f.lines.end(), shared.begin(), shared.end());
+  if (!all) {
+    shared_total_[k] = shared_total;
+    if (f.waiting) waiting_[k].push_back(static_cast<uint16_t>(core));
+  }
   return flush_step(all ? 0 : core, t);
+}
+
+void BlendUnit::shared_lines_written(uint32_t unit, uint32_t k, size_t lines, uint64_t at) {
+  shared_written_[k] += static_cast<uint32_t>(lines);
+  if (shared_written_[k] < shared_total_[k]) return;
+  for (uint16_t w : waiting_[k]) {
+    flush_[w].waiting = false;
+    flush_[w].hold_until = at;
+    if (w != unit) p_.wake(UnitKind::Flush, w, at);
+  }
+  waiting_[k].clear();
 }
 
 bool BlendUnit::flush_step(uint32_t unit, uint64_t t) {
   Flush& f = flush_[unit];
   if (!f.active) return false;
-  if (p_.cfg.perfect_framebuffer) {
-    // A perfect pixel cache holds the whole framebuffer: nothing is written back, and the colour
-    // buffer (bank) is free at once.
-    f.next = f.lines.size();
-    f.active = false;
-    f.released = f.written = std::max(f.slot, t);
-    return true;
-  }
-  const uint32_t buffer = p_.cfg.flush_buffer;
-  // Lines enter one a cycle (at most the flush's own lines ahead of t); without a buffer they go
-  // out one a cycle and blending waits for the last write.
-  while (f.next < f.lines.size()) {
-    const uint64_t enter = std::max(f.slot, t);
-    // A full buffer frees its oldest entry when that write completes: wait for it as an event,
-    // so that every write reaches DRAM in cycle order with the other units' requests.
-    if (buffer > 0 && write_buffer_.size() >= buffer) {
-      if (write_buffer_.top() > enter) {
-        flush_meter.stall_begin(unit, enter);
-        p_.wake(UnitKind::Flush, unit, write_buffer_.top());
-        return false;
+  if (!f.lines_done) {
+    const uint32_t buffer = p_.cfg.flush_buffer;
+    if (p_.cfg.perfect_framebuffer) {
+      // A perfect pixel cache holds the whole framebuffer: nothing is written back, and the colour
+      // buffer (bank) is free at once.
+      f.next = f.lines.size();
+      f.own_released = f.written = std::max(f.slot, t);
+    } else {
+      // Lines enter one a cycle (at most the flush's own lines ahead of t); without a buffer they
+      // go out one a cycle and blending waits for the last write.
+      while (f.next < f.lines.size()) {
+        uint64_t enter = std::max(f.slot, t);
+        if (f.next >= f.shared_from) enter = std::max(enter, f.shared_ready);
+        // A full buffer frees its oldest entry when that write completes: wait for it as an
+        // event, so that every write reaches DRAM in cycle order with the other units' requests.
+        if (buffer > 0 && write_buffer_.size() >= buffer) {
+          if (write_buffer_.top() > enter) {
+            flush_meter.stall_begin(unit, enter);
+            p_.wake(UnitKind::Flush, unit, write_buffer_.top());
+            return false;
+          }
+          flush_meter.stall_end(unit, enter);
+          write_buffer_.pop();
+        }
+        const uint64_t written = p_.h->flush_color_line(f.lines[f.next++], enter);
+        if (buffer > 0) write_buffer_.push(written);
+        f.written = std::max(f.written, written);
+        f.slot = enter + 1;
+        ++flush_meter.busy;
+        ++lines_flushed[unit];
+        ++p_.activity->tile_buffer_flushes;
       }
-      flush_meter.stall_end(unit, enter);
-      write_buffer_.pop();
+      // The colour buffer (bank) is free once its last line is in the buffer (or written).
+      f.own_released = buffer > 0 ? f.slot : f.written;
     }
-    const uint64_t written = p_.h->flush_color_line(f.lines[f.next++], enter);
-    if (buffer > 0) write_buffer_.push(written);
-    f.written = std::max(f.written, written);
-    f.slot = enter + 1;
-    ++flush_meter.busy;
-    ++lines_flushed[unit];
-    ++p_.activity->tile_buffer_flushes;
+    f.lines_done = true;
+    if (p_.cfg.subtile_barriers) shared_lines_written(unit, f.tile, f.lines.size() - f.shared_from, f.own_released);
   }
+  if (f.waiting) return false;  // woken when the last of its shared lines is in the buffer
   f.active = false;
-  // The colour buffer (bank) is free once its last line is in the buffer (or written).
-  f.released = buffer > 0 ? f.slot : f.written;
+  f.released = std::max(f.own_released, f.hold_until);
   return true;
 }
 

@@ -68,18 +68,37 @@ class BlendUnit {
   std::vector<uint64_t> free_;
   // Completion cycles of the writes in the flush write buffer.
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> write_buffer_;
-  // A flush in progress: its lines, the next to enter, and when the next may enter.
+  // A flush in progress: its lines, the next to enter, and when the next may enter. Per subtile
+  // (gpu.barrier=subtile) a line whose pixels several cores' quads cover is written once, by the
+  // last of those cores to finish the tile (paper 001 section III-E gives each core a bank of the
+  // colour buffer; a line cannot leave before every bank's part of it is final): its lines come
+  // after the flush's own, and the banks of the other owners stay held until it is written.
   struct Flush {
     bool active = false;
     uint32_t tile = 0;
-    std::vector<uint64_t> lines;
+    std::vector<uint64_t> lines;  // its own lines, then [shared_from, end) the shared ones it writes
+    size_t shared_from = 0;
     size_t next = 0;
-    uint64_t slot = 0;      // the next line enters at this cycle at the earliest (one a cycle)
-    uint64_t written = 0;   // the last completion of its lines so far
-    uint64_t released = 0;  // once done: the colour buffer (bank) may take the next tile
+    uint64_t slot = 0;          // the next line enters at this cycle at the earliest (one a cycle)
+    uint64_t shared_ready = 0;  // the shared lines enter no earlier: the latest owner's finish
+    uint64_t written = 0;       // the last completion of its lines so far
+    bool lines_done = false;    // every line is in the write buffer (or written)
+    uint64_t own_released = 0;  // then: when the bank could take the next tile, for its own lines
+    bool waiting = false;       // a shared line of the bank is still to be written by another core
+    uint64_t hold_until = 0;    // once it has been: when that line entered the write buffer
+    uint64_t released = 0;      // once done: the colour buffer (bank) may take the next tile
   };
+  // Flush `unit`'s lines of tile k are in the write buffer at `at`: with the tile's last shared
+  // line written, the banks that held parts of those lines are released.
+  void shared_lines_written(uint32_t unit, uint32_t k, size_t lines, uint64_t at);
+
   std::vector<Flush> flush_;  // per flush unit: one, or one per core with gpu.barrier=subtile
-  std::vector<uint8_t> finished_;  // per (tile, core) with gpu.barrier=subtile: its flush has begun
+  // Per subtile only: per (tile, core) the cycle its flush began (kNotFinished before); per tile
+  // the lines shared by several cores, how many of them are written, and the banks waiting.
+  static constexpr uint64_t kNotFinished = UINT64_MAX;
+  std::vector<uint64_t> finished_at_;
+  std::vector<uint32_t> shared_total_, shared_written_;
+  std::vector<std::vector<uint16_t>> waiting_;
 };
 
 }  // namespace tessera::model

@@ -22,7 +22,11 @@ runs(config, policy, ways, x) AS (
   JOIN param l ON l.config = s.config AND l.key = 'tcor.plc_size'
   JOIN param w ON w.config = s.config AND w.key = 'tile.ways'
   JOIN param p ON p.config = s.config AND p.key = 'tcor.policy'
-  WHERE s.key = 'tile.size' AND (s.config = 'mobile4-64k+tcor' OR s.config LIKE 'mobile4-64k+tcor+%')),
+  WHERE s.key = 'tile.size' AND (s.config = 'mobile4-64k+tcor' OR s.config LIKE 'mobile4-64k+tcor+%')
+    -- The paper's TCOR otherwise: another PB-Lists layout or OPT field would be another curve.
+    AND NOT EXISTS (SELECT 1 FROM param o WHERE o.config = s.config
+                    AND ((o.key = 'tcor.pb_layout' AND o.value != 'interleaved')
+                      OR (o.key = 'tcor.opt_bits' AND o.value != '12')))),
 labelled(config, policy, assoc, x) AS (
   SELECT config, policy, CASE ways WHEN 0 THEN 'fully associative' ELSE ways || '-way' END, x FROM runs),
 pooled(series, ord, x, misses, accesses) AS (

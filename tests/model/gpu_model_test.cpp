@@ -152,6 +152,48 @@ TEST(GpuModel, SharedColourLinesWaitForTheLastCoreToFinish) {
   EXPECT_EQ(lines(tile), (std::vector<double>{64, 0, 0, 0}));
 }
 
+// A bank whose lines are shared with a slower core is held until that core writes them. Two
+// tiles in FG-xshift2 with per-subtile barriers: in tile 0 core 0's quads are heavy (64 x 100
+// issue cycles), in tile 1 the other cores'. Every 64-byte line of 4-byte pixels spans all four
+// cores, so cores 1-3 may blend tile 1 only once core 0 has written tile 0. With 256-entry colour
+// queues they shade all of tile 1 meanwhile and run beside core 0; with 4 entries their queues
+// fill and they stop shading until core 0's flush. (Were the banks released at once, the queue
+// size would not matter: both take 9551 cycles.)
+TEST(GpuModel, ABankWaitsForTheLinesItSharesWithASlowerCore) {
+  FrameSpec f;
+  f.tiles_x = 2;
+  f.store_lines = 32;
+  f.store_row_lines = 2;
+  f.quad = [](uint32_t seq, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    q.instructions = (seq == 0) == ((qx + 2 * qy) % 4 == 0) ? 400 : 4;
+    return q;
+  };
+  const auto bytes = buildFrame(f);
+  const FrameResults small = runModel(bytes, classic({"gpu.barrier=subtile", "queue.color=4"}));
+  const FrameResults large = runModel(bytes, classic({"gpu.barrier=subtile", "queue.color=256"}));
+  // 12480 against 9551 cycles: less than a whole heavy subtile, since before they stop cores 1-3
+  // shade the quads their colour queues and warp slots hold.
+  EXPECT_GT(m(small, "cycles") - m(large, "cycles"), 2000);
+  EXPECT_LT(m(small, "cycles") - m(large, "cycles"), 6400);
+  EXPECT_EQ(m(small, "dram.color_flushes"), 2 * 64);
+}
+
+// A held bank's quads wait in its own queues; shared ones would fill with them and stop the
+// slower cores, so decoupled barriers refuse them (paper 001 Fig. 10: a FIFO per parallel unit).
+TEST(GpuModel, DecoupledBarriersNeedPerCoreQueues) {
+  for (const char* shared : {"queue.scope=shared", "gpu.earlyz_scope=shared"}) {
+    try {
+      GpuModel model(classic({"gpu.barrier=subtile", shared}));
+      ADD_FAILURE() << shared << " accepted with gpu.barrier=subtile";
+    } catch (const ParamError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("gpu.barrier=subtile needs queue.scope=per-core", 0), 0u) << e.what();
+    }
+  }
+  EXPECT_NO_THROW(GpuModel(classic({"gpu.barrier=subtile"})));
+  EXPECT_NO_THROW(GpuModel(classic({"gpu.barrier=tile", "queue.scope=shared"})));
+}
+
 TEST(GpuModelReconcile, EveryCacheCountsWhatWasSentToIt) {
   const auto bytes = buildFrame(mixedFrame());
   expectEveryCacheCountsItsRequests(runModel(bytes, smallCaches()), recount(bytes));
@@ -287,6 +329,10 @@ TEST(GpuModelStall, BusyPlusStallWithinCyclesTimesUnitsOnConstructedStreams) {
       }
       ParamSet p32 = make_preset("mobile32");
       p32.apply(barrier);
+      if (std::string(barrier) == "gpu.barrier=subtile") {
+        p32.apply("queue.scope=per-core");  // decoupled barriers refuse shared queues (model_config.h)
+        p32.apply("gpu.earlyz_scope=per-core");
+      }
       expectBusyPlusStallWithinUnitCycles(runModel(bytes, p32), p32, name + " mobile32 " + barrier);
     }
   }
@@ -336,6 +382,10 @@ TEST(GpuModelStall, BusyPlusStallWithinCyclesTimesUnitsOnRandomStreams) {
       expectBusyPlusStallWithinUnitCycles(r, p, "seed " + std::to_string(seed) + " " + barrier);
       ParamSet p32 = make_preset("mobile32");
       p32.apply(barrier);
+      if (std::string(barrier) == "gpu.barrier=subtile") {
+        p32.apply("queue.scope=per-core");  // decoupled barriers refuse shared queues (model_config.h)
+        p32.apply("gpu.earlyz_scope=per-core");
+      }
       expectBusyPlusStallWithinUnitCycles(runModel(bytes, p32), p32, "seed " + std::to_string(seed) + " mobile32");
     }
   }
