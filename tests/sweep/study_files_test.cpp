@@ -117,6 +117,7 @@ TEST(StudyFiles, Paper003CoversFigs11To22) {
     for (const char* ways : {"1", "2", "4", "8", "16"})
       for (const char* size : {"32768", "65536", "262144"})
         EXPECT_TRUE(configs.count(tcor(size, ways, policy))) << ways << " " << size << " " << policy;
+    EXPECT_TRUE(configs.count(tcor("131072", "4", policy))) << policy;  // the 128 KiB Tile Cache of V-B
   }
   for (const char* policy : {"", "+tile.policy=mru", "+tile.policy=drrip", "+tile.policy=opt+tile.bypass=true"}) {
     EXPECT_TRUE(configs.count(std::string("mobile4-64k") + policy)) << policy;
