@@ -76,8 +76,46 @@ std::string optState(const AttributeCache& c) {
   return s;
 }
 
-TEST(WorkedExample, OptAttributeCacheStateByState) {
+// Runs the example's three writes and nine reads through `cache` (each primitive taken by the
+// Rasterizer before the next read), recording after each access the state `state` prints and
+// whether it sent an L2 read or write.
+template <class State>
+std::vector<Step> run_example(AttributeCache& cache, State&& state) {
   const std::vector<uint32_t> numbers = example_opt_numbers();
+  std::vector<Step> got;
+  std::vector<PbTransfer> below;
+  auto record = [&] {
+    bool r = false, w = false;
+    for (const PbTransfer& t : below) (t.write ? w : r) = true;
+    got.push_back({state(cache), r, w});
+    below.clear();
+  };
+  size_t access = 0;
+  for (uint32_t p : {kYellow, kBlue, kPink}) {
+    cache.write({pid(p), 1, numbers[access++], kTiles[p].back()}, below);
+    record();
+  }
+  for (uint32_t tile = 0; tile < 9; ++tile) {
+    const uint32_t p = kReadOrder[tile];
+    const AttributeOutcome o = cache.read({pid(p), 1, numbers[access++], kTiles[p].back()}, below);
+    EXPECT_NE(o.result, AttributeResult::Blocked);
+    if (o.result == AttributeResult::Miss) cache.fill_serviced(pid(p));
+    cache.rasterizer_read(o.abp);
+    record();
+  }
+  return got;
+}
+
+void expect_steps(const std::vector<Step>& got, const std::vector<Step>& expect) {
+  ASSERT_EQ(got.size(), expect.size());
+  for (size_t i = 0; i < expect.size(); ++i) {
+    EXPECT_EQ(got[i].lines, expect[i].lines) << "state " << i + 1;
+    EXPECT_EQ(got[i].l2_read, expect[i].l2_read) << "state " << i + 1;
+    EXPECT_EQ(got[i].l2_write, expect[i].l2_write) << "state " << i + 1;
+  }
+}
+
+TEST(WorkedExample, OptAttributeCacheStateByState) {
   AttributeCache cache(AttributeCacheConfig{2 * 64, 64, 2, 1});
   const std::vector<Step> expect = {
       // Writes: yellow (first read at tile 2), blue (tile 0), pink (tile 3: bypass).
@@ -95,33 +133,7 @@ TEST(WorkedExample, OptAttributeCacheStateByState) {
       {"P:N B:8*", false, false},
       {"P:N B:N*", false, false},
   };
-  std::vector<Step> got;
-  std::vector<PbTransfer> below;
-  auto record = [&] {
-    bool r = false, w = false;
-    for (const PbTransfer& t : below) (t.write ? w : r) = true;
-    got.push_back({optState(cache), r, w});
-    below.clear();
-  };
-  size_t access = 0;
-  for (uint32_t p : {kYellow, kBlue, kPink}) {
-    cache.write({pid(p), 1, numbers[access++], kTiles[p].back()}, below);
-    record();
-  }
-  for (uint32_t tile = 0; tile < 9; ++tile) {
-    const uint32_t p = kReadOrder[tile];
-    const AttributeOutcome o = cache.read({pid(p), 1, numbers[access++], kTiles[p].back()}, below);
-    ASSERT_NE(o.result, AttributeResult::Blocked);
-    if (o.result == AttributeResult::Miss) cache.fill_serviced(pid(p));
-    cache.rasterizer_read(o.abp);
-    record();
-  }
-  ASSERT_EQ(got.size(), expect.size());
-  for (size_t i = 0; i < expect.size(); ++i) {
-    EXPECT_EQ(got[i].lines, expect[i].lines) << "state " << i + 1;
-    EXPECT_EQ(got[i].l2_read, expect[i].l2_read) << "state " << i + 1;
-    EXPECT_EQ(got[i].l2_write, expect[i].l2_write) << "state " << i + 1;
-  }
+  expect_steps(run_example(cache, optState), expect);
   const AttributeCacheCounters& k = cache.counters();
   EXPECT_EQ(k.read_misses, 1u);
   EXPECT_EQ(k.write_bypasses, 1u);
@@ -161,12 +173,7 @@ TEST(WorkedExample, LruCacheOfTheSameSize) {
   };
   for (uint32_t p : {kYellow, kBlue, kPink}) record(cache.access(pid(p), true, 0, full_line));
   for (uint32_t tile = 0; tile < 9; ++tile) record(cache.access(pid(kReadOrder[tile]), false, 0, AccessInfo{}));
-  ASSERT_EQ(got.size(), expect.size());
-  for (size_t i = 0; i < expect.size(); ++i) {
-    EXPECT_EQ(got[i].lines, expect[i].lines) << "state " << i + 1;
-    EXPECT_EQ(got[i].l2_read, expect[i].l2_read) << "state " << i + 1;
-    EXPECT_EQ(got[i].l2_write, expect[i].l2_write) << "state " << i + 1;
-  }
+  expect_steps(got, expect);
   // LRU's extra read misses are tiles 2 and 4: three against OPT's one.
   EXPECT_EQ(cache.counters().read_misses, 3u);
   EXPECT_EQ(cache.counters().fetches, 3u);
@@ -177,44 +184,19 @@ TEST(WorkedExample, LruCacheOfTheSameSize) {
 // Attribute Cache Figs. 1 and 11-12 compare OPT with): one-attribute primitives make it the line
 // cache above, so Fig. 10's LRU column comes out state by state, with its write-backs.
 TEST(WorkedExample, LruAttributeCacheStateByState) {
-  const std::vector<uint32_t> numbers = example_opt_numbers();
   AttributeCache cache(AttributeCacheConfig{2 * 64, 64, 2, 1, AttributePolicy::Lru});
   const std::vector<Step> expect = {
       {"Y", false, false},   {"BY", false, false}, {"BP", false, true}, {"BP", false, false},
       {"BP", false, false},  {"BY", true, true},   {"PY", true, true},  {"BP", true, false},
       {"BP", false, false},  {"BP", false, false}, {"BP", false, false}, {"BP", false, false},
   };
-  std::vector<Step> got;
-  std::vector<PbTransfer> below;
-  auto record = [&] {
-    bool r = false, w = false;
-    for (const PbTransfer& t : below) (t.write ? w : r) = true;
+  const auto contents = [](const AttributeCache& c) {
     std::string s;
     for (uint32_t p : {kBlue, kPink, kYellow})
-      if (cache.contains(pid(p))) s += kName[p];
-    got.push_back({s, r, w});
-    below.clear();
+      if (c.contains(pid(p))) s += kName[p];
+    return s;
   };
-  size_t access = 0;
-  for (uint32_t p : {kYellow, kBlue, kPink}) {
-    EXPECT_EQ(cache.write({pid(p), 1, numbers[access++], kTiles[p].back()}, below).result,
-              AttributeResult::WriteAllocated);
-    record();
-  }
-  for (uint32_t tile = 0; tile < 9; ++tile) {
-    const uint32_t p = kReadOrder[tile];
-    const AttributeOutcome o = cache.read({pid(p), 1, numbers[access++], kTiles[p].back()}, below);
-    ASSERT_NE(o.result, AttributeResult::Blocked);
-    if (o.result == AttributeResult::Miss) cache.fill_serviced(pid(p));
-    cache.rasterizer_read(o.abp);
-    record();
-  }
-  ASSERT_EQ(got.size(), expect.size());
-  for (size_t i = 0; i < expect.size(); ++i) {
-    EXPECT_EQ(got[i].lines, expect[i].lines) << "state " << i + 1;
-    EXPECT_EQ(got[i].l2_read, expect[i].l2_read) << "state " << i + 1;
-    EXPECT_EQ(got[i].l2_write, expect[i].l2_write) << "state " << i + 1;
-  }
+  expect_steps(run_example(cache, contents), expect);
   const AttributeCacheCounters& k = cache.counters();
   EXPECT_EQ(k.read_misses, 3u);
   EXPECT_EQ(k.write_bypasses, 0u);
