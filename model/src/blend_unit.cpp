@@ -15,9 +15,8 @@ void BlendUnit::begin_phase(uint64_t t0) {
   flush_.assign(p_.cfg.subtile_barriers ? cores : 1, Flush{});
   const size_t tiles = p_.cfg.subtile_barriers ? p_.ntiles : 0;
   finished_at_.assign(tiles * cores, kNotFinished);
-  shared_total_.assign(tiles, 0);
-  shared_written_.assign(tiles, 0);
-  waiting_.assign(tiles, {});
+  pending_.assign(tiles * cores, 0);
+  pending_done_at_.assign(tiles * cores, 0);
   fifo_.assign(cores, {});
   free_.assign(cores, t0);
   meter.reset_units(cores);
@@ -44,14 +43,14 @@ bool BlendUnit::start_flush(uint32_t k, uint32_t core, bool all, uint64_t t) {
   f.slot = t;
   f.written = t;
   uint64_t n = 0;
-  uint32_t shared_total = 0;
   if (!all) finished_at_[size_t{k} * cores + core] = t;
   // Per subtile each core's colour-buffer bank flushes its pixels on its own (paper 001 section
   // III-E). A line whose covered pixels all belong to one core's quads (coarse groupings) goes
   // with that core; lines no quad covered are dealt to the cores in turn. A line shared by several
   // cores (fine-grained groupings) is written once, by the last of them to finish the tile, no
-  // earlier than its latest owner's finish; the banks of the owners that finish first are held
-  // until then (Flush::waiting), since their parts of the line are not written yet.
+  // earlier than its latest owner's finish; the bank of an owner that finished first is held
+  // until every such line of it is in the write buffer (Flush::waiting), since its parts of them
+  // are not written yet. A perfect framebuffer writes nothing and holds no bank.
   std::vector<uint16_t> owners;
   std::vector<uint64_t> shared;
   for (uint32_t i = tile.store_begin; i < tile.store_end; ++i) {
@@ -77,36 +76,37 @@ bool BlendUnit::start_flush(uint32_t k, uint32_t core, bool all, uint64_t t) {
         if (owners.empty() ? n++ % cores == core : owners[0] == core) f.lines.push_back(line);
         return;
       }
-      ++shared_total;
       if (std::find(owners.begin(), owners.end(), core) == owners.end()) return;
       uint64_t latest = 0;
       for (uint16_t o : owners) latest = std::max(latest, finished_at_[size_t{k} * cores + o]);
       if (latest == kNotFinished) {
-        f.waiting = true;  // another owner writes it
+        // Another owner writes it; nothing is written with a perfect framebuffer.
+        if (!p_.cfg.perfect_framebuffer) ++pending_[size_t{k} * cores + core];
       } else {
         shared.push_back(line);
         f.shared_ready = std::max(f.shared_ready, latest);
+        for (uint16_t o : owners) {
+          if (o != core && !p_.cfg.perfect_framebuffer) f.credits.push_back(o);
+        }
       }
     });
   }
   f.shared_from = f.lines.size();
   f.lines.insert(f.lines.end(), shared.begin(), shared.end());
-  if (!all) {
-    shared_total_[k] = shared_total;
-    if (f.waiting) waiting_[k].push_back(static_cast<uint16_t>(core));
-  }
+  f.waiting = !all && pending_[size_t{k} * cores + core] > 0;
   return flush_step(all ? 0 : core, t);
 }
 
-void BlendUnit::shared_lines_written(uint32_t unit, uint32_t k, size_t lines, uint64_t at) {
-  shared_written_[k] += static_cast<uint32_t>(lines);
-  if (shared_written_[k] < shared_total_[k]) return;
-  for (uint16_t w : waiting_[k]) {
-    flush_[w].waiting = false;
-    flush_[w].hold_until = at;
-    if (w != unit) p_.wake(UnitKind::Flush, w, at);
+void BlendUnit::shared_lines_written(uint32_t unit, uint32_t k, uint64_t at) {
+  const uint32_t cores = p_.cfg.cores;
+  for (uint16_t o : flush_[unit].credits) {
+    const size_t i = size_t{k} * cores + o;
+    pending_done_at_[i] = std::max(pending_done_at_[i], at);
+    if (--pending_[i] > 0 || !flush_[o].waiting) continue;
+    flush_[o].waiting = false;
+    flush_[o].hold_until = pending_done_at_[i];
+    p_.wake(UnitKind::Flush, o, pending_done_at_[i]);
   }
-  waiting_[k].clear();
 }
 
 bool BlendUnit::flush_step(uint32_t unit, uint64_t t) {
@@ -148,7 +148,7 @@ bool BlendUnit::flush_step(uint32_t unit, uint64_t t) {
       f.own_released = buffer > 0 ? f.slot : f.written;
     }
     f.lines_done = true;
-    if (p_.cfg.subtile_barriers) shared_lines_written(unit, f.tile, f.lines.size() - f.shared_from, f.own_released);
+    if (!f.credits.empty()) shared_lines_written(unit, f.tile, f.own_released);
   }
   if (f.waiting) return false;  // woken when the last of its shared lines is in the buffer
   f.active = false;

@@ -78,6 +78,7 @@ class BlendUnit {
     uint32_t tile = 0;
     std::vector<uint64_t> lines;  // its own lines, then [shared_from, end) the shared ones it writes
     size_t shared_from = 0;
+    std::vector<uint16_t> credits;  // per shared line it writes, each other owner (repeated)
     size_t next = 0;
     uint64_t slot = 0;          // the next line enters at this cycle at the earliest (one a cycle)
     uint64_t shared_ready = 0;  // the shared lines enter no earlier: the latest owner's finish
@@ -88,17 +89,18 @@ class BlendUnit {
     uint64_t hold_until = 0;    // once it has been: when that line entered the write buffer
     uint64_t released = 0;      // once done: the colour buffer (bank) may take the next tile
   };
-  // Flush `unit`'s lines of tile k are in the write buffer at `at`: with the tile's last shared
-  // line written, the banks that held parts of those lines are released.
-  void shared_lines_written(uint32_t unit, uint32_t k, size_t lines, uint64_t at);
+  // Flush `unit`'s lines of tile k are in the write buffer at `at`: each other owner of a shared
+  // line it wrote has one line less to wait for, and a bank with none left is released.
+  void shared_lines_written(uint32_t unit, uint32_t k, uint64_t at);
 
   std::vector<Flush> flush_;  // per flush unit: one, or one per core with gpu.barrier=subtile
-  // Per subtile only: per (tile, core) the cycle its flush began (kNotFinished before); per tile
-  // the lines shared by several cores, how many of them are written, and the banks waiting.
+  // Per subtile only, per (tile, core): the cycle its flush began (kNotFinished before), the
+  // shared lines of its bank another core is still to write, and when the last of those written
+  // so far entered the write buffer.
   static constexpr uint64_t kNotFinished = UINT64_MAX;
   std::vector<uint64_t> finished_at_;
-  std::vector<uint32_t> shared_total_, shared_written_;
-  std::vector<std::vector<uint16_t>> waiting_;
+  std::vector<uint32_t> pending_;
+  std::vector<uint64_t> pending_done_at_;
 };
 
 }  // namespace tessera::model

@@ -78,8 +78,9 @@ struct ModelConfig {
     c.cold_caches = p.get_bool("sim.cold_caches");
     // Decoupled barriers hold a core's colour bank until the lines it shares with slower cores are
     // written (blend_unit.h); the quads it shades meanwhile wait in its own queues. A queue or an
-    // early-Z budget shared with the slower cores would fill with them and stop those cores: paper
-    // 001's decoupled pipeline has a FIFO per parallel unit (section III-E, Fig. 10).
+    // early-Z budget shared with the slower cores would fill with them and stop those cores. Our
+    // reading of paper 001's decoupled pipeline (section II-A: "several parallel pipelines that
+    // operate independently", section III-E, Fig. 10) is a FIFO per parallel unit.
     if (c.subtile_barriers && (c.shared_queues || c.shared_earlyz)) {
       throw ParamError("gpu.barrier=subtile needs queue.scope=per-core and gpu.earlyz_scope=per-core (paper 001 "
                        "Fig. 10: each parallel unit has its own queues)");

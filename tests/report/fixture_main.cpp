@@ -135,7 +135,7 @@ int main(int argc, char** argv) {
     run("mobile4-64k", with({{"pb.l2_accesses", 500 * k}, {"pb.dram_accesses", 100 * k}, {"dram.accesses", 700 * k},
                              {"energy.memory_nj", 3e5 * k}, {"energy.total_nj", 8e5 * k}, {"tile.accesses", 1000 * k},
                              {"tile.misses", 420 * k}, {"tile.lower_bound_lines", 260 * k}}),
-        {{"tile.size", "65536"}, {"tile.policy", "lru"}, {"tile.ways", "4"}});
+        {{"tile.size", "65536"}, {"tile.policy", "lru"}, {"tile.ways", "4"}, {"tile.bypass", "false"}});
     run("mobile4-64k+tcor", {{"pb.l2_accesses", 330 * k}, {"pb.dram_accesses", 7 * k}, {"dram.accesses", 600 * k},
                              {"energy.memory_nj", 2.58e5 * k}, {"energy.total_nj", 7.55e5 * k}});
     run("mobile4-64k+tcor-no-l2", {{"pb.l2_accesses", 340 * k}, {"pb.dram_accesses", 60 * k}, {"dram.accesses", 650 * k},
@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
     // The 128 KiB tile cache of Figs. 15, 17, 19 and 21.
     run("mobile4-64k+tile.size=131072", {{"pb.l2_accesses", 450 * k}, {"pb.dram_accesses", 80 * k}, {"dram.accesses", 680 * k},
                                          {"energy.memory_nj", 2.9e5 * k}, {"energy.total_nj", 7.9e5 * k}},
-        {{"tile.size", "131072"}, {"tile.policy", "lru"}, {"tile.ways", "4"}});
+        {{"tile.size", "131072"}, {"tile.policy", "lru"}, {"tile.ways", "4"}, {"tile.bypass", "false"}});
     run("mobile4-64k+tcor+tile.size=131072", {{"pb.l2_accesses", 283 * k}, {"pb.dram_accesses", 4.7 * k},
                                               {"dram.accesses", 590 * k}, {"energy.memory_nj", 2.5e5 * k},
                                               {"energy.total_nj", 7.48e5 * k}},
@@ -152,9 +152,25 @@ int main(int argc, char** argv) {
       for (int kib : {16, 32, 64, 128, 256, 512}) {
         const double lb = 0.26, base = policy == std::string("opt") ? 0.3 : policy == std::string("mru") ? 0.7 : 0.5;
         const double ratio = lb + (base - lb) * std::exp(-kib / (policy == std::string("opt") ? 40.0 : 200.0));
-        const std::string name = "mobile4-64k+tile.size=" + std::to_string(kib * 1024) + "+tile.policy=" + policy;
+        const bool opt = policy == std::string("opt");  // with TCOR's write bypass, as --schemes tcor runs it
+        const std::string name = "mobile4-64k+tile.size=" + std::to_string(kib * 1024) + "+tile.policy=" + policy +
+                                 (opt ? "+tile.bypass=true" : "");
         run(name, {{"tile.accesses", 1000 * k}, {"tile.misses", 1000 * k * ratio}, {"tile.lower_bound_lines", 260 * k}},
-            {{"tile.size", std::to_string(kib * 1024)}, {"tile.policy", policy}, {"tile.ways", "4"}});
+            {{"tile.size", std::to_string(kib * 1024)}, {"tile.policy", policy}, {"tile.ways", "4"},
+             {"tile.bypass", opt ? "true" : "false"}});
+      }
+    }
+    // Figs. 11-12 like for like: TCOR's fully associative Attribute Cache (tile.size less the 16 KiB
+    // Primitive List Cache), OPT and LRU per primitive, against the bound of each capacity.
+    for (const char* policy : {"opt", "lru"}) {
+      for (int kib : {32, 64, 128, 256, 512}) {
+        const double lb = 0.45 - 0.0001 * kib, base = policy == std::string("opt") ? 0.6 : 0.75;
+        const double ratio = lb + (base - lb) * std::exp(-kib / (policy == std::string("opt") ? 40.0 : 300.0));
+        std::string name = "mobile4-64k+tcor+tile.size=" + std::to_string(kib * 1024) + "+tile.ways=0";
+        if (policy == std::string("lru")) name += "+tcor.policy=lru";
+        run(name, {{"tile.attr.accesses", 1000 * k}, {"tile.attr.misses", 1000 * k * ratio}, {"tcor.lower_bound", 1000 * k * lb}},
+            {{"tile.size", std::to_string(kib * 1024)}, {"tcor.plc_size", "16384"}, {"tile.ways", "0"},
+             {"tcor.policy", policy}});
       }
     }
 

@@ -1,5 +1,6 @@
 -- The README's table ("Measured") as Markdown rows, from a database of studies/001-dtexl.json,
--- over the frames the report measures (the cold first one left out):
+-- over the frames the report measures (the cold first one left out; the README bolds the mean
+-- row's headline columns and leaves its shares blank):
 --   tessera query 001.db "$(cat model/schemes/dtexl/study_table.sql)"
 -- One row per capture, then the mean over captures: DTexL (HLB-flp2) against mobile4
 -- (non-decoupled FG-xshift2) -- L2 and DRAM accesses, the colour flush's share of DRAM accesses on

@@ -1,5 +1,6 @@
 -- The README's table ("Measured") as Markdown rows, from a database of studies/003-tcor.json,
--- over the frames the report measures (the cold first one left out):
+-- over the frames the report measures (the cold first one left out; the README bolds the mean
+-- row's headline columns and leaves its shares blank):
 --   tessera query 003.db "$(cat model/schemes/tcor/study_table.sql)"
 -- One row per capture, then the mean over captures: TCOR against mobile4-64k (64 KiB tile cache,
 -- and its 128 KiB variant) -- Parameter Buffer accesses to L2 (Figs. 14-15) and to main memory
