@@ -51,6 +51,7 @@ bool BlendUnit::start_flush(uint32_t k, uint32_t core, bool all, uint64_t t) {
   // earlier than its latest owner's finish; the bank of an owner that finished first is held
   // until every such line of it is in the write buffer (Flush::waiting), since its parts of them
   // are not written yet. A perfect framebuffer writes nothing and holds no bank.
+  const bool holds = !all && !p_.cfg.perfect_framebuffer;  // a written shared line holds banks
   std::vector<uint16_t> owners;
   std::vector<uint64_t> shared;
   for (uint32_t i = tile.store_begin; i < tile.store_end; ++i) {
@@ -80,20 +81,19 @@ bool BlendUnit::start_flush(uint32_t k, uint32_t core, bool all, uint64_t t) {
       uint64_t latest = 0;
       for (uint16_t o : owners) latest = std::max(latest, finished_at_[size_t{k} * cores + o]);
       if (latest == kNotFinished) {
-        // Another owner writes it; nothing is written with a perfect framebuffer.
-        if (!p_.cfg.perfect_framebuffer) ++pending_[size_t{k} * cores + core];
+        if (holds) ++pending_[size_t{k} * cores + core];  // another owner writes it
       } else {
         shared.push_back(line);
         f.shared_ready = std::max(f.shared_ready, latest);
         for (uint16_t o : owners) {
-          if (o != core && !p_.cfg.perfect_framebuffer) f.credits.push_back(o);
+          if (o != core && holds) f.credits.push_back(o);
         }
       }
     });
   }
   f.shared_from = f.lines.size();
   f.lines.insert(f.lines.end(), shared.begin(), shared.end());
-  f.waiting = !all && pending_[size_t{k} * cores + core] > 0;
+  f.waiting = holds && pending_[size_t{k} * cores + core] > 0;
   return flush_step(all ? 0 : core, t);
 }
 

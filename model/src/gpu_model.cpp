@@ -370,7 +370,7 @@ struct GpuModel::Impl {
       r.core_metrics.push_back(CoreMetric{c, "busy_cycles", u(r.cores[c].busy_cycles)});
       r.core_metrics.push_back(CoreMetric{c, "l1tex.accesses", u(k.accesses)});
       r.core_metrics.push_back(CoreMetric{c, "l1tex.hits", u(k.hits)});
-      r.cores[c].color_flush_lines = c < pipeline.blend.lines_flushed.size() ? pipeline.blend.lines_flushed[c] : 0;
+      r.cores[c].color_flush_lines = pipeline.blend.lines_flushed[c];  // one per core (begin_frame)
       r.core_metrics.push_back(CoreMetric{c, "color_flush_lines", u(r.cores[c].color_flush_lines)});
       for (uint32_t s = 0; s < kCoreStates; ++s) {
         r.core_metrics.push_back(CoreMetric{c, std::string("cycles.") + core_state_name(static_cast<CoreState>(s)),

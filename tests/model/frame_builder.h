@@ -184,6 +184,15 @@ inline ParamSet classic(std::initializer_list<const char*> overrides = {}) {
   return p;
 }
 
+// A core metric (core_metrics) of every core, indexed by core.
+inline std::vector<double> per_core(const FrameResults& r, const std::string& metric) {
+  std::vector<double> out(r.cores.size());
+  for (const CoreMetric& c : r.core_metrics) {
+    if (c.metric == metric) out.at(c.core) = c.value;
+  }
+  return out;
+}
+
 inline double m(const FrameResults& r, const char* name) {
   const double v = r.metric(name);
   EXPECT_FALSE(std::isnan(v)) << "metric " << name << " missing";

@@ -138,18 +138,11 @@ TEST(GpuModel, SharedColourLinesWaitForTheLastCoreToFinish) {
   f.store_lines = 32;  // 32 rows of 32 RGBA8 pixels: two 64-byte lines a row
   f.store_row_lines = 2;
   const auto bytes = buildFrame(f);
-  const auto lines = [](const FrameResults& r) {
-    std::vector<double> per_core(4);
-    for (const CoreMetric& c : r.core_metrics) {
-      if (c.metric == "color_flush_lines") per_core.at(c.core) = c.value;
-    }
-    return per_core;
-  };
   const FrameResults sub = runModel(bytes, classic({"gpu.barrier=subtile", "queue.fragment=256"}));
-  EXPECT_EQ(lines(sub), (std::vector<double>{64, 0, 0, 0}));
+  EXPECT_EQ(per_core(sub, "color_flush_lines"), (std::vector<double>{64, 0, 0, 0}));
   EXPECT_EQ(m(sub, "dram.color_flushes"), 64);
   const FrameResults tile = runModel(bytes, classic({"gpu.barrier=tile"}));
-  EXPECT_EQ(lines(tile), (std::vector<double>{64, 0, 0, 0}));
+  EXPECT_EQ(per_core(tile, "color_flush_lines"), (std::vector<double>{64, 0, 0, 0}));
 }
 
 // A bank whose lines are shared with a slower core is held until that core writes them. Two

@@ -68,7 +68,7 @@ struct CoreStats {
   uint64_t quads = 0;        // quads shaded
   uint64_t busy_cycles = 0;  // issue cycles, summed over the core's engines
   uint64_t l1tex_accesses = 0, l1tex_hits = 0;
-  uint64_t color_flush_lines = 0;  // colour lines its flush unit wrote (with gpu.barrier=tile: core 0's unit, every line)
+  uint64_t color_flush_lines = 0;  // tile-buffer lines its flush unit wrote (gpu.barrier=tile: core 0's, all)
   CoreCycles cycles;         // sums to the frame's cycles
 };
 

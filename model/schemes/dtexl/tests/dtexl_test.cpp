@@ -25,6 +25,15 @@ using dtexl::Assignment;
 using dtexl::Grouping;
 using namespace testing;
 
+// One frame of `bytes` through the configuration's model (its scheme installed).
+FrameResults run_configuration(const std::vector<uint8_t>& bytes, const Configuration& c) {
+  auto model = c.make_model();
+  FrameResults r;
+  std::string error;
+  EXPECT_TRUE(model->run(bytes, r, &error)) << error;
+  return r;
+}
+
 // The core of every quad of a 16x16-quad tile, as a grid of digits (row by row).
 std::vector<std::string> layout(Grouping g) {
   std::vector<std::string> rows;
@@ -375,11 +384,7 @@ TEST(DtexlBarriers, DecoupledBarriersOverlapTheHeavySubtiles) {
       c.params.apply(o);
     }
     c.params.set("queue.fragment", "256");  // room for a core to run a tile ahead
-    auto model = c.make_model();
-    FrameResults r;
-    std::string error;
-    EXPECT_TRUE(model->run(bytes, r, &error)) << error;
-    return r;
+    return run_configuration(bytes, c);
   };
   // Constant assignment in scanline order keeps quadrant k on core k in every tile.
   const FrameResults tile = run("mobile4+dtexl-group-cg-square+gpu.tile_order=scanline");
@@ -407,17 +412,8 @@ TEST(DtexlBarriers, EachQuadrantsColourLinesGoWithItsCore) {
   };
   f.store_lines = 32;  // 32 rows of 32 RGBA8 pixels: two 64-byte lines a row
   f.store_row_lines = 2;
-  const auto bytes = buildFrame(f);
-  Configuration c = parse_configuration("mobile4+dtexl-hlb-const");
-  auto model = c.make_model();
-  FrameResults r;
-  std::string error;
-  ASSERT_TRUE(model->run(bytes, r, &error)) << error;
-  std::vector<double> lines(4);
-  for (const CoreMetric& k : r.core_metrics) {
-    if (k.metric == "color_flush_lines") lines.at(k.core) = k.value;
-  }
-  EXPECT_EQ(lines, (std::vector<double>{16, 16, 16, 16}));
+  const FrameResults r = run_configuration(buildFrame(f), parse_configuration("mobile4+dtexl-hlb-const"));
+  EXPECT_EQ(per_core(r, "color_flush_lines"), (std::vector<double>{16, 16, 16, 16}));
 }
 
 // Combining: DTexL takes the quad scheduler; a scheme on another hook runs beside it.
@@ -459,11 +455,7 @@ TEST(SchemeCombination, DtexlRunsBesideASchemeOnAnotherHook) {
   EXPECT_EQ(c.params.get_string("gpu.barrier"), "subtile");
   FrameSpec f = mixedFrame();
   f.tiles_x = 4;
-  const auto bytes = buildFrame(f);
-  auto model = c.make_model();
-  FrameResults r;
-  std::string error;
-  ASSERT_TRUE(model->run(bytes, r, &error)) << error;
+  const FrameResults r = run_configuration(buildFrame(f), c);
   EXPECT_EQ(m(r, "lastline.frames"), 1);
   EXPECT_GT(m(r, "tfm.hits"), 0);
   EXPECT_GT(m(r, "dtexl.transitions"), 0);
