@@ -17,7 +17,16 @@ void EarlyZ::begin_phase(uint64_t t0) {
   queued_ = 0;
   fragment_queue_ = p_.cfg.fragment_queue;
   p_cfg_shared_ = p_.cfg.shared_queues;
+  runahead_ = p_.cfg.subtile_barriers ? p_.cfg.runahead_tiles : 0;
   meter.reset_units(cores);
+}
+
+bool EarlyZ::queue_full(uint32_t core, uint32_t tile) const {
+  if ((p_cfg_shared_ ? queued_ : fifo_[core].size()) < fragment_queue_) return false;
+  // Its head is the tile the core's early-Z is on (or opens next). Subtile barriers refuse shared
+  // queues (model_config.h), so a full queue with a window is this core's own, not empty.
+  if (runahead_ == 0 || fifo_[core].empty()) return true;
+  return tile > p_.recs[fifo_[core].front()].tile + uint64_t{runahead_};
 }
 
 bool EarlyZ::held_by_barrier(uint32_t c, uint64_t t) const {
@@ -117,6 +126,13 @@ void EarlyZ::take(uint32_t c, uint64_t t) {
   ++p_.activity->quads_depth_tested;
   const uint64_t done = t + p_.cfg.earlyz_latency;
   const uint32_t k = q.tile;
+  if (p_.cfg.subtile_barriers) {
+    uint32_t oldest = k;
+    for (uint32_t allowed : p_.barrier[0].allowed) oldest = std::min(oldest, allowed);
+    lead_max = std::max(lead_max, k - oldest);
+    lead_sum += k - oldest;
+    ++lead_quads;
+  }
   if (!q.shaded) {
     // Killed by the early tests: it leaves the pipeline here.
     p_.free_rec(slot);

@@ -24,11 +24,11 @@ class EarlyZ {
   void begin_phase(uint64_t t0);
   // The rasterizer puts quad record `slot` into `core`'s fragment queue; it arrives at `t`.
   void enqueue(uint32_t core, uint32_t slot, uint64_t t);
-  // The rasterizer may not put a quad for `core` into its fragment queue (queue.fragment entries
-  // per core, or for every core together with queue.scope=shared).
-  bool queue_full(uint32_t core) const {
-    return (p_cfg_shared_ ? queued_ : fifo_[core].size()) >= fragment_queue_;
-  }
+  // The rasterizer may not put a quad of `tile` for `core` into its fragment queue: queue.fragment
+  // entries per core (or for every core together with queue.scope=shared) are taken, and with
+  // decoupled barriers the tile is more than raster.runahead_tiles past the one at the queue's
+  // head.
+  bool queue_full(uint32_t core, uint32_t tile) const;
   // `core`'s early-Z has a quad it may not take at t because the barrier holds its tile.
   bool held_by_barrier(uint32_t core, uint64_t t) const;
   void step(uint32_t core, uint64_t t);
@@ -40,6 +40,11 @@ class EarlyZ {
   void issue_loads(uint32_t k, uint32_t core, bool all, bool depth_stencil, uint64_t t);
 
   StageMeter meter;
+  // Paper 001 Fig. 10, measured: when a core's early-Z takes a quad, how many tiles (positions in
+  // the order) it is past the oldest tile some core's early-Z has not finished; the largest, and
+  // the sum over the quads taken, this frame (subtile barriers only).
+  uint32_t lead_max = 0;
+  uint64_t lead_sum = 0, lead_quads = 0;
 
  private:
   // One step of `core`'s early-Z: takes its next quad if it may.
@@ -59,6 +64,7 @@ class EarlyZ {
   size_t queued_ = 0;          // quads in every core's fragment queue
   size_t fragment_queue_ = 64;
   bool p_cfg_shared_ = true;
+  uint32_t runahead_ = 0;  // raster.runahead_tiles with subtile barriers, else 0
 };
 
 }  // namespace tessera::model

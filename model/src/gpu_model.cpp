@@ -321,6 +321,10 @@ struct GpuModel::Impl {
     r.tile_fetcher_active_cycles = pipeline.fetcher.active_cycles;
     r.cores_imbalance = imbalance_tiles ? imbalance_sum / static_cast<double>(imbalance_tiles) : 0;
     r.cores_quad_deviation = quad_tiles ? quad_deviation_sum / static_cast<double>(quad_tiles) : 0;
+    r.cores_tile_lead_max = pipeline.earlyz.lead_max;
+    r.cores_tile_lead_mean = pipeline.earlyz.lead_quads
+                                 ? static_cast<double>(pipeline.earlyz.lead_sum) / static_cast<double>(pipeline.earlyz.lead_quads)
+                                 : 0;
     const auto& hist = h->replication_histogram();
     double num = 0, den = 0;
     for (size_t k = 0; k < hist.size(); ++k) {

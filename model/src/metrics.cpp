@@ -222,6 +222,10 @@ void emit_frame_metrics(FrameResults& r, const MetricSources& src) {
   put("replication.share_4plus", four_plus);
   put("cores.imbalance", r.cores_imbalance);
   put("cores.quad_deviation", r.cores_quad_deviation);
+  if (src.config.subtile_barriers) {
+    put("cores.tile_lead_max", r.cores_tile_lead_max);
+    put("cores.tile_lead_mean", r.cores_tile_lead_mean);
+  }
 
   put("energy.total_nj", r.energy.total_nj);
   put("energy.texture_path_pj_per_access", r.texture_path_pj_per_access);

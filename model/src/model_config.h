@@ -13,6 +13,7 @@ struct ModelConfig {
   uint32_t tile_width = 32, tile_height = 32;
   pipeline::TileOrderKind tile_order = pipeline::TileOrderKind::Z;
   bool subtile_barriers = false;       // gpu.barrier=subtile (paper 001 section III-E)
+  uint32_t runahead_tiles = 2;         // raster.runahead_tiles (with subtile barriers only)
   uint32_t quads_per_cycle = 1;        // raster.quads_per_cycle
   uint32_t max_quads = 16;             // core.max_quads
   uint32_t issue_lanes = 4, vp_issue_lanes = 4;
@@ -48,6 +49,7 @@ struct ModelConfig {
       throw ParamError("gpu.tile_order: unknown order '" + p.get_string("gpu.tile_order") + "'");
     }
     c.subtile_barriers = p.get_string("gpu.barrier") == "subtile";
+    c.runahead_tiles = p.get_u32("raster.runahead_tiles");
     c.quads_per_cycle = p.get_u32("raster.quads_per_cycle");
     c.max_quads = p.get_u32("core.max_quads");
     c.issue_lanes = p.get_u32("core.issue_lanes");

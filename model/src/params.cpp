@@ -195,6 +195,17 @@ ParamRegistry build_model_registry() {
   // per shader core with a throughput of 1 quad per cycle; the rest are our stated choices.
   r.add(string_param("gpu.barrier", "tile", "raster barriers: per tile (paper 001 II-C) or per subtile (decoupled, III-E)",
                     {"tile", "subtile"}));
+  // Paper 001 section III-E and Fig. 10: with decoupled barriers a parallel unit runs ahead on
+  // later tiles ("two tiles ahead of the third parallel unit"). The in-order rasterizer can feed
+  // a fast core only past the slow core's quads, which wait in the slow core's fragment queue;
+  // a queue bounded in quads alone (queue.fragment, 64: about one subtile) caps the lead at about
+  // one tile. The paper gives no queue size for it; this window is how far the lead may go
+  // whatever that queue holds.
+  r.add(int_param("raster.runahead_tiles", "2",
+                  "with gpu.barrier=subtile: a core's fragment queue takes, beyond queue.fragment, every quad of the "
+                  "tiles up to this many past the one at its head, so a fast core may lead a slow one by this many "
+                  "tiles (paper 001 Fig. 10: two); 0: queue.fragment alone",
+                  0, 1 << 20));
   r.add(int_param("raster.quads_per_cycle", "1", "quads the rasterizer emits per cycle", 1, 1024));
   r.add(int_param("core.max_quads", "16", "quads resident per shader core (multithreading hides texture latency)", 1, 1 << 20));
   r.add(int_param("core.issue_lanes", "4",

@@ -37,6 +37,8 @@ void RasterPipeline::begin_frame(MemoryHierarchy* hierarchy, FrameResults* resul
     m->reset(0);
   }
   blend.lines_flushed.assign(cfg.cores, 0);
+  earlyz.lead_max = 0;
+  earlyz.lead_sum = earlyz.lead_quads = 0;
 }
 
 void RasterPipeline::fail(const std::string& what) const { throw ModelError("access stream: " + what); }

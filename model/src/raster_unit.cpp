@@ -197,7 +197,7 @@ void Rasterizer::step(uint64_t t) {
       }
     }
     QuadRec& q = p_.recs[static_cast<size_t>(pending_)];
-    if (p_.earlyz.queue_full(q.core)) {
+    if (p_.earlyz.queue_full(q.core, q.tile)) {
       meter.stall_begin(0, free_at);
       blocked_core_ = q.core;
       return;

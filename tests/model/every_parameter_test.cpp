@@ -120,6 +120,8 @@ const std::map<std::string, Alternative>& alternatives() {
       {"interconnect.width", {"16"}},
       {"interconnect.latency", {"4"}},
       {"raster.quads_per_cycle", {"4"}},
+      // Only decoupled barriers let cores drift apart; a two-quad queue fills on every tile.
+      {"raster.runahead_tiles", {"0", {"gpu.barrier=subtile", "queue.fragment=2"}}},
       {"core.max_quads", {"1"}},
       {"core.issue_lanes", {"8"}},
       {"core.registers", {"64"}},

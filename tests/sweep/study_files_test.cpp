@@ -76,7 +76,8 @@ TEST(StudyFiles, Paper004CoversFigs8And9) {
 
 // Paper 001 at its screen (Table II: 1960x768): every quad grouping of Figs. 11-15, every tile
 // order and subtile assignment of Fig. 8 (Fig. 16), the one-core bound, DTexL and decoupled
-// FG-xshift2 (Figs. 17-18), and the flush write buffer (ours) removed as a sensitivity.
+// FG-xshift2 (Figs. 17-18), and the flush write buffer and Fig. 10's run-ahead window (both
+// ours) changed as sensitivities.
 TEST(StudyFiles, Paper001CoversFigs11To18) {
   const SweepFile f = read_sweep_file(study("001-dtexl.json"));
   const std::set<std::string> configs = names(f);
@@ -91,6 +92,10 @@ TEST(StudyFiles, Paper001CoversFigs11To18) {
     EXPECT_TRUE(configs.count(std::string("mobile4+") + v)) << v;
   for (const char* v : {"", "+dtexl", "+dtexl-fg-decoupled"})
     EXPECT_TRUE(configs.count(std::string("mobile4") + v + "+gpu.flush_buffer=0")) << v;
+  // Fig. 10's run-ahead (the window is ours): none, and twice the default.
+  for (const char* v : {"+dtexl+raster.runahead_tiles=0", "+dtexl+raster.runahead_tiles=4",
+                        "+dtexl-fg-decoupled+raster.runahead_tiles=0"})
+    EXPECT_TRUE(configs.count(std::string("mobile4") + v)) << v;
   for (const std::string& c : f.captures) EXPECT_NE(c.find("-1960x768.tcap"), std::string::npos) << c;
 }
 

@@ -110,6 +110,10 @@ struct FrameResults {
   std::vector<CoreStats> cores;
   double cores_imbalance = 0;  // mean over tiles of the mean |busy - mean| / mean of the cores
   double cores_quad_deviation = 0;  // the same for the cores' quads (paper 001 Figs. 12 and 15)
+  // Decoupled barriers (paper 001 Fig. 10): tiles a core's early-Z was past the oldest tile some
+  // core's early-Z had not finished, when it took a quad: the largest, and the mean over quads.
+  uint32_t cores_tile_lead_max = 0;
+  double cores_tile_lead_mean = 0;
   double replication_avg = 0;  // L1s holding a serviced block, paper 000 Fig. 1
   std::vector<double> replication_share;  // [k]: share of serviced blocks held in k L1s
   EnergyReport energy;         // energy.tech as configured

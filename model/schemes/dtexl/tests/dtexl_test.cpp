@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <numeric>
@@ -399,6 +400,47 @@ TEST(DtexlBarriers, DecoupledBarriersOverlapTheHeavySubtiles) {
   EXPECT_GE(sub.raster_cycles, 64000u);
   EXPECT_LT(sub.raster_cycles, 64000u + 3 * 64 + 2000);
   EXPECT_GT(m(tile, "cores.imbalance"), 1.0);
+}
+
+// Paper 001 Fig. 10: with decoupled barriers a unit runs ahead ("two tiles ahead of the third
+// parallel unit"). Four tiles in scanline order, the heavy quadrant on core k in tile k: core 0
+// spends 64 x 1000 cycles in tile 0 while the in-order rasterizer must put its quads of later
+// tiles in its fragment queue (64 entries, 24 of its tile-0 quads being past early-Z) before the
+// other cores may open those tiles, and its quads come first in each tile. raster.runahead_tiles=R
+// lets that queue take every quad of the R tiles after its head's: the rasterizer passes them
+// and the other cores reach tile R; only with R=3 does core 3's heavy subtile overlap core 0's.
+TEST(DtexlBarriers, RunAheadLetsACoreLeadBySoManyTiles) {
+  FrameSpec f;
+  f.tiles_x = 4;
+  f.quad = [](uint32_t seq, uint32_t qx, uint32_t qy) {
+    QuadSpec q;
+    const uint32_t quadrant = (qy / 8) * 2 + qx / 8;
+    q.instructions = quadrant == seq % 4 ? 4000 : 4;
+    return q;
+  };
+  const auto bytes = buildFrame(f);
+  auto run = [&](uint32_t runahead) {
+    Configuration c = parse_configuration("mobile4+dtexl-hlb-const+gpu.tile_order=scanline");
+    for (const char* o : {"core.engines=1", "core.alu_rate=1"}) c.params.apply(o);
+    c.params.set("raster.runahead_tiles", std::to_string(runahead));
+    return run_configuration(bytes, c);
+  };
+  const FrameResults none = run(0), one = run(1), two = run(2), three = run(3);
+  // Without a window a queue of 64 holds one subtile: the others get one tile ahead.
+  EXPECT_EQ(m(none, "cores.tile_lead_max"), 1);
+  EXPECT_EQ(m(one, "cores.tile_lead_max"), 1);
+  EXPECT_EQ(m(two, "cores.tile_lead_max"), 2);  // the default: Fig. 10's two tiles
+  EXPECT_EQ(m(three, "cores.tile_lead_max"), 3);
+  EXPECT_GT(m(three, "cores.tile_lead_mean"), m(two, "cores.tile_lead_mean"));
+  EXPECT_GT(m(two, "cores.tile_lead_mean"), m(none, "cores.tile_lead_mean"));
+  // Each heavy subtile is 64000 cycles: with R=3 all four overlap, as with a 256-entry queue
+  // (DecoupledBarriersOverlapTheHeavySubtiles); with less, core 3 waits for core 0's queue.
+  EXPECT_LT(three.raster_cycles, 64000u + 3 * 64 + 2000);
+  EXPECT_LT(two.raster_cycles, none.raster_cycles);
+  EXPECT_GT(two.raster_cycles, three.raster_cycles + 30000);
+  // The per-tile barrier keeps every core on one tile: no lead, no metric.
+  Configuration tile = parse_configuration("mobile4+dtexl-group-cg-square+gpu.tile_order=scanline");
+  EXPECT_TRUE(std::isnan(run_configuration(bytes, tile).metric("cores.tile_lead_max")));
 }
 
 // Per subtile a CG-square quadrant's colour lines (16 pixels of one quadrant's rows) belong to its
