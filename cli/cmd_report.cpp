@@ -20,10 +20,12 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commands.h"
@@ -591,7 +593,38 @@ std::string now_utc() {
 
 struct HeadlineLine {
   std::string paper, figure, claim, paper_value, ours;
+  std::optional<report::Verdict> verdict;  // none without data
+  std::string explain;                     // the figure's `explain`
 };
+
+// The verdict cells of a headline: direction, within 2x.
+std::pair<std::string, std::string> verdict_words(const HeadlineLine& h) {
+  if (!h.verdict) return {"", ""};
+  const report::Verdict& v = *h.verdict;
+  const char* dir = v.direction == report::Direction::kAgrees     ? "agrees"
+                    : v.direction == report::Direction::kOpposite ? "opposite"
+                    : v.direction == report::Direction::kFlat     ? "no change"
+                                                                  : "(a share)";
+  return {dir, v.within_2x ? "yes" : "no"};
+}
+
+// "N of M claims agree in direction, K within 2x": the page's and the terminal's summary line.
+std::string verdict_summary(const std::vector<HeadlineLine>& headlines) {
+  size_t with_data = 0, directed = 0, agree = 0, within = 0, none = 0;
+  for (const auto& h : headlines) {
+    if (!h.verdict) {
+      ++none;
+      continue;
+    }
+    ++with_data;
+    if (h.verdict->direction != report::Direction::kNone) ++directed;
+    if (h.verdict->direction == report::Direction::kAgrees) ++agree;
+    if (h.verdict->within_2x) ++within;
+  }
+  return std::to_string(agree) + " of " + std::to_string(directed) + " claims agree in direction, " +
+         std::to_string(within) + " of " + std::to_string(with_data) + " within 2x" +
+         (none ? " (" + std::to_string(none) + " without data)" : std::string());
+}
 
 // --- --svg: each chart as its own file, rendered by headless Chromium -------------------------
 
@@ -690,7 +723,9 @@ int run_report(const ReportOptions& opt) {
       for (size_t i = 0; i < f.headlines.size(); ++i) {
         const auto& h = f.headlines[i];
         headlines.push_back({f.paper, f.id, h.text, report::format_headline(h.paper, h.show),
-                             d.ours[i] ? report::format_headline(*d.ours[i], h.show) : "no data"});
+                             d.ours[i] ? report::format_headline(*d.ours[i], h.show) : "no data",
+                             d.ours[i] ? std::optional(report::judge(h.paper, *d.ours[i], h.show)) : std::nullopt,
+                             f.explain});
       }
       return d;
     };
@@ -733,12 +768,27 @@ int run_report(const ReportOptions& opt) {
     page += " <a href=\"#heatmaps\">heat maps</a> <a href=\"#replication\">replication</a> <a "
             "href=\"#summary\">summary</a></nav></header>\n";
 
-    page += "<section id=\"headlines\"><h2>Headline numbers: the papers' and ours</h2>\n<table class=\"data\" "
-            "data-fig=\"headlines\"><tr><th>paper</th><th>claim</th><th>paper</th><th>ours</th></tr>\n";
-    for (const auto& h : headlines)
-      page += "<tr><td>" + html(h.paper) + "</td><td><a href=\"#" + html(h.figure) + "\">" + html(h.claim) +
-              "</a></td><td class=\"num\">" + html(h.paper_value) + "</td><td class=\"num\">" + html(h.ours) +
-              "</td></tr>\n";
+    const std::string verdict = verdict_summary(headlines);
+    page += "<section id=\"headlines\"><h2>Headline numbers: the papers' and ours</h2>\n<p class=\"verdict\" "
+            "id=\"verdict-summary\">" + html(verdict) + ".</p>\n<p class=\"rules\">" + html(report::kVerdictRules) +
+            " A claim that disagrees links to its figure and names the metrics that explain it.</p>\n"
+            "<table class=\"data\" data-fig=\"headlines\"><tr><th>paper</th><th>claim</th><th>paper</th><th>ours</th>"
+            "<th>direction</th><th>within 2x</th></tr>\n";
+    for (const auto& h : headlines) {
+      const auto [dir, within] = verdict_words(h);
+      const bool off = h.verdict && !h.verdict->within_2x;
+      std::string claim = "<a href=\"#" + html(h.figure) + "\">" + html(h.claim) + "</a>";
+      if (off && !h.explain.empty()) claim += "<br><span class=\"explain\">explained by: " + html(h.explain) + "</span>";
+      const std::string dir_class = !h.verdict                                               ? ""
+                                    : h.verdict->direction == report::Direction::kOpposite ? " opposite"
+                                    : h.verdict->direction == report::Direction::kFlat     ? " apart"
+                                    : h.verdict->direction == report::Direction::kAgrees   ? " agrees"
+                                                                                           : "";
+      const std::string within_class = !h.verdict ? "" : h.verdict->within_2x ? " agrees" : " apart";
+      page += "<tr><td>" + html(h.paper) + "</td><td>" + claim + "</td><td class=\"num\">" + html(h.paper_value) +
+              "</td><td class=\"num\">" + html(h.ours) + "</td><td class=\"verdict" + dir_class + "\">" + html(dir) +
+              "</td><td class=\"verdict" + within_class + "\">" + html(within) + "</td></tr>\n";
+    }
     page += "</table></section>\n";
     page += suite;
 
@@ -786,15 +836,19 @@ int run_report(const ReportOptions& opt) {
     size_t claim_w = 5;
     for (const auto& h : headlines) claim_w = std::max(claim_w, h.claim.size());
     claim_w = std::min<size_t>(claim_w, 90);
-    std::printf("%-5s  %-*s  %10s  %10s\n", "paper", static_cast<int>(claim_w), "claim", "paper", "ours");
+    std::printf("verdict: %s\n", verdict.c_str());
+    std::printf("%-5s  %-*s  %10s  %10s  %-9s  %s\n", "paper", static_cast<int>(claim_w), "claim", "paper", "ours",
+                "direction", "within 2x");
     std::map<std::string, int> missing;
     for (const auto& h : headlines) {
-      if (h.ours == "no data") {
+      if (!h.verdict) {
         ++missing[h.paper];
         continue;
       }
-      std::printf("%-5s  %-*.*s  %10s  %10s\n", h.paper.c_str(), static_cast<int>(claim_w), static_cast<int>(claim_w),
-                  h.claim.c_str(), h.paper_value.c_str(), h.ours.c_str());
+      const auto [dir, within] = verdict_words(h);
+      std::printf("%-5s  %-*.*s  %10s  %10s  %-9s  %s\n", h.paper.c_str(), static_cast<int>(claim_w),
+                  static_cast<int>(claim_w), h.claim.c_str(), h.paper_value.c_str(), h.ours.c_str(), dir.c_str(),
+                  within.c_str());
     }
     for (const auto& [paper, n] : missing)
       std::printf("%-5s  %d headline number%s without runs in this database (see the report)\n", paper.c_str(), n,

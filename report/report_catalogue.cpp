@@ -184,10 +184,12 @@ std::optional<ParsedFigure> parse_figure(const std::string& name, const std::str
       f.log_x = v == "yes";
     } else if (key == "needs") {
       f.needs = v;
+    } else if (key == "explain") {
+      f.explain = v;
     } else if (key == "headline") {
       f.headlines.push_back(headline_of(value, at));
     } else {
-      at.fail("unknown key '" + key + "' (paper, section, title, chart, y, x, rule, log-x, needs, headline)");
+      at.fail("unknown key '" + key + "' (paper, section, title, chart, y, x, rule, log-x, needs, explain, headline)");
     }
   });
   if (!any) return std::nullopt;

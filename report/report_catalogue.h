@@ -50,6 +50,7 @@ struct Figure {
   std::optional<double> rule;     // a reference line (1 for normalised values)
   bool log_x = false;
   std::string needs;   // what runs the figure needs, said when the database has none
+  std::string explain; // the metrics (and README) that explain where ours and the paper differ
   std::vector<Headline> headlines;
 };
 

@@ -2,6 +2,7 @@
 
 #include "report_assets.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -114,6 +115,40 @@ std::string format_headline(double value, Show show) {
     case Show::kTimes: std::snprintf(buf, sizeof buf, "%.2fx", value); break;
   }
   return buf;
+}
+
+namespace {
+
+// Percent points for changes, shares and points; a ratio's effect is v - 1.
+double effect(double v, Show show) { return show == Show::kTimes ? v - 1 : v; }
+double no_effect(Show show) { return show == Show::kTimes ? 0.01 : 1.0; }
+int sign(double e, Show show) { return std::fabs(e) < no_effect(show) ? 0 : (e > 0 ? 1 : -1); }
+
+}  // namespace
+
+const char* const kVerdictRules =
+    "Direction: the sign of the claim's effect (its change, or a ratio less 1), an effect under 1 point "
+    "(0.01 for a ratio) counting as no change: agrees, opposite, or no change where the other has one; "
+    "shares (hit rates, local hits) have none. Within 2x: the same direction and the larger effect at most "
+    "twice the smaller (shares: their values), or both no change.";
+
+Verdict judge(double paper, double ours, Show show) {
+  Verdict v;
+  const double p = effect(paper, show), o = effect(ours, show);
+  if (show != Show::kPercent) {
+    const int sp = sign(p, show), so = sign(o, show);
+    v.direction = sp == so ? Direction::kAgrees : sp * so < 0 ? Direction::kOpposite : Direction::kFlat;
+    if (v.direction != Direction::kAgrees) return v;
+    if (sp == 0) {
+      v.within_2x = true;
+      return v;
+    }
+  } else if ((p > 0) != (o > 0)) {
+    return v;
+  }
+  const double a = std::fabs(p), b = std::fabs(o);
+  v.within_2x = std::max(a, b) <= 2 * std::min(a, b);
+  return v;
 }
 
 std::string sql_literal(std::string_view text) {

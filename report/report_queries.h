@@ -53,6 +53,21 @@ std::optional<double> headline_value(const std::vector<FigureRow>& rows, const H
 // "-46.8 %", "1.20x", "66.3 %".
 std::string format_headline(double value, Show show);
 
+// Our number against the paper's (the report's verdict column; the rules are printed on the page,
+// kVerdictRules). A claim's effect is its number as printed, or v - 1 for a ratio (kTimes); an
+// effect under 1 point (0.01 for a ratio) is no change. Direction: the effects' signs agree
+// (both no change included), are opposite, or one of them is no change while the other is not
+// (kFlat); a share (kPercent: local hits, hit rates) has none (kNone). Within 2x: the directions
+// agree and the larger effect (a share's value) is at most twice the smaller, or both are no
+// change.
+enum class Direction { kAgrees, kOpposite, kFlat, kNone };
+struct Verdict {
+  Direction direction = Direction::kNone;
+  bool within_2x = false;
+};
+Verdict judge(double paper, double ours, Show show);
+extern const char* const kVerdictRules;
+
 // pair-deltas.sql with its params replaced: each (config, base) pair, each metric in order.
 std::string pair_deltas_sql(const std::vector<std::pair<std::string, std::string>>& pairs,
                             const std::vector<std::string>& metrics);

@@ -10,6 +10,7 @@
 --@ chart: stacked
 --@ y: share of serviced blocks
 --@ needs: runs with the replication.share_1 .. share_4plus metrics
+--@ explain: replication.share_1 .. _4plus and each capture's texture footprint (model/schemes/dtm-nuca/README.md, Measured against the paper)
 --@ headline: mobile4 | 15.4 | percent | blocks in exactly one of 4 L1s; 84.6 % are replicated (paper 000 Fig. 1, sec. I) | part=1 L1
 DELETE FROM stacked_per_capture;
 INSERT INTO stacked_per_capture (capture, ord, series, pord, part, value)

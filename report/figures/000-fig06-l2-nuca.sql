@@ -9,6 +9,7 @@
 --@ y: L2 accesses / baseline
 --@ rule: 1
 --@ needs: runs of mobile32 and mobile32+dtm-nuca, +dtm-nuca-dist or +d-nuca
+--@ explain: l2.accesses, l1tex.local_hits, l1tex.remote_hits, l1tex.remote_l2_hits, nuca.ownership_changes (model/schemes/dtm-nuca/README.md, Measured against the paper)
 --@ headline: DTM-NUCA | -41.8 | change | L2 accesses, DTM-NUCA (Fig. 6, sec. VI)
 --@ headline: DTM-NUCA-Dist | -33.3 | change | L2 accesses, DTM-NUCA-Dist (Fig. 6, sec. VI)
 --@ headline: D-NUCA | -46.2 | change | L2 accesses, D-NUCA (Fig. 6, sec. VI)

@@ -10,6 +10,7 @@
 --@ chart: stacked
 --@ y: share of L1 texture accesses
 --@ needs: runs of mobile32+dtm-nuca, +dtm-nuca-dist or +d-nuca with the l1tex.local_hits / remote_* metrics
+--@ explain: l1tex.local_hits, l1tex.remote_hits, l1tex.local_l2_hits, l1tex.remote_l2_hits, nuca.ownership_changes (model/schemes/dtm-nuca/README.md, Measured against the paper)
 --@ headline: DTM-NUCA | 66.3 | percent | local hits, DTM-NUCA (Fig. 8, sec. VI) | part=local hits
 --@ headline: DTM-NUCA-Dist | 73.9 | percent | local hits, DTM-NUCA-Dist (Fig. 8, sec. VI) | part=local hits
 --@ headline: D-NUCA | 27.5 | percent | local hits, D-NUCA (Fig. 8, sec. VI) | part=local hits

@@ -9,6 +9,7 @@
 --@ y: speedup
 --@ rule: 1
 --@ needs: runs of mobile32 and mobile32+dtm-nuca, +dtm-nuca-dist or +d-nuca
+--@ explain: core.cycles.* (texture_wait, blocked, starved), nuca.mean_hops, nuca.mean_link_utilisation, nuca.buffer_wait_cycles, dram.flush_share (model/schemes/dtm-nuca/README.md, Measured against the paper)
 --@ headline: DTM-NUCA | 16.9 | change | speedup, DTM-NUCA (Fig. 9, sec. VI)
 --@ headline: DTM-NUCA-Dist | 15.7 | change | speedup, DTM-NUCA-Dist (Fig. 9, sec. VI)
 --@ headline: D-NUCA | -22 | change | speedup, D-NUCA: a 22 % slowdown (Fig. 9, sec. VI)

@@ -10,6 +10,7 @@
 --@ y: energy / baseline
 --@ rule: 1
 --@ needs: runs of mobile32 and mobile32+dtm-nuca, +dtm-nuca-dist or +d-nuca
+--@ explain: energy.memory_nj, energy.network_nj, energy.l2_nj, energy.dram_nj, nuca.network_flits (model/schemes/dtm-nuca/README.md, Measured against the paper)
 --@ headline: DTM-NUCA | -6.9 | change | GPU energy, DTM-NUCA (Fig. 10, sec. VI)
 --@ headline: DTM-NUCA-Dist | -7.6 | change | GPU energy, DTM-NUCA-Dist (Fig. 10, sec. VI)
 --@ headline: D-NUCA | 4 | change | GPU energy, D-NUCA (Fig. 10, sec. VI)

@@ -10,6 +10,7 @@
 --@ rule: 1
 --@ log-x: yes
 --@ needs: runs of mobile32 with --set gpu.shader_cores=N, with and without +dtm-nuca / +dtm-nuca-dist
+--@ explain: core.cycles.* (texture_wait, blocked, starved), nuca.mean_hops, nuca.mean_link_utilisation (model/schemes/dtm-nuca/README.md, Measured against the paper)
 --@ headline: DTM-NUCA | 10.2 | change | speedup with 4 cores, DTM-NUCA (Fig. 11, sec. VI) | x=4
 --@ headline: DTM-NUCA-Dist | 7 | change | speedup with 4 cores, DTM-NUCA-Dist (Fig. 11, sec. VI) | x=4
 WITH

@@ -9,6 +9,7 @@
 --@ y: L2 accesses / FG-xshift2
 --@ rule: 1
 --@ needs: runs of mobile4 and mobile4+dtexl-group-<grouping>
+--@ explain: l2.accesses, l1tex.misses, replication.avg (model/schemes/dtexl/README.md, Measured)
 --@ headline: CG-square | -46.8 | change | L2 accesses, CG-square (Fig. 11, sec. V-B)
 --@ headline: CG-xrect | -40 | change | L2 accesses, CG-xrect (Fig. 11, sec. V-A)
 --@ headline: CG-yrect | -45 | change | L2 accesses, CG-yrect (Fig. 11, sec. V-A)

@@ -9,6 +9,7 @@
 --@ y: quad deviation / FG-xshift2
 --@ rule: 1
 --@ needs: runs of mobile4 and mobile4+dtexl-group-<grouping> with the cores.quad_deviation metric
+--@ explain: cores.quad_deviation, the per-tile core.<i>.quads (model/schemes/dtexl/README.md, Measured)
 --@ headline: CG-xrect | 6 | times | quad deviation, CG-xrect (Fig. 12, sec. V-A)
 --@ headline: CG-yrect | 10 | times | quad deviation, CG-yrect (Fig. 12, sec. V-A)
 DELETE FROM normalised_series;

@@ -9,6 +9,7 @@
 --@ y: speedup
 --@ rule: 1
 --@ needs: runs of mobile4 and mobile4+dtexl-group-cg-square / cg-yrect
+--@ explain: core.cycles.* (barrier_wait, blocked, starved), cores.imbalance, dram.flush_share (model/schemes/dtexl/README.md, Measured)
 --@ headline: CG-square | 1 | times | speedup, CG-square: none with tile barriers (Fig. 13, sec. V-B)
 DELETE FROM normalised_series;
 INSERT INTO normalised_series (ord, series, config, base, metric, how) VALUES

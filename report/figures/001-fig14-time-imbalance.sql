@@ -9,6 +9,7 @@
 --@ chart: bars
 --@ y: mean deviation of core time per tile (%)
 --@ needs: runs of mobile4 and mobile4+dtexl-group-cg-square with the cores.imbalance metric
+--@ explain: cores.imbalance, core.cycles.barrier_wait (model/schemes/dtexl/README.md, Measured)
 --@ headline: FG-xshift2 | 5 | points | core time deviation, FG-xshift2: about 5 % (Fig. 14, sec. V-B)
 DELETE FROM metric_series;
 INSERT INTO metric_series (ord, series, config, metric, per, scale) VALUES

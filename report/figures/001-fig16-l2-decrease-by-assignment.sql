@@ -11,6 +11,7 @@
 --@ y: decrease in L2 accesses (%)
 --@ rule: 0
 --@ needs: runs of mobile4 and mobile4+dtexl-<assignment> (zorder-const ... sorder-flp, one-core-bound)
+--@ explain: l2.accesses, dtexl.edges_kept, dtexl.transitions (model/schemes/dtexl/README.md, Measured)
 --@ headline: Zorder-const | 40.7 | points | L2 decrease, Zorder-const (Fig. 16, sec. V-C1)
 --@ headline: HLB-flp2 | 46.5 | points | L2 decrease, HLB-flp1/2/3 (Fig. 16, sec. V-C1)
 --@ headline: Sorder-flp | 46.8 | points | L2 decrease, Sorder-const/flp (Fig. 16, sec. V-C1)

@@ -9,6 +9,7 @@
 --@ y: speedup
 --@ rule: 1
 --@ needs: runs of mobile4 and mobile4+dtexl / mobile4+dtexl-fg-decoupled
+--@ explain: core.cycles.* (texture_wait, blocked, starved), dram.flush_share, cores.tile_lead_mean, the runs with gpu.flush_buffer=0 (model/schemes/dtexl/README.md, Measured)
 --@ headline: DTexL (HLB-flp2) | 1.2 | times | speedup, DTexL (Fig. 17, sec. V-C2)
 --@ headline: FG-xshift2 decoupled | 1.09 | times | speedup, FG-xshift2 decoupled (Fig. 17, sec. V-C2)
 DELETE FROM normalised_series;

@@ -9,6 +9,7 @@
 --@ y: decrease in GPU energy (%)
 --@ rule: 0
 --@ needs: runs of mobile4 and mobile4+dtexl / mobile4+dtexl-fg-decoupled
+--@ explain: energy.l2_nj, energy.dram_nj, dram.row_misses, dram.color_flushes (model/schemes/dtexl/README.md, Measured)
 --@ headline: DTexL (HLB-flp2) | 6.3 | points | GPU energy decrease, DTexL (Fig. 18, sec. V-C3)
 --@ headline: FG-xshift2 decoupled | 3 | points | GPU energy decrease, FG-xshift2 decoupled (Fig. 18, sec. V-C3)
 DELETE FROM normalised_series;

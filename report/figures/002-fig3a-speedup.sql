@@ -12,6 +12,7 @@
 --@ y: speedup
 --@ rule: 1
 --@ needs: runs of tegra2 and tegra2+<scheme> or tegra2 --set core.max_quads=N
+--@ explain: core.cycles.texture_wait, dae.prefetches, dae.late, l1tex.prefetch_fills, l1tex.prefetch_hits (model/schemes/dae/README.md, Measured)
 --@ headline: Perfect memory | 3.29 | times | speedup, perfect pixel and texture caches (Fig. 3a, sec. 3)
 --@ headline: 16 warps | 3.23 | times | speedup, 16 warps per core (Fig. 3a, sec. 3)
 --@ headline: Better prefetcher | 1.9 | times | speedup, prefetchers at 1 warp: up to 1.9x (Fig. 3a, sec. 3)

@@ -10,6 +10,7 @@
 --@ y: energy / one warp
 --@ x: speedup
 --@ needs: runs of tegra2 and tegra2+<scheme> or tegra2 --set core.max_quads=N
+--@ explain: energy.core_nj, energy.memory_nj, energy.static_nj, dae.prefetches (model/schemes/dae/README.md, Measured)
 --@ headline: 16 warps | 25 | change | GPU energy, 16 warps per core (Fig. 3b, sec. 3)
 --@ headline: DAE, 2 warps | -34 | change | GPU energy, DAE with 2 warps against 16 warps (sec. 3) | over=16 warps
 --@ headline: DAE | -9 | change | GPU energy, DAE against the better prefetcher at 1 warp (sec. 3) | over=Better prefetcher

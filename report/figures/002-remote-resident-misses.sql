@@ -8,6 +8,7 @@
 --@ chart: bars
 --@ y: share of L1 misses
 --@ needs: runs of tegra2 with the l1tex.misses_remote_resident metric
+--@ explain: l1tex.misses_remote_resident, replication.avg (model/schemes/dae/README.md, Measured)
 --@ headline: tegra2 | 66.3 | percent | misses another pixel processor's cache could serve (sec. 3)
 DELETE FROM metric_series;
 INSERT INTO metric_series (ord, series, config, metric, per, scale) VALUES

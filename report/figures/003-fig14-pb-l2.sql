@@ -11,6 +11,7 @@
 --@ y: PB L2 accesses / baseline
 --@ rule: 1
 --@ needs: runs of mobile4-64k and mobile4-64k+tcor (+tcor-no-l2), or of both with --set tile.size=131072
+--@ explain: pb.l2_accesses, tcor.l2_reads, tcor.l2_writes, tile.attr.*, tile.plc.* (model/schemes/tcor/README.md, Measured)
 --@ headline: TCOR | -33.5 | change | PB accesses to L2, 64 KiB tile cache (Fig. 14, sec. V-B1)
 --@ headline: TCOR, 128 KiB | -37.1 | change | PB accesses to L2, 128 KiB tile cache (Fig. 15, sec. V-B1)
 DELETE FROM normalised_series;

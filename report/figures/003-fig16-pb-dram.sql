@@ -11,6 +11,7 @@
 --@ y: PB DRAM accesses / baseline
 --@ rule: 1
 --@ needs: runs of mobile4-64k and mobile4-64k+tcor (+tcor-no-l2), or of both with --set tile.size=131072
+--@ explain: pb.dram_accesses, pb.writebacks, l2.misses (model/schemes/tcor/README.md, Measured)
 --@ headline: TCOR | -93 | change | PB accesses to main memory, 64 KiB (Fig. 16, sec. V-B1)
 --@ headline: TCOR, 128 KiB | -94.1 | change | PB accesses to main memory, 128 KiB (Fig. 17, sec. V-B1)
 DELETE FROM normalised_series;

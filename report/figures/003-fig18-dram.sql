@@ -11,6 +11,7 @@
 --@ y: DRAM accesses / baseline
 --@ rule: 1
 --@ needs: runs of mobile4-64k and mobile4-64k+tcor (+tcor-no-l2), or of both with --set tile.size=131072
+--@ explain: dram.accesses, pb.dram_accesses, dram.flush_share (the Parameter Buffer's share of main memory; model/schemes/tcor/README.md, Measured)
 --@ headline: TCOR | -13.9 | change | main-memory accesses, 64 KiB (Fig. 18, sec. V-B1)
 --@ headline: TCOR, 128 KiB | -13.3 | change | main-memory accesses, 128 KiB (Fig. 19, sec. V-B1)
 DELETE FROM normalised_series;

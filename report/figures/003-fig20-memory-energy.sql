@@ -11,6 +11,7 @@
 --@ y: memory energy / baseline
 --@ rule: 1
 --@ needs: runs of mobile4-64k and mobile4-64k+tcor (+tcor-no-l2), or of both with --set tile.size=131072
+--@ explain: energy.memory_nj, energy.dram_nj, pb.dram_accesses, dram.flush_share (model/schemes/tcor/README.md, Measured)
 --@ headline: TCOR | -14.1 | change | memory-hierarchy energy, 64 KiB (Fig. 20, sec. V-B2; 13.8 % over both sizes in the abstract)
 --@ headline: TCOR, 128 KiB | -13.6 | change | memory-hierarchy energy, 128 KiB (Fig. 21, sec. V-B2)
 --@ headline: TCOR without L2 changes | -9 | change | memory-hierarchy energy, TCOR without the L2 policy (Fig. 20, sec. V-B2)

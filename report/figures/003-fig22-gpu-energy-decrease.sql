@@ -11,6 +11,7 @@
 --@ y: decrease in GPU energy (%)
 --@ rule: 0
 --@ needs: runs of mobile4-64k and mobile4-64k+tcor (+tcor-no-l2), or of both with --set tile.size=131072
+--@ explain: energy.total_nj, energy.memory_nj, pb.dram_accesses, dram.flush_share (model/schemes/tcor/README.md, Measured)
 --@ headline: TCOR | 5.6 | points | GPU energy decrease, 64 KiB tile cache (Fig. 22, sec. V-B2)
 --@ headline: TCOR, 128 KiB | 5.3 | points | GPU energy decrease, 128 KiB tile cache (Fig. 22, sec. V-B2)
 DELETE FROM normalised_series;

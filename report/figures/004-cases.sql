@@ -9,6 +9,7 @@
 --@ chart: stacked
 --@ y: share of texture accesses
 --@ needs: runs of mobile-256k+tfm with the tfm.case1..4 metrics
+--@ explain: texture.texel_reads, texture.lines, texture.samples (model/schemes/tfm/README.md, Measured against the paper)
 --@ headline: TFM | 58 | percent | footprints in one block, case 1 (sec. III) | part=one block (case 1)
 --@ headline: TFM | 36 | percent | footprints in two blocks, cases 2-3 (sec. III) | part=two blocks (cases 2, 3)
 --@ headline: TFM | 6 | percent | footprints in four blocks, case 4 (sec. III) | part=four blocks (case 4)

@@ -11,6 +11,7 @@
 --@ chart: bars
 --@ y: hit rate
 --@ needs: runs of mobile-256k+conventional-tu / +l1-dm512 / +filter-dm512 / +filter-fa512 / +tfm
+--@ explain: tfm.hits, l1tex.texel_hit_rate, texture.texel_reads (model/schemes/tfm/README.md, Measured against the paper)
 --@ headline: TFM | 80 | percent | TFM hit rate (Fig. 8, sec. V-A1)
 --@ headline: L1 16 KiB 2-way | 96 | percent | L1 hit rate, conventional (Fig. 8, sec. V-A1)
 DELETE FROM metric_series;

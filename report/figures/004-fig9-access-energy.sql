@@ -11,6 +11,7 @@
 --@ chart: bars
 --@ y: pJ per access
 --@ needs: runs of mobile-256k+conventional-tu / +l1-dm512 / +filter-dm512 / +filter-fa512 / +tfm
+--@ explain: energy.texture_path_pj_per_access, tfm.hits, l1tex.accesses, l2.texture_accesses (model/schemes/tfm/README.md, Measured against the paper)
 --@ headline: TFM | -25 | change | access energy, TFM against a 512 B direct-mapped filter (Fig. 9, sec. V-A2) | over=Filter 512 B direct-mapped
 --@ headline: TFM | -60 | change | access energy, TFM against a 512 B fully associative filter (Fig. 9) | over=Filter 512 B fully assoc.
 --@ headline: TFM | -77 | change | access energy, TFM against the conventional L1 + L2 (Fig. 9) | over=Conventional L1 + L2

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "config_spec.h"
 #include "fixture_db.h"
@@ -575,6 +576,39 @@ TEST(Headlines, FormatAsThePaperPrints) {
   EXPECT_EQ(format_headline(46.5, Show::kPoints), "46.5 %");
 }
 
+// The verdict column: direction from the effects' signs (a dead band of 1 point, 0.01 for a
+// ratio), within 2x on the effects' sizes; shares have no direction.
+TEST(Headlines, VerdictJudgesDirectionAndMagnitude) {
+  auto j = [](double paper, double ours, Show show) {
+    const Verdict v = judge(paper, ours, show);
+    return std::make_pair(v.direction, v.within_2x);
+  };
+  // DTexL's L2 accesses: -46.8 % against -47.9 %; DTexL's speedup 1.2x against 1.00x (no change).
+  EXPECT_EQ(j(-46.8, -47.9, Show::kChange), std::make_pair(Direction::kAgrees, true));
+  EXPECT_EQ(j(1.2, 1.004, Show::kTimes), std::make_pair(Direction::kFlat, false));
+  // Energy -6.3 % against +2.0 %: opposite; against -0.6 %: no change where the paper has one.
+  EXPECT_EQ(j(-6.3, 2.0, Show::kChange), std::make_pair(Direction::kOpposite, false));
+  EXPECT_EQ(j(-6.3, -0.6, Show::kChange), std::make_pair(Direction::kFlat, false));
+  // Same sign: within 2x up to a factor of exactly two of the effect, either way.
+  EXPECT_EQ(j(-13.9, -5.4, Show::kChange), std::make_pair(Direction::kAgrees, false));
+  EXPECT_EQ(j(-10, -20, Show::kChange), std::make_pair(Direction::kAgrees, true));
+  EXPECT_EQ(j(-10, -20.1, Show::kChange), std::make_pair(Direction::kAgrees, false));
+  EXPECT_EQ(j(-10, -5, Show::kChange), std::make_pair(Direction::kAgrees, true));
+  // A ratio's effect is v - 1: 1.2x against 1.35x is 0.2 against 0.35.
+  EXPECT_EQ(j(1.2, 1.35, Show::kTimes), std::make_pair(Direction::kAgrees, true));
+  EXPECT_EQ(j(1.2, 1.45, Show::kTimes), std::make_pair(Direction::kAgrees, false));
+  EXPECT_EQ(j(0.5, 0.7, Show::kTimes), std::make_pair(Direction::kAgrees, true));   // -0.5, -0.3
+  EXPECT_EQ(j(0.5, 0.8, Show::kTimes), std::make_pair(Direction::kAgrees, false));  // -0.5, -0.2
+  // "No speedup" (1x) against 0.995x: both no change, which is within 2x; against 0.98x: not.
+  EXPECT_EQ(j(1, 0.995, Show::kTimes), std::make_pair(Direction::kAgrees, true));
+  EXPECT_EQ(j(1, 0.98, Show::kTimes), std::make_pair(Direction::kFlat, false));
+  // Points are already percentages: Fig. 16's L2 decrease of 46.5 against 44.7.
+  EXPECT_EQ(j(46.5, 44.7, Show::kPoints), std::make_pair(Direction::kAgrees, true));
+  // Shares (local hits 66.3 % against 37.2 %, 27.5 % against 4.1 %): no direction, size only.
+  EXPECT_EQ(j(66.3, 37.2, Show::kPercent), std::make_pair(Direction::kNone, true));
+  EXPECT_EQ(j(27.5, 4.1, Show::kPercent), std::make_pair(Direction::kNone, false));
+}
+
 // --- the catalogue, read from the figure and paper files ---------------------------------------
 
 TEST(Catalogue, ReadsEachFigureFromItsOwnLinesAndEachPaperFromItsFile) {
@@ -585,6 +619,7 @@ TEST(Catalogue, ReadsEachFigureFromItsOwnLinesAndEachPaperFromItsFile) {
                      "SELECT 1;\n"},
       {"007-fig1-a", "--@ paper: 007\n--@ title: Fig. 1: first: a colon\n--@ chart: lines\n--@ y: ratio\n"
                      "--@ x: size (KiB)\n--@ rule: 1\n--@ log-x: yes\n--@ needs: runs of y\n"
+                     "--@ explain: core.cycles.*, dram.row_misses (x/README.md)\n"
                      "--@ headline: Y | -41.8 | change | L2 accesses, Y (Fig. 1, sec. VI) | x=4\n"
                      "--@ headline: Y | 1.33 | times | Y over X | over=X\nSELECT 1;\n"},
       {"helper", "-- the page's own query\nSELECT 1;\n"},
@@ -608,6 +643,7 @@ TEST(Catalogue, ReadsEachFigureFromItsOwnLinesAndEachPaperFromItsFile) {
   EXPECT_EQ(a.rule, std::optional<double>(1.0));
   EXPECT_TRUE(a.log_x);
   EXPECT_EQ(a.needs, "runs of y");
+  EXPECT_EQ(a.explain, "core.cycles.*, dram.row_misses (x/README.md)");
   ASSERT_EQ(a.headlines.size(), 2u);
   EXPECT_EQ(a.headlines[0].series, "Y");
   EXPECT_DOUBLE_EQ(a.headlines[0].paper, -41.8);
@@ -622,6 +658,7 @@ TEST(Catalogue, ReadsEachFigureFromItsOwnLinesAndEachPaperFromItsFile) {
   EXPECT_FALSE(b.rule);
   EXPECT_FALSE(b.log_x);
   EXPECT_EQ(b.x_title, "");
+  EXPECT_EQ(b.explain, "");
   ASSERT_EQ(b.headlines.size(), 1u);
   EXPECT_EQ(b.headlines[0].part, "local hits");
   EXPECT_EQ(b.headlines[0].show, Show::kPercent);
@@ -644,7 +681,7 @@ TEST(Catalogue, RefusesAWrongLineNamingItsFileAndLine) {
   EXPECT_EQ(error(good, papers), "accepted");
   EXPECT_EQ(error(good + "--@ colour: red\n", papers),
             "report/figures/007-f.sql:6: unknown key 'colour' (paper, section, title, chart, y, x, rule, log-x, "
-            "needs, headline)");
+            "needs, explain, headline)");
   EXPECT_EQ(error("--@ chart: pie\n", papers),
             "report/figures/007-f.sql:1: chart 'pie' is none of bars, stacked, lines, scatter");
   EXPECT_EQ(error(good + "--@ rule: one\n", papers), "report/figures/007-f.sql:6: rule 'one' is not a finite number");

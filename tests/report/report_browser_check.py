@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Opens a tessera report in Debian's headless Chromium (python3-selenium + chromium-driver) and
 checks what a reader would see: no console error, every figure either drawn (an SVG with marks)
-or replaced by its one-line notice, every figure with data rows drawn, the tables present, and a
-screenshot that is not blank.
+or replaced by its one-line notice, every figure with data rows drawn, the tables present, the
+headline verdict's summary line shown at the top (its own screenshot not blank, its counts equal
+to the table's verdict cells), and a screenshot that is not blank.
 
 Usage: report_browser_check.py REPORT.html SCREENSHOT.png [--expect-chart ID ...] [--expect-notice ID ...]
 Exit 0 when every check passes; prints one line per failed check otherwise.
@@ -163,6 +164,37 @@ def main():
         for errors in [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]:
             failures.append("console error: " + errors["message"])
 
+        # The verdict: the summary line is on screen when the page opens, and says what the
+        # table's cells say.
+        summary = driver.find_elements("css selector", "#verdict-summary")
+        if not summary:
+            failures.append("no verdict summary line")
+        else:
+            line = summary[0]
+            rect = driver.execute_script("const r = arguments[0].getBoundingClientRect();"
+                                         "return [r.top, r.height, window.innerHeight];", line)
+            if not line.is_displayed() or rect[1] <= 0 or rect[0] + rect[1] > rect[2]:
+                failures.append(f"the verdict summary is not on the first screen ({rect})")
+            shot = os.path.join(profile, "verdict.png")
+            line.screenshot(shot)
+            if png_is_blank(shot):
+                failures.append("the verdict summary's screenshot is blank")
+            if args.shots:
+                os.makedirs(args.shots, exist_ok=True)
+                shutil.copy(shot, os.path.join(args.shots, "verdict-summary.png"))
+            import re
+            m = re.match(r"^(\d+) of (\d+) claims agree in direction, (\d+) of (\d+) within 2x", line.text)
+            cells = driver.execute_script("""
+              const rows = Array.from(document.querySelectorAll('table[data-fig=headlines] tr')).slice(1);
+              const cell = (r, i) => r.children[i] ? r.children[i].textContent : '';
+              const data = rows.filter((r) => cell(r, 3) !== 'no data');
+              return [data.filter((r) => cell(r, 4) === 'agrees').length,
+                      data.filter((r) => ['agrees', 'opposite', 'no change'].includes(cell(r, 4))).length,
+                      data.filter((r) => cell(r, 5) === 'yes').length, data.length];""")
+            if not m:
+                failures.append(f"the verdict summary reads '{line.text}'")
+            elif [int(g) for g in m.groups()] != cells:
+                failures.append(f"the verdict summary '{line.text}' disagrees with the table's cells {cells}")
         height = driver.execute_script("return document.body.scrollHeight")
         driver.set_window_size(1280, min(max(height, 1000), 16000))
         driver.save_screenshot(args.screenshot)

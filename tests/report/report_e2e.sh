@@ -43,10 +43,18 @@ if [ "$mode" = fixture ]; then
   n=$(ls "$work/svg" | wc -l)
   [ "$n" = "${#charts[@]}" ] || { echo "FAIL: $n SVG files for ${#charts[@]} charts"; fail=1; }
   # Headlines printed on the terminal: ours next to the paper's (the fixture's numbers are exact).
-  grep -E '^001 +L2 accesses, CG-square .* -46.8 % +-46.0 %$' "$work/report.txt" >/dev/null ||
+  grep -E '^001 +L2 accesses, CG-square .* -46.8 % +-46.0 % +agrees +yes$' "$work/report.txt" >/dev/null ||
     { echo "FAIL: CG-square headline"; grep CG-square "$work/report.txt"; fail=1; }
-  grep -E '^004 +footprints in one block.* 58.0 % +58.0 %$' "$work/report.txt" >/dev/null ||
+  grep -E '^004 +footprints in one block.* 58.0 % +58.0 % +\(a share\) +yes$' "$work/report.txt" >/dev/null ||
     { echo "FAIL: TFM case 1 headline"; fail=1; }
+  # The verdict's summary line counts the rows printed under it.
+  agree=$(grep -cE ' agrees +(yes|no)$' "$work/report.txt")
+  directed=$(grep -cE ' (agrees|opposite|no change) +(yes|no)$' "$work/report.txt")
+  within=$(grep -cE ' yes$' "$work/report.txt")
+  rows=$(grep -cE ' (yes|no)$' "$work/report.txt")
+  grep -qE "^verdict: $agree of $directed claims agree in direction, $within of $rows within 2x" "$work/report.txt" ||
+    { echo "FAIL: verdict summary ($agree/$directed, $within/$rows)"; grep '^verdict' "$work/report.txt"; fail=1; }
+  [ "$rows" -gt 40 ] || { echo "FAIL: only $rows headlines with data in the fixture"; fail=1; }
   # compare: the table and CSV (frames 2 and 3 are warm: the ratio of their means).
   "$tessera" compare "$work/f.db" --base mobile4 --vs mobile4+dtexl --metric cycles l2.accesses | tee "$work/cmp.txt"
   grep -E '^fixture/racing.tcap +cycles +1\.0\d*e\+06 +[0-9.e+]+ +0\.8300 +-17\.00%' "$work/cmp.txt" >/dev/null ||
