@@ -6,13 +6,17 @@
 -- (non-decoupled FG-xshift2) -- L2 and DRAM accesses, the colour flush's share of DRAM accesses on
 -- mobile4, speedup (frame cycles), GPU energy; decoupled FG-xshift2's speedup and energy; the
 -- four cores' cycles by state (busy / texture wait / barrier wait / blocked / starved, % of the
--- cores' cycles) on mobile4 and with DTexL; and both speedups without the flush write buffer
--- (gpu.flush_buffer=0 on all three configurations).
+-- cores' cycles) on mobile4 and with DTexL; both speedups without the flush write buffer
+-- (gpu.flush_buffer=0 on all three configurations); and Fig. 10's run-ahead: DTexL's mean lead
+-- (cores.tile_lead_mean, tiles) and its speedup with raster.runahead_tiles=0 and 4 (default 2),
+-- decoupled FG-xshift2's with 0.
 WITH
 variant(name, config) AS (VALUES
   ('base', 'mobile4'), ('dtexl', 'mobile4+dtexl'), ('fg', 'mobile4+dtexl-fg-decoupled'),
   ('base0', 'mobile4+gpu.flush_buffer=0'), ('dtexl0', 'mobile4+dtexl+gpu.flush_buffer=0'),
-  ('fg0', 'mobile4+dtexl-fg-decoupled+gpu.flush_buffer=0')),
+  ('fg0', 'mobile4+dtexl-fg-decoupled+gpu.flush_buffer=0'),
+  ('ra0', 'mobile4+dtexl+raster.runahead_tiles=0'), ('ra4', 'mobile4+dtexl+raster.runahead_tiles=4'),
+  ('fgra0', 'mobile4+dtexl-fg-decoupled+raster.runahead_tiles=0')),
 s AS (
   SELECT m.capture, v.name,
          sum(CASE WHEN m.metric = 'l2.accesses' THEN m.value END) AS l2,
@@ -25,7 +29,8 @@ s AS (
          sum(CASE WHEN m.metric = 'core.cycles.barrier_wait' THEN m.value END) AS barrier,
          sum(CASE WHEN m.metric = 'core.cycles.blocked' THEN m.value END) AS blocked,
          sum(CASE WHEN m.metric = 'core.cycles.starved' THEN m.value END) AS starved,
-         sum(CASE WHEN m.metric LIKE 'core.cycles.%' THEN m.value END) AS all_states
+         sum(CASE WHEN m.metric LIKE 'core.cycles.%' THEN m.value END) AS all_states,
+         avg(CASE WHEN m.metric = 'cores.tile_lead_mean' THEN m.value END) AS lead
   FROM measured_frame_metrics m JOIN variant v ON m.config = v.config
   GROUP BY m.capture, v.name),
 w AS (
@@ -44,16 +49,22 @@ w AS (
              100 * tex / all_states, 100 * barrier / all_states, 100 * blocked / all_states,
              100 * starved / all_states) END) AS dtexl_states,
          max(CASE WHEN name = 'base0' THEN cycles END) / max(CASE WHEN name = 'dtexl0' THEN cycles END) AS speedup0,
-         max(CASE WHEN name = 'base0' THEN cycles END) / max(CASE WHEN name = 'fg0' THEN cycles END) AS fg_speedup0
+         max(CASE WHEN name = 'base0' THEN cycles END) / max(CASE WHEN name = 'fg0' THEN cycles END) AS fg_speedup0,
+         max(CASE WHEN name = 'dtexl' THEN lead END) AS lead,
+         max(CASE WHEN name = 'base' THEN cycles END) / max(CASE WHEN name = 'ra0' THEN cycles END) AS speedup_ra0,
+         max(CASE WHEN name = 'base' THEN cycles END) / max(CASE WHEN name = 'ra4' THEN cycles END) AS speedup_ra4,
+         max(CASE WHEN name = 'base' THEN cycles END) / max(CASE WHEN name = 'fgra0' THEN cycles END) AS fg_speedup_ra0
   FROM s GROUP BY capture),
 rows(ord, capture, l2, dram, flush_share, speedup, energy, fg_speedup, fg_energy, base_states, dtexl_states,
-     speedup0, fg_speedup0) AS (
+     speedup0, fg_speedup0, lead, speedup_ra0, speedup_ra4, fg_speedup_ra0) AS (
   SELECT 0, capture, l2, dram, flush_share, speedup, energy, fg_speedup, fg_energy, base_states, dtexl_states,
-         speedup0, fg_speedup0 FROM w
+         speedup0, fg_speedup0, lead, speedup_ra0, speedup_ra4, fg_speedup_ra0 FROM w
   UNION ALL
   SELECT 1, '**mean**', avg(l2), avg(dram), avg(flush_share), avg(speedup), avg(energy), avg(fg_speedup),
-         avg(fg_energy), '', '', avg(speedup0), avg(fg_speedup0) FROM w)
-SELECT printf('| %s | %+.1f %% | %+.1f %% | %.1f | %.3fx | %+.1f %% | %.3fx | %+.1f %% | %s | %s | %.3fx / %.3fx |',
-              capture, 100 * (l2 - 1), 100 * (dram - 1), 100 * flush_share, speedup, 100 * (energy - 1),
-              fg_speedup, 100 * (fg_energy - 1), base_states, dtexl_states, speedup0, fg_speedup0) AS markdown
+         avg(fg_energy), '', '', avg(speedup0), avg(fg_speedup0), avg(lead), avg(speedup_ra0), avg(speedup_ra4),
+         avg(fg_speedup_ra0) FROM w)
+SELECT printf('| %s | %+.1f %% | %+.1f %% | %.1f | %.3fx | %+.1f %% | %.3fx | %+.1f %% | %s | %s | %.3fx / %.3fx | %.2f | %.3fx / %.3fx / %.3fx |',
+              replace(replace(capture, 'captures/', ''), '-1960x768.tcap', ''), 100 * (l2 - 1), 100 * (dram - 1),
+              100 * flush_share, speedup, 100 * (energy - 1), fg_speedup, 100 * (fg_energy - 1), base_states,
+              dtexl_states, speedup0, fg_speedup0, lead, speedup_ra0, speedup_ra4, fg_speedup_ra0) AS markdown
 FROM rows ORDER BY ord, capture;
