@@ -1,4 +1,4 @@
-// tessera capture [--frames A-B] [--gl] -o FILE -- APP [ARGS]: runs APP with the capture layer
+// tessera capture [--frames A-B] [--frame-boundary present|submit] [--gl] -o FILE -- APP [ARGS]: runs APP with the capture layer
 // enabled through the loader's environment variables, then says where the capture went.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,6 +29,7 @@ struct CaptureOptions {
   std::string frames = "1";
   uint32_t trigger = 0;  // > 0: capture this many frames once OUTPUT.trigger appears
   bool gl = false;
+  std::string boundary = "present";  // what ends a frame (layer/config.h, FrameBoundary)
   std::string output;
   std::vector<std::string> command;
 };
@@ -130,7 +131,7 @@ void print_summary(const std::string& path) {
 
 int run_capture(const CaptureOptions& opt) {
   if (uint32_t first = 0, last = 0; !capture::parse_frame_range(opt.frames, &first, &last)) {
-    std::fprintf(stderr, "tessera capture: --frames '%s': expected A-B or A, presents counted from 1\n",
+    std::fprintf(stderr, "tessera capture: --frames '%s': expected A-B or A, frames counted from 1\n",
                  opt.frames.c_str());
     return 2;
   }
@@ -151,6 +152,7 @@ int run_capture(const CaptureOptions& opt) {
       {"VK_INSTANCE_LAYERS", joined("VK_INSTANCE_LAYERS", kLayerName, true)},
       {"TESSERA_CAPTURE_FILE", output},
       {"TESSERA_CAPTURE_FRAMES", opt.frames},
+      {"TESSERA_CAPTURE_BOUNDARY", opt.boundary},
   };
   if (opt.trigger > 0) {
     const std::string trigger = output + ".trigger";
@@ -187,7 +189,13 @@ int run_capture(const CaptureOptions& opt) {
 void setup_capture(CLI::App& app, int* exit_code) {
   auto opt = std::make_shared<CaptureOptions>();
   auto* sub = app.add_subcommand("capture", "Run an application with the capture layer and record frames");
-  sub->add_option("--frames", opt->frames, "Presents to capture, A-B or A (counted from 1)")
+  sub->add_option("--frames", opt->frames,
+                  "Frames to capture, A-B or A (counted from 1 at each --frame-boundary)")
+      ->capture_default_str();
+  sub->add_option("--frame-boundary", opt->boundary,
+                  "What ends a frame: present (vkQueuePresentKHR) or submit (each vkQueueSubmit call with "
+                  "command buffers, for applications that never present)")
+      ->check(CLI::IsMember({"present", "submit"}))
       ->capture_default_str();
   sub->add_option("--trigger", opt->trigger,
                   "Capture N frames when OUTPUT.trigger is created (the layer deletes it), "

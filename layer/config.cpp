@@ -30,6 +30,13 @@ CaptureConfig read_capture_config(std::string* warning) {
   if (auto f = platform_setting("TESSERA_CAPTURE_FILE", "debug.tessera.capture_file")) {
     c.file = platform_resolve_path(*f);
   }
+  if (auto b = platform_setting("TESSERA_CAPTURE_BOUNDARY", "debug.tessera.capture_boundary")) {
+    if (*b == "submit") {
+      c.boundary = FrameBoundary::kSubmit;
+    } else if (*b != "present") {
+      *warning = "TESSERA_CAPTURE_BOUNDARY: '" + *b + "' is not present or submit; frames end at presents";
+    }
+  }
   if (auto t = platform_setting("TESSERA_CAPTURE_TRIGGER", "debug.tessera.capture_trigger")) {
     c.trigger_file = platform_resolve_path(*t);
     if (auto n = platform_setting("TESSERA_CAPTURE_TRIGGER_FRAMES",

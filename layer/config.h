@@ -9,8 +9,10 @@
 
 namespace tessera::layer {
 
-// Presents are counted from 1: frame N is everything the application submits after its
-// (N-1)th vkQueuePresentKHR up to and including its Nth.
+// Frames are counted from 1 at their boundary (FrameBoundary): with presents, frame N is
+// everything the application submits after its (N-1)th vkQueuePresentKHR up to and including its
+// Nth; with submits, frame N is the application's Nth vkQueueSubmit or vkQueueSubmit2 call that
+// carries command buffers.
 struct FrameRange {
   uint32_t first = 1;
   uint32_t last = 1;
@@ -21,6 +23,11 @@ struct FrameRange {
 // "A-B" (inclusive) or "A". nullopt, with *error set, for anything else (0, B < A, junk).
 std::optional<FrameRange> parse_frame_range(std::string_view text, std::string* error);
 
+// What ends a frame. Presents, for applications with a swapchain; submits, for those that never
+// present (offscreen renderers, headless benchmarks, compute), where each queue submission call
+// is a frame and its render targets as it completes stand for the presented image.
+enum class FrameBoundary { kPresent, kSubmit };
+
 struct CaptureConfig {
   std::string file;  // empty: the layer passes everything through untouched
   FrameRange frames;
@@ -29,13 +36,16 @@ struct CaptureConfig {
   // first). `frames` is unused then. Empty: capture `frames`.
   std::string trigger_file;
   uint32_t trigger_frames = 1;
+  FrameBoundary boundary = FrameBoundary::kPresent;
 };
 
-// Reads TESSERA_CAPTURE_FILE / TESSERA_CAPTURE_FRAMES, TESSERA_CAPTURE_TRIGGER and
-// TESSERA_CAPTURE_TRIGGER_FRAMES (debug.tessera.capture_file, debug.tessera.capture_frames,
-// debug.tessera.capture_trigger, debug.tessera.capture_trigger_frames on Android); relative
-// file names resolved by the platform (Android: the app's files directory). A bad frame range
-// or count is reported through *warning and replaced by the default (frame 1; 1 frame).
+// Reads TESSERA_CAPTURE_FILE / TESSERA_CAPTURE_FRAMES, TESSERA_CAPTURE_TRIGGER,
+// TESSERA_CAPTURE_TRIGGER_FRAMES and TESSERA_CAPTURE_BOUNDARY (debug.tessera.capture_file,
+// debug.tessera.capture_frames, debug.tessera.capture_trigger,
+// debug.tessera.capture_trigger_frames, debug.tessera.capture_boundary on Android); relative
+// file names resolved by the platform (Android: the app's files directory). A bad frame range,
+// count or boundary is reported through *warning and replaced by the default (frame 1; 1 frame;
+// present).
 CaptureConfig read_capture_config(std::string* warning);
 
 }  // namespace tessera::layer

@@ -47,6 +47,7 @@ class Session {
   bool in_captured_frame() const { return in_frame_.load(std::memory_order_acquire); }
   uint32_t current_frame() const { return presents_.load(std::memory_order_acquire) + 1; }
   const FrameRange& frames() const { return config_.frames; }
+  FrameBoundary boundary() const { return config_.boundary; }
 
   template <typename R>
   void write(const R& rec) {
@@ -67,8 +68,9 @@ class Session {
   // A warning record (and one stderr line) the first time `key` is seen.
   void warn_once(const std::string& key, const std::string& text);
 
-  // Called after the application's present `n` went to the next layer: closes frame n if it was
-  // captured, opens frame n+1 if it is to be captured, closes the file after the last one.
+  // Called after the application's present (or, with FrameBoundary::kSubmit, its submission)
+  // `n` went to the next layer: closes frame n if it was captured, opens frame n+1 if it is to be
+  // captured, closes the file after the last one.
   void end_present();
   // Whether the start-of-capture snapshot of memory has been taken (first submit of frame A).
   bool take_initial_snapshot();

@@ -1124,6 +1124,21 @@ void before_submit(DeviceData* d, Session* s, VkQueue queue,
   write_submission(d, s, queue, cbs);
 }
 
+// Frames delimited by submissions (FrameBoundary::kSubmit): the call that carried command
+// buffers ends the frame. Its render targets are read back once its work is done, standing for
+// the presented image a headless application never has.
+void end_submitted_frame(DeviceData* d, Session* s, VkQueue queue, uint32_t command_buffers) {
+  if (s == nullptr || s->boundary() != FrameBoundary::kSubmit || command_buffers == 0) return;
+  guarded("vkQueueSubmit", [&] {
+    if (!s->recording()) return;
+    if (s->in_captured_frame()) {
+      d->vk.QueueWaitIdle(queue);
+      read_back_images(d, s, queue, true, s->current_frame());
+    }
+    s->end_present();
+  });
+}
+
 }  // namespace
 
 VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t n, const VkSubmitInfo* submits,
@@ -1141,7 +1156,11 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t n, const VkSu
     if (s->in_captured_frame()) before_submit(d, s, queue, cbs);
     track_layouts(d, cbs);
   });
-  return down(d->vk.QueueSubmit(queue, n, submits, fence));
+  const VkResult r = down(d->vk.QueueSubmit(queue, n, submits, fence));
+  uint32_t count = 0;
+  for (uint32_t i = 0; i < n; ++i) count += submits[i].commandBufferCount;
+  if (r == VK_SUCCESS) end_submitted_frame(d, s, queue, count);
+  return r;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t n,
@@ -1160,7 +1179,11 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t n,
     if (s->in_captured_frame()) before_submit(d, s, queue, cbs);
     track_layouts(d, cbs);
   });
-  return down(d->vk.QueueSubmit2(queue, n, submits, fence));
+  const VkResult r = down(d->vk.QueueSubmit2(queue, n, submits, fence));
+  uint32_t count = 0;
+  for (uint32_t i = 0; i < n; ++i) count += submits[i].commandBufferInfoCount;
+  if (r == VK_SUCCESS) end_submitted_frame(d, s, queue, count);
+  return r;
 }
 
 void write_submission(DeviceData* d, Session* s, VkQueue queue,

@@ -6,6 +6,8 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <optional>
+#include <string>
 #include <thread>
 
 #include "image_compare.h"
@@ -68,6 +70,42 @@ void compare_presented(frontend::CaptureReplay& replay, const frontend::Presente
   out->psnr_db =
       image::psnr_rgb(replayed.data(), reference.data(), static_cast<size_t>(presented.width) * presented.height).psnr_db;
   sink.images(presented.present, presented.width, presented.height, replayed, reference);
+}
+
+// A frame captured without a present (at submit boundaries, layer/README.md): the final contents
+// of its last colour target on the captured device stand for the presented image. nullopt with
+// *note saying what is missing.
+std::optional<frontend::PresentedImage> final_color_target(const capture::CaptureReader& reader,
+                                                            const frontend::FrameResult& r, std::string* note) {
+  if (r.last_color_target == 0) {
+    *note = "the capture holds no presented image for this frame, and it drew to no colour target";
+    return std::nullopt;
+  }
+  constexpr uint32_t kColorAspect = 1;  // VK_IMAGE_ASPECT_COLOR_BIT
+  for (const capture::RenderTargetContentsRecord& rt : r.render_targets) {
+    if (rt.image != r.last_color_target) continue;
+    for (const auto& sub : rt.subresources) {
+      if (sub.mip != 0 || sub.layer != 0 || sub.aspect != kColorAspect) continue;
+      std::string error;
+      const std::optional<capture::Bytes> bytes = reader.blob(rt.contents, &error);
+      if (!bytes || sub.offset > bytes->data.size() || sub.size > bytes->data.size() - sub.offset) {
+        *note = "the final contents of the frame's last colour target are missing" +
+                (error.empty() ? std::string() : " (" + error + ")");
+        return std::nullopt;
+      }
+      frontend::PresentedImage p;
+      p.present = r.present;
+      p.swapchain_image = rt.image;
+      p.format = rt.format;
+      p.width = rt.width;
+      p.height = rt.height;
+      const auto* first = reinterpret_cast<const uint8_t*>(bytes->data.data()) + sub.offset;
+      p.pixels.assign(first, first + sub.size);
+      return p;
+    }
+  }
+  *note = "the capture holds no presented image for this frame, nor the final contents of its last colour target";
+  return std::nullopt;
 }
 
 // Calls work(k) for every k < n on up to `threads` threads (this one included), each k once.
@@ -192,13 +230,13 @@ class Study {
     f->skips = result.skipped;
     f->skipped = result.skipped.total();
     f->stream_bytes = stream.size();
-    if (result.presented) {
-      f->width = result.presented->width;
-      f->height = result.presented->height;
+    std::optional<frontend::PresentedImage> reference = std::move(result.presented);
+    if (!reference) reference = final_color_target(*reader_, result, &f->compare_note);
+    if (reference) {
+      f->width = reference->width;
+      f->height = reference->height;
       // Frames before the reported range only carry state forward: no comparison, no images.
-      if (selected) compare_presented(*s.replay, *result.presented, sink_, f);
-    } else {
-      f->compare_note = "the capture holds no presented image for this frame";
+      if (selected) compare_presented(*s.replay, *reference, sink_, f);
     }
     // The workload is what was drawn, the same for every tile size: profile one stream.
     if (selected && !stream::profile_frame(stream, &f->workload, &error)) {

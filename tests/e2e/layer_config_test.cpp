@@ -69,5 +69,31 @@ TEST(CaptureConfig, TriggerFileAndFrameCount) {
   unsetenv("TESSERA_CAPTURE_FRAMES");
 }
 
+// Frame boundaries: presents by default, submits when asked; anything else is reported and
+// falls back to presents.
+TEST(CaptureConfig, FrameBoundary) {
+  setenv("TESSERA_CAPTURE_FILE", "/tmp/x.tcap", 1);
+  std::string warning;
+  EXPECT_EQ(read_capture_config(&warning).boundary, FrameBoundary::kPresent);
+  EXPECT_EQ(warning, "");
+  setenv("TESSERA_CAPTURE_BOUNDARY", "submit", 1);
+  EXPECT_EQ(read_capture_config(&warning).boundary, FrameBoundary::kSubmit);
+  EXPECT_EQ(warning, "");
+  setenv("TESSERA_CAPTURE_BOUNDARY", "present", 1);
+  EXPECT_EQ(read_capture_config(&warning).boundary, FrameBoundary::kPresent);
+  EXPECT_EQ(warning, "");
+  setenv("TESSERA_CAPTURE_BOUNDARY", "marker", 1);
+  EXPECT_EQ(read_capture_config(&warning).boundary, FrameBoundary::kPresent);
+  EXPECT_NE(warning.find("TESSERA_CAPTURE_BOUNDARY: 'marker' is not present or submit"), std::string::npos) << warning;
+  // Trigger mode counts frames at the same boundary.
+  setenv("TESSERA_CAPTURE_BOUNDARY", "submit", 1);
+  setenv("TESSERA_CAPTURE_TRIGGER", "/tmp/x.trigger", 1);
+  warning.clear();
+  EXPECT_EQ(read_capture_config(&warning).boundary, FrameBoundary::kSubmit);
+  unsetenv("TESSERA_CAPTURE_TRIGGER");
+  unsetenv("TESSERA_CAPTURE_BOUNDARY");
+  unsetenv("TESSERA_CAPTURE_FILE");
+}
+
 }  // namespace
 }  // namespace tessera::layer

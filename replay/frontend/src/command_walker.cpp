@@ -457,6 +457,13 @@ void CommandWalker::end_pass() {
   if (pass_valid_) {
     pass_->index = result_->passes++;
     renderer_->render_pass(*pass_, result_->skipped);
+    for (uint32_t c : pass_->subpasses.empty() ? std::vector<uint32_t>{} : pass_->subpasses.back().colors) {
+      if (c == Subpass::kUnused) continue;
+      const Attachment& a = pass_->attachments[c];
+      const ImageView* v = a.resolve != nullptr ? a.resolve : a.view;
+      if (v != nullptr && v->image != nullptr) result_->last_color_target = v->image->handle;
+      break;
+    }
   } else {
     // Its draws were counted as skipped when they were recorded.
     result_->skipped.add("render pass: instance not replayed");

@@ -38,6 +38,10 @@ struct FrameResult {
   // The render targets as the frame ended on the captured device, for pass-by-pass checks of
   // the replay (subresource layout as in ImageRecord; bytes through CaptureReader::blob).
   std::vector<capture::RenderTargetContentsRecord> render_targets;
+  // The image the frame's last render pass instance wrote as its first colour attachment (its
+  // resolve target when it resolves); 0 when the frame drew nothing. A frame without a presented
+  // image (captured at submit boundaries) is compared through it.
+  uint64_t last_color_target = 0;
 };
 
 class Resources;

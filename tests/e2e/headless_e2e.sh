@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Frames without presents: vkscene --headless renders into offscreen images and never presents.
+# Captured at submit boundaries (tessera capture --frame-boundary submit: every vkQueueSubmit
+# call with command buffers is a frame), replayed, and checked:
+#  - every frame that drew is compared with its last colour target as the driver left it
+#    (PSNR >= 35 dB, no skipped draw),
+#  - the replayed last frame matches what vkscene itself read back (--dump-last-frame, >= 35 dB),
+#  - the capture records submit as its boundary.
+# Usage: headless_e2e.sh TESSERA_CLI VKSCENE
+set -euo pipefail
+tessera=$1 vkscene=$2
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d /tmp/tessera-headless-e2e-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+export XDG_RUNTIME_DIR=$work/xdg
+mkdir -m 700 "$XDG_RUNTIME_DIR"
+fail=0
+app=("$vkscene" --headless --frames 4 --width 640 --height 360)
+
+# Every submit of the run: texture and buffer uploads first, then one per frame (the last one
+# also copies the image out for --dump-last-frame).
+"$tessera" capture --frame-boundary submit --frames 1-64 -o "$work/c.tcap" -- "${app[@]}" \
+  --dump-last-frame "$work/last.ppm" > "$work/capture.log" 2>&1 || { cat "$work/capture.log"; exit 1; }
+"$tessera" info "$work/c.tcap" > "$work/info.txt"
+grep -q 'frame_boundary.*submit' "$work/info.txt" || { echo "FAIL: the capture does not say frame_boundary submit"; fail=1; }
+
+"$tessera" replay "$work/c.tcap" --db "$work/r.db" --config mobile4 --png "$work/png" --quiet | tee "$work/replay.txt"
+q() { "$tessera" query "$work/r.db" "$1" --csv | tail -n +2; }
+drawn=$(q "SELECT count(*) FROM frame_metrics WHERE metric = 'replay.draws_submitted' AND value > 0")
+[ "$drawn" = 4 ] || { echo "FAIL: $drawn frames drew, expected vkscene's 4"; fail=1; }
+low=$(q "SELECT count(*) FROM frame_metrics d LEFT JOIN frame_metrics p ON p.capture = d.capture
+         AND p.frame = d.frame AND p.config = d.config AND p.metric = 'replay.psnr_db'
+         WHERE d.metric = 'replay.draws_submitted' AND d.value > 0 AND (p.value IS NULL OR p.value < 35)")
+[ "$low" = 0 ] && echo "ok: every frame that drew is at >= 35 dB against its final colour target" ||
+  { echo "FAIL: $low frames that drew have no PSNR or one below 35 dB"; fail=1; }
+skipped=$(q "SELECT count(*) FROM frame_metrics WHERE metric = 'replay.skipped' AND value != 0")
+[ "$skipped" = 0 ] || { echo "FAIL: skipped draws in $skipped frames"; fail=1; }
+last=$(q "SELECT max(frame) FROM frame_metrics WHERE metric = 'replay.draws_submitted' AND value > 0")
+if psnr=$(python3 "$here/image_psnr.py" "$work/png/frame$last.png" "$work/last.ppm" --min 35); then
+  echo "ok: replayed frame $last against vkscene's own readback: $psnr dB"
+else
+  echo "FAIL: replayed frame $last against vkscene's --dump-last-frame"; fail=1
+fi
+
+exit $fail
