@@ -4,8 +4,10 @@
 // The options of a study (shade once, simulate many: study/include/tessera/study/study.h) and its
 // output: a progress bar, PNGs of the replayed and presented frames, the results database
 // (study::DatabaseSink) and a summary per frame and configuration.
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -18,6 +20,7 @@
 #include "results_db.h"
 #include "tessera/capture/frame_range.h"
 #include "tessera/model/configuration.h"
+#include "tessera/model/timeline.h"
 #include "tessera/study/configurations.h"
 #include "tessera/study/study.h"
 
@@ -36,6 +39,8 @@ struct ReplayOptions {
   bool no_model = false;
   bool quiet = false;
   unsigned threads = 0;  // tiles shaded and model runs of a frame at once; 0: one per core
+  std::string trace;      // --trace: the frame's timeline as trace-event JSON
+  uint64_t trace_bin = 1000;
 };
 
 // All frames when --frames is not given.
@@ -184,9 +189,30 @@ int run_replay(const ReplayOptions& opt) {
       return 2;
     }
   }
+  // --trace: one configuration on one frame, its timeline written once the frame has run.
+  std::unique_ptr<model::Timeline> timeline;
+  if (!opt.trace.empty()) {
+    if (opt.no_model || spec.configurations.size() != 1 || opt.frames.empty() || spec.first != spec.last) {
+      std::fprintf(stderr, "tessera replay: --trace records one configuration on one frame: give one --config and "
+                           "--frames N (%zu configurations, frames '%s')\n",
+                   spec.configurations.size(), opt.frames.c_str());
+      return 2;
+    }
+    timeline = std::make_unique<model::Timeline>(opt.trace_bin);
+    spec.timeline = timeline.get();
+  }
   ReplaySink sink(opt);
   try {
     print_summary(session->run(spec, sink));
+    if (timeline) {
+      const model::Configuration& c = spec.configurations[0];
+      std::ofstream out(opt.trace, std::ios::binary);
+      timeline->write_json(out, static_cast<double>(c.params.get_u32("gpu.freq_mhz")),
+                           std::filesystem::path(opt.file).filename().string() + ", frame " + opt.frames + ", " + c.name);
+      out.close();
+      if (!out) throw study::StudyError(opt.trace + ": cannot write (" + std::strerror(errno) + ")");
+      std::printf("trace in %s (%llu-cycle bins)\n", opt.trace.c_str(), static_cast<unsigned long long>(opt.trace_bin));
+    }
   } catch (const model::ParamError& e) {
     // A configuration the model refuses when it is made (parameters that contradict each other).
     std::fprintf(stderr, "tessera replay: %s\n", e.what());
@@ -224,6 +250,12 @@ void setup_replay(CLI::App& app, int* exit_code) {
   cmd->add_option("--config-file", opt->config_file, "File of KEY=VALUE lines applied before --set");
   cmd->add_flag("--no-model", opt->no_model, "Only render and compare; run no GPU model");
   cmd->add_flag("--quiet", opt->quiet, "No progress bar");
+  cmd->add_option("--trace", opt->trace,
+                  "With one --config and --frames N: write the frame's model timeline as trace-event JSON "
+                  "(Perfetto, chrome://tracing): per shader core its cycles by state, per rasterizer, flush unit, "
+                  "L2 and DRAM bank its busy and stall cycles, per core its fragment queue, in bins");
+  cmd->add_option("--trace-bin", opt->trace_bin, "Cycles per bin of --trace (default 1000)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--threads", opt->threads,
                   "Threads a frame is shaded on (the tiles of each render pass) and configurations of a frame simulated "
                   "at once (default 0: one thread per core); results do not depend on it");

@@ -141,6 +141,7 @@ bool BlendUnit::flush_step(uint32_t unit, uint64_t t) {
         f.written = std::max(f.written, written);
         f.slot = enter + 1;
         ++flush_meter.busy;
+        if (p_.timeline) p_.timeline->unit_cycles(Timeline::Unit::Flush, unit, Timeline::Activity::Busy, enter, enter + 1);
         ++lines_flushed[unit];
         ++p_.activity->tile_buffer_flushes;
       }

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "tessera/model/timeline.h"
+
 namespace tessera::model {
 
 DramTiming dram_device_timing_ns(std::string_view type) {
@@ -112,8 +114,12 @@ uint64_t Dram::access(uint64_t addr, bool write, uint64_t now, DramSource source
   // bursts, holding the bank a row cycle. Paper 000 Table I's latency already holds an unloaded
   // miss's precharge and activate: only the waits behind other accesses add.
   const bool row_hit = bank.open_row == row + 1;
-  const uint64_t start =
-      bank.busy.reserve(now, row_hit ? hit_cycles_ : bank.open_row != 0 ? open_miss_cycles_ : miss_cycles_);
+  const uint64_t hold = row_hit ? hit_cycles_ : bank.open_row != 0 ? open_miss_cycles_ : miss_cycles_;
+  const uint64_t start = bank.busy.reserve(now, hold);
+  if (timeline_) {
+    timeline_->unit_cycles(Timeline::Unit::DramBank, channel * config_.banks + bank_index, Timeline::Activity::Busy,
+                           start, start + hold);
+  }
   bank.open_row = row + 1;
   counters_.bank_wait_cycles += static_cast<double>(start - now);
   const uint32_t latency = row_hit ? config_.latency_row_hit : config_.latency_row_miss;

@@ -39,6 +39,7 @@ bool EarlyZ::held_by_barrier(uint32_t c, uint64_t t) const {
 void EarlyZ::enqueue(uint32_t core, uint32_t slot, uint64_t t) {
   fifo_[core].push_back(slot);
   ++queued_;
+  if (p_.timeline) p_.timeline->fragment_queue(core, t, static_cast<uint32_t>(fifo_[core].size()));
   ++p_.activity->fragment_queue_pushes;
   p_.wake(UnitKind::EarlyZ, core, t);
 }
@@ -118,6 +119,7 @@ void EarlyZ::take(uint32_t c, uint64_t t) {
   }
   fifo_[c].pop_front();
   --queued_;
+  if (p_.timeline) p_.timeline->fragment_queue(c, t, static_cast<uint32_t>(fifo_[c].size()));
   p_.rasterizer.queue_freed(c, t);
   meter.stall_end(c, t);
   meter.queue_wait += t - q.arrive;

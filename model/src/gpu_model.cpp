@@ -22,6 +22,7 @@
 #include "metrics.h"
 #include "model_config.h"
 #include "raster_pipeline.h"
+#include "tessera/model/timeline.h"
 #include "tessera/model/miss_lower_bound.h"
 #include "tessera/model/next_use.h"
 #include "tessera/pipeline/tile_order.h"
@@ -58,6 +59,7 @@ struct GpuModel::Impl {
   std::unique_ptr<MemoryHierarchy> h;
   uint64_t clock = 0;  // cycle the run's previous frame ended
   bool warm = false;
+  Timeline* timeline = nullptr;
 
   // The frame.
   const FrameIndex* index = nullptr;
@@ -274,6 +276,9 @@ struct GpuModel::Impl {
     if (hooks.front_buffer) hooks.front_buffer->reset(cfg.cores);
     scheduler->frame_begin();
     for (const auto& o : hooks.observers) o->frame_begin(*h);
+    h->set_timeline(timeline);
+    pipeline.timeline = timeline;
+    if (timeline) timeline->begin_frame(clock);
     pipeline.begin_frame(h.get(), &r, &r.activity, index, frame, numbered ? &tile_next_use : nullptr, &tile_access);
     geometry.begin_frame();
 
@@ -294,6 +299,14 @@ struct GpuModel::Impl {
         r.geometry_cycles += g - t;
         const uint64_t e = pipeline.run(pass, phase, orders[p][f], g);
         r.raster_cycles += e - g;
+        if (timeline) {
+          // The cores are starved while the geometry phase runs (finish() counts the same).
+          const std::string name = "pass " + std::to_string(pass.info.pass) +
+                                   (pass.phases.size() > 1 ? " subpass " + std::to_string(f) : std::string());
+          timeline->phase(name + ": geometry", t, g);
+          timeline->phase(name + ": raster", g, e);
+          for (uint32_t c = 0; c < cfg.cores; ++c) timeline->core_cycles(c, CoreState::Starved, t, g);
+        }
         tile_results(pass, phase, orders[p][f], r);
         t = e;
       }
@@ -435,5 +448,7 @@ FrameResults GpuModel::run(std::span<const uint8_t> frame_stream, std::string* e
 void GpuModel::reset() { impl_->reset(); }
 
 const MemoryHierarchy* GpuModel::hierarchy() const { return impl_->h.get(); }
+
+void GpuModel::set_timeline(Timeline* timeline) { impl_->timeline = timeline; }
 
 }  // namespace tessera::model

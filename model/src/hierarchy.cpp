@@ -7,6 +7,8 @@
 #include <string>
 #include <type_traits>
 
+#include "tessera/model/timeline.h"
+
 namespace tessera::model {
 
 namespace {
@@ -160,7 +162,11 @@ MemResponse MemoryHierarchy::access_below_l1(uint32_t l2_requester, uint64_t add
   // The request crosses the interconnect (a write carries its line); a read's line comes back
   // over the response channel once L2 has it.
   const uint64_t arrive = cross(false, addr, write ? 1 + line_flits_ : 1, now);
-  const uint64_t start = l2_banks_[(addr / config_.l2.line_bytes) % l2_banks_.size()].reserve(arrive, 1);
+  const size_t bank = (addr / config_.l2.line_bytes) % l2_banks_.size();
+  const uint64_t start = l2_banks_[bank].reserve(arrive, 1);
+  if (timeline_) {
+    timeline_->unit_cycles(Timeline::Unit::L2Bank, static_cast<uint32_t>(bank), Timeline::Activity::Busy, start, start + 1);
+  }
   const CacheOutcome o = l2.access(addr, write, l2_requester, info, start);
   const uint64_t t = start + config_.l2.hit_latency;
   const uint32_t accept = static_cast<uint32_t>(start - now);

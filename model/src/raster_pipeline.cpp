@@ -37,6 +37,8 @@ void RasterPipeline::begin_frame(MemoryHierarchy* hierarchy, FrameResults* resul
     m->reset(0);
   }
   blend.lines_flushed.assign(cfg.cores, 0);
+  rasterizer.meter.trace_to(timeline, Timeline::Unit::Rasterizer);
+  blend.flush_meter.trace_to(timeline, Timeline::Unit::Flush);
   earlyz.lead_max = 0;
   earlyz.lead_sum = earlyz.lead_quads = 0;
 }

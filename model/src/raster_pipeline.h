@@ -135,6 +135,7 @@ class RasterPipeline {
   FrameResults* res = nullptr;
   CoreActivity* activity = nullptr;
   const FrameIndex* index = nullptr;
+  Timeline* timeline = nullptr;  // where the units' intervals also go (GpuModel::set_timeline)
   std::span<const uint8_t> bytes;
   const std::vector<uint64_t>* tile_next_use = nullptr;  // null: no OPT Numbers this run
   size_t* tile_access = nullptr;

@@ -213,6 +213,7 @@ void Rasterizer::step(uint64_t t) {
     if (emitted_ == 0) {
       meter.stall_end(0, t);
       ++meter.busy;
+      if (p_.timeline) p_.timeline->unit_cycles(Timeline::Unit::Rasterizer, 0, Timeline::Activity::Busy, t, t + 1);
     }
     ++emitted_;
     const size_t i = size_t{q.tile} * p_.cfg.cores + q.core;

@@ -44,7 +44,10 @@ void ShaderCore::end_phase(uint64_t t) {
 
 void ShaderCore::touch(uint32_t c, uint64_t t) {
   const uint64_t idle_from = std::max(mark_[c], busy_until_[c]);
-  if (t > idle_from) cycles_[c][state_[c]] += t - idle_from;
+  if (t > idle_from) {
+    cycles_[c][state_[c]] += t - idle_from;
+    if (p_.timeline) p_.timeline->core_cycles(c, state_[c], idle_from, t);
+  }
   mark_[c] = std::max(mark_[c], t);
   state_[c] = idle_state(c, t);
 }
@@ -129,6 +132,7 @@ void ShaderCore::core_step(uint32_t c, uint64_t t) {
     if (end > from) {
       cycles_[c][CoreState::Busy] += end - from;
       meter.busy += end - from;
+      if (p_.timeline) p_.timeline->core_cycles(c, CoreState::Busy, from, end);
     }
     busy_until_[c] = std::max(busy_until_[c], end);
     engine_free = end;

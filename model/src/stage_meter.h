@@ -9,6 +9,8 @@
 #include <limits>
 #include <vector>
 
+#include "tessera/model/timeline.h"
+
 namespace tessera::model {
 
 inline constexpr uint64_t kIdle = std::numeric_limits<uint64_t>::max();
@@ -21,13 +23,21 @@ class StageMeter {
     since_.assign(units, kIdle);
   }
   void reset_units(size_t units) { since_.assign(units, kIdle); }
+  // Stall intervals also go to `timeline` (null: none) as unit kind `unit`'s.
+  void trace_to(Timeline* timeline, Timeline::Unit unit) {
+    timeline_ = timeline;
+    unit_ = unit;
+  }
   void stall_begin(uint32_t u, uint64_t t) {
     if (since_[u] == kIdle) since_[u] = t;
   }
   void stall_end(uint32_t u, uint64_t t) {
     uint64_t& b = since_[u];
     if (b == kIdle) return;
-    if (t > b) stall += t - b;
+    if (t > b) {
+      stall += t - b;
+      if (timeline_) timeline_->unit_cycles(unit_, u, Timeline::Activity::Stall, b, t);
+    }
     b = kIdle;
   }
   void close_all(uint64_t t) {
@@ -36,6 +46,8 @@ class StageMeter {
 
  private:
   std::vector<uint64_t> since_;
+  Timeline* timeline_ = nullptr;
+  Timeline::Unit unit_ = Timeline::Unit::Rasterizer;
 };
 
 }  // namespace tessera::model

@@ -164,6 +164,10 @@ class Study {
       models_.push_back(c.make_model());
       results_.runs.push_back(ConfigurationRun{c, {}});
     }
+    if (spec_.timeline) {
+      if (models_.size() != 1) throw StudyError("a timeline is recorded for one configuration, not " + std::to_string(models_.size()));
+      models_[0]->set_timeline(spec_.timeline);
+    }
     if (spec_.configurations.empty()) pass_for(32, 32);
     for (size_t i = 0; i < spec_.configurations.size(); ++i) {
       const model::ParamSet& p = spec_.configurations[i].params;

@@ -5,7 +5,10 @@
 #  - every frame that drew is compared with its last colour target as the driver left it
 #    (PSNR >= 35 dB, no skipped draw),
 #  - the replayed last frame matches what vkscene itself read back (--dump-last-frame, >= 35 dB),
-#  - the capture records submit as its boundary.
+#  - the capture records submit as its boundary,
+#  - the model's timeline of the last frame (tessera replay --trace) is trace-event JSON whose
+#    shader-core counters sum to the frame's core metrics, and it opens in headless Chromium;
+#    --trace with two configurations is refused with one line.
 # Usage: headless_e2e.sh TESSERA_CLI VKSCENE
 set -euo pipefail
 tessera=$1 vkscene=$2
@@ -36,10 +39,19 @@ low=$(q "SELECT count(*) FROM frame_metrics d LEFT JOIN frame_metrics p ON p.cap
 skipped=$(q "SELECT count(*) FROM frame_metrics WHERE metric = 'replay.skipped' AND value != 0")
 [ "$skipped" = 0 ] || { echo "FAIL: skipped draws in $skipped frames"; fail=1; }
 last=$(q "SELECT max(frame) FROM frame_metrics WHERE metric = 'replay.draws_submitted' AND value > 0")
-if psnr=$(python3 "$here/image_psnr.py" "$work/png/frame$last.png" "$work/last.ppm" --min 35); then
+if psnr=$(/usr/bin/python3 "$here/image_psnr.py" "$work/png/frame$last.png" "$work/last.ppm" --min 35); then
   echo "ok: replayed frame $last against vkscene's own readback: $psnr dB"
 else
   echo "FAIL: replayed frame $last against vkscene's --dump-last-frame"; fail=1
 fi
 
+"$tessera" replay "$work/c.tcap" --config mobile4 --frames "$last" --trace "$work/t.json" --db "$work/t.db" --quiet \
+  > "$work/trace.txt" || { cat "$work/trace.txt"; fail=1; }
+/usr/bin/python3 "$here/trace_check.py" "$work/t.json" "$work/t.db" mobile4 "$last" || fail=1
+err=$("$tessera" replay "$work/c.tcap" --config mobile4 --config mobile32 --frames "$last" --trace "$work/x.json" 2>&1 >/dev/null) && rc=0 || rc=$?
+if [ "$rc" = 2 ] && [ "$(printf '%s\n' "$err" | grep -c .)" = 1 ] && [[ "$err" == *"--trace records one configuration"* ]]; then
+  echo "ok: --trace with two configurations: $err"
+else
+  echo "FAIL: --trace with two configurations: rc=$rc: $err"; fail=1
+fi
 exit $fail

@@ -110,6 +110,8 @@ class DramCapacityError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+class Timeline;
+
 class Dram {
  public:
   // Throws std::invalid_argument on a bad configuration.
@@ -127,8 +129,11 @@ class Dram {
   void clear_counters() { counters_ = DramCounters{}; }
   const DramCounters& counters() const { return counters_; }
   const DramConfig& config() const { return config_; }
+  // Each bank's busy intervals also go to `timeline` (null: none), bank index channel x banks + bank.
+  void set_timeline(Timeline* timeline) { timeline_ = timeline; }
 
  private:
+  Timeline* timeline_ = nullptr;
   uint64_t physical(uint64_t addr);
   // The channel of physical line `line` (the channel map above).
   uint32_t channel_of(uint64_t line) const;

@@ -153,6 +153,8 @@ class IndexedFrame {
   std::unique_ptr<FrameIndex> index_;
 };
 
+class Timeline;
+
 class GpuModel {
  public:
   // Reads every parameter once; throws ParamError on a bad configuration.
@@ -173,6 +175,10 @@ class GpuModel {
 
   // The hierarchy of the last run (its counters), for tests and schemes.
   const MemoryHierarchy* hierarchy() const;
+
+  // Every frame run from now also records its timeline into `timeline` (timeline.h; null: stop),
+  // which must outlive the runs. Each frame starts it afresh.
+  void set_timeline(Timeline* timeline);
 
  private:
   struct Impl;

@@ -240,6 +240,11 @@ class MemoryHierarchy {
   AnyCache& l2() { return l2_[0]; }
   const AnyCache& l2() const { return l2_[0]; }
   Dram& dram() { return dram_; }
+  // Every L2 bank's and DRAM bank's busy cycles also go to `timeline` (null: none).
+  void set_timeline(Timeline* timeline) {
+    timeline_ = timeline;
+    dram_.set_timeline(timeline);
+  }
   const Dram& dram() const { return dram_; }
   const HierarchyConfig& config() const { return config_; }
   const InterconnectCounters& interconnect() const { return interconnect_counters_; }
@@ -350,6 +355,7 @@ class MemoryHierarchy {
   // L2 banks: one access per bank per cycle (line-interleaved). A calendar, not a "free from"
   // cycle, since the cores' requests reach L2 out of time order (busy_calendar.h).
   std::vector<BusyCalendar> l2_banks_;
+  Timeline* timeline_ = nullptr;
   uint32_t line_flits_ = 1;
   InterconnectCounters interconnect_counters_;
   std::unique_ptr<TextureOrganisation> organisation_;

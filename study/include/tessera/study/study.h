@@ -38,6 +38,9 @@ struct StudySpec {
   // Tiles of a render pass shaded at once, and configurations of a frame simulated at once
   // (0: one per core). Results do not depend on it.
   unsigned threads = 0;
+  // With one configuration: its model records the timeline of each frame it runs into this
+  // (model/timeline.h); the last reported frame's is left in it. Null: none.
+  model::Timeline* timeline = nullptr;
 };
 
 // What the functional replay found for one reported frame (the first shading pass's).
