@@ -771,7 +771,7 @@ int run_report(const ReportOptions& opt) {
     const std::string verdict = verdict_summary(headlines);
     page += "<section id=\"headlines\"><h2>Headline numbers: the papers' and ours</h2>\n<p class=\"verdict\" "
             "id=\"verdict-summary\">" + html(verdict) + ".</p>\n<p class=\"rules\">" + html(report::kVerdictRules) +
-            " A claim that disagrees links to its figure and names the metrics that explain it.</p>\n"
+            " Each claim links to its figure; one not within 2x names the metrics that explain it.</p>\n"
             "<table class=\"data\" data-fig=\"headlines\"><tr><th>paper</th><th>claim</th><th>paper</th><th>ours</th>"
             "<th>direction</th><th>within 2x</th></tr>\n";
     for (const auto& h : headlines) {

@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
       return;
     }
     for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
-      if (sub != help && sub->check_name(topic)) {
+      if (sub->check_name(topic)) {
         std::cout << sub->help(app.get_name());
         return;
       }

@@ -198,13 +198,14 @@ ParamRegistry build_model_registry() {
   // Paper 001 section III-E and Fig. 10: with decoupled barriers a parallel unit runs ahead on
   // later tiles ("two tiles ahead of the third parallel unit"). The in-order rasterizer can feed
   // a fast core only past the slow core's quads, which wait in the slow core's fragment queue;
-  // a queue bounded in quads alone (queue.fragment, 64: about one subtile) caps the lead at about
-  // one tile. The paper gives no queue size for it; this window is how far the lead may go
-  // whatever that queue holds.
+  // a queue bounded in quads alone (queue.fragment, 64: about one subtile) stops it at the slow
+  // core's quads of the next tile. The paper gives no queue size; this window (ours) is how far
+  // the other cores may get whatever that queue holds -- a floor: over tiles in which the slow
+  // core has no quads they may go further.
   r.add(int_param("raster.runahead_tiles", "2",
                   "with gpu.barrier=subtile: a core's fragment queue takes, beyond queue.fragment, every quad of the "
-                  "tiles up to this many past the one at its head, so a fast core may lead a slow one by this many "
-                  "tiles (paper 001 Fig. 10: two); 0: queue.fragment alone",
+                  "tiles up to this many past the one at its head, so the other cores may get this many tiles past a "
+                  "slow core whatever its queue holds (paper 001 Fig. 10 shows two); 0: queue.fragment alone",
                   0, 1 << 20));
   r.add(int_param("raster.quads_per_cycle", "1", "quads the rasterizer emits per cycle", 1, 1024));
   r.add(int_param("core.max_quads", "16", "quads resident per shader core (multithreading hides texture latency)", 1, 1 << 20));

@@ -12,10 +12,14 @@ out=$("$tessera" --version 2>&1); rc=$?
 [[ $rc -eq 0 && "$out" =~ ^tessera\ [0-9]+\.[0-9]+\.[0-9]+$ ]]; check "--version: '$out' rc=$rc" $?
 
 out=$("$tessera" help 2>&1); rc=$?
-[[ $rc -eq 0 && "$out" == *"Subcommands:"* && "$out" == *"replay"* && "$out" == *"sweep"* ]]
-check "help lists the subcommands (rc=$rc)" $?
+[[ $rc -eq 0 && "$out" == "$("$tessera" --help 2>&1)" ]]; check "help equals --help (rc=$rc)" $?
+# The subcommands this build has (replay and sweep only with the replay tree).
+subs=$(printf '%s\n' "$out" | sed -n '/^Subcommands:/,$p' | awk 'NR > 1 && NF { print $1 }')
+for want in capture info verify query schemes report compare help; do
+  printf '%s\n' "$subs" | grep -qx "$want"; check "help lists $want" $?
+done
 
-for sub in capture info verify query replay sweep schemes report compare; do
+for sub in $subs; do
   want=$("$tessera" "$sub" --help 2>&1)
   out=$("$tessera" help "$sub" 2>&1); rc=$?
   [[ $rc -eq 0 && -n "$out" && "$out" == "$want" ]]; check "help $sub equals $sub --help (rc=$rc)" $?
