@@ -1,4 +1,4 @@
-// tessera capture [--frames A-B] [--frame-boundary present|submit] [--gl] -o FILE -- APP [ARGS]: runs APP with the capture layer
+// tessera capture [--frames A-B] [--frame-boundary present|submit|marker] [--gl] -o FILE -- APP [ARGS]: runs APP with the capture layer
 // enabled through the loader's environment variables, then says where the capture went.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -193,9 +193,10 @@ void setup_capture(CLI::App& app, int* exit_code) {
                   "Frames to capture, A-B or A (counted from 1 at each --frame-boundary)")
       ->capture_default_str();
   sub->add_option("--frame-boundary", opt->boundary,
-                  "What ends a frame: present (vkQueuePresentKHR) or submit (each vkQueueSubmit call with "
-                  "command buffers, for applications that never present)")
-      ->check(CLI::IsMember({"present", "submit"}))
+                  "What ends a frame: present (vkQueuePresentKHR), submit (each vkQueueSubmit call with "
+                  "command buffers, for applications that never present) or marker (a queue debug label named "
+                  "tessera.frame_end)")
+      ->check(CLI::IsMember({"present", "submit", "marker"}))
       ->capture_default_str();
   sub->add_option("--trigger", opt->trigger,
                   "Capture N frames when OUTPUT.trigger is created (the layer deletes it), "

@@ -33,8 +33,10 @@ CaptureConfig read_capture_config(std::string* warning) {
   if (auto b = platform_setting("TESSERA_CAPTURE_BOUNDARY", "debug.tessera.capture_boundary")) {
     if (*b == "submit") {
       c.boundary = FrameBoundary::kSubmit;
+    } else if (*b == "marker") {
+      c.boundary = FrameBoundary::kMarker;
     } else if (*b != "present") {
-      *warning = "TESSERA_CAPTURE_BOUNDARY: '" + *b + "' is not present or submit; frames end at presents";
+      *warning = "TESSERA_CAPTURE_BOUNDARY: '" + *b + "' is not present, submit or marker; frames end at presents";
     }
   }
   if (auto t = platform_setting("TESSERA_CAPTURE_TRIGGER", "debug.tessera.capture_trigger")) {

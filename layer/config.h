@@ -25,8 +25,11 @@ std::optional<FrameRange> parse_frame_range(std::string_view text, std::string* 
 
 // What ends a frame. Presents, for applications with a swapchain; submits, for those that never
 // present (offscreen renderers, headless benchmarks, compute), where each queue submission call
-// is a frame and its render targets as it completes stand for the presented image.
-enum class FrameBoundary { kPresent, kSubmit };
+// is a frame and its render targets as it completes stand for the presented image; markers, for
+// those that say where their frames end: a debug-utils label named kFrameEndLabel inserted into
+// the queue (vkQueueInsertDebugUtilsLabelEXT) ends the frame as a submit boundary would.
+enum class FrameBoundary { kPresent, kSubmit, kMarker };
+inline constexpr const char* kFrameEndLabel = "tessera.frame_end";
 
 struct CaptureConfig {
   std::string file;  // empty: the layer passes everything through untouched

@@ -80,7 +80,9 @@ Session* Session::get() {
     info.entries.emplace_back("trigger", config.trigger_file + " (" +
                                              std::to_string(config.trigger_frames) + " frames)");
   }
-  info.entries.emplace_back("frame_boundary", config.boundary == FrameBoundary::kSubmit ? "submit" : "present");
+  info.entries.emplace_back("frame_boundary", config.boundary == FrameBoundary::kSubmit   ? "submit"
+                                              : config.boundary == FrameBoundary::kMarker ? "marker"
+                                                                                          : "present");
   g_session->write(info);
   // Applications that return from main without destroying their device still get a complete
   // file (trailer index included).

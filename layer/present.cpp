@@ -111,8 +111,8 @@ VKAPI_ATTR void VKAPI_CALL DestroySwapchainKHR(VkDevice device, VkSwapchainKHR s
 VKAPI_ATTR VkResult VKAPI_CALL QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR* info) {
   DeviceData* d = device_of(queue);
   Session* s = Session::get();
-  // Frames end at submits: a present is the application's own business.
-  if (s != nullptr && s->boundary() == FrameBoundary::kSubmit) return down(d->vk.QueuePresentKHR(queue, info));
+  // Frames end at submits or markers: a present is the application's own business.
+  if (s != nullptr && s->boundary() != FrameBoundary::kPresent) return down(d->vk.QueuePresentKHR(queue, info));
   VkResult r = VK_SUCCESS;
   if (s != nullptr && s->in_captured_frame()) {
     // Render targets as the frame ends: wait for the frame's work on this queue first.

@@ -1124,12 +1124,11 @@ void before_submit(DeviceData* d, Session* s, VkQueue queue,
   write_submission(d, s, queue, cbs);
 }
 
-// Frames delimited by submissions (FrameBoundary::kSubmit): the call that carried command
-// buffers ends the frame. Its render targets are read back once its work is done, standing for
-// the presented image a headless application never has.
-void end_submitted_frame(DeviceData* d, Session* s, VkQueue queue, uint32_t command_buffers) {
-  if (s == nullptr || s->boundary() != FrameBoundary::kSubmit || command_buffers == 0) return;
-  guarded("vkQueueSubmit", [&] {
+// A frame that ends on `queue` without a present (FrameBoundary::kSubmit, kMarker): its render
+// targets are read back once the queue's work is done, standing for the presented image a
+// headless application never has.
+void end_frame_on_queue(DeviceData* d, Session* s, VkQueue queue, const char* hook) {
+  guarded(hook, [&] {
     if (!s->recording()) return;
     if (s->in_captured_frame()) {
       d->vk.QueueWaitIdle(queue);
@@ -1137,6 +1136,12 @@ void end_submitted_frame(DeviceData* d, Session* s, VkQueue queue, uint32_t comm
     }
     s->end_present();
   });
+}
+
+// Frames delimited by submissions: the call that carried command buffers ends the frame.
+void end_submitted_frame(DeviceData* d, Session* s, VkQueue queue, uint32_t command_buffers) {
+  if (s == nullptr || s->boundary() != FrameBoundary::kSubmit || command_buffers == 0) return;
+  end_frame_on_queue(d, s, queue, "vkQueueSubmit");
 }
 
 }  // namespace
@@ -1184,6 +1189,19 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t n,
   for (uint32_t i = 0; i < n; ++i) count += submits[i].commandBufferInfoCount;
   if (r == VK_SUCCESS) end_submitted_frame(d, s, queue, count);
   return r;
+}
+
+// Frames delimited by markers: the label kFrameEndLabel ends the frame (after the next layer has
+// seen the label, so that the driver's own tools see it in place).
+VKAPI_ATTR void VKAPI_CALL QueueInsertDebugUtilsLabelEXT(VkQueue queue, const VkDebugUtilsLabelEXT* label) {
+  DeviceData* d = device_of(queue);
+  if (d->vk.QueueInsertDebugUtilsLabelEXT != nullptr) d->vk.QueueInsertDebugUtilsLabelEXT(queue, label);
+  Session* s = Session::get();
+  if (s == nullptr || s->boundary() != FrameBoundary::kMarker || label == nullptr || label->pLabelName == nullptr ||
+      std::strcmp(label->pLabelName, kFrameEndLabel) != 0) {
+    return;
+  }
+  end_frame_on_queue(d, s, queue, "vkQueueInsertDebugUtilsLabelEXT");
 }
 
 void write_submission(DeviceData* d, Session* s, VkQueue queue,

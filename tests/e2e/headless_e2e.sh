@@ -6,6 +6,7 @@
 #    (PSNR >= 35 dB, no skipped draw),
 #  - the replayed last frame matches what vkscene itself read back (--dump-last-frame, >= 35 dB),
 #  - the capture records submit as its boundary,
+#  - at marker boundaries (a queue debug label) the frames are the application's own four,
 #  - the model's timeline of the last frame (tessera replay --trace) is trace-event JSON whose
 #    shader-core counters sum to the frame's core metrics, and it opens in headless Chromium;
 #    --trace with two configurations is refused with one line.
@@ -44,6 +45,20 @@ if psnr=$(/usr/bin/python3 "$here/image_psnr.py" "$work/png/frame$last.png" "$wo
 else
   echo "FAIL: replayed frame $last against vkscene's --dump-last-frame"; fail=1
 fi
+
+# At marker boundaries (vkscene --frame-labels inserts the label tessera.frame_end after each
+# frame's submit) the frames are vkscene's own four, the uploads before them in the first.
+"$tessera" capture --frame-boundary marker --frames 1-64 -o "$work/m.tcap" -- "${app[@]}" --frame-labels \
+  > "$work/marker.log" 2>&1 || { cat "$work/marker.log"; exit 1; }
+"$tessera" info "$work/m.tcap" > "$work/minfo.txt"
+mframes=$(sed -n 's/^frames *\([0-9]*\).*/\1/p' "$work/minfo.txt" | head -1)
+[ "$mframes" = 4 ] && grep -q 'frame_boundary.*marker' "$work/minfo.txt" && echo "ok: marker boundaries: 4 frames" ||
+  { echo "FAIL: marker boundaries: $mframes frames, expected vkscene's 4"; cat "$work/minfo.txt"; fail=1; }
+"$tessera" replay "$work/m.tcap" --db "$work/m.db" --config mobile4 --quiet > "$work/mreplay.txt"
+mlow=$("$tessera" query "$work/m.db" "SELECT count(*) FROM frame f WHERE NOT EXISTS (SELECT 1 FROM frame_metrics p
+         WHERE p.frame = f.present AND p.metric = 'replay.psnr_db' AND p.value >= 35)" --csv | tail -n +2)
+[ "$mlow" = 0 ] && echo "ok: every marker frame is at >= 35 dB against its final colour target" ||
+  { echo "FAIL: $mlow marker frames without a PSNR >= 35 dB"; cat "$work/mreplay.txt"; fail=1; }
 
 "$tessera" replay "$work/c.tcap" --config mobile4 --frames "$last" --trace "$work/t.json" --db "$work/t.db" --quiet \
   > "$work/trace.txt" || { cat "$work/trace.txt"; fail=1; }

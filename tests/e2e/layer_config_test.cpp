@@ -83,8 +83,11 @@ TEST(CaptureConfig, FrameBoundary) {
   EXPECT_EQ(read_capture_config(&warning).boundary, FrameBoundary::kPresent);
   EXPECT_EQ(warning, "");
   setenv("TESSERA_CAPTURE_BOUNDARY", "marker", 1);
+  EXPECT_EQ(read_capture_config(&warning).boundary, FrameBoundary::kMarker);
+  EXPECT_EQ(warning, "");
+  setenv("TESSERA_CAPTURE_BOUNDARY", "label", 1);
   EXPECT_EQ(read_capture_config(&warning).boundary, FrameBoundary::kPresent);
-  EXPECT_NE(warning.find("TESSERA_CAPTURE_BOUNDARY: 'marker' is not present or submit"), std::string::npos) << warning;
+  EXPECT_NE(warning.find("TESSERA_CAPTURE_BOUNDARY: 'label' is not present, submit or marker"), std::string::npos) << warning;
   // Trigger mode counts frames at the same boundary.
   setenv("TESSERA_CAPTURE_BOUNDARY", "submit", 1);
   setenv("TESSERA_CAPTURE_TRIGGER", "/tmp/x.trigger", 1);

@@ -80,7 +80,7 @@ VKAPI_ATTR VkBool32 VKAPI_CALL Device::onMessage(
     return VK_FALSE;
 }
 
-void Device::createInstance(bool windowed, bool validate) {
+void Device::createInstance(bool windowed, bool validate, bool labels) {
     // Vulkan 1.1 is the floor: vkEnumerateInstanceVersion exists only from 1.1, so a
     // 1.0 loader has no such entry point.
     auto enumerateVersion = reinterpret_cast<PFN_vkEnumerateInstanceVersion>(
@@ -130,6 +130,13 @@ void Device::createInstance(bool windowed, bool validate) {
         validationFeatures =
             hasExtension(layerExtensions, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
         if (validationFeatures) extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
+    }
+    labels_ = labels;
+    if (labels && !validate) {
+        if (!hasExtension(available, VK_EXT_DEBUG_UTILS_EXTENSION_NAME)) {
+            throw Error("--frame-labels: VK_EXT_debug_utils is not available");
+        }
+        extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
     }
 
     VkApplicationInfo app{};
@@ -251,6 +258,14 @@ void Device::pickPhysicalDevice(VkSurfaceKHR surface) {
     vkGetPhysicalDeviceMemoryProperties(physical, &memory);
 }
 
+void Device::insertLabel(const char* name) const {
+    if (insertLabel_ == nullptr) return;
+    VkDebugUtilsLabelEXT label{};
+    label.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT;
+    label.pLabelName = name;
+    insertLabel_(queue, &label);
+}
+
 void Device::createDevice(bool windowed, float wantedAnisotropy) {
     VkPhysicalDeviceFeatures supported{};
     vkGetPhysicalDeviceFeatures(physical, &supported);
@@ -281,6 +296,11 @@ void Device::createDevice(bool windowed, float wantedAnisotropy) {
     info.pEnabledFeatures = &enabled;
     check(vkCreateDevice(physical, &info, nullptr, &device), "vkCreateDevice");
     vkGetDeviceQueue(device, queueFamily, 0, &queue);
+    if (labels_) {
+        insertLabel_ = reinterpret_cast<PFN_vkQueueInsertDebugUtilsLabelEXT>(
+            vkGetDeviceProcAddr(device, "vkQueueInsertDebugUtilsLabelEXT"));
+        if (insertLabel_ == nullptr) throw Error("--frame-labels: vkQueueInsertDebugUtilsLabelEXT is not available");
+    }
 
     VkCommandPoolCreateInfo poolInfo{};
     poolInfo.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;

@@ -20,7 +20,8 @@ public:
 
     // windowed: enable the surface extensions. validate: enable VK_LAYER_KHRONOS_validation,
     // synchronization validation and a debug messenger that counts what it reports.
-    void createInstance(bool windowed, bool validate);
+    // labels: enable VK_EXT_debug_utils for queue labels (insertLabel).
+    void createInstance(bool windowed, bool validate, bool labels = false);
     // surface may be VK_NULL_HANDLE (headless); otherwise the queue must be able to present to it.
     void pickPhysicalDevice(VkSurfaceKHR surface);
     // maxAnisotropy: what the anisotropic sampler should use (clamped to the device limit).
@@ -33,6 +34,9 @@ public:
     // For setup uploads only: record, submit, wait for idle.
     VkCommandBuffer beginOneTime() const;
     void endOneTime(VkCommandBuffer cmd) const;
+
+    // Inserts a debug label into the queue (createInstance with labels; a no-op otherwise).
+    void insertLabel(const char* name) const;
 
     std::uint32_t validationMessages() const { return messages_.load(); }
     std::string describe() const;
@@ -54,6 +58,8 @@ private:
         const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
 
     VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+    bool labels_ = false;
+    PFN_vkQueueInsertDebugUtilsLabelEXT insertLabel_ = nullptr;
     std::atomic<std::uint32_t> messages_{0};
 };
 

@@ -191,7 +191,7 @@ RunResult render(const Options& options, Device& device) {
     if (dump) dumpFile = openDump(options.dumpLastFrame);
     Window window;
     if (windowed) window.open(options.width, options.height, "Tessera vkscene");
-    device.createInstance(windowed, options.validate);
+    device.createInstance(windowed, options.validate, options.frameLabels);
     VkSurfaceKHR surface = windowed ? window.createSurface(device.instance) : VK_NULL_HANDLE;
     device.pickPhysicalDevice(surface);
     if (options.width > device.properties.limits.maxFramebufferWidth ||
@@ -327,6 +327,9 @@ RunResult render(const Options& options, Device& device) {
             submit.pSignalSemaphores = &sync.rendered[target];
         }
         check(vkQueueSubmit(device.queue, 1, &submit, sync.inFlight[slot]), "vkQueueSubmit");
+        // Where a capture at marker boundaries ends the frame (tessera capture --frame-boundary
+        // marker; the capture layer's README).
+        if (options.frameLabels) device.insertLabel("tessera.frame_end");
 
         if (windowed) {
             VkPresentInfoKHR present{};

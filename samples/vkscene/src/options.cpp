@@ -25,7 +25,7 @@ bool parseUint(std::string_view text, std::uint32_t lo, std::uint32_t hi, std::u
 const char* usage() {
     return "usage: vkscene [--frames N] [--width W] [--height H] [--headless]\n"
            "               [--present-mode fifo|mailbox|immediate] [--dump-last-frame FILE.ppm]\n"
-           "               [--validate]\n"
+           "               [--validate] [--frame-labels]\n"
            "  --frames N            render exactly N frames (default 100); animation depends\n"
            "                        only on the frame number, so runs are reproducible\n"
            "  --width/--height      render size (default 1280x720)\n"
@@ -37,7 +37,10 @@ const char* usage() {
            "  --resize-at N         after N frames, halve the window (exercises swapchain\n"
            "                        recreation, as when a user resizes a game window)\n"
            "  --validate            enable VK_LAYER_KHRONOS_validation with synchronization\n"
-           "                        validation; exit code 3 if it reports anything\n";
+           "                        validation; exit code 3 if it reports anything\n"
+           "  --frame-labels        after each frame's submit, insert the queue debug label\n"
+           "                        tessera.frame_end (VK_EXT_debug_utils): where a capture at\n"
+           "                        marker boundaries ends a frame\n";
 }
 
 std::optional<Options> parseOptions(int argc, char** argv, std::string& error, bool& help) {
@@ -93,6 +96,8 @@ std::optional<Options> parseOptions(int argc, char** argv, std::string& error, b
             options.headless = true;
         } else if (name == "--validate" && !hasValue) {
             options.validate = true;
+        } else if (name == "--frame-labels" && !hasValue) {
+            options.frameLabels = true;
         } else if (name == "--present-mode") {
             if (!takeValue()) return std::nullopt;
             if (value == "fifo") {

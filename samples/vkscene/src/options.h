@@ -20,6 +20,7 @@ struct Options {
     std::uint32_t anisotropy = 16;    // max anisotropy of the ground's sampler; 1 = trilinear
     std::string dumpLastFrame;        // PPM path for the last frame, empty = no dump
     std::uint32_t resizeAt = 0;  // windowed: halve the window after this many frames (0 = never)
+    bool frameLabels = false;    // a queue debug label "tessera.frame_end" after each frame
 };
 
 // Parses argv. On bad input returns nothing and sets `error` to one line naming the problem;
