@@ -28,6 +28,8 @@ constexpr const char* kManifest = "VkLayer_tessera_capture.json";
 struct CaptureOptions {
   std::string frames = "1";
   uint32_t trigger = 0;  // > 0: capture this many frames once OUTPUT.trigger appears
+  uint32_t arm_draws = 0;  // > 0 (with trigger): or once arm_frames frames in a row drew this many draws
+  uint32_t arm_frames = 3;
   bool gl = false;
   std::string boundary = "present";  // what ends a frame (layer/config.h, FrameBoundary)
   std::string output;
@@ -159,8 +161,16 @@ int run_capture(const CaptureOptions& opt) {
     fs::remove(trigger, ec);  // a leftover would fire at the first present
     env.emplace_back("TESSERA_CAPTURE_TRIGGER", trigger);
     env.emplace_back("TESSERA_CAPTURE_TRIGGER_FRAMES", std::to_string(opt.trigger));
-    std::printf("tessera capture: create %s (touch it) to capture the next %u frames\n",
-                trigger.c_str(), opt.trigger);
+    if (opt.arm_draws > 0) {
+      env.emplace_back("TESSERA_CAPTURE_ARM_DRAWS", std::to_string(opt.arm_draws));
+      env.emplace_back("TESSERA_CAPTURE_ARM_FRAMES", std::to_string(opt.arm_frames));
+    }
+    std::printf("tessera capture: create %s (touch it) to capture the next %u frames%s\n", trigger.c_str(),
+                opt.trigger,
+                opt.arm_draws > 0 ? (", or wait for " + std::to_string(opt.arm_frames) + " frames in a row of at least " +
+                                     std::to_string(opt.arm_draws) + " draws")
+                                        .c_str()
+                                  : "");
   }
   if (opt.gl) {
     // OpenGL applications reach Vulkan through Mesa's Zink driver (docs/architecture.md, "Workloads").
@@ -203,6 +213,14 @@ void setup_capture(CLI::App& app, int* exit_code) {
                   "instead of --frames")
       ->check(CLI::PositiveNumber)
       ->excludes("--frames");
+  sub->add_option("--arm-draws", opt->arm_draws,
+                  "With --trigger: also fire once --arm-frames frames in a row each drew at least D draws "
+                  "(gameplay, not a menu or title card, on a fast machine or a slow one)")
+      ->check(CLI::PositiveNumber)
+      ->needs("--trigger");
+  sub->add_option("--arm-frames", opt->arm_frames, "Frames in a row --arm-draws needs (default 3)")
+      ->check(CLI::PositiveNumber)
+      ->needs("--arm-draws");
   sub->add_flag("--gl", opt->gl, "OpenGL application: run it on Vulkan through Mesa Zink");
   sub->add_option("-o,--output", opt->output, "Capture file to write (.tcap)")->required();
   sub->add_option("command", opt->command, "APP [ARGS] after --")->required();

@@ -39,8 +39,22 @@ CaptureConfig read_capture_config(std::string* warning) {
       *warning = "TESSERA_CAPTURE_BOUNDARY: '" + *b + "' is not present, submit or marker; frames end at presents";
     }
   }
-  if (auto t = platform_setting("TESSERA_CAPTURE_TRIGGER", "debug.tessera.capture_trigger")) {
-    c.trigger_file = platform_resolve_path(*t);
+  if (auto a = platform_setting("TESSERA_CAPTURE_ARM_DRAWS", "debug.tessera.capture_arm_draws")) {
+    if (!parse_u32(*a, &c.arm_draws) || c.arm_draws == 0) {
+      *warning = "TESSERA_CAPTURE_ARM_DRAWS: '" + *a + "' is not a draw count >= 1; not armed by draws";
+      c.arm_draws = 0;
+    }
+  }
+  if (auto k = platform_setting("TESSERA_CAPTURE_ARM_FRAMES", "debug.tessera.capture_arm_frames")) {
+    if (!parse_u32(*k, &c.arm_frames) || c.arm_frames == 0) {
+      *warning = "TESSERA_CAPTURE_ARM_FRAMES: '" + *k + "' is not a frame count >= 1; " +
+                 std::to_string(kArmFrames) + " frames in a row";
+      c.arm_frames = kArmFrames;
+    }
+  }
+  const auto trigger = platform_setting("TESSERA_CAPTURE_TRIGGER", "debug.tessera.capture_trigger");
+  if (trigger || c.arm_draws > 0) {
+    if (trigger) c.trigger_file = platform_resolve_path(*trigger);
     if (auto n = platform_setting("TESSERA_CAPTURE_TRIGGER_FRAMES",
                                   "debug.tessera.capture_trigger_frames")) {
       if (!parse_u32(*n, &c.trigger_frames) || c.trigger_frames == 0) {

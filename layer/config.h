@@ -30,6 +30,9 @@ std::optional<FrameRange> parse_frame_range(std::string_view text, std::string* 
 // the queue (vkQueueInsertDebugUtilsLabelEXT) ends the frame as a submit boundary would.
 enum class FrameBoundary { kPresent, kSubmit, kMarker };
 inline constexpr const char* kFrameEndLabel = "tessera.frame_end";
+// Frames in a row that must reach CaptureConfig::arm_draws by default: a loading screen's one
+// busy frame does not fire the trigger.
+inline constexpr uint32_t kArmFrames = 3;
 
 struct CaptureConfig {
   std::string file;  // empty: the layer passes everything through untouched
@@ -39,13 +42,23 @@ struct CaptureConfig {
   // first). `frames` is unused then. Empty: capture `frames`.
   std::string trigger_file;
   uint32_t trigger_frames = 1;
+  // Trigger by content: with trigger mode, the layer also fires by itself once arm_frames frames
+  // in a row each drew at least arm_draws draws (the game is past its menus and title cards,
+  // whatever the machine's speed). arm_draws 0: only the file.
+  uint32_t arm_draws = 0;
+  uint32_t arm_frames = kArmFrames;
+  // Trigger mode (a file, draws or both): `frames` is unused until the trigger fires.
+  bool trigger_mode() const { return !trigger_file.empty() || arm_draws > 0; }
   FrameBoundary boundary = FrameBoundary::kPresent;
 };
 
 // Reads TESSERA_CAPTURE_FILE / TESSERA_CAPTURE_FRAMES, TESSERA_CAPTURE_TRIGGER,
-// TESSERA_CAPTURE_TRIGGER_FRAMES and TESSERA_CAPTURE_BOUNDARY (debug.tessera.capture_file,
-// debug.tessera.capture_frames, debug.tessera.capture_trigger,
-// debug.tessera.capture_trigger_frames, debug.tessera.capture_boundary on Android); relative
+// TESSERA_CAPTURE_TRIGGER_FRAMES, TESSERA_CAPTURE_ARM_DRAWS, TESSERA_CAPTURE_ARM_FRAMES and
+// TESSERA_CAPTURE_BOUNDARY (debug.tessera.capture_file, debug.tessera.capture_frames,
+// debug.tessera.capture_trigger, debug.tessera.capture_trigger_frames,
+// debug.tessera.capture_arm_draws, debug.tessera.capture_arm_frames,
+// debug.tessera.capture_boundary on Android); TESSERA_CAPTURE_ARM_DRAWS alone is trigger mode
+// without a file; relative
 // file names resolved by the platform (Android: the app's files directory). A bad frame range,
 // count or boundary is reported through *warning and replaced by the default (frame 1; 1 frame;
 // present).

@@ -62,23 +62,34 @@ Session* Session::get() {
   // Deliberately never deleted: some applications never destroy their device, and the file is
   // closed after the last captured frame anyway (a static destructor could run after the
   // driver is gone).
-  if (!config.trigger_file.empty()) {
-    // Armed until the trigger file appears (end_present): no frame number matches before.
+  if (config.trigger_mode()) {
+    // Armed until the trigger fires (end_present): no frame number matches before.
     config.frames = {UINT32_MAX, UINT32_MAX};
-    platform_log("tessera capture: create " + config.trigger_file + " to capture the next " +
-                 std::to_string(config.trigger_frames) + " frame(s)");
+    if (!config.trigger_file.empty()) {
+      platform_log("tessera capture: create " + config.trigger_file + " to capture the next " +
+                   std::to_string(config.trigger_frames) + " frame(s)");
+    }
+    if (config.arm_draws > 0) {
+      platform_log("tessera capture: armed: the next " + std::to_string(config.trigger_frames) +
+                   " frame(s) are captured after " + std::to_string(config.arm_frames) + " frames in a row of at least " +
+                   std::to_string(config.arm_draws) + " draws");
+    }
   }
   g_session = new Session(config, std::move(writer));
   cap::CaptureInfoRecord info;
   info.entries = {{"tool", "tessera capture layer"},
                   {"layer", kLayerName},
                   {"command_line", platform_command_line()}};
-  if (config.trigger_file.empty()) {
+  if (!config.trigger_mode()) {
     info.entries.emplace_back("frames", std::to_string(config.frames.first) + "-" +
                                             std::to_string(config.frames.last));
   } else {
-    info.entries.emplace_back("trigger", config.trigger_file + " (" +
-                                             std::to_string(config.trigger_frames) + " frames)");
+    info.entries.emplace_back("trigger", (config.trigger_file.empty() ? std::string("no file") : config.trigger_file) +
+                                             " (" + std::to_string(config.trigger_frames) + " frames)");
+    if (config.arm_draws > 0) {
+      info.entries.emplace_back("arm_draws", std::to_string(config.arm_draws) + " draws a frame, " +
+                                                 std::to_string(config.arm_frames) + " frames in a row");
+    }
   }
   info.entries.emplace_back("frame_boundary", config.boundary == FrameBoundary::kSubmit   ? "submit"
                                               : config.boundary == FrameBoundary::kMarker ? "marker"
@@ -136,13 +147,26 @@ void Session::end_present() {
     return;
   }
   // Trigger mode: the file is looked for once per present until it appears; deleting it is
-  // both the test and the acknowledgement (std::remove is one call on every platform).
-  if (!config_.trigger_file.empty() && config_.frames.first == UINT32_MAX &&
-      std::remove(config_.trigger_file.c_str()) == 0) {
-    const uint32_t count = std::min(config_.trigger_frames, UINT32_MAX - 1 - n);
-    config_.frames = {n + 1, n + count};
-    platform_log("tessera capture: triggered at present " + std::to_string(n) +
-                 ", capturing frames " + std::to_string(n + 1) + "-" + std::to_string(n + count));
+  // both the test and the acknowledgement (std::remove is one call on every platform). By
+  // content: the frame just ended drew enough, arm_frames times in a row.
+  if (config_.trigger_mode() && config_.frames.first == UINT32_MAX) {
+    std::string why;
+    if (!config_.trigger_file.empty() && std::remove(config_.trigger_file.c_str()) == 0) why = "triggered";
+    if (config_.arm_draws > 0) {
+      const uint64_t draws = frame_draws_.exchange(0, std::memory_order_acq_rel);
+      draw_streak_ = draws >= config_.arm_draws ? draw_streak_ + 1 : 0;
+      if (why.empty() && draw_streak_ >= config_.arm_frames) {
+        why = "armed by " + std::to_string(config_.arm_frames) + " frames of at least " + std::to_string(config_.arm_draws) +
+              " draws (" + std::to_string(draws) + " in the last)";
+      }
+    }
+    if (!why.empty()) {
+      const uint32_t count = std::min(config_.trigger_frames, UINT32_MAX - 1 - n);
+      config_.frames = {n + 1, n + count};
+      trigger_fired_.store(true, std::memory_order_release);
+      platform_log("tessera capture: " + why + " at present " + std::to_string(n) + ", capturing frames " +
+                   std::to_string(n + 1) + "-" + std::to_string(n + count));
+    }
   }
   const bool next = config_.frames.contains(n + 1);
   if (next) pending_frame_.store(n + 1, std::memory_order_release);

@@ -72,6 +72,10 @@ class Session {
   // `n` went to the next layer: closes frame n if it was captured, opens frame n+1 if it is to be
   // captured, closes the file after the last one.
   void end_present();
+  // Trigger by content (CaptureConfig::arm_draws): draws the application submitted in the frame
+  // being built, while the trigger is armed.
+  bool counting_draws() const { return config_.arm_draws > 0 && !trigger_fired_.load(std::memory_order_acquire); }
+  void add_draws(uint64_t n) { frame_draws_.fetch_add(n, std::memory_order_relaxed); }
   // Whether the start-of-capture snapshot of memory has been taken (first submit of frame A).
   bool take_initial_snapshot();
   void close();
@@ -96,6 +100,9 @@ class Session {
   std::atomic<bool> in_frame_{false};
   std::atomic<bool> done_{false};
   bool snapshot_taken_ = false;
+  std::atomic<uint64_t> frame_draws_{0};
+  uint32_t draw_streak_ = 0;  // mutex_ held
+  std::atomic<bool> trigger_fired_{false};
   std::set<std::string> warned_;
 };
 
@@ -112,6 +119,7 @@ struct CommandBufferState {
   uint32_t level = 0;
   std::vector<std::byte> stream;
   uint64_t count = 0;
+  uint32_t draws = 0;  // draw commands recorded (trigger by content, CaptureConfig::arm_draws)
 };
 
 struct MemoryState {

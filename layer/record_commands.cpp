@@ -3,6 +3,7 @@
 // vkcube does), and the streams are written to the file when submitted in a captured frame.
 #include <bit>
 #include <cstring>
+#include <type_traits>
 
 #include "descriptors.h"
 #include "layer_state.h"
@@ -38,7 +39,14 @@ cap::SubresourceRange range_of(const VkImageSubresourceRange& r) {
 // Records `rec` into cb's stream when the layer is recording it.
 template <typename R>
 void record(VkCommandBuffer cb, DeviceData* d, const R& rec) {
-  if (CommandBufferState* s = recording_state(d, cb)) append_command(s, rec);
+  if (CommandBufferState* s = recording_state(d, cb)) {
+    append_command(s, rec);
+    // The draws a submission carries (trigger by content, CaptureConfig::arm_draws).
+    if constexpr (std::is_same_v<R, cap::CmdDrawRecord> || std::is_same_v<R, cap::CmdDrawIndexedRecord> ||
+                  std::is_same_v<R, cap::CmdDrawIndirectRecord>) {
+      ++s->draws;
+    }
+  }
 }
 
 }  // namespace
@@ -91,6 +99,7 @@ VKAPI_ATTR VkResult VKAPI_CALL ResetCommandPool(VkDevice device, VkCommandPool p
       if (st->pool == pool) {
         st->stream.clear();
         st->count = 0;
+        st->draws = 0;
       }
     }
   }
@@ -104,6 +113,7 @@ VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer cb,
   if (CommandBufferState* s = recording_state(d, cb)) {
     s->stream.clear();
     s->count = 0;
+    s->draws = 0;
   }
   return down(d->vk.BeginCommandBuffer(cb, info));
 }
@@ -114,6 +124,7 @@ VKAPI_ATTR VkResult VKAPI_CALL ResetCommandBuffer(VkCommandBuffer cb,
   if (CommandBufferState* s = recording_state(d, cb)) {
     s->stream.clear();
     s->count = 0;
+    s->draws = 0;
   }
   return down(d->vk.ResetCommandBuffer(cb, flags));
 }
@@ -1124,6 +1135,17 @@ void before_submit(DeviceData* d, Session* s, VkQueue queue,
   write_submission(d, s, queue, cbs);
 }
 
+// The draws recorded in primary command buffers `cbs` (those of secondaries they execute are not
+// counted: enough for a trigger that tells gameplay from a title card).
+uint64_t draws_of(DeviceData* d, const std::vector<VkCommandBuffer>& cbs) {
+  std::shared_lock lock(d->cb_mutex);
+  uint64_t n = 0;
+  for (VkCommandBuffer cb : cbs) {
+    if (auto it = d->command_buffers.find(cb); it != d->command_buffers.end()) n += it->second->draws;
+  }
+  return n;
+}
+
 // A frame that ends on `queue` without a present (FrameBoundary::kSubmit, kMarker): its render
 // targets are read back once the queue's work is done, standing for the presented image a
 // headless application never has.
@@ -1160,6 +1182,7 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t n, const VkSu
     }
     if (s->in_captured_frame()) before_submit(d, s, queue, cbs);
     track_layouts(d, cbs);
+    if (s->counting_draws()) s->add_draws(draws_of(d, cbs));
   });
   const VkResult r = down(d->vk.QueueSubmit(queue, n, submits, fence));
   uint32_t count = 0;
@@ -1183,6 +1206,7 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t n,
     }
     if (s->in_captured_frame()) before_submit(d, s, queue, cbs);
     track_layouts(d, cbs);
+    if (s->counting_draws()) s->add_draws(draws_of(d, cbs));
   });
   const VkResult r = down(d->vk.QueueSubmit2(queue, n, submits, fence));
   uint32_t count = 0;

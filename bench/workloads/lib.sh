@@ -7,6 +7,15 @@
 # the application is killed once the capture layer reports the last frame written (the layer
 # prints "tessera capture: wrote frames A-B to FILE"), or when the time limit runs out.
 #
+# Gameplay by content (a script that sets wl_min_draws=D before wl_capture): a present count is a
+# proxy for game state that shifts with machine speed, so by default such a script captures the
+# frames after the first 3 presents in a row that each drew at least D draws (the layer's trigger
+# by content, tessera capture --trigger N --arm-draws D --arm-frames K, K = wl_arm_frames or 3),
+# whatever the machine's speed; and every
+# capture, by content or by --frames, is checked after the fact: fewer than D draws a frame is not
+# gameplay, the capture is retried once, then fails with one line. D comes from a probe capture
+# (the script says which).
+#
 # Command line of every workload script:
 #   SCRIPT OUT.tcap [--size WxH] [--frames A-B] [--timeout SECONDS]
 # Environment: TESSERA (the tessera CLI; default: build/bin/tessera of this checkout),
@@ -25,7 +34,7 @@ wl_usage() {
 # wl_init DEFAULT_FRAMES DEFAULT_TIMEOUT "$@": parses the command line into wl_out, wl_width,
 # wl_height, wl_frames, wl_timeout and makes the work folder wl_work.
 wl_init() {
-  wl_frames=$1 wl_timeout=$2
+  wl_frames=$1 wl_timeout=$2 wl_frames_given=0 wl_min_draws=${wl_min_draws:-0}
   shift 2
   [ $# -ge 1 ] || wl_usage
   wl_out=$1
@@ -34,7 +43,7 @@ wl_init() {
   while [ $# -gt 0 ]; do
     case $1 in
       --size) size=${2:?}; shift 2 ;;
-      --frames) wl_frames=${2:?}; shift 2 ;;
+      --frames) wl_frames=${2:?}; wl_frames_given=1; shift 2 ;;
       --timeout) wl_timeout=${2:?}; shift 2 ;;
       *) wl_usage ;;
     esac
@@ -81,7 +90,7 @@ wl_require() {
 wl_signal() {  # wl_signal SIGNAL PID: the PID's process group, or the PID alone
   kill -"$1" -- "-$2" 2>/dev/null || kill -"$1" "$2" 2>/dev/null
 }
-wl_cleanup() {
+wl_stop_all() {
   local pid
   for pid in "${wl_pids[@]}"; do wl_signal TERM "$pid" || true; done
   for _ in 1 2 3 4 5 6 7 8 9 10; do
@@ -92,6 +101,9 @@ wl_cleanup() {
   done
   for pid in "${wl_pids[@]}"; do wl_signal KILL "$pid" || true; done
   wl_pids=()
+}
+wl_cleanup() {
+  wl_stop_all
   if [ "${TESSERA_WORKLOAD_KEEP:-0}" = 1 ]; then
     echo "work folder kept: $wl_work" >&2
   else
@@ -117,11 +129,36 @@ wl_start_xvfb() {
   export DISPLAY=:$n
 }
 
-# wl_capture [--gl] -- APP ARGS: captures wl_frames of APP into wl_out. While the application
-# runs, the function wl_drive (if the script defines one) runs in the background to send input.
-# Returns once the layer has written the last frame (then the application is killed) or fails
-# after wl_timeout seconds.
+# wl_capture [--gl] -- APP ARGS: captures wl_frames of APP into wl_out (with wl_min_draws and
+# no --frames: as many frames, once the game draws like gameplay), checks it is gameplay, and
+# tries once more if not (see the top).
 wl_capture() {
+  local attempt
+  for attempt in 1 2; do
+    wl_capture_once "$@" || return 1
+    wl_is_gameplay && return 0
+    [ $attempt = 1 ] && echo "$(basename "$0"): $wl_draws_note: not gameplay, capturing again" >&2
+    wl_stop_all  # the first attempt's Xvfb and input driver
+  done
+  echo "$(basename "$0"): $wl_out: $wl_draws_note twice: not gameplay (wl_min_draws=$wl_min_draws)" >&2
+  return 1
+}
+
+# Draws per captured frame (the capture's draw records over its frames) against wl_min_draws.
+wl_is_gameplay() {
+  [ "$wl_min_draws" -gt 0 ] || return 0
+  local info frames draws
+  info=$("$TESSERA" info "$wl_out")
+  frames=$(printf '%s\n' "$info" | sed -n 's/^frames *\([0-9]*\).*/\1/p' | head -1)
+  draws=$(printf '%s\n' "$info" | awk '/^  cmd_draw/ && NF == 2 { n += $2 } END { print n + 0 }')
+  wl_draws_note="${draws} draws in ${frames:-0} frames"
+  [ "${frames:-0}" -gt 0 ] && [ "$draws" -ge $((wl_min_draws * frames)) ]
+}
+
+# One capture of APP (wl_capture). While the application runs, the function wl_drive (if the
+# script defines one) runs in the background to send input. Returns once the layer has written
+# the last frame (then the application is killed) or fails after wl_timeout seconds.
+wl_capture_once() {
   local gl=()
   if [ "$1" = --gl ]; then gl=(--gl); shift; fi
   [ "$1" = -- ] && shift
@@ -129,7 +166,12 @@ wl_capture() {
   local log=$wl_work/capture.log
   : >"$log"
   local start=$SECONDS
-  setsid "$TESSERA" capture "${gl[@]}" --frames "$wl_frames" -o "$wl_out" -- "$@" >"$log" 2>&1 &
+  local which=(--frames "$wl_frames")
+  if [ "$wl_min_draws" -gt 0 ] && [ "$wl_frames_given" = 0 ]; then
+    local first=${wl_frames%-*} last=${wl_frames#*-}
+    which=(--trigger $((last - first + 1)) --arm-draws "$wl_min_draws" --arm-frames "${wl_arm_frames:-3}")
+  fi
+  setsid "$TESSERA" capture "${gl[@]}" "${which[@]}" -o "$wl_out" -- "$@" >"$log" 2>&1 &
   local app=$!
   wl_pids+=($app)
   if declare -F wl_drive >/dev/null; then
@@ -153,7 +195,7 @@ wl_capture() {
         echo "$(basename "$0"): $wl_out: capture written but does not verify" >&2
         return 1
       fi
-      echo "$(basename "$0"): frames $wl_frames at ${wl_width}x${wl_height} in ${wl_capture_seconds} s -> $wl_out"
+      echo "$(basename "$0"): $(grep -o 'wrote frames [0-9-]*' "$log" | head -1) at ${wl_width}x${wl_height} in ${wl_capture_seconds} s -> $wl_out"
       ;;
     exited)
       echo "$(basename "$0"): the application exited before frame ${wl_frames#*-} (log below)" >&2

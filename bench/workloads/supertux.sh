@@ -9,13 +9,18 @@
 # runs right and jumps. Right is pressed again each period because a held key is not enough:
 # the level start resets the input state and XTest sends no autorepeat.
 #
-# Frames: presents 250-252. At 1280x720 and above SuperTux presents 3-10 times a second here, so
-# present 250 comes 25-80 s in, after the intro card and its fade, with Tux running through the
-# level (terrain, enemies, bonus blocks, the parallax mountains): gameplay, not a menu. Not much
-# later: the driver does not avoid pits or enemies, and at 1960x768 the game once ended by itself
-# before present 300. Smaller screens present faster and need a later range (the e2e test takes
-# 600-601 at 640x360).
+# Frames: three, by content (lib.sh, wl_min_draws): the intro card ("Welcome to Antarctica" and
+# Tux on black) draws 6 draws a frame, the level (terrain, enemies, bonus blocks, the parallax
+# mountains, Tux) 84 at 1280x720 (probe captures: the intro card at presents 250-252 on an idle
+# machine, gameplay at the same presents on a loaded one), so the capture starts after 24
+# presents in a row of at least 40 draws, and a capture under 40 a frame is retried. A present
+# count alone was a proxy that shifted with machine speed (3-10 presents a second here).
+# --frames A-B still takes presents A-B (the e2e test takes 600-601 at 640x360), checked the same.
 . "$(dirname "$0")/lib.sh"
+wl_min_draws=40
+# The level is drawn under the fading card for a while: 24 presents of it (2 s at 12 presents a
+# second on an idle machine, 8 s at 3 on a loaded one) before the three captured.
+wl_arm_frames=24
 wl_init 250-252 300 "$@"
 wl_require supertux xdotool xvfb
 

@@ -7,6 +7,8 @@
 #  - the replayed last frame matches what vkscene itself read back (--dump-last-frame, >= 35 dB),
 #  - the capture records submit as its boundary,
 #  - at marker boundaries (a queue debug label) the frames are the application's own four,
+#  - a trigger armed by content (--arm-draws) fires after three frames that draw enough, never
+#    when none does,
 #  - the model's timeline of the last frame (tessera replay --trace) is trace-event JSON whose
 #    shader-core counters sum to the frame's core metrics, and it opens in headless Chromium;
 #    --trace with two configurations is refused with one line.
@@ -59,6 +61,21 @@ mlow=$("$tessera" query "$work/m.db" "SELECT count(*) FROM frame f WHERE NOT EXI
          WHERE p.frame = f.present AND p.metric = 'replay.psnr_db' AND p.value >= 35)" --csv | tail -n +2)
 [ "$mlow" = 0 ] && echo "ok: every marker frame is at >= 35 dB against its final colour target" ||
   { echo "FAIL: $mlow marker frames without a PSNR >= 35 dB"; cat "$work/mreplay.txt"; fail=1; }
+
+# Trigger by content: vkscene draws 54 draws a frame and its uploads none, so three frames in a
+# row of at least 50 fire the trigger (the next two are captured, 54 draws each); at least 60
+# never does.
+draws_per_frame() {  # draws_per_frame FILE: "FRAMES DRAWS"
+  "$tessera" info "$1" | awk '/^frames/ { f = $2 } /^  cmd_draw/ && NF == 2 { n += $2 } END { print f + 0, n + 0 }'
+}
+"$tessera" capture --frame-boundary submit --trigger 2 --arm-draws 50 -o "$work/a.tcap" -- "$vkscene" --headless \
+  --frames 8 --width 320 --height 180 > "$work/arm.log" 2>&1 || { cat "$work/arm.log"; fail=1; }
+[ "$(draws_per_frame "$work/a.tcap")" = "2 108" ] && grep -q "armed by 3 frames of at least 50 draws" "$work/arm.log" &&
+  echo "ok: armed by draws: 2 frames of 54 draws" || { echo "FAIL: armed by draws: $(draws_per_frame "$work/a.tcap")"; fail=1; }
+"$tessera" capture --frame-boundary submit --trigger 2 --arm-draws 60 -o "$work/b.tcap" -- "$vkscene" --headless \
+  --frames 8 --width 320 --height 180 > "$work/arm2.log" 2>&1 || true
+[ "$(draws_per_frame "$work/b.tcap")" = "0 0" ] && echo "ok: 60 draws a frame never arms it" ||
+  { echo "FAIL: armed at 60 draws: $(draws_per_frame "$work/b.tcap")"; fail=1; }
 
 "$tessera" replay "$work/c.tcap" --config mobile4 --frames "$last" --trace "$work/t.json" --db "$work/t.db" --quiet \
   > "$work/trace.txt" || { cat "$work/trace.txt"; fail=1; }

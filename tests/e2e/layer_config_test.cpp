@@ -69,6 +69,36 @@ TEST(CaptureConfig, TriggerFileAndFrameCount) {
   unsetenv("TESSERA_CAPTURE_FRAMES");
 }
 
+// Trigger by content: TESSERA_CAPTURE_ARM_DRAWS alone is trigger mode without a file; a bad
+// count is reported and not armed.
+TEST(CaptureConfig, ArmDraws) {
+  setenv("TESSERA_CAPTURE_FILE", "/tmp/x.tcap", 1);
+  setenv("TESSERA_CAPTURE_ARM_DRAWS", "40", 1);
+  setenv("TESSERA_CAPTURE_TRIGGER_FRAMES", "3", 1);
+  std::string warning;
+  CaptureConfig c = read_capture_config(&warning);
+  EXPECT_EQ(c.arm_draws, 40u);
+  EXPECT_TRUE(c.trigger_mode());
+  EXPECT_EQ(c.trigger_file, "");
+  EXPECT_EQ(c.trigger_frames, 3u);
+  EXPECT_EQ(c.arm_frames, kArmFrames);
+  EXPECT_EQ(warning, "");
+  setenv("TESSERA_CAPTURE_ARM_FRAMES", "12", 1);
+  EXPECT_EQ(read_capture_config(&warning).arm_frames, 12u);
+  setenv("TESSERA_CAPTURE_ARM_FRAMES", "0", 1);
+  EXPECT_EQ(read_capture_config(&warning).arm_frames, kArmFrames);
+  EXPECT_NE(warning.find("TESSERA_CAPTURE_ARM_FRAMES: '0'"), std::string::npos) << warning;
+  unsetenv("TESSERA_CAPTURE_ARM_FRAMES");
+  setenv("TESSERA_CAPTURE_ARM_DRAWS", "lots", 1);
+  c = read_capture_config(&warning);
+  EXPECT_EQ(c.arm_draws, 0u);
+  EXPECT_FALSE(c.trigger_mode());
+  EXPECT_NE(warning.find("TESSERA_CAPTURE_ARM_DRAWS: 'lots'"), std::string::npos) << warning;
+  unsetenv("TESSERA_CAPTURE_ARM_DRAWS");
+  unsetenv("TESSERA_CAPTURE_TRIGGER_FRAMES");
+  unsetenv("TESSERA_CAPTURE_FILE");
+}
+
 // Frame boundaries: presents by default, submits when asked; anything else is reported and
 // falls back to presents.
 TEST(CaptureConfig, FrameBoundary) {
