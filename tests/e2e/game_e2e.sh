@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# End to end on a game of the workload suite: capture two gameplay frames of GAME headless with
-# its bench/workloads script (640x360), replay them through the functional renderer and the
-# mobile4 model, and check
+# End to end on a game of the workload suite: capture gameplay frames of GAME headless with its
+# bench/workloads script (640x360): by content where the script arms its capture by draws
+# (wl_min_draws: as many frames as its range), else two presents of its range; replay them
+# through the functional renderer and the mobile4 model, and check
 #  - the replayed image matches the presented one (PSNR >= 35 dB) on every frame,
 #  - no draw was skipped,
 #  - the frame's workload profile (workload.*) is stored and agrees with the renderer's own
@@ -16,12 +17,21 @@ work=$(mktemp -d /tmp/tessera-game-e2e-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 export TESSERA=$tessera TESSERA_LAYER_DIR=$layer_dir
 
-# Two presents from the script's own range (gameplay, as the script explains) unless told.
-[ -n "$first" ] || first=$(sed -n 's/^wl_init \([0-9]*\)-[0-9]* .*/\1/p' "$here/../../bench/workloads/$game.sh")
-[ -n "$first" ] || { echo "FAIL: no frame range in bench/workloads/$game.sh"; exit 1; }
-frames=$first-$((first + 1))
+# By content where the script arms by draws (unless a first present is given); else two presents
+# from the script's own range (gameplay, as the script explains) unless told.
+script=$here/../../bench/workloads/$game.sh
+range=$(sed -n 's/^wl_init \([0-9]*-[0-9]*\) .*/\1/p' "$script")
+[ -n "$range" ] || { echo "FAIL: no frame range in bench/workloads/$game.sh"; exit 1; }
+which=()
+expect=2
+if [ -z "$first" ] && grep -q '^wl_min_draws=' "$script"; then
+  expect=$(( ${range#*-} - ${range%-*} + 1 ))
+else
+  [ -n "$first" ] || first=${range%-*}
+  which=(--frames "$first-$((first + 1))")
+fi
 start=$SECONDS
-bash "$here/../../bench/workloads/$game.sh" "$work/c.tcap" --size 640x360 --frames "$frames"
+bash "$script" "$work/c.tcap" --size 640x360 "${which[@]}"
 echo "capture: $((SECONDS - start)) s"
 start=$SECONDS
 "$tessera" replay "$work/c.tcap" --db "$work/r.db" --png "$work/png" --config mobile4 --quiet | tee "$work/replay.txt"
@@ -33,7 +43,7 @@ check() {  # check DESCRIPTION SQL-returning-count-of-violations
   local n; n=$(q "$2")
   if [ "$n" != 0 ]; then echo "FAIL: $1 ($n violations)"; fail=1; else echo "ok: $1"; fi
 }
-check "two frames replayed" "SELECT count(*) != 2 FROM frame"
+check "$expect frames replayed" "SELECT count(*) != $expect FROM frame"
 check "PSNR >= 35 dB on every frame" \
   "SELECT count(*) FROM frame_metrics WHERE metric = 'replay.psnr_db' AND value < 35"
 check "a PSNR for every frame" \
