@@ -164,7 +164,9 @@ void Session::end_present() {
       const uint32_t count = std::min(config_.trigger_frames, UINT32_MAX - 1 - n);
       config_.frames = {n + 1, n + count};
       trigger_fired_.store(true, std::memory_order_release);
-      platform_log("tessera capture: " + why + " at present " + std::to_string(n) + ", capturing frames " +
+      platform_log("tessera capture: " + why +
+                   (config_.boundary == FrameBoundary::kPresent ? " at present " : " at frame ") + std::to_string(n) +
+                   ", capturing frames " +
                    std::to_string(n + 1) + "-" + std::to_string(n + count));
     }
   }

@@ -48,6 +48,13 @@ class Session {
   uint32_t current_frame() const { return presents_.load(std::memory_order_acquire) + 1; }
   const FrameRange& frames() const { return config_.frames; }
   FrameBoundary boundary() const { return config_.boundary; }
+  // At submit and marker boundaries a frame ends inside a queue call: one thread at a time
+  // records, calls down and ends the frame, so another thread's submission cannot land in a
+  // frame this one is closing. Empty (no lock) at present boundaries.
+  std::unique_lock<std::mutex> boundary_lock() {
+    return config_.boundary == FrameBoundary::kPresent ? std::unique_lock<std::mutex>()
+                                                       : std::unique_lock<std::mutex>(boundary_mutex_);
+  }
 
   template <typename R>
   void write(const R& rec) {
@@ -96,6 +103,7 @@ class Session {
   std::unique_ptr<cap::CaptureWriter> writer_;
   std::atomic<uint32_t> pending_frame_{0};
   std::mutex mutex_;
+  std::mutex boundary_mutex_;  // boundary_lock()
   std::atomic<uint32_t> presents_{0};
   std::atomic<bool> in_frame_{false};
   std::atomic<bool> done_{false};

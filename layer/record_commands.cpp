@@ -1146,6 +1146,32 @@ uint64_t draws_of(DeviceData* d, const std::vector<VkCommandBuffer>& cbs) {
   return n;
 }
 
+// At submit and marker boundaries the layer waits for the frame's work inside the application's
+// queue call. A submission may wait on a timeline semaphore the application signals only after
+// the call returns (vkSignalSemaphore): waiting for ever would hang it, so the wait is bounded.
+constexpr uint64_t kBoundaryWaitNs = 10'000'000'000;
+
+// True once every batch submitted to `queue` so far has completed, within `timeout_ns`: an empty
+// submission's fence signals when all earlier work on the queue has (vkQueueSubmit with
+// submitCount 0).
+bool queue_idle_within(DeviceData* d, VkQueue queue, uint64_t timeout_ns) {
+  VkFenceCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+  VkFence fence = VK_NULL_HANDLE;
+  if (d->vk.CreateFence(d->device, &info, nullptr, &fence) != VK_SUCCESS) return false;
+  if (d->vk.QueueSubmit(queue, 0, nullptr, fence) != VK_SUCCESS) {
+    d->vk.DestroyFence(d->device, fence, nullptr);
+    return false;
+  }
+  if (d->vk.WaitForFences(d->device, 1, &fence, VK_TRUE, timeout_ns) == VK_SUCCESS) {
+    d->vk.DestroyFence(d->device, fence, nullptr);
+    return true;
+  }
+  // Still pending: it may not be destroyed (VUID-vkDestroyFence-fence-01120); the device's
+  // destruction frees it.
+  return false;
+}
+
 // A frame that ends on `queue` without a present (FrameBoundary::kSubmit, kMarker): its render
 // targets are read back once the queue's work is done, standing for the presented image a
 // headless application never has.
@@ -1153,8 +1179,15 @@ void end_frame_on_queue(DeviceData* d, Session* s, VkQueue queue, const char* ho
   guarded(hook, [&] {
     if (!s->recording()) return;
     if (s->in_captured_frame()) {
-      d->vk.QueueWaitIdle(queue);
-      read_back_images(d, s, queue, true, s->current_frame());
+      const uint32_t frame = s->current_frame();
+      if (queue_idle_within(d, queue, kBoundaryWaitNs)) {
+        read_back_images(d, s, queue, true, frame);
+      } else {
+        s->warn_once("boundary-wait-" + std::to_string(frame),
+                     "frame " + std::to_string(frame) + ": the queue did not finish its work within " +
+                         std::to_string(kBoundaryWaitNs / 1000000000) +
+                         " s (a wait on a semaphore signalled later?): its render targets are not read back");
+      }
     }
     s->end_present();
   });
@@ -1172,6 +1205,7 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t n, const VkSu
                                            VkFence fence) {
   DeviceData* d = device_of(queue);
   Session* s = Session::get();
+  const auto boundary = s != nullptr ? s->boundary_lock() : std::unique_lock<std::mutex>();
   // The submit must reach the driver whatever happens while recording it.
   guarded("vkQueueSubmit", [&] {
     if (s == nullptr || !s->recording()) return;
@@ -1195,6 +1229,7 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t n,
                                             const VkSubmitInfo2* submits, VkFence fence) {
   DeviceData* d = device_of(queue);
   Session* s = Session::get();
+  const auto boundary = s != nullptr ? s->boundary_lock() : std::unique_lock<std::mutex>();
   // The submit must reach the driver whatever happens while recording it.
   guarded("vkQueueSubmit2", [&] {
     if (s == nullptr || !s->recording()) return;
@@ -1219,8 +1254,9 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t n,
 // seen the label, so that the driver's own tools see it in place).
 VKAPI_ATTR void VKAPI_CALL QueueInsertDebugUtilsLabelEXT(VkQueue queue, const VkDebugUtilsLabelEXT* label) {
   DeviceData* d = device_of(queue);
-  if (d->vk.QueueInsertDebugUtilsLabelEXT != nullptr) d->vk.QueueInsertDebugUtilsLabelEXT(queue, label);
   Session* s = Session::get();
+  const auto boundary = s != nullptr ? s->boundary_lock() : std::unique_lock<std::mutex>();
+  if (d->vk.QueueInsertDebugUtilsLabelEXT != nullptr) d->vk.QueueInsertDebugUtilsLabelEXT(queue, label);
   if (s == nullptr || s->boundary() != FrameBoundary::kMarker || label == nullptr || label->pLabelName == nullptr ||
       std::strcmp(label->pLabelName, kFrameEndLabel) != 0) {
     return;

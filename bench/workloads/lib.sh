@@ -12,9 +12,9 @@
 # frames after the first 3 presents in a row that each drew at least D draws (the layer's trigger
 # by content, tessera capture --trigger N --arm-draws D --arm-frames K, K = wl_arm_frames or 3),
 # whatever the machine's speed; and every
-# capture, by content or by --frames, is checked after the fact: fewer than D draws a frame is not
-# gameplay, the capture is retried once, then fails with one line. D comes from a probe capture
-# (the script says which).
+# capture, by content or by --frames, is checked after the fact: fewer than D draws a frame on
+# average is not gameplay, the capture is retried once, then fails with one line. D comes from a
+# probe capture (the script says which). A trigger that never fires ends in the time limit.
 #
 # Command line of every workload script:
 #   SCRIPT OUT.tcap [--size WxH] [--frames A-B] [--timeout SECONDS]
@@ -116,6 +116,7 @@ wl_cleanup() {
 # one as `xvfb-run -a` does.
 wl_start_xvfb() {
   local fifo=$wl_work/displayfd
+  rm -f "$fifo"  # a retry's server must not read the previous one's display number
   setsid Xvfb -displayfd 3 -screen 0 "${wl_width}x${wl_height}x24" -nolisten tcp -noreset \
     3>"$fifo" >"$wl_work/xvfb.log" 2>&1 &
   wl_pids+=($!)
@@ -198,7 +199,7 @@ wl_capture_once() {
       echo "$(basename "$0"): $(grep -o 'wrote frames [0-9-]*' "$log" | head -1) at ${wl_width}x${wl_height} in ${wl_capture_seconds} s -> $wl_out"
       ;;
     exited)
-      echo "$(basename "$0"): the application exited before frame ${wl_frames#*-} (log below)" >&2
+      echo "$(basename "$0"): the application exited before its last frame was captured (log below)" >&2
       tail -20 "$log" >&2
       return 1
       ;;

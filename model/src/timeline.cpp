@@ -41,9 +41,10 @@ std::string quoted(const std::string& s) {
   return out + "\"";
 }
 
+// Microseconds to the nanosecond: a bin of a few cycles stays apart from the next late in a frame.
 std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.3f", v);
   return buf;
 }
 
@@ -58,16 +59,25 @@ void Timeline::begin_frame(uint64_t origin) {
   cores_.clear();
   for (auto& u : units_) u.clear();
   queue_max_.clear();
+  queue_level_.clear();
   phases_.clear();
 }
 
 void Timeline::fragment_queue(uint32_t core, uint64_t t, uint32_t n) {
   if (t < origin_) return;
-  if (queue_max_.size() <= core) queue_max_.resize(core + 1);
+  if (queue_max_.size() <= core) {
+    queue_max_.resize(core + 1);
+    queue_level_.resize(core + 1, 0);
+  }
   std::vector<uint32_t>& q = queue_max_[core];
   const size_t bin = static_cast<size_t>((t - origin_) / bin_);
+  // The queue held its last level through the bins with no event, and until this one in its bin.
+  const uint32_t level = queue_level_[core];
+  const size_t from = q.size();
   if (q.size() <= bin) q.resize(bin + 1, 0);
-  q[bin] = std::max(q[bin], n);
+  for (size_t k = from; k < bin; ++k) q[k] = level;
+  q[bin] = std::max({q[bin], level, n});
+  queue_level_[core] = n;
 }
 
 void Timeline::phase(std::string name, uint64_t from, uint64_t to) {

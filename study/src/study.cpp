@@ -56,14 +56,20 @@ void compare_presented(frontend::CaptureReplay& replay, const frontend::Presente
   }
   std::string error;
   std::vector<uint8_t> replayed, reference;
-  const auto& plane = image->subresource(frontend::Aspect::ColorOrDepth, 0, 0);
-  if (!image::to_rgba8(image->format, image->width, image->height, plane, &replayed, &error) ||
+  if (presented.mip >= image->mip_levels || presented.layer >= image->array_layers) {
+    out->compare_note = "the replayed image has no mip " + std::to_string(presented.mip) + ", layer " +
+                        std::to_string(presented.layer);
+    return;
+  }
+  const uint32_t width = std::max(1u, image->width >> presented.mip), height = std::max(1u, image->height >> presented.mip);
+  const auto& plane = image->subresource(frontend::Aspect::ColorOrDepth, presented.layer, presented.mip);
+  if (!image::to_rgba8(image->format, width, height, plane, &replayed, &error) ||
       !image::to_rgba8(presented.format, presented.width, presented.height, presented.pixels, &reference, &error)) {
     out->compare_note = error;
     return;
   }
-  if (image->width != presented.width || image->height != presented.height) {
-    out->compare_note = "replayed image is " + std::to_string(image->width) + "x" + std::to_string(image->height) +
+  if (width != presented.width || height != presented.height) {
+    out->compare_note = "replayed image is " + std::to_string(width) + "x" + std::to_string(height) +
                         ", presented " + std::to_string(presented.width) + "x" + std::to_string(presented.height);
     return;
   }
@@ -85,7 +91,7 @@ std::optional<frontend::PresentedImage> final_color_target(const capture::Captur
   for (const capture::RenderTargetContentsRecord& rt : r.render_targets) {
     if (rt.image != r.last_color_target) continue;
     for (const auto& sub : rt.subresources) {
-      if (sub.mip != 0 || sub.layer != 0 || sub.aspect != kColorAspect) continue;
+      if (sub.mip != r.last_color_mip || sub.layer != r.last_color_layer || sub.aspect != kColorAspect) continue;
       std::string error;
       const std::optional<capture::Bytes> bytes = reader.blob(rt.contents, &error);
       if (!bytes || sub.offset > bytes->data.size() || sub.size > bytes->data.size() - sub.offset) {
@@ -97,8 +103,10 @@ std::optional<frontend::PresentedImage> final_color_target(const capture::Captur
       p.present = r.present;
       p.swapchain_image = rt.image;
       p.format = rt.format;
-      p.width = rt.width;
-      p.height = rt.height;
+      p.width = std::max(1u, rt.width >> sub.mip);
+      p.height = std::max(1u, rt.height >> sub.mip);
+      p.mip = sub.mip;
+      p.layer = sub.layer;
       const auto* first = reinterpret_cast<const uint8_t*>(bytes->data.data()) + sub.offset;
       p.pixels.assign(first, first + sub.size);
       return p;

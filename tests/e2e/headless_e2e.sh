@@ -73,9 +73,14 @@ draws_per_frame() {  # draws_per_frame FILE: "FRAMES DRAWS"
 [ "$(draws_per_frame "$work/a.tcap")" = "2 108" ] && grep -q "armed by 3 frames of at least 50 draws" "$work/arm.log" &&
   echo "ok: armed by draws: 2 frames of 54 draws" || { echo "FAIL: armed by draws: $(draws_per_frame "$work/a.tcap")"; fail=1; }
 "$tessera" capture --frame-boundary submit --trigger 2 --arm-draws 60 -o "$work/b.tcap" -- "$vkscene" --headless \
-  --frames 8 --width 320 --height 180 > "$work/arm2.log" 2>&1 || true
-[ "$(draws_per_frame "$work/b.tcap")" = "0 0" ] && echo "ok: 60 draws a frame never arms it" ||
-  { echo "FAIL: armed at 60 draws: $(draws_per_frame "$work/b.tcap")"; fail=1; }
+  --frames 8 --width 320 --height 180 > "$work/arm2.log" 2>&1 && rc=0 || rc=$?
+# The application ran to its end (exit 0), the file is intact and holds no frame, nothing armed.
+if [ "$rc" = 0 ] && "$tessera" verify "$work/b.tcap" > /dev/null && ! grep -q "armed by" "$work/arm2.log" &&
+   [ "$(draws_per_frame "$work/b.tcap")" = "0 0" ]; then
+  echo "ok: 60 draws a frame never arms it"
+else
+  echo "FAIL: armed at 60 draws (rc=$rc): $(draws_per_frame "$work/b.tcap")"; cat "$work/arm2.log"; fail=1
+fi
 
 "$tessera" replay "$work/c.tcap" --config mobile4 --frames "$last" --trace "$work/t.json" --db "$work/t.db" --quiet \
   > "$work/trace.txt" || { cat "$work/trace.txt"; fail=1; }

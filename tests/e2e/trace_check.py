@@ -2,8 +2,8 @@
 """Checks a trace written by tessera replay --trace against the same run's database: the file is
 trace-event JSON (every event has its phase, process and a finite time; counters have numeric
 series), each shader core's counter sums to the core's cycles by state in core_metrics, and the
-file opens in Debian's headless Chromium (a page that loads it as a script and walks its events,
-as chrome://tracing's importer does) without a console error.
+file loads in Debian's headless Chromium (a page that reads it as a script and walks its events;
+the trace viewers' own importers are not run here) without a console error.
 
 Usage: trace_check.py TRACE.json RESULTS.db CONFIG FRAME
 Exit 0 when every check passes; prints one line per failed check otherwise.

@@ -40,6 +40,19 @@ TEST(Timeline, IntervalsSplitAtBinEdges) {
   // Bins 0-2, then a zero that ends the counter; at 1000 MHz a 1000-cycle bin is 1 us.
   EXPECT_EQ(busy, (std::vector<std::pair<double, uint64_t>>{{0, 13}, {1, 1000}, {2, 10}, {3, 0}}));
   EXPECT_EQ(j["otherData"]["bin_cycles"], 1000);
+  // A queue keeps its level through bins without an event: 5 quads from cycle 100 (bin 0) until
+  // 2 at cycle 3500 (bin 3) shows 5 in bins 0-3.
+  t.fragment_queue(0, 5100, 5);
+  t.fragment_queue(0, 8500, 2);
+  std::ostringstream q;
+  t.write_json(q, 1000.0, "t");
+  std::vector<uint64_t> levels;
+  const auto jq = nlohmann::json::parse(q.str());  // a named object: a range over a temporary's member dangles
+  for (const auto& e : jq["traceEvents"]) {
+    if (e["ph"] == "C" && e["name"].get<std::string>().rfind("fragment queue 0", 0) == 0)
+      levels.push_back(e["args"]["quads"].get<uint64_t>());
+  }
+  EXPECT_EQ(levels, (std::vector<uint64_t>{5, 5, 5, 5, 0}));
   // A new frame starts empty.
   t.begin_frame(0);
   EXPECT_EQ(t.core_total(0, CoreState::Busy), 0u);

@@ -461,7 +461,11 @@ void CommandWalker::end_pass() {
       if (c == Subpass::kUnused) continue;
       const Attachment& a = pass_->attachments[c];
       const ImageView* v = a.resolve != nullptr ? a.resolve : a.view;
-      if (v != nullptr && v->image != nullptr) result_->last_color_target = v->image->handle;
+      if (v != nullptr && v->image != nullptr) {
+        result_->last_color_target = v->image->handle;
+        result_->last_color_mip = v->range.base_mip;
+        result_->last_color_layer = v->range.base_layer;
+      }
       break;
     }
   } else {

@@ -89,6 +89,7 @@ class Timeline {
   std::vector<std::array<Bins, kStates>> cores_;
   std::vector<std::array<Bins, 2>> units_[kUnits];
   std::vector<std::vector<uint32_t>> queue_max_;  // per core, per bin
+  std::vector<uint32_t> queue_level_;             // per core: quads after its last event
   std::vector<Phase> phases_;
 };
 

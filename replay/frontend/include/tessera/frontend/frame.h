@@ -226,6 +226,9 @@ struct PresentedImage {
   uint64_t swapchain_image = 0;  // handle of the Image that was presented
   uint32_t format = 0, width = 0, height = 0;
   std::vector<uint8_t> pixels;  // tightly packed rows in `format`
+  // The subresource of swapchain_image the pixels are (a final colour target seen through a view
+  // of another mip or layer; 0, 0 for a presented image).
+  uint32_t mip = 0, layer = 0;
 };
 
 // Implemented by the functional renderer.

@@ -42,6 +42,7 @@ struct FrameResult {
   // resolve target when it resolves); 0 when the frame drew nothing. A frame without a presented
   // image (captured at submit boundaries) is compared through it.
   uint64_t last_color_target = 0;
+  uint32_t last_color_mip = 0, last_color_layer = 0;  // the subresource its view rendered
 };
 
 class Resources;
