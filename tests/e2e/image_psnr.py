@@ -6,47 +6,19 @@ writes it). Prints the PSNR in dB ("inf" when equal); exits 0, or 1 with one lin
 Usage: image_psnr.py A B [--min DB]   (--min: exit 1 when the PSNR is below DB)
 """
 import math
+import os
 import sys
-import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from png_rows import png_rows  # noqa: E402 (tests/png_rows.py)
 
 
 def read_png(path):
-    data = open(path, "rb").read()
-    if data[:8] != b"\x89PNG\r\n\x1a\n":
-        raise ValueError("not a PNG")
-    pos, idat = 8, b""
-    while pos < len(data):
-        length = int.from_bytes(data[pos:pos + 4], "big")
-        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            width, height = int.from_bytes(body[0:4], "big"), int.from_bytes(body[4:8], "big")
-            if body[8] != 8 or body[9] not in (2, 6) or body[12] != 0:
-                raise ValueError("only 8-bit RGB/RGBA, not interlaced")
-            bpp = 3 if body[9] == 2 else 4
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    raw, stride = zlib.decompress(idat), width * bpp
-    prev, rgb = bytearray(stride), bytearray()
-    for y in range(height):
-        f = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):  # PNG filter types 1-4 (PNG spec, section 9)
-            a = line[i - bpp] if i >= bpp else 0
-            b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
-            if f == 1:
-                line[i] = (line[i] + a) & 0xFF
-            elif f == 2:
-                line[i] = (line[i] + b) & 0xFF
-            elif f == 3:
-                line[i] = (line[i] + (a + b) // 2) & 0xFF
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
+    width, height, bpp, rows = png_rows(path)
+    rgb = bytearray()
+    for line in rows:
         for x in range(width):
             rgb += line[x * bpp:x * bpp + 3]
-        prev = line
     return width, height, bytes(rgb)
 
 

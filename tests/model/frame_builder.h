@@ -9,6 +9,7 @@
 #include <cmath>
 #include <functional>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -209,6 +210,33 @@ inline QuadFn heavy(uint64_t instructions) {
 }
 
 // A stream with every event kind, texture reuse, small caches so every level misses and writes back.
+// A 3x2-tile frame drawn at random from `seed`: vertex work, PB lists and attributes, colour
+// stores (and loads on odd seeds), quads present, killed or shaded with random operation mixes and
+// a random texture line per lane -- for invariants that must hold on any stream.
+inline FrameSpec randomFrame(uint32_t seed) {
+  FrameSpec f;
+  f.tiles_x = 3;
+  f.tiles_y = 2;
+  f.draws = 2;
+  f.vertices_per_draw = 96;
+  f.vertex_instructions = 800;
+  f.pb_lines_per_tile = 1;
+  f.attribute_lines = 2;
+  f.load_lines = seed % 2 ? 16 : 0;
+  f.store_lines = 32;
+  f.quad = [seed](uint32_t tile, uint32_t qx, uint32_t qy) {
+    std::mt19937 r(seed * 7919 + tile * 257 + qy * 16 + qx);
+    QuadSpec q;
+    q.present = r() % 4 != 0;
+    q.shaded = r() % 6 != 0;
+    q.mix = stream::OpMix{static_cast<uint32_t>(r() % 200), static_cast<uint32_t>(r() % 4),
+                          static_cast<uint32_t>(r() % 9), 1, static_cast<uint32_t>(r() % 2)};
+    for (uint32_t lane = 0; lane < 4; ++lane) q.samples[lane].push_back({0x2000'0000 + (r() % 4096) * 64});
+    return q;
+  };
+  return f;
+}
+
 inline FrameSpec mixedFrame() {
   FrameSpec f;
   f.tiles_x = 3;

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <random>
 #include <set>
 #include <sstream>
 #include <string>
@@ -62,27 +61,7 @@ TEST(Timeline, IntervalsSplitAtBinEdges) {
 // the timeline's sums are the frame's metrics exactly.
 TEST(Timeline, SumsAreTheFramesMetrics) {
   for (uint32_t seed = 1; seed <= 3; ++seed) {
-    FrameSpec f;
-    f.tiles_x = 3;
-    f.tiles_y = 2;
-    f.draws = 2;
-    f.vertices_per_draw = 96;
-    f.vertex_instructions = 800;
-    f.pb_lines_per_tile = 1;
-    f.attribute_lines = 2;
-    f.load_lines = seed % 2 ? 16 : 0;
-    f.store_lines = 32;
-    f.quad = [seed](uint32_t tile, uint32_t qx, uint32_t qy) {
-      std::mt19937 r(seed * 7919 + tile * 257 + qy * 16 + qx);
-      QuadSpec q;
-      q.present = r() % 4 != 0;
-      q.shaded = r() % 6 != 0;
-      q.mix = stream::OpMix{static_cast<uint32_t>(r() % 200), static_cast<uint32_t>(r() % 4),
-                            static_cast<uint32_t>(r() % 9), 1, static_cast<uint32_t>(r() % 2)};
-      for (uint32_t lane = 0; lane < 4; ++lane) q.samples[lane].push_back({0x2000'0000 + (r() % 4096) * 64});
-      return q;
-    };
-    const auto bytes = buildFrame(f);
+    const auto bytes = buildFrame(randomFrame(seed));
     for (const char* spec : {"mobile4", "mobile4+dtexl", "mobile32", "mobile4+gpu.flush_buffer=0"}) {
       SCOPED_TRACE(std::string(spec) + " seed " + std::to_string(seed));
       Configuration c = parse_configuration(spec);

@@ -3,7 +3,6 @@
 // L1 gains it.
 #include <gtest/gtest.h>
 
-#include <random>
 #include <string>
 
 #include "frame_builder.h"
@@ -38,30 +37,7 @@ void expectCyclesAddUp(const FrameResults& r, const std::string& what) {
 
 TEST(WhereTimeGoes, EveryCoresCyclesAddUpToTheFrame) {
   for (uint32_t seed = 1; seed <= 6; ++seed) {
-    std::mt19937 rng(seed);
-    FrameSpec f;
-    f.tiles_x = 3;
-    f.tiles_y = 2;
-    f.draws = 2;
-    f.vertices_per_draw = 96;
-    f.vertex_instructions = 800;
-    f.pb_lines_per_tile = 1;
-    f.attribute_lines = 2;
-    f.load_lines = seed % 2 ? 16 : 0;
-    f.store_lines = 32;
-    f.quad = [seed](uint32_t tile, uint32_t qx, uint32_t qy) {
-      std::mt19937 r(seed * 7919 + tile * 257 + qy * 16 + qx);
-      QuadSpec q;
-      q.present = r() % 4 != 0;
-      q.shaded = r() % 6 != 0;
-      q.mix = stream::OpMix{static_cast<uint32_t>(r() % 200), static_cast<uint32_t>(r() % 4),
-                            static_cast<uint32_t>(r() % 9), 1, static_cast<uint32_t>(r() % 2)};
-      for (uint32_t lane = 0; lane < 4; ++lane) {
-        q.samples[lane].push_back({0x2000'0000 + (r() % 4096) * 64});
-      }
-      return q;
-    };
-    const auto bytes = buildFrame(f);
+    const auto bytes = buildFrame(randomFrame(seed));
     for (const char* spec : {"mobile4", "mobile4+gpu.barrier=subtile", "mobile32", "mobile4+queue.scope=shared"}) {
       Configuration c = parse_configuration(spec);
       auto model = c.make_model();

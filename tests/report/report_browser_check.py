@@ -15,56 +15,22 @@ import shutil
 import sys
 import tempfile
 import time
-import zlib
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from png_rows import png_rows  # noqa: E402 (tests/png_rows.py)
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
 
 def png_is_blank(path):
-    """True when every pixel of the PNG equals the first one (decoded with zlib: no imaging library)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    pos, idat, width, height, bpp = 8, b"", 0, 0, 0
-    while pos < len(data):
-        length = int.from_bytes(data[pos:pos + 4], "big")
-        kind = data[pos + 4:pos + 8]
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            width, height = int.from_bytes(body[0:4], "big"), int.from_bytes(body[4:8], "big")
-            bpp = {2: 3, 6: 4}[body[9]]
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    raw = zlib.decompress(idat)
-    stride = width * bpp
-    # Filter bytes differ per row; a blank image still has identical unfiltered rows. Unfilter the
-    # first pixel column only where it is enough: compare distinct byte values over the scanlines.
-    prev = bytearray(stride)
+    """True when every pixel of the PNG equals the first one (stops at the first row that differs)."""
+    width, _, bpp, rows = png_rows(path)
     first = None
-    for y in range(height):
-        f = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b = prev[i]
-            c = prev[i - bpp] if i >= bpp else 0
-            if f == 1:
-                line[i] = (line[i] + a) & 0xFF
-            elif f == 2:
-                line[i] = (line[i] + b) & 0xFF
-            elif f == 3:
-                line[i] = (line[i] + (a + b) // 2) & 0xFF
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
+    for line in rows:
         if first is None:
-            first = bytes(line[:bpp])
-        if bytes(line) != first * width:
+            first = line[:bpp]
+        if line != first * width:
             return False
-        prev = line
     return True
 
 

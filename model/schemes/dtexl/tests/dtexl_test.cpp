@@ -363,27 +363,36 @@ TEST(DtexlScheduler, QuadrantsOfConsecutiveTilesFollowTheAssignment) {
   EXPECT_EQ(s.edge_kept(), 1u);
 }
 
-// Section III-E on a known frame: four tiles whose quads all go to core (tile mod 4) under
-// CG-square with a constant assignment... the heavy subtile of tile k is quadrant k. Per tile
-// barriers make every tile wait for its heavy core: 4 x (64 quads x 1000 cycles); decoupled
-// barriers let each core run its heavy subtile while the others run theirs: about 64 x 1000.
-TEST(DtexlBarriers, DecoupledBarriersOverlapTheHeavySubtiles) {
+// Four tiles in a row; in tile k the quads of quadrant k (k-th 8x8-quad corner, row-major) are
+// heavy (4000 lane-instructions: 1000 issue cycles on one engine and ALU), the others light (1).
+FrameSpec heavyQuadrantPerTile() {
   FrameSpec f;
   f.tiles_x = 4;
   f.quad = [](uint32_t seq, uint32_t qx, uint32_t qy) {
     QuadSpec q;
     const uint32_t quadrant = (qy / 8) * 2 + qx / 8;
-    q.instructions = quadrant == seq % 4 ? 4000 : 4;  // 1000 issue cycles or 1
+    q.instructions = quadrant == seq % 4 ? 4000 : 4;
     return q;
   };
-  const auto bytes = buildFrame(f);
+  return f;
+}
+
+// `spec` with one engine issuing one operation a cycle per core (frame_builder.h's classic()), so
+// a heavy quad's 1000 legacy issue slots take 1000 cycles.
+Configuration oneEngineAndAlu(const char* spec) {
+  Configuration c = parse_configuration(spec);
+  for (const char* o : {"core.engines=1", "core.alu_rate=1"}) c.params.apply(o);
+  return c;
+}
+
+// Section III-E on a known frame: four tiles whose quads all go to core (tile mod 4) under
+// CG-square with a constant assignment... the heavy subtile of tile k is quadrant k. Per tile
+// barriers make every tile wait for its heavy core: 4 x (64 quads x 1000 cycles); decoupled
+// barriers let each core run its heavy subtile while the others run theirs: about 64 x 1000.
+TEST(DtexlBarriers, DecoupledBarriersOverlapTheHeavySubtiles) {
+  const auto bytes = buildFrame(heavyQuadrantPerTile());
   auto run = [&](const char* spec) {
-    Configuration c = parse_configuration(spec);
-    // One engine issuing one operation a cycle per core (frame_builder.h's classic()): a heavy
-    // quad's 1000 legacy issue slots take 1000 cycles.
-    for (const char* o : {"core.engines=1", "core.alu_rate=1"}) {
-      c.params.apply(o);
-    }
+    Configuration c = oneEngineAndAlu(spec);
     c.params.set("queue.fragment", "256");  // room for a core to run a tile ahead
     return run_configuration(bytes, c);
   };
@@ -410,18 +419,9 @@ TEST(DtexlBarriers, DecoupledBarriersOverlapTheHeavySubtiles) {
 // lets that queue take every quad of the R tiles after its head's: the rasterizer passes them
 // and the other cores reach tile R; only with R=3 does core 3's heavy subtile overlap core 0's.
 TEST(DtexlBarriers, RunAheadLetsACoreLeadBySoManyTiles) {
-  FrameSpec f;
-  f.tiles_x = 4;
-  f.quad = [](uint32_t seq, uint32_t qx, uint32_t qy) {
-    QuadSpec q;
-    const uint32_t quadrant = (qy / 8) * 2 + qx / 8;
-    q.instructions = quadrant == seq % 4 ? 4000 : 4;
-    return q;
-  };
-  const auto bytes = buildFrame(f);
+  const auto bytes = buildFrame(heavyQuadrantPerTile());
   auto run = [&](uint32_t runahead) {
-    Configuration c = parse_configuration("mobile4+dtexl-hlb-const+gpu.tile_order=scanline");
-    for (const char* o : {"core.engines=1", "core.alu_rate=1"}) c.params.apply(o);
+    Configuration c = oneEngineAndAlu("mobile4+dtexl-hlb-const+gpu.tile_order=scanline");
     c.params.set("raster.runahead_tiles", std::to_string(runahead));
     return run_configuration(bytes, c);
   };
