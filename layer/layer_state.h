@@ -50,10 +50,11 @@ class Session {
   FrameBoundary boundary() const { return config_.boundary; }
   // At submit and marker boundaries a frame ends inside a queue call: one thread at a time
   // records, calls down and ends the frame, so another thread's submission cannot land in a
-  // frame this one is closing. Empty (no lock) at present boundaries.
+  // frame this one is closing. Empty (no lock) at present boundaries and once the capture is
+  // done: the application's submissions are not serialised for the rest of its run.
   std::unique_lock<std::mutex> boundary_lock() {
-    return config_.boundary == FrameBoundary::kPresent ? std::unique_lock<std::mutex>()
-                                                       : std::unique_lock<std::mutex>(boundary_mutex_);
+    return config_.boundary == FrameBoundary::kPresent || !recording() ? std::unique_lock<std::mutex>()
+                                                                       : std::unique_lock<std::mutex>(boundary_mutex_);
   }
 
   template <typename R>
