@@ -11,6 +11,7 @@ void setup_capture(CLI::App& app, int* exit_code);
 void setup_info(CLI::App& app, int* exit_code);
 void setup_verify(CLI::App& app, int* exit_code);
 void setup_query(CLI::App& app, int* exit_code);
+void setup_migrate(CLI::App& app, int* exit_code);
 void setup_schemes(CLI::App& app, int* exit_code);
 void setup_replay(CLI::App& app, int* exit_code);
 void setup_report(CLI::App& app, int* exit_code);

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   tessera::cli::setup_info(app, &exit_code);
   tessera::cli::setup_verify(app, &exit_code);
   tessera::cli::setup_query(app, &exit_code);
+  tessera::cli::setup_migrate(app, &exit_code);
 #if TESSERA_HAVE_REPLAY
   tessera::cli::setup_replay(app, &exit_code);
   tessera::cli::setup_sweep(app, &exit_code);

@@ -16,6 +16,13 @@ void create_figure_views(results::ResultsDb& db) {
 
 std::unique_ptr<results::ResultsDb> open_for_figures(const std::string& path) {
   auto db = results::ResultsDb::open(path, results::ResultsDb::Mode::kReadOnly);
+  // The figures' SQL reads the latest schema (e.g. version 3's tile grids); a reader does not
+  // rewrite the file it was asked to read.
+  if (db->schema_version() < results::latest_schema_version()) {
+    throw results::Error(path + ": results database schema version " + std::to_string(db->schema_version()) +
+                         " is older than this build's " + std::to_string(results::latest_schema_version()) +
+                         "; bring it up to date with: tessera migrate " + path);
+  }
   create_figure_views(*db);
   return db;
 }

@@ -3,8 +3,11 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <ctime>
+#include <tuple>
 
 #include "tessera/capture/bytes.h"
 #include "tessera/capture/hash.h"
@@ -80,6 +83,7 @@ void ResultsDb::migrate() {
     exec("BEGIN IMMEDIATE");
     try {
       exec(all[static_cast<size_t>(v - 1)].sql);
+      if (v == 3) migrate_tile_grids();
       exec("PRAGMA application_id=" + std::to_string(kApplicationId));
       exec("PRAGMA user_version=" + std::to_string(v));
       exec("COMMIT");
@@ -214,7 +218,7 @@ void ResultsDb::replace_runs_named(int64_t capture_id, const std::string& config
 
 void ResultsDb::clear_frame(int64_t run_id, int64_t frame_id) {
   for (const char* sql : {"DELETE FROM frame_metric WHERE run_id = ?1 AND frame_id = ?2",
-                          "DELETE FROM tile_metric WHERE run_id = ?1 AND frame_id = ?2",
+                          "DELETE FROM tile_grid WHERE run_id = ?1 AND frame_id = ?2",
                           "DELETE FROM core_metric WHERE run_id = ?1 AND frame_id = ?2"}) {
     auto* s = prepare(sql);
     sqlite3_bind_int64(s, 1, run_id);
@@ -245,19 +249,165 @@ void ResultsDb::put_frame_metric(int64_t run_id, int64_t frame_id, const std::st
   sqlite3_reset(s);
 }
 
-void ResultsDb::put_tile_metric(int64_t run_id, int64_t frame_id, uint32_t tile_x, uint32_t tile_y,
-                                const std::string& metric, double value) {
+std::string encode_tile_grid(const TileGrid& grid) {
+  if (grid.tiles_x == 0 || grid.values.empty() || grid.values.size() % grid.tiles_x != 0) {
+    throw Error("tile grid of " + std::to_string(grid.values.size()) + " values is not whole rows of " +
+                std::to_string(grid.tiles_x) + " tiles");
+  }
+  std::string text;
+  text.reserve(grid.values.size() * 6 + 2);
+  text += '[';
+  char buf[32];
+  for (size_t i = 0; i < grid.values.size(); ++i) {
+    if (i) text += ',';
+    const auto& v = grid.values[i];
+    if (!v) {
+      text += "null";
+      continue;
+    }
+    if (!std::isfinite(*v)) throw Error("tile " + std::to_string(i) + " of a tile grid is not a finite number");
+    // Counts are most of the values: "320" rather than "320.0" (exact below 2^53).
+    std::to_chars_result r;
+    if (*v == std::trunc(*v) && std::fabs(*v) < 9007199254740992.0) {
+      r = std::to_chars(buf, buf + sizeof buf, static_cast<int64_t>(*v));
+    } else {
+      r = std::to_chars(buf, buf + sizeof buf, *v);  // shortest form that reads back exactly
+    }
+    text.append(buf, r.ptr);
+  }
+  text += ']';
+  return text;
+}
+
+std::vector<std::optional<double>> decode_tile_grid(const std::string& text) {
+  std::vector<std::optional<double>> values;
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  auto skip = [&] {
+    while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) ++p;
+  };
+  auto bad = [&](const char* what) -> Error {
+    return Error(std::string("tile grid: ") + what + " at character " + std::to_string(p - text.data()));
+  };
+  skip();
+  if (p == end || *p++ != '[') throw bad("expected '['");
+  skip();
+  if (p < end && *p == ']') return values;
+  for (;;) {
+    skip();
+    if (end - p >= 4 && std::string_view(p, 4) == "null") {
+      values.emplace_back();
+      p += 4;
+    } else {
+      double v = 0;
+      const auto r = std::from_chars(p, end, v);
+      if (r.ec != std::errc()) throw bad("expected a number or null");
+      values.emplace_back(v);
+      p = r.ptr;
+    }
+    skip();
+    if (p == end) throw bad("unterminated array");
+    if (*p == ']') break;
+    if (*p++ != ',') throw bad("expected ','");
+  }
+  ++p;
+  skip();
+  if (p != end) throw bad("text after the array");
+  return values;
+}
+
+int64_t ResultsDb::put_grid_data(uint32_t tiles_x, const std::string& text) {
+  const std::string keyed = std::to_string(tiles_x) + ":" + text;
+  const auto hash = static_cast<int64_t>(capture::hash64(capture::as_bytes_view(keyed)));
+  auto* find = prepare("SELECT grid_id FROM tile_grid_data WHERE hash = ?1 AND tiles_x = ?2 AND grid = ?3");
+  sqlite3_bind_int64(find, 1, hash);
+  sqlite3_bind_int64(find, 2, tiles_x);
+  bind_text(find, 3, text);
+  if (sqlite3_step(find) == SQLITE_ROW) {
+    const int64_t id = sqlite3_column_int64(find, 0);
+    sqlite3_reset(find);
+    return id;
+  }
+  sqlite3_reset(find);
+  auto* ins = prepare("INSERT INTO tile_grid_data (hash, tiles_x, grid) VALUES (?1, ?2, ?3) RETURNING grid_id");
+  sqlite3_bind_int64(ins, 1, hash);
+  sqlite3_bind_int64(ins, 2, tiles_x);
+  bind_text(ins, 3, text);
+  return step_returning_id(ins, "put tile grid");
+}
+
+void ResultsDb::put_tile_grid(int64_t run_id, int64_t frame_id, const std::string& metric, const TileGrid& grid) {
+  std::string text;
+  try {
+    text = encode_tile_grid(grid);
+  } catch (const Error& e) {
+    fail(std::string(e.what()) + " (metric " + metric + ")");
+  }
   const int64_t m = metric_id(metric);
+  const int64_t g = put_grid_data(grid.tiles_x, text);
   auto* s = prepare(
-      "INSERT OR REPLACE INTO tile_metric (run_id, frame_id, tile_x, tile_y, metric_id, value) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+      "INSERT INTO tile_grid (run_id, frame_id, metric_id, grid_id) VALUES (?1, ?2, ?3, ?4) "
+      "ON CONFLICT (run_id, frame_id, metric_id) DO UPDATE SET grid_id = excluded.grid_id");
   sqlite3_bind_int64(s, 1, run_id);
   sqlite3_bind_int64(s, 2, frame_id);
-  sqlite3_bind_int64(s, 3, tile_x);
-  sqlite3_bind_int64(s, 4, tile_y);
-  sqlite3_bind_int64(s, 5, m);
-  sqlite3_bind_double(s, 6, value);
-  check(sqlite3_step(s), "put tile metric");
+  sqlite3_bind_int64(s, 3, m);
+  sqlite3_bind_int64(s, 4, g);
+  check(sqlite3_step(s), "put tile grid");
   sqlite3_reset(s);
+}
+
+// Version 2 kept a row per tile; a (run, frame)'s grids span the tiles any of its metrics has
+// (the frame's extent), with null where a metric had no row. Values are read as doubles, not as
+// text, so the conversion is exact.
+void ResultsDb::migrate_tile_grids() {
+  std::map<std::pair<int64_t, int64_t>, std::pair<uint32_t, uint32_t>> extent;  // (run, frame) -> (tiles x, y)
+  sqlite3_stmt* s = nullptr;
+  check(sqlite3_prepare_v2(db_, "SELECT run_id, frame_id, max(tile_x) + 1, max(tile_y) + 1 FROM tile_metric "
+                                "GROUP BY run_id, frame_id", -1, &s, nullptr),
+        "migrate tile grids");
+  int rc;
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    extent[{sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1)}] = {
+        static_cast<uint32_t>(sqlite3_column_int64(s, 2)), static_cast<uint32_t>(sqlite3_column_int64(s, 3))};
+  }
+  sqlite3_finalize(s);
+  check(rc, "migrate tile grids");
+
+  check(sqlite3_prepare_v2(db_, "SELECT run_id, frame_id, metric_id, tile_x, tile_y, value FROM tile_metric "
+                                "ORDER BY run_id, frame_id, metric_id", -1, &s, nullptr),
+        "migrate tile grids");
+  auto* put = prepare("INSERT INTO tile_grid (run_id, frame_id, metric_id, grid_id) VALUES (?1, ?2, ?3, ?4)");
+  std::tuple<int64_t, int64_t, int64_t> key{-1, -1, -1};
+  TileGrid grid;
+  auto flush = [&] {
+    if (std::get<0>(key) < 0) return;
+    const int64_t g = put_grid_data(grid.tiles_x, encode_tile_grid(grid));
+    sqlite3_reset(put);
+    sqlite3_bind_int64(put, 1, std::get<0>(key));
+    sqlite3_bind_int64(put, 2, std::get<1>(key));
+    sqlite3_bind_int64(put, 3, std::get<2>(key));
+    sqlite3_bind_int64(put, 4, g);
+    check(sqlite3_step(put), "migrate tile grids");
+    sqlite3_reset(put);
+  };
+  // The statement is finalised however the conversion ends (a value JSON cannot hold throws).
+  std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> rows(s, sqlite3_finalize);
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    const std::tuple<int64_t, int64_t, int64_t> k{sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1),
+                                                  sqlite3_column_int64(s, 2)};
+    if (k != key) {
+      flush();
+      key = k;
+      const auto [w, h] = extent.at({std::get<0>(k), std::get<1>(k)});
+      grid.tiles_x = w;
+      grid.values.assign(static_cast<size_t>(w) * h, std::nullopt);
+    }
+    const auto x = static_cast<size_t>(sqlite3_column_int64(s, 3)), y = static_cast<size_t>(sqlite3_column_int64(s, 4));
+    grid.values[y * grid.tiles_x + x] = sqlite3_column_double(s, 5);
+  }
+  check(rc, "migrate tile grids");
+  flush();
+  exec("DROP TABLE tile_metric");
 }
 
 void ResultsDb::put_core_metric(int64_t run_id, int64_t frame_id, uint32_t core, const std::string& metric, double value) {

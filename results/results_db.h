@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -42,6 +43,18 @@ struct CaptureRow {
   int64_t file_bytes = 0;
 };
 
+// One metric over a frame's tiles, row-major (index = tile_y * tiles_x + tile_x); a tile without a
+// value (nullopt) has no row in the tile_metrics view. Stored as a JSON array (schema/sqlite/003).
+struct TileGrid {
+  uint32_t tiles_x = 0;
+  std::vector<std::optional<double>> values;
+};
+// The stored text: integers as integers, other numbers in their shortest round-trip form, null
+// for no value. Throws Error on a value JSON cannot hold (NaN, infinity) or an empty grid.
+std::string encode_tile_grid(const TileGrid& grid);
+// The inverse (any JSON array of numbers and nulls); throws Error naming the problem.
+std::vector<std::optional<double>> decode_tile_grid(const std::string& text);
+
 using Params = std::vector<std::pair<std::string, std::string>>;  // key=value, any order
 
 // config.params_hash of a parameter set: XXH3-128 (hex) of its sorted "key=value\n" lines.
@@ -64,6 +77,9 @@ class ResultsDb {
   void begin();
   void commit();
   void rollback();
+  // Rewrites the file without the pages earlier rows left free (after a migration that dropped a
+  // table); outside any transaction.
+  void vacuum() { exec("VACUUM"); }
 
   int64_t put_capture(const CaptureRow& row);  // inserted, or updated by fingerprint
   int64_t put_frame(int64_t capture_id, uint32_t present, uint32_t width, uint32_t height);
@@ -78,8 +94,9 @@ class ResultsDb {
   // Deletes every frame, tile and core row of (run, frame): a rerun leaves no stale metric.
   void clear_frame(int64_t run_id, int64_t frame_id);
   void put_frame_metric(int64_t run_id, int64_t frame_id, const std::string& metric, double value);
-  void put_tile_metric(int64_t run_id, int64_t frame_id, uint32_t tile_x, uint32_t tile_y,
-                       const std::string& metric, double value);
+  // The grid of `metric` in (run, frame), stored once by content and shared with every other
+  // (run, frame, metric) whose grid is the same.
+  void put_tile_grid(int64_t run_id, int64_t frame_id, const std::string& metric, const TileGrid& grid);
   void put_core_metric(int64_t run_id, int64_t frame_id, uint32_t core, const std::string& metric, double value);
 
   // Runs any SQL; calls row(columns, values) per result row (NULL as an empty optional-like
@@ -100,6 +117,8 @@ class ResultsDb {
   void check(int rc, const char* what) const;
   int64_t metric_id(const std::string& name);
   void migrate();
+  void migrate_tile_grids();  // migration 3's conversion of tile_metric rows (schema/sqlite/003)
+  int64_t put_grid_data(uint32_t tiles_x, const std::string& text);
   void check_identity();
 
   std::string path_;

@@ -84,12 +84,12 @@ UPDATE temp.merge_run SET run_id = (SELECT r.run_id FROM main.run r
 -- As replay's clear_frame: every (run, frame) the job wrote loses its earlier rows first.
 CREATE TEMP TABLE merge_cell AS
   SELECT DISTINCT r.run_id, f.frame_id
-  FROM (SELECT run_id, frame_id FROM job.frame_metric UNION SELECT run_id, frame_id FROM job.tile_metric
+  FROM (SELECT run_id, frame_id FROM job.frame_metric UNION SELECT run_id, frame_id FROM job.tile_grid
         UNION SELECT run_id, frame_id FROM job.core_metric) x
   JOIN temp.merge_run r ON r.job_run = x.run_id
   JOIN temp.merge_frame f ON f.job_frame = x.frame_id;
 DELETE FROM main.frame_metric WHERE (run_id, frame_id) IN (SELECT run_id, frame_id FROM temp.merge_cell);
-DELETE FROM main.tile_metric WHERE (run_id, frame_id) IN (SELECT run_id, frame_id FROM temp.merge_cell);
+DELETE FROM main.tile_grid WHERE (run_id, frame_id) IN (SELECT run_id, frame_id FROM temp.merge_cell);
 DELETE FROM main.core_metric WHERE (run_id, frame_id) IN (SELECT run_id, frame_id FROM temp.merge_cell);
 
 INSERT INTO main.frame_metric (run_id, frame_id, metric_id, value)
@@ -99,11 +99,24 @@ INSERT INTO main.frame_metric (run_id, frame_id, metric_id, value)
   JOIN temp.merge_frame f ON f.job_frame = v.frame_id
   JOIN job.metric jm ON jm.metric_id = v.metric_id
   JOIN main.metric mm ON mm.name = jm.name;
-INSERT INTO main.tile_metric (run_id, frame_id, tile_x, tile_y, metric_id, value)
-  SELECT r.run_id, f.frame_id, v.tile_x, v.tile_y, mm.metric_id, v.value
-  FROM job.tile_metric v
+-- Grids by content, as ResultsDb::put_tile_grid: a grid main already holds is shared, not copied.
+CREATE TEMP TABLE merge_grid AS
+  SELECT j.grid_id AS job_grid,
+         (SELECT m.grid_id FROM main.tile_grid_data m
+          WHERE m.hash = j.hash AND m.tiles_x = j.tiles_x AND m.grid = j.grid) AS grid_id
+  FROM job.tile_grid_data j;
+INSERT INTO main.tile_grid_data (hash, tiles_x, grid)
+  SELECT j.hash, j.tiles_x, j.grid FROM job.tile_grid_data j
+  JOIN temp.merge_grid g ON g.job_grid = j.grid_id WHERE g.grid_id IS NULL;
+UPDATE temp.merge_grid SET grid_id = (SELECT m.grid_id FROM main.tile_grid_data m JOIN job.tile_grid_data j
+  ON m.hash = j.hash AND m.tiles_x = j.tiles_x AND m.grid = j.grid WHERE j.grid_id = merge_grid.job_grid)
+  WHERE grid_id IS NULL;
+INSERT INTO main.tile_grid (run_id, frame_id, metric_id, grid_id)
+  SELECT r.run_id, f.frame_id, mm.metric_id, g.grid_id
+  FROM job.tile_grid v
   JOIN temp.merge_run r ON r.job_run = v.run_id
   JOIN temp.merge_frame f ON f.job_frame = v.frame_id
+  JOIN temp.merge_grid g ON g.job_grid = v.grid_id
   JOIN job.metric jm ON jm.metric_id = v.metric_id
   JOIN main.metric mm ON mm.name = jm.name;
 INSERT INTO main.core_metric (run_id, frame_id, core, metric_id, value)
@@ -120,22 +133,27 @@ const char* const kCountSql = R"sql(
 SELECT (SELECT count(*) FROM job.run) - (SELECT count(*) FROM temp.merge_run WHERE run_id IS NOT NULL)
      + (SELECT count(*) FROM job.frame_metric)
      - (SELECT count(*) FROM main.frame_metric WHERE (run_id, frame_id) IN (SELECT run_id, frame_id FROM temp.merge_cell))
-     + (SELECT count(*) FROM job.tile_metric)
-     - (SELECT count(*) FROM main.tile_metric WHERE (run_id, frame_id) IN (SELECT run_id, frame_id FROM temp.merge_cell))
+     + (SELECT count(*) FROM job.tile_grid)
+     - (SELECT count(*) FROM main.tile_grid WHERE (run_id, frame_id) IN (SELECT run_id, frame_id FROM temp.merge_cell))
      + (SELECT count(*) FROM job.core_metric)
      - (SELECT count(*) FROM main.core_metric WHERE (run_id, frame_id) IN (SELECT run_id, frame_id FROM temp.merge_cell))
 )sql";
 
 const char* const kDropTempSql =
-    "DROP TABLE IF EXISTS temp.merge_run; DROP TABLE IF EXISTS temp.merge_frame; DROP TABLE IF EXISTS temp.merge_cell;";
+    "DROP TABLE IF EXISTS temp.merge_run; DROP TABLE IF EXISTS temp.merge_frame; DROP TABLE IF EXISTS temp.merge_cell; "
+    "DROP TABLE IF EXISTS temp.merge_grid;";
 
 }  // namespace
 
 void merge_database(ResultsDb& out, const std::string& job_path, const std::string& frames) {
   try {
-    // Refuses what is not a Tessera results database, or one newer than this build.
-    if (ResultsDb::open(job_path, ResultsDb::Mode::kReadOnly)->schema_version() < 1) {
-      throw Error(job_path + ": holds no results (schema version 0)");
+    // Refuses what is not a Tessera results database, or one newer than this build; a job is
+    // written by this build, so an older schema (e.g. version 2's tile rows) is a stale job.
+    const int version = ResultsDb::open(job_path, ResultsDb::Mode::kReadOnly)->schema_version();
+    if (version < 1) throw Error(job_path + ": holds no results (schema version 0)");
+    if (version != latest_schema_version()) {
+      throw Error(job_path + ": job database has schema version " + std::to_string(version) + ", this build writes " +
+                  std::to_string(latest_schema_version()) + "; rerun the job");
     }
   } catch (const Error& e) {
     throw Error(std::string("cannot merge ") + e.what());

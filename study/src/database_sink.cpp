@@ -1,8 +1,12 @@
 // DatabaseSink: a study's results into the results database (study.h; schema/sqlite).
 #include <cmath>
 #include <initializer_list>
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "tessera/study/configurations.h"
 #include "tessera/study/study.h"
@@ -60,17 +64,25 @@ void put_frame(results::ResultsDb& db, int64_t run_id, int64_t frame_id, const F
   for (const auto& [name, value] : replay_metrics(f)) db.put_frame_metric(run_id, frame_id, name, value);
   for (const auto& [name, value] : results.frame_metrics) db.put_frame_metric(run_id, frame_id, name, value);
   // The database keys tiles by screen position: a frame's passes add up per tile (the per-tile
-  // metrics are sums; deviations are averaged below).
-  std::map<std::tuple<uint32_t, uint32_t, std::string>, std::pair<double, uint32_t>> tiles;
+  // metrics are sums; deviations are averaged below). Each metric is one grid over the frame's
+  // extent (every tile any pass touched); a tile the metric has no value for stays empty.
+  std::map<std::string, std::map<std::pair<uint32_t, uint32_t>, std::pair<double, uint32_t>>> tiles;
+  uint32_t tiles_x = 0, tiles_y = 0;
   for (const auto& t : results.tile_metrics) {
-    auto& [sum, n] = tiles[{t.tile_x, t.tile_y, t.metric}];
+    auto& [sum, n] = tiles[t.metric][{t.tile_y, t.tile_x}];
     sum += t.value;
     ++n;
+    tiles_x = std::max(tiles_x, t.tile_x + 1);
+    tiles_y = std::max(tiles_y, t.tile_y + 1);
   }
-  for (const auto& [key, value] : tiles) {
-    const auto& [sum, n] = value;
-    const bool mean = std::get<2>(key).find("deviation") != std::string::npos;
-    db.put_tile_metric(run_id, frame_id, std::get<0>(key), std::get<1>(key), std::get<2>(key), mean ? sum / n : sum);
+  for (const auto& [metric, cells] : tiles) {
+    const bool mean = metric.find("deviation") != std::string::npos;
+    results::TileGrid grid{tiles_x, std::vector<std::optional<double>>(static_cast<size_t>(tiles_x) * tiles_y)};
+    for (const auto& [yx, value] : cells) {
+      const auto& [sum, n] = value;
+      grid.values[static_cast<size_t>(yx.first) * tiles_x + yx.second] = mean ? sum / n : sum;
+    }
+    db.put_tile_grid(run_id, frame_id, metric, grid);
   }
   for (const auto& c : results.core_metrics) db.put_core_metric(run_id, frame_id, c.core, c.metric, c.value);
 }

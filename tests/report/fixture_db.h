@@ -3,8 +3,10 @@
 // replay uses. Scheme configurations that the GPU model does not run yet can be fed this way.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,8 +45,7 @@ class FixtureDb {
       db_->clear_frame(run, frame);
       for (const auto& [name, value] : metrics) db_->put_frame_metric(run, frame, name, value);
       auto t = tiles.find(present);
-      if (t != tiles.end())
-        for (const Tile& tile : t->second) db_->put_tile_metric(run, frame, tile.x, tile.y, tile.metric, tile.value);
+      if (t != tiles.end()) put_tiles(run, frame, t->second);
     }
     db_->commit();
   }
@@ -58,6 +59,22 @@ class FixtureDb {
   }
 
  private:
+  // One grid per metric over the frame's extent (the tiles any metric names), as tessera replay.
+  void put_tiles(int64_t run, int64_t frame, const std::vector<Tile>& tiles) {
+    uint32_t w = 0, h = 0;
+    for (const Tile& t : tiles) {
+      w = std::max(w, t.x + 1);
+      h = std::max(h, t.y + 1);
+    }
+    std::map<std::string, results::TileGrid> grids;
+    for (const Tile& t : tiles) {
+      auto& g = grids[t.metric];
+      if (g.values.empty()) g = {w, std::vector<std::optional<double>>(static_cast<size_t>(w) * h)};
+      g.values[static_cast<size_t>(t.y) * w + t.x] = t.value;
+    }
+    for (const auto& [metric, grid] : grids) db_->put_tile_grid(run, frame, metric, grid);
+  }
+
   static std::string fingerprint(const std::string& name) {
     // 32 hex digits from the name (FNV-1a twice): a distinct capture per name.
     uint64_t h1 = 1469598103934665603ull, h2 = 1099511628211ull;

@@ -1,7 +1,12 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
 #include <fstream>
 
 #include "results_db.h"
@@ -30,7 +35,7 @@ void write_run(ResultsDb& db, const std::string& config, double cycles, bool wit
     db.put_frame_metric(run, frame, "cycles", cycles + present);
     if (with_hits) db.put_frame_metric(run, frame, "l1tex.hits", 7);
     db.put_core_metric(run, frame, 0, "quads", 3);
-    db.put_tile_metric(run, frame, 1, 2, "quads", 5);
+    db.put_tile_grid(run, frame, "quads", {2, {std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, 5}});
   }
   db.commit();
 }
@@ -116,6 +121,104 @@ TEST(ResultsDb, RerunReplacesRowsInsteadOfDuplicating) {
   EXPECT_EQ(scalar(*db, "SELECT count(DISTINCT config) FROM frame_metrics"), 2);
 }
 
+TEST(TileGrid, EncodesExactlyAndReadsBack) {
+  const std::vector<std::optional<double>> values = {320.0, std::nullopt, 0.1, 1.0 / 3.0, -5.0, 1e300, 0.1 + 0.2,
+                                                     std::ldexp(1.0, 60), 0.0, 12345.5};
+  const std::string text = encode_tile_grid({5, values});
+  // Counts as integers, the rest in their shortest exact form.
+  EXPECT_EQ(text.substr(0, 24), "[320,null,0.1,0.33333333");
+  EXPECT_NE(text.find(",-5,1e+300,0.30000000000000004,"), std::string::npos) << text;
+  const auto back = decode_tile_grid(text);
+  ASSERT_EQ(back.size(), values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    EXPECT_EQ(back[i].has_value(), values[i].has_value()) << i;
+    if (values[i]) {
+      EXPECT_EQ(*back[i], *values[i]) << i;  // bit for bit
+    }
+  }
+  EXPECT_EQ(decode_tile_grid(" [ 1 , null,2.5 ] ").size(), 3u);
+  EXPECT_TRUE(decode_tile_grid("[]").empty());
+  EXPECT_THROW(encode_tile_grid({2, {1.0, std::nan("")}}), Error);
+  EXPECT_THROW(encode_tile_grid({2, {1.0, HUGE_VAL}}), Error);
+  EXPECT_THROW(encode_tile_grid({2, {1.0, 2.0, 3.0}}), Error);  // not whole rows
+  EXPECT_THROW(encode_tile_grid({0, {}}), Error);
+  for (const char* bad : {"", "[1,", "[1 2]", "[1,x]", "[1]]", "{}"}) EXPECT_THROW(decode_tile_grid(bad), Error) << bad;
+}
+
+TEST(ResultsDb, TileGridsAreStoredOnceAndReleasedWithTheirLastReference) {
+  TempPath path("g.db");
+  auto db = ResultsDb::open(path.str());
+  db->begin();
+  const int64_t cap = db->put_capture({"00112233445566778899aabbccddeeff", "a.tcap", "", "", 1, 1});
+  const int64_t frame = db->put_frame(cap, 1, 32, 16);
+  const int64_t run_a = db->put_run(cap, db->put_config("mobile4", {{"x", "1"}}));
+  const int64_t run_b = db->put_run(cap, db->put_config("mobile4+y", {{"x", "2"}}));
+  const TileGrid quads{2, {1.0, 2.0, std::nullopt, 4.0}};
+  db->put_tile_grid(run_a, frame, "quads", quads);
+  db->put_tile_grid(run_b, frame, "quads", quads);
+  db->put_tile_grid(run_a, frame, "cycles", {2, {10.0, 20.0, 30.0, 40.0}});
+  db->put_tile_grid(run_b, frame, "cycles", {2, {10.0, 20.0, 30.0, 41.0}});
+  db->commit();
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM tile_grid"), 4);
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM tile_grid_data"), 3);  // the quads grid once
+  // The view: a row per tile with a value, at its position.
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM tile_metrics WHERE metric = 'quads'"), 6);
+  EXPECT_EQ(scalar(*db, "SELECT value FROM tile_metrics WHERE config = 'mobile4+y' AND metric = 'cycles' "
+                        "AND tile_x = 1 AND tile_y = 1"),
+            41);
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM tile_metrics WHERE tile_x = 0 AND tile_y = 1 AND metric = 'quads'"), 0);
+  EXPECT_EQ(scalar(*db, "SELECT typeof(value) = 'real' FROM tile_metrics LIMIT 1"), 1);
+  // Replacing a grid releases the old one; clearing one run's frame keeps the shared grid.
+  db->begin();
+  db->put_tile_grid(run_b, frame, "cycles", {2, {10.0, 20.0, 30.0, 40.0}});
+  db->commit();
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM tile_grid_data"), 2);
+  db->begin();
+  db->clear_frame(run_a, frame);
+  db->commit();
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM tile_grid_data"), 2);
+  // Deleting the last run (ON DELETE CASCADE) takes its grids with it.
+  db->query("DELETE FROM run WHERE run_id = " + std::to_string(run_b), [](auto&, auto&) {});
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM tile_grid"), 0);
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM tile_grid_data"), 0);
+}
+
+// A version 2 database (a row per tile, the schema before 003): frame 7 has a 3x2 extent with
+// cores.deviation only where cores were busy, frame 8 one tile.
+void write_version2(const std::string& path) {
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+  std::string sql;
+  for (size_t i = 0; i < 2; ++i) sql += migrations()[i].sql;
+  sql += "PRAGMA application_id = " + std::to_string(kApplicationId) + "; PRAGMA user_version = 2;"
+         "INSERT INTO capture VALUES (1, '00112233445566778899aabbccddeeff', 'a.tcap', NULL, NULL, 2, 9);"
+         "INSERT INTO frame VALUES (1, 1, 7, 48, 32), (2, 1, 8, 48, 32);"
+         "INSERT INTO config VALUES (1, 'mobile4', 'h');"
+         "INSERT INTO run VALUES (1, 1, 1, 'v', 't');"
+         "INSERT INTO metric VALUES (1, 'quads'), (2, 'cores.deviation');"
+         "INSERT INTO tile_metric VALUES (1, 1, 0, 0, 1, 5), (1, 1, 2, 1, 1, 7), (1, 1, 1, 0, 1, 0),"
+         "  (1, 1, 0, 0, 2, 0.1 + 0.2), (1, 1, 2, 1, 2, 1.0 / 3), (1, 2, 0, 0, 1, 3);";
+  ASSERT_EQ(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(raw);
+  sqlite3_close(raw);
+}
+
+// ... is converted on open, value for value.
+TEST(ResultsDb, MigratesTileRowsToGridsExactly) {
+  TempPath path("v2.db");
+  write_version2(path.str());
+  auto db = ResultsDb::open(path.str());
+  EXPECT_EQ(db->schema_version(), latest_schema_version());
+  // Every row as it was, compared as doubles (exact), and no other row.
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM tile_metrics"), 6);
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM tile_metrics WHERE (frame, tile_x, tile_y, metric, value) IN (VALUES "
+                        "(7, 0, 0, 'cores.deviation', 0.1 + 0.2), (7, 0, 0, 'quads', 5), (7, 1, 0, 'quads', 0), "
+                        "(7, 2, 1, 'cores.deviation', 1.0 / 3), (7, 2, 1, 'quads', 7), (8, 0, 0, 'quads', 3))"),
+            6);
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM sqlite_schema WHERE name = 'tile_metric'"), 0);
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM tile_grid_data WHERE tiles_x = 3"), 2);
+  EXPECT_EQ(scalar(*db, "SELECT count(*) FROM tile_grid_data WHERE tiles_x = 1 AND grid = '[3]'"), 1);
+}
+
 TEST(ResultsDb, ConfigurationIsItsFullParameterSet) {
   TempPath path("c.db");
   auto db = ResultsDb::open(path.str());
@@ -184,6 +287,27 @@ TEST(TesseraQuery, TableCsvAndErrors) {
   EXPECT_NE(run_cli("query " + sh(missing) + " " + sh("SELECT 1"), &status).find(missing + ": cannot open results database"),
             std::string::npos);
   EXPECT_NE(status, 0);
+}
+
+TEST(TesseraMigrate, ReadersRefuseAnOlderSchemaAndMigrateBringsItUpToDate) {
+  TempPath path("old.db");
+  write_version2(path.str());
+  int status = 0;
+  const std::string sql = sh("SELECT count(*) FROM tile_metrics");
+  const std::string v = std::to_string(latest_schema_version());
+  EXPECT_EQ(run_cli("query " + sh(path.str()) + " " + sql, &status),
+            "tessera query: " + path.str() + ": results database schema version 2 is older than this build's " + v +
+                "; bring it up to date with: tessera migrate " + path.str() + "\n");
+  EXPECT_NE(status, 0);
+  EXPECT_EQ(run_cli("migrate " + sh(path.str()), &status).rfind(path.str() + ": schema version 2 -> " + v + ", ", 0), 0u);
+  EXPECT_EQ(status, 0);
+  EXPECT_EQ(run_cli("query --csv " + sh(path.str()) + " " + sql, &status), "count(*)\n6\n");
+  EXPECT_EQ(status, 0);
+  EXPECT_EQ(run_cli("migrate " + sh(path.str()), &status), path.str() + ": schema version " + v + ", up to date\n");
+  const std::string missing = path.str() + ".missing";
+  EXPECT_EQ(run_cli("migrate " + sh(missing), &status), "tessera migrate: " + missing + ": no such results database\n");
+  EXPECT_NE(status, 0);
+  EXPECT_FALSE(std::filesystem::exists(missing));
 }
 
 TEST(TesseraSchemes, ListsPresetsAndPrintsAFullParameterSet) {

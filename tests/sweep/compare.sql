@@ -18,8 +18,10 @@ CREATE TEMP VIEW @S@_cell AS SELECT r.run_id, f.frame_id, c.fingerprint, f.prese
 CREATE TEMP VIEW @S@_frame_metric AS SELECT x.fingerprint, x.present, x.name, x.params_hash, m.name AS metric, v.value
   FROM @S@.frame_metric v JOIN @S@_cell x ON x.run_id = v.run_id AND x.frame_id = v.frame_id
   JOIN @S@.metric m ON m.metric_id = v.metric_id WHERE m.name != 'replay.render_seconds';
-CREATE TEMP VIEW @S@_tile_metric AS SELECT x.fingerprint, x.present, x.name, x.params_hash, v.tile_x, v.tile_y, m.name AS metric, v.value
-  FROM @S@.tile_metric v JOIN @S@_cell x ON x.run_id = v.run_id AND x.frame_id = v.frame_id
+-- Tile metrics by whole grid: the same values give the same text (schema/sqlite/003).
+CREATE TEMP VIEW @S@_tile_metric AS SELECT x.fingerprint, x.present, x.name, x.params_hash, m.name AS metric, d.tiles_x, d.grid
+  FROM @S@.tile_grid v JOIN @S@.tile_grid_data d ON d.grid_id = v.grid_id
+  JOIN @S@_cell x ON x.run_id = v.run_id AND x.frame_id = v.frame_id
   JOIN @S@.metric m ON m.metric_id = v.metric_id;
 CREATE TEMP VIEW @S@_core_metric AS SELECT x.fingerprint, x.present, x.name, x.params_hash, v.core, m.name AS metric, v.value
   FROM @S@.core_metric v JOIN @S@_cell x ON x.run_id = v.run_id AND x.frame_id = v.frame_id

@@ -36,8 +36,8 @@ void replay_into(ResultsDb& db, const Write& w) {
     db.clear_frame(run, frame);
     db.put_frame_metric(run, frame, "cycles", v);
     db.put_frame_metric(run, frame, "l1tex.hits", v / 2);
-    db.put_tile_metric(run, frame, 0, 1, "quads", v + 1);
-    db.put_tile_metric(run, frame, 1, 1, "quads", v + 2);
+    // Tiles (0, 1) and (1, 1) of a 2x2 grid; the first row has no value.
+    db.put_tile_grid(run, frame, "quads", {2, {std::nullopt, std::nullopt, v + 1, v + 2}});
     db.put_core_metric(run, frame, 3, "quads", v + 3);
   }
   db.commit();
@@ -112,7 +112,7 @@ TEST(ResultsMerge, EqualsReplayWritingDirectly) {
   EXPECT_EQ(scalar(*merged, "SELECT count(*) FROM frame_metrics WHERE config = 'mobile4+x' AND metric = 'cycles'"), 1);
   EXPECT_EQ(scalar(*merged, "SELECT count(*) FROM run"), 3);
   EXPECT_EQ(scalar(*merged, "SELECT count(*) FROM frame_metric"), 2 * (3 + 1 + 1));
-  EXPECT_EQ(scalar(*merged, "SELECT count(*) FROM tile_metric"), 2 * (3 + 1 + 1));
+  EXPECT_EQ(scalar(*merged, "SELECT count(*) FROM tile_metrics"), 2 * (3 + 1 + 1));
 }
 
 TEST(ResultsMerge, MarksEachRunWithItsFramesAndForgetsReplacedRuns) {
