@@ -5,8 +5,10 @@
 // paper's headline numbers beside ours, per-tile heat maps, the replication histogram of paper 000
 // and a summary of every configuration against its base. Numbers come from the SQL files of
 // report/figures/ (the same a user can run with tessera query); charts are drawn in the page by
-// Debian's Vega, whose modules are inlined from their install path. --svg renders the page in
-// headless Chromium and writes each chart as its own SVG file.
+// Debian's Vega, whose modules are inlined from their install path, except the heat maps, which
+// travel as deflated 8-bit levels (report/heatmaps.h) and are drawn on a canvas. --svg renders the
+// page in headless Chromium and writes each chart as its own SVG file (a heat map's holds its
+// canvas as a PNG).
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,6 +32,7 @@
 
 #include "commands.h"
 #include "config_spec.h"
+#include "heatmaps.h"
 #include "report_assets.h"
 #include "report_catalogue.h"
 #include "report_queries.h"
@@ -247,15 +250,9 @@ FigureData load_figure(results::ResultsDb& db, const report::Figure& f) {
 }
 
 // Heat maps: per capture, per view (a configuration, or a configuration minus its base), per
-// metric, the tile grid row by row.
-struct Grid {
-  uint32_t width = 0, height = 0;
-  std::map<std::pair<uint32_t, uint32_t>, double> cells;  // (x, y) -> value
-};
-struct HeatMaps {
-  // capture -> view -> metric -> grid
-  std::map<std::string, std::map<std::string, std::map<std::string, Grid>>> captures;
-};
+// metric, the tile grid (report/heatmaps.h, which packs them for the page).
+using report::Grid;
+using report::HeatMaps;
 
 HeatMaps load_tiles(results::ResultsDb& db, const std::map<std::string, std::string>& bases) {
   HeatMaps h;
@@ -301,18 +298,6 @@ HeatMaps load_tiles(results::ResultsDb& db, const std::map<std::string, std::str
       }
   }
   return h;
-}
-
-// cycles, quads, then the per-core metrics by core number.
-bool metric_before(const std::string& a, const std::string& b) {
-  auto rank = [](const std::string& m) -> std::pair<int, long> {
-    if (m == "cycles") return {0, 0};
-    if (m == "quads") return {1, 0};
-    if (m.rfind("core.", 0) == 0) return {2, std::strtol(m.c_str() + 5, nullptr, 10)};
-    return {3, 0};
-  };
-  const auto ra = rank(a), rb = rank(b);
-  return ra != rb ? ra < rb : a < b;
 }
 
 // --- the page -------------------------------------------------------------------------------
@@ -499,44 +484,29 @@ std::string summary_html(results::ResultsDb& db, const std::vector<std::string>&
   return s + "</table></section>\n";
 }
 
+// Per capture: the tile grid's size, the metrics and views of the two menus and, per view and
+// metric the view measures, where its levels are in the capture's buffer and the range they
+// quantise (report/heatmaps.h); the buffer itself deflated and base64, which the page inflates.
 void heatmaps_json(Json& j, const HeatMaps& h) {
   j.open('[');
-  for (const auto& [capture, views] : h.captures) {
-    j.open('{').key("capture").str(capture).key("label").str(capture_label(capture));
-    uint32_t w = 0, hgt = 0;
-    std::set<std::string, decltype(&metric_before)> metrics(&metric_before);
-    for (const auto& [view, ms] : views)
-      for (const auto& [m, g] : ms) {
-        metrics.insert(m);
-        w = g.width;
-        hgt = g.height;
-      }
-    j.key("width").num(w).key("height").num(hgt);
+  for (const report::PackedCapture& p : report::pack_heat_maps(h)) {
+    j.open('{').key("capture").str(p.capture).key("label").str(capture_label(p.capture));
+    j.key("width").num(p.width).key("height").num(p.height);
     j.key("metrics").open('[');
-    for (const auto& m : metrics) j.str(m);
+    for (const auto& m : p.metrics) j.str(m);
     j.close(']');
-    // Plain configurations first, then the differences.
-    std::vector<std::string> order;
-    for (const auto& [view, ms] : views)
-      if (view.find("\u2212") == std::string::npos) order.push_back(view);
-    for (const auto& [view, ms] : views)
-      if (view.find("\u2212") != std::string::npos) order.push_back(view);
     j.key("views").open('[');
-    for (const auto& view : order) {
-      j.open('{').key("name").str(view).key("diff").raw(view.find("\u2212") != std::string::npos ? "true" : "false");
+    for (const report::PackedView& v : p.views) {
+      j.open('{').key("name").str(v.name).key("diff").raw(v.diff ? "true" : "false");
       j.key("grids").open('{');
-      for (const auto& [m, g] : views.at(view)) {
-        j.key(m).open('[');
-        for (uint32_t y = 0; y < g.height; ++y)
-          for (uint32_t x = 0; x < g.width; ++x) {
-            auto it = g.cells.find({x, y});
-            j.num(it == g.cells.end() ? 0.0 : it->second);
-          }
-        j.close(']');
+      for (const auto& [m, g] : v.grids) {
+        j.key(m).open('{').key("offset").num(g.offset).key("lo").num(g.lo).key("hi").num(g.hi).close('}');
       }
       j.close('}').close('}');
     }
-    j.close(']').close('}');
+    j.close(']');
+    j.key("bytes").num(static_cast<double>(p.levels_bytes)).key("levels").str(base64(p.deflated));
+    j.close('}');
   }
   j.close(']');
 }
@@ -629,8 +599,8 @@ std::string verdict_summary(const std::vector<HeadlineLine>& headlines) {
 // --- --svg: each chart as its own file, rendered by headless Chromium -------------------------
 
 // Runs `chromium --headless --dump-dom` on the page with #svg-export; report_page.js then writes
-// each chart's view.toSVG() as base64 into <pre class="svg-export" data-fig=ID>, which is read
-// back from the dumped DOM.
+// each chart's view.toSVG() (a heat map: its canvas, at twice the page's resolution, as a PNG in an
+// SVG) as base64 into <pre class="svg-export" data-fig=ID>, which is read back from the dumped DOM.
 int write_svgs(const ReportOptions& opt, const std::vector<std::string>& expected) {
   std::error_code ec;
   fs::create_directories(opt.svg_dir, ec);
@@ -805,6 +775,26 @@ int run_report(const ReportOptions& opt) {
     page += "<section id=\"heatmaps\"><h2>Per-tile heat maps</h2>\n<p>Each tile's cycles, quads and per-core busy "
             "cycles (tile_metrics), mean over the measured frames, per configuration and as the difference against "
             "its base. <span class=\"sql\">report/figures/tiles.sql</span></p>\n";
+    if (!tiles.captures.empty()) {
+      // The query that gives a map's exact values, for the first map on the page.
+      const auto& [capture, views] = *tiles.captures.begin();
+      std::string config = views.begin()->first;
+      for (const auto& [view, metrics] : views)
+        if (!report::is_difference_view(view)) {
+          config = view;
+          break;
+        }
+      const auto& metrics = views.at(config);
+      const std::string metric = metrics.count("cycles") ? "cycles" : metrics.begin()->first;
+      page += "<p class=\"note\">The colours are quantised to " + std::to_string(report::kHeatMapLevels) +
+              " levels per map, over the map's own range (a difference's symmetric about 0), and a tile's "
+              "tooltip gives the centre of its level. The exact values, per frame, are in the database's "
+              "tile_metrics view, e.g. <code>tessera query " + html(opt.db) + " \"SELECT frame, tile_x, tile_y, "
+              "value FROM tile_metrics WHERE capture = " + html(report::sql_literal(capture)) + " AND config = " +
+              html(report::sql_literal(config)) + " AND metric = " + html(report::sql_literal(metric)) +
+              " ORDER BY frame, tile_y, tile_x\"</code>; the maps' means over the measured frames are "
+              "report/figures/tiles.sql's rows.</p>\n";
+    }
     if (tiles.captures.empty()) page += "<p class=\"notice\" data-fig=\"heatmaps\">No per-tile metrics in this database.</p>\n";
     for (const auto& [capture, views] : tiles.captures) {
       const std::string id = heatmap_id(capture);

@@ -1,9 +1,12 @@
 // Tessera report page: draws each figure of the page's data block with Vega (Debian's libjs-vega,
 // inlined before this script as tesseraVegaModules). Static text, tables and notices are written by
-// tessera report itself; this script only turns the rows of each figure's SQL into a Vega spec.
+// tessera report itself; this script only turns the rows of each figure's SQL into a Vega spec, and
+// draws the per-tile heat maps, which travel deflated, on a canvas (see "Heat maps" below).
 // Each rendered chart's container gets data-state="chart"; a chart that fails gets
-// data-render-error and the error on the console. With #svg-export in the URL the page also writes
-// every chart's SVG (base64) into <pre class="svg-export"> for tessera report --svg.
+// data-render-error and the error on the console. Once every chart is drawn or has failed,
+// body[data-rendered] holds the number drawn. With #svg-export in the URL the page also writes
+// every chart's SVG (base64) into <pre class="svg-export"> for tessera report --svg (a heat map's
+// SVG holds its canvas as a PNG).
 (function () {
   'use strict';
   const M = tesseraVegaModules;
@@ -218,77 +221,297 @@
     };
   }
 
-  // Heat map of one capture's tiles: a metric and a view (a configuration, or one minus its base)
-  // chosen with the two menus under the chart.
-  function heatmapSpec(map) {
-    const rows = [];
-    for (const view of map.views) {
-      for (const metric of Object.keys(view.grids)) {
-        const grid = view.grids[metric];
-        for (let i = 0; i < grid.length; ++i) {
-          rows.push({view: view.name, metric: metric, x: i % map.width, y: Math.floor(i / map.width), v: grid[i]});
-        }
-      }
-    }
-    const diffs = map.views.filter((v) => v.diff).map((v) => v.name);
-    const cell = Math.max(4, Math.min(24, Math.floor(640 / Math.max(1, map.width))));
-    const range = (n) => Array.from({length: n}, (_, i) => i);
-    return {
-      width: map.width * cell, height: map.height * cell, padding: {left: 5, top: 5, bottom: 5, right: 60}, config: CONFIG,
-      signals: [
-        {name: 'metric', value: map.metrics[0], bind: {input: 'select', options: map.metrics, name: 'metric '}},
-        {name: 'view', value: map.views[0].name,
-         bind: {input: 'select', options: map.views.map((v) => v.name), name: 'configuration '}},
-        {name: 'diff', update: 'indexof(' + JSON.stringify(diffs) + ', view) >= 0'},
-        {name: 'lo', update: "length(data('extent')) ? data('extent')[0].lo : 0"},
-        {name: 'hi', update: "length(data('extent')) ? data('extent')[0].hi : 1"},
-        {name: 'span', update: 'max(abs(lo), abs(hi), 1e-9)'},
-      ],
-      data: [
-        {name: 'tiles', values: rows, transform: [{type: 'filter', expr: 'datum.view === view && datum.metric === metric'}]},
-        {name: 'extent', source: 'tiles',
-         transform: [{type: 'aggregate', fields: ['v', 'v'], ops: ['min', 'max'], as: ['lo', 'hi']}]},
-      ],
-      scales: [
-        {name: 'x', type: 'band', domain: range(map.width), range: 'width'},
-        {name: 'y', type: 'band', domain: range(map.height), range: 'height'},
-        {name: 'color', type: 'linear', zero: false,
-         domain: {signal: 'diff ? [-span, span] : [lo, hi > lo ? hi : lo + 1]'},
-         range: {scheme: {signal: "diff ? 'blueorange' : 'viridis'"}}},
-      ],
-      axes: [
-        {orient: 'top', scale: 'x', title: 'tile x', labelOverlap: true, values: range(map.width).filter((i) => i % 5 === 0)},
-        {orient: 'left', scale: 'y', title: 'tile y', labelOverlap: true, values: range(map.height).filter((i) => i % 5 === 0)},
-      ],
-      legends: [{fill: 'color', type: 'gradient', titleLimit: 400, title: {signal: "diff ? metric + ' minus the base' : metric"},
-                 gradientLength: Math.max(80, Math.min(240, map.height * cell))}],
-      marks: [{
-        type: 'rect', from: {data: 'tiles'},
-        encode: {update: {
-          x: {scale: 'x', field: 'x'}, width: {scale: 'x', band: 1},
-          y: {scale: 'y', field: 'y'}, height: {scale: 'y', band: 1},
-          fill: {scale: 'color', field: 'v'},
-          tooltip: {signal: "'tile (' + datum.x + ', ' + datum.y + '): ' + format(datum.v, ',.0f')"}}},
-      }, {
-        // A configuration with fewer cores has no row for the others' core.<i> metrics.
-        type: 'text', encode: {update: {
-          x: {signal: 'width / 2'}, y: {signal: 'height / 2'}, align: {value: 'center'}, fontSize: {value: 13},
-          text: {signal: "length(data('tiles')) ? '' : metric + ' is not measured in ' + view"}}},
-      }],
-    };
-  }
-
   const BUILDERS = {bars: barsSpec, stacked: stackedSpec, lines: linesSpec, scatter: scatterSpec};
 
   function specFor(el) {
-    if (el.dataset.heatmap !== undefined) {
-      const map = data.heatmaps.find((m) => m.capture === el.dataset.heatmap);
-      if (!map) throw new Error('no heat-map data for ' + el.dataset.heatmap);
-      return heatmapSpec(map);
-    }
     const fig = figures[el.dataset.fig];
     if (!fig || !fig.rows.length) throw new Error('no rows for figure ' + el.dataset.fig);
     return BUILDERS[fig.chart](fig);
+  }
+
+  // --- Heat maps ---------------------------------------------------------------------------------
+  // Per capture, tessera report embeds every grid (view x metric) as one byte per tile, its level
+  // in the grid's own [lo, hi] (a difference's [-span, span]), all grids in one buffer, deflated
+  // and base64 (cli/cmd_report.cpp, report/heatmaps.h). The page inflates the buffer with the
+  // browser's DecompressionStream and draws the grid the two menus choose on a canvas, one cell per
+  // tile, coloured with Vega's own schemes at each level's centre.
+  const LEVELS = 256;
+  const scheme = M['vega-scale'].scheme;
+  const HEAT_FONT = '11px ' + FONT;
+
+  async function inflate(base64) {
+    const text = atob(base64);
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; ++i) bytes[i] = text.charCodeAt(i);
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  }
+
+  // The 256 RGBA colours of a scheme at the levels' centres, and the one a constant grid takes
+  // (a difference's 0 is the scheme's middle, a configuration's only value its start).
+  const palettes = {};
+  function heatPalette(name, constant) {
+    const key = name + (constant ? ':constant' : '');
+    if (palettes[key]) return palettes[key];
+    const interpolate = scheme(name);
+    if (typeof interpolate !== 'function') throw new Error('Vega has no colour scheme ' + name);
+    const c = document.createElement('canvas');
+    c.width = LEVELS;
+    c.height = 1;
+    const ctx = c.getContext('2d');
+    for (let q = 0; q < LEVELS; ++q) {
+      ctx.fillStyle = interpolate(constant ? (name === 'blueorange' ? 0.5 : 0) : (q + 0.5) / LEVELS);
+      ctx.fillRect(q, 0, 1, 1);
+    }
+    palettes[key] = ctx.getImageData(0, 0, LEVELS, 1).data;
+    return palettes[key];
+  }
+
+  // "≈ value": three significant digits, which the 256 levels carry.
+  function approx(v) {
+    return v.toLocaleString('en-US', {maximumSignificantDigits: 3});
+  }
+  function exact(v) {
+    return v.toLocaleString('en-US', {maximumSignificantDigits: 6});
+  }
+
+  // One capture's heat map: the canvas, the two menus and the line the hovered tile is read on.
+  class HeatMap {
+    constructor(el, map, levels) {
+      this.el = el;
+      this.map = map;
+      this.levels = levels;
+      this.cell = Math.max(4, Math.min(24, Math.floor(640 / Math.max(1, map.width))));
+      this.plotW = map.width * this.cell;
+      this.plotH = map.height * this.cell;
+      this.legendLength = Math.max(80, Math.min(240, this.plotH));
+      // Room for the widest legend title and label any of the capture's grids needs, so that the
+      // canvas keeps its size as the menus change.
+      const measure = document.createElement('canvas').getContext('2d');
+      measure.font = HEAT_FONT;
+      let legend = 0;
+      for (const view of map.views) {
+        for (const metric of Object.keys(view.grids)) {
+          const g = view.grids[metric];
+          legend = Math.max(legend, measure.measureText(this.legendTitle(metric, view)).width,
+                            20 + measure.measureText(exact(g.lo)).width, 20 + measure.measureText(exact(g.hi)).width);
+        }
+      }
+      this.margin = {left: 44, top: 38, right: 24 + Math.ceil(legend), bottom: 8};
+      this.width = this.margin.left + this.plotW + this.margin.right;
+      this.height = this.margin.top + Math.max(this.plotH, this.legendLength + 4) + this.margin.bottom;
+
+      this.canvas = document.createElement('canvas');
+      this.canvas.className = 'heatmap';
+      el.appendChild(this.canvas);
+      const menus = document.createElement('div');
+      menus.className = 'heatmap-menus';
+      this.metricMenu = this.menu(menus, 'metric', map.metrics);
+      this.viewMenu = this.menu(menus, 'configuration', map.views.map((v) => v.name));
+      el.appendChild(menus);
+      this.readout = document.createElement('div');
+      this.readout.className = 'heatmap-readout';
+      el.appendChild(this.readout);
+      this.canvas.addEventListener('mousemove', (e) => this.hover(e));
+      this.canvas.addEventListener('mouseleave', () => { this.readout.textContent = this.note || '\u00a0'; });
+    }
+
+    menu(parent, name, options) {
+      const labelEl = document.createElement('label');
+      labelEl.textContent = name + ' ';
+      const select = document.createElement('select');
+      select.name = name;
+      for (const o of options) select.add(new Option(o, o));
+      labelEl.appendChild(select);
+      parent.appendChild(labelEl);
+      select.addEventListener('change', () => this.draw());
+      select.addEventListener('input', () => this.draw());
+      return select;
+    }
+
+    legendTitle(metric, view) {
+      return view.diff ? metric + ' minus the base' : metric;
+    }
+
+    selected() {
+      const view = this.map.views[this.viewMenu.selectedIndex];
+      const metric = this.metricMenu.value;
+      return {view: view, metric: metric, grid: view.grids[metric]};
+    }
+
+    // Draws the selected grid on a canvas `scale` device pixels per CSS pixel; returns the number
+    // of tiles drawn.
+    paint(canvas, scale) {
+      const {view, metric, grid} = this.selected();
+      const m = this.margin, cell = this.cell, W = this.map.width, H = this.map.height;
+      canvas.width = Math.round(this.width * scale);
+      canvas.height = Math.round(this.height * scale);
+      const ctx = canvas.getContext('2d');
+      ctx.setTransform(scale, 0, 0, scale, 0, 0);
+      ctx.fillStyle = '#ffffff';
+      ctx.fillRect(0, 0, this.width, this.height);
+      ctx.font = HEAT_FONT;
+      ctx.fillStyle = '#333';
+      ctx.strokeStyle = '#888';
+      ctx.lineWidth = 1;
+      // Axes: a tick and label every 5 tiles, x along the top as the tiles are numbered.
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'bottom';
+      for (let x = 0; x < W; x += 5) {
+        const cx = m.left + (x + 0.5) * cell;
+        ctx.fillText(String(x), cx, m.top - 6);
+        ctx.beginPath();
+        ctx.moveTo(cx, m.top - 4);
+        ctx.lineTo(cx, m.top);
+        ctx.stroke();
+      }
+      ctx.fillText('tile x', m.left + this.plotW / 2, m.top - 22);
+      ctx.textAlign = 'right';
+      ctx.textBaseline = 'middle';
+      for (let y = 0; y < H; y += 5) {
+        const cy = m.top + (y + 0.5) * cell;
+        ctx.fillText(String(y), m.left - 6, cy);
+        ctx.beginPath();
+        ctx.moveTo(m.left - 4, cy);
+        ctx.lineTo(m.left, cy);
+        ctx.stroke();
+      }
+      ctx.save();
+      ctx.translate(12, m.top + this.plotH / 2);
+      ctx.rotate(-Math.PI / 2);
+      ctx.textAlign = 'center';
+      ctx.fillText('tile y', 0, 0);
+      ctx.restore();
+      ctx.strokeRect(m.left - 0.5, m.top - 0.5, this.plotW + 1, this.plotH + 1);
+
+      const schemeName = view.diff ? 'blueorange' : 'viridis';
+      if (!grid) {
+        // A configuration with fewer cores has no grid for the others' core.<i> metrics.
+        this.note = metric + ' is not measured in ' + view.name;
+        ctx.textAlign = 'center';
+        ctx.textBaseline = 'middle';
+        ctx.font = '13px ' + FONT;
+        ctx.fillText(this.note, m.left + this.plotW / 2, m.top + this.plotH / 2);
+        return 0;
+      }
+      this.note = '';
+      // The tiles: one pixel per tile, scaled up without smoothing.
+      const colours = heatPalette(schemeName, !(grid.hi > grid.lo));
+      const tiles = new ImageData(W, H);
+      const levels = this.levels.subarray(grid.offset, grid.offset + W * H);
+      if (levels.length !== W * H) throw new Error('grid of ' + metric + ' in ' + view.name + ' is cut short');
+      for (let i = 0; i < W * H; ++i) {
+        const q = levels[i] * 4;
+        tiles.data[i * 4] = colours[q];
+        tiles.data[i * 4 + 1] = colours[q + 1];
+        tiles.data[i * 4 + 2] = colours[q + 2];
+        tiles.data[i * 4 + 3] = 255;
+      }
+      const img = document.createElement('canvas');
+      img.width = W;
+      img.height = H;
+      img.getContext('2d').putImageData(tiles, 0, 0);
+      ctx.imageSmoothingEnabled = false;
+      ctx.drawImage(img, m.left, m.top, this.plotW, this.plotH);
+
+      // The legend: the scheme from lo (bottom) to hi (top), both labelled, and 0 on a difference.
+      const lx = m.left + this.plotW + 16, ly = m.top + 18, len = this.legendLength - 18;
+      ctx.font = HEAT_FONT;
+      ctx.fillStyle = '#333';
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'bottom';
+      ctx.fillText(this.legendTitle(metric, view), lx, ly - 6);
+      const full = heatPalette(schemeName, false);
+      for (let p = 0; p < len; ++p) {
+        const q = Math.min(LEVELS - 1, Math.floor((1 - (p + 0.5) / len) * LEVELS)) * 4;
+        ctx.fillStyle = 'rgb(' + full[q] + ',' + full[q + 1] + ',' + full[q + 2] + ')';
+        ctx.fillRect(lx, ly + p, 14, 1);
+      }
+      ctx.strokeRect(lx - 0.5, ly - 0.5, 15, len + 1);
+      ctx.fillStyle = '#333';
+      ctx.textBaseline = 'middle';
+      ctx.fillText(exact(grid.hi), lx + 20, ly + 4);
+      ctx.fillText(exact(grid.lo), lx + 20, ly + len - 4);
+      if (view.diff) ctx.fillText('0', lx + 20, ly + len / 2);
+      return W * H;
+    }
+
+    draw() {
+      const scale = window.devicePixelRatio || 1;
+      const tiles = this.paint(this.canvas, scale);
+      this.canvas.style.width = this.width + 'px';
+      this.canvas.style.height = this.height + 'px';
+      this.canvas.dataset.plot = [this.margin.left, this.margin.top, this.plotW, this.plotH].join(',');
+      this.canvas.title = '';
+      this.readout.textContent = this.note || '\u00a0';
+      this.el.dataset.tiles = String(tiles);
+      this.el.dataset.marks = String(tiles + (this.note ? 1 : 0));
+      this.el.dataset.note = this.note;
+      return tiles + (this.note ? 1 : 0);
+    }
+
+    // The hovered tile's value: the centre of its level.
+    hover(e) {
+      const r = this.canvas.getBoundingClientRect();
+      const x = Math.floor((e.clientX - r.left - this.margin.left) / this.cell);
+      const y = Math.floor((e.clientY - r.top - this.margin.top) / this.cell);
+      const {grid} = this.selected();
+      let text = this.note || '\u00a0';
+      if (grid && x >= 0 && y >= 0 && x < this.map.width && y < this.map.height) {
+        const q = this.levels[grid.offset + y * this.map.width + x];
+        const v = grid.hi > grid.lo ? grid.lo + (q + 0.5) * (grid.hi - grid.lo) / LEVELS : grid.lo;
+        text = 'tile (' + x + ', ' + y + '): \u2248 ' + approx(v);
+      }
+      this.canvas.title = text.trim();
+      this.readout.textContent = text;
+    }
+
+    // The chart as an SVG file (tessera report --svg, the SVG link): the canvas at twice the
+    // resolution, as a PNG inside an SVG of the chart's size.
+    toSVG() {
+      const c = document.createElement('canvas');
+      this.paint(c, 2);
+      const png = c.toDataURL('image/png');
+      return '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="' + this.width +
+             '" height="' + this.height + '" viewBox="0 0 ' + this.width + ' ' + this.height + '"><image width="' +
+             this.width + '" height="' + this.height + '" xlink:href="' + png + '"/></svg>';
+    }
+  }
+
+  const inflated = {};
+  async function renderHeatmap(el) {
+    const map = data.heatmaps.find((m) => m.capture === el.dataset.heatmap);
+    if (!map) throw new Error('no heat-map data for ' + el.dataset.heatmap);
+    if (!inflated[map.capture]) inflated[map.capture] = inflate(map.levels);
+    const levels = await inflated[map.capture];
+    if (levels.length !== map.bytes) {
+      throw new Error('heat-map levels of ' + map.label + ': ' + levels.length + ' bytes, expected ' + map.bytes);
+    }
+    const heat = new HeatMap(el, map, levels);
+    if (!heat.draw()) throw new Error('chart ' + el.dataset.fig + ' drew no tiles');
+    // The caption's link saves what the menus show, as a PNG.
+    const link = document.createElement('a');
+    link.className = 'svg-link';
+    link.textContent = 'PNG';
+    link.download = el.dataset.fig + '.png';
+    link.href = '#';
+    link.addEventListener('click', () => { link.href = heat.canvas.toDataURL('image/png'); });
+    return {svg: heat.toSVG(), link: link};
+  }
+
+  async function renderVega(el) {
+    const view = new View(parse(specFor(el)), {renderer: 'svg', container: el, hover: true});
+    await view.runAsync();
+    const marks = el.querySelectorAll('g.role-mark path, g.role-mark line, g.role-mark text').length;
+    el.dataset.marks = String(marks);
+    if (!marks) throw new Error('chart ' + el.dataset.fig + ' drew no marks');
+    const svg = await view.toSVG();
+    const link = document.createElement('a');
+    link.className = 'svg-link';
+    link.textContent = 'SVG';
+    link.download = el.dataset.fig + '.svg';
+    link.href = URL.createObjectURL(new Blob([svg], {type: 'image/svg+xml'}));
+    return {svg: svg, link: link};
   }
 
   function toBase64(text) {
@@ -303,18 +526,8 @@
   async function render(el) {
     const id = el.dataset.fig;
     try {
-      const view = new View(parse(specFor(el)), {renderer: 'svg', container: el, hover: true});
-      await view.runAsync();
-      const marks = el.querySelectorAll('g.role-mark path, g.role-mark line, g.role-mark text').length;
-      el.dataset.marks = String(marks);
-      if (!marks) throw new Error('chart ' + id + ' drew no marks');
+      const {svg, link} = el.dataset.heatmap !== undefined ? await renderHeatmap(el) : await renderVega(el);
       el.dataset.state = 'chart';
-      const svg = await view.toSVG();
-      const link = document.createElement('a');
-      link.className = 'svg-link';
-      link.textContent = 'SVG';
-      link.download = id + '.svg';
-      link.href = URL.createObjectURL(new Blob([svg], {type: 'image/svg+xml'}));
       el.parentElement.querySelector('figcaption').appendChild(link);
       return {id: id, svg: svg};
     } catch (e) {

@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Opens a tessera report in Debian's headless Chromium (python3-selenium + chromium-driver) and
-checks what a reader would see: no console error, every figure either drawn (an SVG with marks)
-or replaced by its one-line notice, every figure with data rows drawn, the tables present, the
-headline verdict's summary line shown at the top (its own screenshot not blank, its counts equal
-to the table's verdict cells), and a screenshot that is not blank.
+checks what a reader would see: no console error, every figure either drawn (an SVG with marks;
+a heat map, a canvas whose tiles cover its plot in every configuration of its menu) or replaced by
+its one-line notice, every figure with data rows drawn, the tables present, the headline verdict's
+summary line shown at the top (its own screenshot not blank, its counts equal to the table's
+verdict cells), and a screenshot that is not blank.
 
 Usage: report_browser_check.py REPORT.html SCREENSHOT.png [--expect-chart ID ...] [--expect-notice ID ...]
 Exit 0 when every check passes; prints one line per failed check otherwise.
@@ -11,6 +12,7 @@ Exit 0 when every check passes; prints one line per failed check otherwise.
 import argparse
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -72,7 +74,9 @@ def main():
               notice: !!f.querySelector('.notice'),
               state: chart ? (chart.dataset.state || '') : 'notice',
               marks: chart ? Number(chart.dataset.marks || 0) : 0,
+              heatmap: chart ? chart.dataset.heatmap !== undefined : false,
               svg: chart ? chart.querySelectorAll('svg').length : 0,
+              canvas: chart ? chart.querySelectorAll('canvas').length : 0,
               error: chart ? (chart.dataset.renderError || '') : '',
             };
           }
@@ -85,7 +89,8 @@ def main():
         for fid, f in sorted(state["figures"].items()):
             if f["error"]:
                 failures.append(f"{fid}: render error: {f['error']}")
-            if f["rows"] > 0 and (f["state"] != "chart" or f["svg"] != 1 or f["marks"] <= 0):
+            drawn = f["canvas"] == 1 if f["heatmap"] else f["svg"] == 1
+            if f["rows"] > 0 and (f["state"] != "chart" or not drawn or f["marks"] <= 0):
                 failures.append(f"{fid}: has {f['rows']} data rows but no drawn chart ({f})")
             if f["rows"] == 0 and not f["notice"]:
                 failures.append(f"{fid}: no data rows and no notice")
@@ -103,11 +108,13 @@ def main():
                 failures.append(f"{fid}: expected its one-line notice, got {f}")
         # Heat maps: every configuration (and difference) of the menu draws its tiles of the first
         # metric (cycles), and of the last one (the highest core) either its tiles or the line
-        # saying that configuration has no such core; no error either way.
+        # saying that configuration has no such core; no error either way. Drawn tiles are read
+        # back from the canvas: no pixel of the plot is the page's white (no colour of either
+        # scheme is), so a map that drew nothing, or only part of its grid, fails.
         from selenium.webdriver.support.ui import Select
         for chart in driver.find_elements("css selector", "div.chart[data-heatmap]"):
             fid = chart.get_attribute("data-fig")
-            selects = chart.find_elements("css selector", ".vega-bindings select")
+            selects = chart.find_elements("css selector", ".heatmap-menus select")
             if len(selects) != 2:
                 failures.append(f"{fid}: {len(selects)} menus, expected metric and configuration")
                 continue
@@ -117,16 +124,39 @@ def main():
                 for m in (len(metric.options) - 1, 0):
                     metric.select_by_index(m)
                     time.sleep(0.05)
-                    tiles, text = driver.execute_script(
-                        "const c = arguments[0];"
-                        "return [c.querySelectorAll('g.mark-rect.role-mark path').length,"
-                        "        Array.from(c.querySelectorAll('g.mark-text.role-mark text')).map((t) => t.textContent).join('')];",
+                    tiles, note, pixels, blank = driver.execute_script("""
+                      const c = arguments[0], canvas = c.querySelector('canvas.heatmap');
+                      if (!canvas) return [0, '', 0, 0];
+                      const k = canvas.width / parseFloat(canvas.style.width);
+                      const [x, y, w, h] = canvas.dataset.plot.split(',').map((v) => Math.round(Number(v) * k));
+                      const d = canvas.getContext('2d').getImageData(x, y, w, h).data;
+                      let blank = 0;
+                      for (let i = 0; i < d.length; i += 4)
+                        if (d[i] === 255 && d[i + 1] === 255 && d[i + 2] === 255) ++blank;
+                      return [Number(c.dataset.tiles || 0), c.dataset.note || '', d.length / 4, blank];""",
                         chart)
                     what = f"{fid}: {metric.options[m].text} of {view.options[i].text}"
                     if m == 0 and tiles == 0:
                         failures.append(what + ": no tiles")
-                    if tiles == 0 and "is not measured" not in text:
+                    if tiles == 0 and "is not measured" not in note:
                         failures.append(what + ": neither tiles nor a note")
+                    if tiles > 0 and (pixels == 0 or blank > 0):
+                        failures.append(f"{what}: {blank} of the plot's {pixels} pixels blank")
+            # Hovering a tile reads its value (the centre of its level) on the title and the line
+            # under the menus.
+            hovered = driver.execute_script("""
+              const c = arguments[0].querySelector('canvas.heatmap');
+              const [x, y, w, h] = c.dataset.plot.split(',').map(Number);
+              const map = JSON.parse(document.getElementById('tessera-data').textContent).heatmaps
+                .find((m) => m.capture === arguments[0].dataset.heatmap);
+              const r = c.getBoundingClientRect(), cell = w / map.width;
+              const tx = Math.min(2, map.width - 1), ty = Math.min(1, map.height - 1);
+              c.dispatchEvent(new MouseEvent('mousemove', {clientX: r.left + x + (tx + 0.5) * cell,
+                                                           clientY: r.top + y + (ty + 0.5) * cell, bubbles: true}));
+              return [tx, ty, c.title, arguments[0].querySelector('.heatmap-readout').textContent];""", chart)
+            tx, ty, title, readout = hovered
+            if not re.match(rf"^tile \({tx}, {ty}\): \u2248 -?[0-9,.]+(e[-+]?[0-9]+)?$", title) or title != readout:
+                failures.append(f"{fid}: hovering tile ({tx}, {ty}) reads {hovered}")
         for errors in [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]:
             failures.append("console error: " + errors["message"])
 
@@ -148,7 +178,6 @@ def main():
             if args.shots:
                 os.makedirs(args.shots, exist_ok=True)
                 shutil.copy(shot, os.path.join(args.shots, "verdict-summary.png"))
-            import re
             m = re.match(r"^(\d+) of (\d+) claims agree in direction, (\d+) of (\d+) within 2x", line.text)
             cells = driver.execute_script("""
               const rows = Array.from(document.querySelectorAll('table[data-fig=headlines] tr')).slice(1);

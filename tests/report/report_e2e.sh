@@ -37,6 +37,8 @@ if [ "$mode" = fixture ]; then
   "${check[@]}" "$work/report.html" "$work/page.png" --expect-chart "${charts[@]}" suite summary headlines \
     > "$work/check.txt" || { cat "$work/check.txt"; fail=1; }
   grep -q '"notices": \[\]' "$work/check.txt" || { echo "FAIL: notices on a page with every figure's data"; fail=1; }
+  # The heat maps travel as one zlib stream (0x78: base64 "eN") per capture, not per-tile numbers.
+  [ "$(grep -o '"levels":"eN' "$work/report.html" | wc -l)" = 2 ] || { echo "FAIL: heat-map levels not deflated"; fail=1; }
   for id in "${charts[@]}"; do
     if ! head -c 200 "$work/svg/$id.svg" 2>/dev/null | grep -q '<svg'; then echo "FAIL: no SVG file for $id"; fail=1; fi
   done
