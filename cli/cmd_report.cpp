@@ -671,6 +671,7 @@ int run_report(const ReportOptions& opt) {
       throw ReportError(e.what());
     }
     restrict_captures(*db, opt.captures);
+    report::materialize_measured_frames(*db);
 
     const std::vector<std::string> configs = report::configurations(*db);
     std::map<std::string, std::string> bases;

@@ -27,6 +27,17 @@ std::unique_ptr<results::ResultsDb> open_for_figures(const std::string& path) {
   return db;
 }
 
+void materialize_measured_frames(results::ResultsDb& db) {
+  // The figures name measured_frame_metrics and resolve it when they run (report/views.sql), so a
+  // table under that name serves them all; the view's own SQL stays the one definition.
+  db.query("CREATE TEMP TABLE measured_frame_rows AS SELECT * FROM measured_frame_metrics;"
+           "DROP VIEW temp.measured_frame_metrics;"
+           "CREATE TEMP TABLE measured_frame_metrics AS SELECT * FROM measured_frame_rows;"
+           "DROP TABLE temp.measured_frame_rows;"
+           "CREATE INDEX temp.measured_frame_metrics_by_config ON measured_frame_metrics (config, metric, capture, frame);",
+           [](const std::vector<std::string>&, const results::ResultsDb::Row&) {});
+}
+
 const std::string& figure_sql(std::string_view name) {
   const auto& all = embedded_figures();
   auto it = all.find(name);

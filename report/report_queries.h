@@ -23,6 +23,12 @@ void create_figure_views(results::ResultsDb& db);
 // query run SQL on.
 std::unique_ptr<results::ResultsDb> open_for_figures(const std::string& path);
 
+// For a connection that runs many figures (tessera report): replaces the temp view
+// measured_frame_metrics with a temp table of the same rows, indexed by configuration and metric,
+// so that each figure reads it rather than filtering every frame metric again. Call it after any
+// temp view that restricts frame_metrics (--captures): the rows are taken once, here.
+void materialize_measured_frames(results::ResultsDb& db);
+
 // The text of report/figures/<name>.sql; throws std::out_of_range for an unknown name.
 const std::string& figure_sql(std::string_view name);
 // Every embedded figure file, by name (without .sql).

@@ -10,7 +10,8 @@ frames(run_id, n) AS MATERIALIZED (
   SELECT run_id, count(DISTINCT frame_id) FROM frame_metric
   WHERE (run_id, frame_id) NOT IN (SELECT run_id, frame_id FROM cold) GROUP BY run_id),
 per_tile(run_id, metric_id, tile_x, tile_y, total) AS MATERIALIZED (
-  SELECT t.run_id, t.metric_id, j.key % d.tiles_x, j.key / d.tiles_x, sum(j.value)
+  -- total(), not sum(): a grid's counts are integers, and a mean over frames is not.
+  SELECT t.run_id, t.metric_id, j.key % d.tiles_x, j.key / d.tiles_x, total(j.value)
   FROM tile_grid t
   JOIN tile_grid_data d ON d.grid_id = t.grid_id
   JOIN json_each(d.grid) j

@@ -440,11 +440,11 @@ TEST(FigureSql, TilesAverageMeasuredFramesCountingMissingTilesAsZero) {
   FigureDb f(path.str());
   f.run("a.tcap", "mobile4",
         {{1, {{"sim.warm", 0}}}, {2, {{"sim.warm", 1}}}, {3, {{"sim.warm", 1}}}}, {},
-        {{1, {{0, 0, "cycles", 1000}}}, {2, {{0, 0, "cycles", 10}, {1, 0, "cycles", 6}}}, {3, {{0, 0, "cycles", 30}}}});
+        {{1, {{0, 0, "cycles", 1000}}}, {2, {{0, 0, "cycles", 10}, {1, 0, "cycles", 7}}}, {3, {{0, 0, "cycles", 30}}}});
   const Table t = run(f.db(), figure_sql("tiles"));
   ASSERT_EQ(t.rows.size(), 2u);
   EXPECT_DOUBLE_EQ(std::stod(*t.rows[0][t.column("value")]), 20);  // (10 + 30) / 2, cold frame out
-  EXPECT_DOUBLE_EQ(std::stod(*t.rows[1][t.column("value")]), 3);   // (6 + 0) / 2
+  EXPECT_DOUBLE_EQ(std::stod(*t.rows[1][t.column("value")]), 3.5);  // (7 + 0) / 2, not rounded down
   // A run with no warm frame keeps its cold ones (the rule of every figure).
   f.run("b.tcap", "mobile4", {{1, {{"sim.warm", 0}}}, {2, {{"sim.warm", 0}}}}, {},
         {{1, {{0, 0, "cycles", 100}}}, {2, {{0, 0, "cycles", 300}}}});
