@@ -254,52 +254,6 @@ FigureData load_figure(results::ResultsDb& db, const report::Figure& f) {
 using report::Grid;
 using report::HeatMaps;
 
-HeatMaps load_tiles(results::ResultsDb& db, const std::map<std::string, std::string>& bases) {
-  HeatMaps h;
-  const Table t = report::run(db, report::figure_sql("tiles"));
-  if (t.rows.empty()) return h;
-  const size_t c_capture = t.column("capture"), c_config = t.column("config"), c_metric = t.column("metric"),
-               c_x = t.column("tile_x"), c_y = t.column("tile_y"), c_value = t.column("value");
-  for (const auto& r : t.rows) {
-    if (!r[c_value] || !r[c_x] || !r[c_y]) continue;
-    Grid& g = h.captures[*r[c_capture]][*r[c_config]][*r[c_metric]];
-    const auto x = static_cast<uint32_t>(std::stoul(*r[c_x])), y = static_cast<uint32_t>(std::stoul(*r[c_y]));
-    g.cells[{x, y}] = std::stod(*r[c_value]);
-  }
-  // The difference against the base, tile by tile (a tile without a row did no work: 0).
-  for (auto& [capture, views] : h.captures) {
-    std::map<std::string, std::map<std::string, Grid>> diffs;
-    for (const auto& [config, metrics] : views) {
-      auto b = bases.find(config);
-      if (b == bases.end() || b->second == config) continue;
-      auto base_views = views.find(b->second);
-      if (base_views == views.end()) continue;
-      for (const auto& [metric, grid] : metrics) {
-        auto bg = base_views->second.find(metric);
-        if (bg == base_views->second.end()) continue;
-        Grid d;
-        for (const auto& [xy, v] : grid.cells) d.cells[xy] += v;
-        for (const auto& [xy, v] : bg->second.cells) d.cells[xy] -= v;
-        diffs[config + " \u2212 " + b->second][metric] = std::move(d);
-      }
-    }
-    for (auto& [name, metrics] : diffs) views[name] = std::move(metrics);
-    uint32_t w = 0, hgt = 0;
-    for (const auto& [view, metrics] : views)
-      for (const auto& [metric, grid] : metrics)
-        for (const auto& [xy, v] : grid.cells) {
-          w = std::max(w, xy.first + 1);
-          hgt = std::max(hgt, xy.second + 1);
-        }
-    for (auto& [view, metrics] : views)
-      for (auto& [metric, grid] : metrics) {
-        grid.width = w;
-        grid.height = hgt;
-      }
-  }
-  return h;
-}
-
 // --- the page -------------------------------------------------------------------------------
 
 void figure_json(Json& j, const FigureData& d) {
@@ -707,7 +661,7 @@ int run_report(const ReportOptions& opt) {
     }
     std::vector<FigureData> replication;
     for (const auto& f : report::replication_figures()) replication.push_back(load(f));
-    const HeatMaps tiles = load_tiles(*db, bases);
+    const HeatMaps tiles = report::load_heat_maps(*db, bases);
     for (const auto& [capture, views] : tiles.captures) chart_ids.push_back(heatmap_id(capture));
     int thumbnails = 0;
     const std::string suite = suite_html(*db, opt.png_dir, &thumbnails);

@@ -1,5 +1,7 @@
 #include "heatmaps.h"
 
+#include "report_queries.h"
+
 #include <zlib.h>
 
 #include <algorithm>
@@ -106,6 +108,62 @@ std::vector<PackedCapture> pack_heat_maps(const HeatMaps& h) {
     out.push_back(std::move(p));
   }
   return out;
+}
+
+HeatMaps load_heat_maps(results::ResultsDb& db, const std::map<std::string, std::string>& bases) {
+  HeatMaps h;
+  const Table t = run(db, figure_sql("tiles"));
+  const size_t c_capture = t.column("capture"), c_config = t.column("config"), c_metric = t.column("metric"),
+               c_frames = t.column("frames"), c_tiles_x = t.column("tiles_x"), c_grid = t.column("grid");
+  std::map<Grid*, double> frames_of;  // sums first, divided once: the mean as SQL's total() / n
+  for (const auto& r : t.rows) {
+    if (!r[c_grid] || !r[c_tiles_x] || !r[c_frames]) continue;
+    const double frames = std::stod(*r[c_frames]);
+    const auto tiles_x = static_cast<uint32_t>(std::stoul(*r[c_tiles_x]));
+    if (tiles_x == 0 || frames <= 0) continue;
+    const auto values = results::decode_tile_grid(*r[c_grid]);
+    Grid& g = h.captures[*r[c_capture]][*r[c_config]][*r[c_metric]];
+    frames_of[&g] = frames;
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (!values[i]) continue;
+      const auto x = static_cast<uint32_t>(i % tiles_x), y = static_cast<uint32_t>(i / tiles_x);
+      g.cells[{x, y}] += *values[i];
+    }
+  }
+  for (auto& [grid, frames] : frames_of)
+    for (auto& [xy, v] : grid->cells) v /= frames;
+  // The difference against the base, tile by tile (a tile without a value did no work: 0).
+  for (auto& [capture, views] : h.captures) {
+    std::map<std::string, std::map<std::string, Grid>> diffs;
+    for (const auto& [config, metrics] : views) {
+      auto b = bases.find(config);
+      if (b == bases.end() || b->second == config) continue;
+      auto base_views = views.find(b->second);
+      if (base_views == views.end()) continue;
+      for (const auto& [metric, grid] : metrics) {
+        auto bg = base_views->second.find(metric);
+        if (bg == base_views->second.end()) continue;
+        Grid d;
+        for (const auto& [xy, v] : grid.cells) d.cells[xy] += v;
+        for (const auto& [xy, v] : bg->second.cells) d.cells[xy] -= v;
+        diffs[config + " \u2212 " + b->second][metric] = std::move(d);
+      }
+    }
+    for (auto& [name, metrics] : diffs) views[name] = std::move(metrics);
+    uint32_t w = 0, hgt = 0;
+    for (const auto& [view, metrics] : views)
+      for (const auto& [metric, grid] : metrics)
+        for (const auto& [xy, v] : grid.cells) {
+          w = std::max(w, xy.first + 1);
+          hgt = std::max(hgt, xy.second + 1);
+        }
+    for (auto& [view, metrics] : views)
+      for (auto& [metric, grid] : metrics) {
+        grid.width = w;
+        grid.height = hgt;
+      }
+  }
+  return h;
 }
 
 }  // namespace tessera::report

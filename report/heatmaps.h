@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "results_db.h"
+
 namespace tessera::report {
 
 // One heat map: the tile grid's values by (x, y); a tile without a value is 0.
@@ -24,6 +26,13 @@ struct HeatMaps {
   // capture -> view -> metric -> grid
   std::map<std::string, std::map<std::string, std::map<std::string, Grid>>> captures;
 };
+
+// Every run's heat maps from the database (report/figures/tiles.sql): per tile the mean over the
+// run's measured frames (a tile without a value in a frame counts as 0), and for each
+// configuration whose base (bases: configuration -> its base) has runs on the capture, the
+// difference tile by tile. Every grid of a capture spans the capture's largest extent.
+// Throws results::Error (SQL) or std::runtime_error (a grid that does not parse).
+HeatMaps load_heat_maps(results::ResultsDb& db, const std::map<std::string, std::string>& bases);
 
 // A view that is a configuration minus its base (the name holds U+2212, MINUS SIGN).
 bool is_difference_view(const std::string& view);

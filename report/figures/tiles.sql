@@ -1,27 +1,27 @@
--- Per-tile metrics (tile_metrics: cycles, quads, core.<i>.busy_cycles) of each run, averaged over
--- its measured frames (a tile with no row in a frame counts as 0): the heat maps.
--- Columns: capture, config, metric, tile_x, tile_y, value.
--- Aggregated on the tables' integer keys and named afterwards: a suite database holds millions
--- of tiles, and grouping them by the views' names sorts strings. Each (run, frame, metric) is one
--- grid (schema/sqlite/003), expanded here with json_each.
+-- Per-tile metrics (tile_metrics: cycles, quads, core.<i>.busy_cycles, ...) of each run over its
+-- measured frames: the heat maps. One row per run, metric and measured frame with the frame's grid
+-- as stored (schema/sqlite/003: a JSON array, row-major, null where the tile has no value) and
+-- the number of frames the run measured; tessera report averages the grids tile by tile over
+-- them, a tile without a value in a frame counting as 0 (report/heatmaps.cpp, load_heat_maps).
+-- Columns: capture, config, metric, frames, tiles_x, grid.
+-- The same mean in SQL, a row per tile (slower: json_each parses every grid of every frame):
+--   SELECT capture, config, metric, j.key % tiles_x AS tile_x, j.key / tiles_x AS tile_y,
+--          total(j.value) / frames AS value
+--   FROM (<this query>), json_each(grid) j GROUP BY capture, config, metric, tile_x, tile_y
+-- Filtered on the tables' integer keys and named afterwards: a suite database holds thousands of
+-- grids, and matching them by the views' names sorts strings.
 WITH
 cold(run_id, frame_id) AS MATERIALIZED (SELECT run_id, frame_id FROM cold_frame_ids),
 frames(run_id, n) AS MATERIALIZED (
   SELECT run_id, count(DISTINCT frame_id) FROM frame_metric
-  WHERE (run_id, frame_id) NOT IN (SELECT run_id, frame_id FROM cold) GROUP BY run_id),
-per_tile(run_id, metric_id, tile_x, tile_y, total) AS MATERIALIZED (
-  -- total(), not sum(): a grid's counts are integers, and a mean over frames is not.
-  SELECT t.run_id, t.metric_id, j.key % d.tiles_x, j.key / d.tiles_x, total(j.value)
-  FROM tile_grid t
-  JOIN tile_grid_data d ON d.grid_id = t.grid_id
-  JOIN json_each(d.grid) j
-  WHERE j.type != 'null' AND (t.run_id, t.frame_id) NOT IN (SELECT run_id, frame_id FROM cold)
-  GROUP BY t.run_id, t.metric_id, j.key % d.tiles_x, j.key / d.tiles_x)
-SELECT c.name AS capture, g.name AS config, m.name AS metric, p.tile_x, p.tile_y, p.total / f.n AS value
-FROM per_tile p
-JOIN frames f  ON f.run_id = p.run_id
-JOIN run r     ON r.run_id = p.run_id
+  WHERE (run_id, frame_id) NOT IN (SELECT run_id, frame_id FROM cold) GROUP BY run_id)
+SELECT c.name AS capture, g.name AS config, m.name AS metric, f.n AS frames, d.tiles_x, d.grid
+FROM tile_grid t
+JOIN tile_grid_data d ON d.grid_id = t.grid_id
+JOIN frames f  ON f.run_id = t.run_id
+JOIN run r     ON r.run_id = t.run_id
 JOIN capture c ON c.capture_id = r.capture_id
 JOIN config g  ON g.config_id = r.config_id
-JOIN metric m  ON m.metric_id = p.metric_id
-ORDER BY capture, config, metric, p.tile_y, p.tile_x;
+JOIN metric m  ON m.metric_id = t.metric_id
+WHERE (t.run_id, t.frame_id) NOT IN (SELECT run_id, frame_id FROM cold)
+ORDER BY capture, config, metric, t.frame_id;

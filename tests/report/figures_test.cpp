@@ -12,6 +12,7 @@
 
 #include "config_spec.h"
 #include "fixture_db.h"
+#include "heatmaps.h"
 #include "report_catalogue.h"
 #include "report_queries.h"
 #include "test_util.h"
@@ -441,17 +442,30 @@ TEST(FigureSql, TilesAverageMeasuredFramesCountingMissingTilesAsZero) {
   f.run("a.tcap", "mobile4",
         {{1, {{"sim.warm", 0}}}, {2, {{"sim.warm", 1}}}, {3, {{"sim.warm", 1}}}}, {},
         {{1, {{0, 0, "cycles", 1000}}}, {2, {{0, 0, "cycles", 10}, {1, 0, "cycles", 7}}}, {3, {{0, 0, "cycles", 30}}}});
+  // The figure's rows: a grid per measured frame (the cold frame 1 left out), frame 2's 2x1.
   const Table t = run(f.db(), figure_sql("tiles"));
   ASSERT_EQ(t.rows.size(), 2u);
-  EXPECT_DOUBLE_EQ(std::stod(*t.rows[0][t.column("value")]), 20);  // (10 + 30) / 2, cold frame out
-  EXPECT_DOUBLE_EQ(std::stod(*t.rows[1][t.column("value")]), 3.5);  // (7 + 0) / 2, not rounded down
-  // A run with no warm frame keeps its cold ones (the rule of every figure).
+  EXPECT_EQ(*t.rows[0][t.column("grid")], "[10,7]");
+  EXPECT_EQ(*t.rows[0][t.column("frames")], "2");
+  EXPECT_EQ(*t.rows[1][t.column("grid")], "[30]");
+  const HeatMaps h = load_heat_maps(f.db(), {});
+  const Grid& g = h.captures.at("a.tcap").at("mobile4").at("cycles");
+  EXPECT_EQ(g.width, 2u);
+  EXPECT_EQ(g.height, 1u);
+  EXPECT_DOUBLE_EQ(g.cells.at({0, 0}), 20);   // (10 + 30) / 2
+  EXPECT_DOUBLE_EQ(g.cells.at({1, 0}), 3.5);  // (7 + 0) / 2, not rounded down
+  // A run with no warm frame keeps its cold ones (the rule of every figure); against its base,
+  // tile by tile.
   f.run("b.tcap", "mobile4", {{1, {{"sim.warm", 0}}}, {2, {{"sim.warm", 0}}}}, {},
         {{1, {{0, 0, "cycles", 100}}}, {2, {{0, 0, "cycles", 300}}}});
-  const Table u = run(f.db(), figure_sql("tiles"));
-  ASSERT_EQ(u.rows.size(), 3u);
-  EXPECT_EQ(*u.rows[2][u.column("capture")], "b.tcap");
-  EXPECT_DOUBLE_EQ(std::stod(*u.rows[2][u.column("value")]), 200);  // (100 + 300) / 2
+  f.run("b.tcap", "mobile4+x", {{1, {{"sim.warm", 0}}}}, {}, {{1, {{0, 0, "cycles", 50}, {1, 1, "cycles", 4}}}});
+  const HeatMaps u = load_heat_maps(f.db(), {{"mobile4+x", "mobile4"}});
+  EXPECT_DOUBLE_EQ(u.captures.at("b.tcap").at("mobile4").at("cycles").cells.at({0, 0}), 200);  // (100 + 300) / 2
+  const Grid& d = u.captures.at("b.tcap").at("mobile4+x \u2212 mobile4").at("cycles");
+  EXPECT_DOUBLE_EQ(d.cells.at({0, 0}), -150);
+  EXPECT_DOUBLE_EQ(d.cells.at({1, 1}), 4);
+  EXPECT_EQ(d.width, 2u);  // the capture's largest extent
+  EXPECT_EQ(d.height, 2u);
 }
 
 TEST(FigureSql, PairDeltasTakesItsPairsAndMetricsFromTheCaller) {
