@@ -37,6 +37,7 @@
 #include "report_catalogue.h"
 #include "report_queries.h"
 #include "results_db.h"
+#include "thumbnail.h"
 
 namespace tessera::cli {
 namespace {
@@ -330,11 +331,32 @@ std::string fmt(const std::optional<std::string>& v, int decimals) {
   return buf;
 }
 
+// A file path as the href of a link on the page at `page`: relative to the page's folder (the page
+// and the PNGs move together, as out/report.html and out/png/ do), percent-encoded.
+std::string href_from(const fs::path& page, const fs::path& file) {
+  std::error_code ec;
+  fs::path rel = fs::relative(fs::absolute(file, ec), fs::absolute(page, ec).parent_path(), ec);
+  if (ec || rel.empty()) rel = fs::absolute(file, ec);
+  std::string out;
+  for (unsigned char c : rel.generic_string()) {
+    if (std::isalnum(c) || std::strchr("/-._~", c)) {
+      out += static_cast<char>(c);
+    } else {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", c);
+      out += buf;
+    }
+  }
+  return out;
+}
+
 // The suite table and, with --png, the worst replayed frame of each capture beside the presented
 // one. PNGs are read from the folder tessera replay --png wrote (DIR/<capture>/frameN.png and
 // frameN-presented.png) and embedded as data URIs: the database stays a table of numbers, and the
-// page carries the images it shows.
-std::string suite_html(results::ResultsDb& db, const std::string& png_dir, int* thumbnails) {
+// page carries the images it shows. The page shows them 240 px wide, so each is embedded shrunk to
+// at most report::kThumbnailMaxWidth (report/thumbnail.h; a full-size frame is 0.5-2 MB), linked to
+// its full-size file, whose path is printed under it.
+std::string suite_html(results::ResultsDb& db, const std::string& png_dir, const fs::path& page, int* thumbnails) {
   const Table t = report::run(db, report::figure_sql("suite"));
   std::string s = "<section id=\"suite\"><h2>The suite</h2>\n";
   s += "<p>Each capture as replayed: resolution, frames in the database, and per frame the draws, quads and "
@@ -386,10 +408,18 @@ std::string suite_html(results::ResultsDb& db, const std::string& png_dir, int* 
     }
     s += "<div class=\"thumb\"><div>" + html(label) + ", frame " + html(*frame) + " (lowest PSNR " +
          psnr(r[t.column("psnr_min_db")]) + " dB)</div>";
-    s += "<figure><img alt=\"replayed\" src=\"data:image/png;base64," + base64(read_file(replayed)) +
-         "\"><figcaption>replayed</figcaption></figure>";
-    s += "<figure><img alt=\"presented\" src=\"data:image/png;base64," + base64(read_file(presented)) +
-         "\"><figcaption>presented</figcaption></figure></div>\n";
+    std::string full;
+    for (const auto& [file, name] : {std::pair{replayed, "replayed"}, std::pair{presented, "presented"}}) {
+      report::Thumbnail th;
+      std::string error;
+      if (!report::png_thumbnail(file.string(), report::kThumbnailMaxWidth, &th, &error)) throw ReportError(error);
+      const std::string href = html(href_from(page, file));
+      s += std::string("<figure><a href=\"") + href + "\"><img alt=\"" + name + "\" src=\"data:image/png;base64," +
+           base64(th.png) + "\"></a><figcaption>" + name + "</figcaption></figure>";
+      full += std::string(full.empty() ? "" : ", ") + "<a href=\"" + href + "\">" + html(file.string()) + "</a> (" +
+              std::to_string(th.source_width) + "x" + std::to_string(th.source_height) + ")";
+    }
+    s += "<div class=\"full\">Full size: " + full + "</div></div>\n";
     ++*thumbnails;
   }
   return s + "</div></section>\n";
@@ -664,7 +694,7 @@ int run_report(const ReportOptions& opt) {
     const HeatMaps tiles = report::load_heat_maps(*db, bases);
     for (const auto& [capture, views] : tiles.captures) chart_ids.push_back(heatmap_id(capture));
     int thumbnails = 0;
-    const std::string suite = suite_html(*db, opt.png_dir, &thumbnails);
+    const std::string suite = suite_html(*db, opt.png_dir, opt.output, &thumbnails);
     const std::string summary = summary_html(*db, configs, bases);
 
     Json j;

@@ -157,6 +157,16 @@ def main():
             tx, ty, title, readout = hovered
             if not re.match(rf"^tile \({tx}, {ty}\): \u2248 -?[0-9,.]+(e[-+]?[0-9]+)?$", title) or title != readout:
                 failures.append(f"{fid}: hovering tile ({tx}, {ty}) reads {hovered}")
+        # Thumbnails (--png): each decodes, is at most 480 pixels wide (twice the 240 it is drawn)
+        # and links its full-size file.
+        for thumb in driver.execute_script("""
+          return Array.from(document.querySelectorAll('.thumb img')).map((i) => [
+            i.alt, i.complete, i.naturalWidth, i.naturalHeight, i.getBoundingClientRect().width,
+            i.closest('a') ? i.closest('a').getAttribute('href') : null]);"""):
+            alt, complete, nw, nh, shown, href = thumb
+            if not complete or nw == 0 or nh == 0 or nw > 480 or round(shown) != 242 or not href:
+                failures.append(f"thumbnail {alt}: loaded {complete}, {nw}x{nh}, drawn {shown} px wide, "
+                                f"link {href} (expected a decoded image at most 480 wide, drawn 240 + border, linked)")
         for errors in [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]:
             failures.append("console error: " + errors["message"])
 

@@ -116,6 +116,14 @@ done
   > "$work/check.txt" || { cat "$work/check.txt"; fail=1; }
 thumbs=$(grep -o 'src="data:image/png;base64,' "$work/report.html" | wc -l)
 [ "$thumbs" = 4 ] || { echo "FAIL: $thumbs thumbnails, expected replayed + presented for 2 captures"; fail=1; }
+# Each embedded shrunk to 480 pixels wide (report/thumbnail.h): the 640x360 frames as 480x270.
+sizes=$(grep -o 'src="data:image/png;base64,[A-Za-z0-9+/]\{32\}' "$work/report.html" | cut -d, -f2 |
+        while read -r b; do echo "$b" | base64 -d | od -An -tu1 -j16 -N8 | awk '{print $1*2^24+$2*2^16+$3*2^8+$4 "x" $5*2^24+$6*2^16+$7*2^8+$8}'; done | sort -u)
+[ "$sizes" = 480x270 ] || { echo "FAIL: thumbnails of $sizes, expected 480x270"; fail=1; }
+# A frame PNG that does not decode: one line naming it.
+cp -r "$work/png" "$work/badpng"
+for f in "$work/badpng/vkcube"/*.png; do echo "not a PNG" > "$f"; done
+expect_fail 1 "badpng/vkcube/frame[0-9]*\.png: cannot decode PNG (" "$tessera" report "$work/r.db" -o "$work/x.html" --png "$work/badpng"
 for id in heatmap-vkcube heatmap-glmark2-texture replication-avg; do
   head -c 200 "$work/svg/$id.svg" | grep -q '<svg' || { echo "FAIL: no SVG for $id"; fail=1; }
 done
