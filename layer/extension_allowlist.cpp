@@ -72,6 +72,7 @@ constexpr std::string_view kAllowed[] = {
     "VK_EXT_calibrated_timestamps",
     "VK_EXT_tooling_info",
     "VK_EXT_debug_marker",
+    "VK_EXT_frame_boundary",  // frame metadata on submissions; offered by the layer at marker boundaries
     "VK_EXT_primitive_topology_list_restart",
     "VK_EXT_non_seamless_cube_map",
     "VK_EXT_image_2d_view_of_3d",

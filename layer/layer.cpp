@@ -13,6 +13,7 @@
 #include "generated/vulkan_intercept.h"
 #include "layer_state.h"
 #include "platform.h"
+#include "vk_ext_frame_boundary.h"
 
 #define TESSERA_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -307,6 +308,36 @@ namespace {
 
 InstanceData* instance_of_physical(VkPhysicalDevice pd) { return instance_data(dispatch_key(pd)); }
 
+// At marker boundaries the layer offers VK_EXT_frame_boundary whether or not the driver has it:
+// the extension only attaches metadata to submissions (a VkFrameBoundaryEXT in their pNext
+// chains), which the layer reads and a driver without the extension skips ("Valid Usage for
+// Structure Pointer Chains": a component skips structures of extensions it does not support).
+bool offers_frame_boundary() {
+  bool offered = false;
+  guarded("vkEnumerateDeviceExtensionProperties", [&] {
+    const Session* s = Session::get();
+    offered = s != nullptr && s->boundary() == FrameBoundary::kMarker;
+  });
+  return offered;
+}
+
+VkExtensionProperties frame_boundary_properties() {
+  VkExtensionProperties p{};
+  std::strncpy(p.extensionName, VK_EXT_FRAME_BOUNDARY_EXTENSION_NAME, VK_MAX_EXTENSION_NAME_SIZE - 1);
+  p.specVersion = VK_EXT_FRAME_BOUNDARY_SPEC_VERSION;
+  return p;
+}
+
+bool driver_has_extension(InstanceData* inst, VkPhysicalDevice pd, const char* name) {
+  uint32_t n = 0;
+  if (inst->vk.EnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr) != VK_SUCCESS) return false;
+  std::vector<VkExtensionProperties> all(n);
+  if (inst->vk.EnumerateDeviceExtensionProperties(pd, nullptr, &n, all.data()) < VK_SUCCESS) return false;
+  for (uint32_t i = 0; i < n; ++i)
+    if (std::strcmp(all[i].extensionName, name) == 0) return true;
+  return false;
+}
+
 VkResult filtered_extensions(InstanceData* inst, VkPhysicalDevice pd, uint32_t* count,
                              VkExtensionProperties* props);
 
@@ -317,7 +348,15 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevi
                                                                   uint32_t* count,
                                                                   VkExtensionProperties* props) {
   if (layer != nullptr && std::strcmp(layer, kLayerName) == 0) {
-    *count = 0;  // the layer itself adds no extension
+    // The layer's own extension: VK_EXT_frame_boundary, at marker frame boundaries only.
+    const bool offered = offers_frame_boundary();
+    if (props == nullptr || !offered) {
+      *count = offered ? 1 : 0;
+      return VK_SUCCESS;
+    }
+    if (*count < 1) return VK_INCOMPLETE;
+    props[0] = frame_boundary_properties();
+    *count = 1;
     return VK_SUCCESS;
   }
   InstanceData* inst = instance_of_physical(pd);
@@ -355,6 +394,12 @@ VkResult filtered_extensions(InstanceData* inst, VkPhysicalDevice pd, uint32_t* 
       s->write(cap::HiddenExtensionRecord{e.extensionName, e.specVersion});
     }
   }
+  if (s->boundary() == FrameBoundary::kMarker &&
+      std::none_of(all.begin(), all.end(), [](const VkExtensionProperties& e) {
+        return std::strcmp(e.extensionName, VK_EXT_FRAME_BOUNDARY_EXTENSION_NAME) == 0;
+      })) {
+    shown.push_back(frame_boundary_properties());
+  }
   if (props == nullptr) {
     *count = static_cast<uint32_t>(shown.size());
     return VK_SUCCESS;
@@ -366,7 +411,15 @@ VkResult filtered_extensions(InstanceData* inst, VkPhysicalDevice pd, uint32_t* 
 }
 
 void filter_features(VkPhysicalDeviceFeatures2* f) {
-  if (Session::get() != nullptr) hide_features(f->pNext);
+  const Session* s = Session::get();
+  if (s == nullptr) return;
+  hide_features(f->pNext);
+  if (s->boundary() != FrameBoundary::kMarker) return;
+  for (auto* c = static_cast<VkBaseOutStructure*>(f->pNext); c != nullptr; c = c->pNext) {
+    if (c->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FRAME_BOUNDARY_FEATURES_EXT) {
+      reinterpret_cast<VkPhysicalDeviceFrameBoundaryFeaturesEXT*>(c)->frameBoundary = VK_TRUE;
+    }
+  }
 }
 
 }  // namespace
@@ -468,7 +521,25 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
   InstanceData* inst = instance_of_physical(pd);
   auto create = reinterpret_cast<PFN_vkCreateDevice>(gipa(inst->instance, "vkCreateDevice"));
   if (create == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
-  const VkResult r = create(pd, ci, alloc, out);
+  // VK_EXT_frame_boundary offered by the layer (offers_frame_boundary) is the layer's own: the
+  // driver is not asked for it. Its feature structure stays in the chain, which the driver skips.
+  VkDeviceCreateInfo down_ci = *ci;
+  std::vector<const char*> down_extensions;
+  guarded("vkCreateDevice", [&] {
+    bool enabled = false;
+    for (uint32_t i = 0; i < ci->enabledExtensionCount; ++i) {
+      if (std::strcmp(ci->ppEnabledExtensionNames[i], VK_EXT_FRAME_BOUNDARY_EXTENSION_NAME) == 0) {
+        enabled = true;
+      } else {
+        down_extensions.push_back(ci->ppEnabledExtensionNames[i]);
+      }
+    }
+    if (enabled && offers_frame_boundary() && !driver_has_extension(inst, pd, VK_EXT_FRAME_BOUNDARY_EXTENSION_NAME)) {
+      down_ci.enabledExtensionCount = static_cast<uint32_t>(down_extensions.size());
+      down_ci.ppEnabledExtensionNames = down_extensions.data();
+    }
+  });
+  const VkResult r = create(pd, &down_ci, alloc, out);
   if (r != VK_SUCCESS) return r;
   // As for the instance: no dispatch table, no device.
   std::unique_ptr<DeviceData> data;

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "layer_state.h"
+#include "vk_ext_frame_boundary.h"
 #include "staging.h"
 
 namespace tessera::layer {
@@ -111,8 +112,15 @@ VKAPI_ATTR void VKAPI_CALL DestroySwapchainKHR(VkDevice device, VkSwapchainKHR s
 VKAPI_ATTR VkResult VKAPI_CALL QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR* info) {
   DeviceData* d = device_of(queue);
   Session* s = Session::get();
-  // Frames end at submits or markers: a present is the application's own business.
-  if (s != nullptr && s->boundary() != FrameBoundary::kPresent) return down(d->vk.QueuePresentKHR(queue, info));
+  // Frames end at submits or markers: a present is the application's own business, unless at
+  // marker boundaries its VkFrameBoundaryEXT flags the frame's end (VK_EXT_frame_boundary), which
+  // then ends as at a present boundary: read back before the image goes to the presentation engine.
+  if (s != nullptr && s->boundary() != FrameBoundary::kPresent &&
+      !(s->boundary() == FrameBoundary::kMarker && ends_frame(info->pNext))) {
+    return down(d->vk.QueuePresentKHR(queue, info));
+  }
+  // At marker boundaries one thread at a time ends a frame (QueueSubmit); a no-op at presents.
+  const auto boundary = s != nullptr ? s->boundary_lock() : std::unique_lock<std::mutex>();
   VkResult r = VK_SUCCESS;
   if (s != nullptr && s->in_captured_frame()) {
     // Render targets as the frame ends: wait for the frame's work on this queue first.

@@ -7,6 +7,7 @@
 
 #include "descriptors.h"
 #include "layer_state.h"
+#include "vk_ext_frame_boundary.h"
 
 namespace tessera::layer {
 
@@ -1199,6 +1200,20 @@ void end_submitted_frame(DeviceData* d, Session* s, VkQueue queue, uint32_t comm
   end_frame_on_queue(d, s, queue, "vkQueueSubmit");
 }
 
+// Frames delimited by markers: a submission whose VkFrameBoundaryEXT flags the frame's end
+// (VK_FRAME_BOUNDARY_FRAME_END_BIT_EXT) ends it once the call went down, as the debug label does.
+template <class SubmitInfo>
+void end_marked_frame(DeviceData* d, Session* s, VkQueue queue, uint32_t n, const SubmitInfo* submits,
+                      const char* hook) {
+  if (s == nullptr || s->boundary() != FrameBoundary::kMarker) return;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (ends_frame(submits[i].pNext)) {
+      end_frame_on_queue(d, s, queue, hook);
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t n, const VkSubmitInfo* submits,
@@ -1221,7 +1236,10 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t n, const VkSu
   const VkResult r = down(d->vk.QueueSubmit(queue, n, submits, fence));
   uint32_t count = 0;
   for (uint32_t i = 0; i < n; ++i) count += submits[i].commandBufferCount;
-  if (r == VK_SUCCESS) end_submitted_frame(d, s, queue, count);
+  if (r == VK_SUCCESS) {
+    end_submitted_frame(d, s, queue, count);
+    end_marked_frame(d, s, queue, n, submits, "vkQueueSubmit");
+  }
   return r;
 }
 
@@ -1246,7 +1264,10 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t n,
   const VkResult r = down(d->vk.QueueSubmit2(queue, n, submits, fence));
   uint32_t count = 0;
   for (uint32_t i = 0; i < n; ++i) count += submits[i].commandBufferInfoCount;
-  if (r == VK_SUCCESS) end_submitted_frame(d, s, queue, count);
+  if (r == VK_SUCCESS) {
+    end_submitted_frame(d, s, queue, count);
+    end_marked_frame(d, s, queue, n, submits, "vkQueueSubmit2");
+  }
   return r;
 }
 

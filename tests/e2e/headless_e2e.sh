@@ -6,7 +6,8 @@
 #    (PSNR >= 35 dB, no skipped draw),
 #  - the replayed last frame matches what vkscene itself read back (--dump-last-frame, >= 35 dB),
 #  - the capture records submit as its boundary,
-#  - at marker boundaries (a queue debug label) the frames are the application's own four,
+#  - at marker boundaries (a queue debug label) the frames are the application's own four, and
+#    the same with VK_EXT_frame_boundary (offered by the layer; headless and in a window),
 #  - a trigger armed by content (--arm-draws) fires after three frames that draw enough, never
 #    when none does,
 #  - the model's timeline of the last frame (tessera replay --trace) is trace-event JSON whose
@@ -61,6 +62,30 @@ mlow=$("$tessera" query "$work/m.db" "SELECT count(*) FROM frame f WHERE NOT EXI
          WHERE p.frame = f.present AND p.metric = 'replay.psnr_db' AND p.value >= 35)" --csv | tail -n +2)
 [ "$mlow" = 0 ] && echo "ok: every marker frame is at >= 35 dB against its final colour target" ||
   { echo "FAIL: $mlow marker frames without a PSNR >= 35 dB"; cat "$work/mreplay.txt"; fail=1; }
+
+# VK_EXT_frame_boundary at marker boundaries: lavapipe lacks the extension, the layer offers it;
+# vkscene --frame-boundary-ext flags each frame's last submission (headless its submit, in a
+# window its present) with VK_FRAME_BOUNDARY_FRAME_END_BIT_EXT, which ends the frame.
+ext_err=$("${app[@]}" --frame-boundary-ext 2>&1 >/dev/null) && rc=0 || rc=$?
+[ "$rc" != 0 ] && [[ "$ext_err" == *"does not offer VK_EXT_frame_boundary"* ]] &&
+  echo "ok: without the layer the driver does not offer VK_EXT_frame_boundary" ||
+  { echo "FAIL: vkscene --frame-boundary-ext without the layer: rc=$rc: $ext_err"; fail=1; }
+ext_frames() {  # ext_frames NAME MODE [xvfb-run ...]: capture vkscene --frame-boundary-ext at marker boundaries
+  local name=$1 mode=$2; shift 2
+  "$@" "$tessera" capture --frame-boundary marker --frames 1-64 -o "$work/$name.tcap" -- "$vkscene" $mode \
+    --frames 4 --width 640 --height 360 --frame-boundary-ext > "$work/$name.log" 2>&1 || { cat "$work/$name.log"; return 1; }
+  local n low
+  n=$("$tessera" info "$work/$name.tcap" | sed -n 's/^frames *\([0-9]*\).*/\1/p' | head -1)
+  "$tessera" replay "$work/$name.tcap" --db "$work/$name.db" --config mobile4 --quiet > "$work/$name.replay" || return 1
+  low=$("$tessera" query "$work/$name.db" "SELECT count(*) FROM frame f WHERE NOT EXISTS (SELECT 1 FROM frame_metrics p
+         WHERE p.frame = f.present AND p.metric = 'replay.psnr_db' AND p.value >= 35)" --csv | tail -n +2)
+  [ "$n" = 4 ] && [ "$low" = 0 ] || { echo "$name: $n frames, $low below 35 dB"; cat "$work/$name.replay"; return 1; }
+}
+ext_frames e --headless && echo "ok: VK_EXT_frame_boundary headless (submits): 4 frames, each >= 35 dB" ||
+  { echo "FAIL: VK_EXT_frame_boundary headless"; fail=1; }
+ext_frames w "" xvfb-run -a -s '-screen 0 640x360x24' && grep -q "^  presented_image  *4$" <("$tessera" info "$work/w.tcap") &&
+  echo "ok: VK_EXT_frame_boundary in a window (presents): 4 frames with their presented images, each >= 35 dB" ||
+  { echo "FAIL: VK_EXT_frame_boundary in a window"; fail=1; }
 
 # Trigger by content: vkscene draws 54 draws a frame and its uploads none, so three frames in a
 # row of at least 50 fire the trigger (the next two are captured, 54 draws each); at least 60

@@ -266,7 +266,7 @@ void Device::insertLabel(const char* name) const {
     insertLabel_(queue, &label);
 }
 
-void Device::createDevice(bool windowed, float wantedAnisotropy) {
+void Device::createDevice(bool windowed, float wantedAnisotropy, bool frameBoundary) {
     VkPhysicalDeviceFeatures supported{};
     vkGetPhysicalDeviceFeatures(physical, &supported);
     // Anisotropic filtering is optional in Vulkan (samplerAnisotropy); lavapipe has it. Without
@@ -279,6 +279,29 @@ void Device::createDevice(bool windowed, float wantedAnisotropy) {
 
     std::vector<const char*> extensions;
     if (windowed) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+    // VK_EXT_frame_boundary: its extension and its feature, as any application enables them.
+    VkPhysicalDeviceFrameBoundaryFeaturesEXT frameBoundaryFeature{};
+    frameBoundaryFeature.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FRAME_BOUNDARY_FEATURES_EXT;
+    if (frameBoundary) {
+        std::uint32_t n = 0;
+        check(vkEnumerateDeviceExtensionProperties(physical, nullptr, &n, nullptr),
+              "vkEnumerateDeviceExtensionProperties");
+        std::vector<VkExtensionProperties> available(n);
+        check(vkEnumerateDeviceExtensionProperties(physical, nullptr, &n, available.data()),
+              "vkEnumerateDeviceExtensionProperties");
+        if (!hasExtension(available, VK_EXT_FRAME_BOUNDARY_EXTENSION_NAME)) {
+            throw Error("--frame-boundary-ext: " + std::string(properties.deviceName) +
+                        " does not offer VK_EXT_frame_boundary");
+        }
+        VkPhysicalDeviceFeatures2 query{};
+        query.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+        query.pNext = &frameBoundaryFeature;
+        vkGetPhysicalDeviceFeatures2(physical, &query);
+        if (frameBoundaryFeature.frameBoundary != VK_TRUE) {
+            throw Error("--frame-boundary-ext: the frameBoundary feature is not supported");
+        }
+        extensions.push_back(VK_EXT_FRAME_BOUNDARY_EXTENSION_NAME);
+    }
 
     const float priority = 1.0f;
     VkDeviceQueueCreateInfo queueInfo{};
@@ -294,6 +317,7 @@ void Device::createDevice(bool windowed, float wantedAnisotropy) {
     info.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
     info.ppEnabledExtensionNames = extensions.data();
     info.pEnabledFeatures = &enabled;
+    if (frameBoundary) info.pNext = &frameBoundaryFeature;
     check(vkCreateDevice(physical, &info, nullptr, &device), "vkCreateDevice");
     vkGetDeviceQueue(device, queueFamily, 0, &queue);
     if (labels_) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "vkutil.h"
+#include "vk_ext_frame_boundary.h"
 
 #include <atomic>
 #include <cstdint>
@@ -25,7 +26,8 @@ public:
     // surface may be VK_NULL_HANDLE (headless); otherwise the queue must be able to present to it.
     void pickPhysicalDevice(VkSurfaceKHR surface);
     // maxAnisotropy: what the anisotropic sampler should use (clamped to the device limit).
-    void createDevice(bool windowed, float wantedAnisotropy);
+    // frameBoundary: enable VK_EXT_frame_boundary (throws Error when the device lacks it).
+    void createDevice(bool windowed, float wantedAnisotropy, bool frameBoundary = false);
     // Destroys device and instance (also done by the destructor). Messages the validation layer
     // reports while destroying (leaked objects) still reach the counter.
     void destroy();

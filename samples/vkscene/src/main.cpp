@@ -200,7 +200,7 @@ RunResult render(const Options& options, Device& device) {
                     std::to_string(device.properties.limits.maxFramebufferWidth) + "x" +
                     std::to_string(device.properties.limits.maxFramebufferHeight));
     }
-    device.createDevice(windowed, static_cast<float>(options.anisotropy));
+    device.createDevice(windowed, static_cast<float>(options.anisotropy), options.frameBoundaryExt);
 
     Swapchain swapchain;
     HeadlessTargets headless;
@@ -326,6 +326,13 @@ RunResult render(const Options& options, Device& device) {
             submit.signalSemaphoreCount = 1;
             submit.pSignalSemaphores = &sync.rendered[target];
         }
+        // VK_EXT_frame_boundary: the frame's last submission flags its end, with the frame number
+        // as its identifier (headless, the submit; in a window, the present below).
+        VkFrameBoundaryEXT boundary{};
+        boundary.sType = VK_STRUCTURE_TYPE_FRAME_BOUNDARY_EXT;
+        boundary.flags = VK_FRAME_BOUNDARY_FRAME_END_BIT_EXT;
+        boundary.frameID = frame;
+        if (options.frameBoundaryExt && !windowed) submit.pNext = &boundary;
         check(vkQueueSubmit(device.queue, 1, &submit, sync.inFlight[slot]), "vkQueueSubmit");
         // Where a capture at marker boundaries ends the frame (tessera capture --frame-boundary
         // marker; the capture layer's README).
@@ -339,6 +346,7 @@ RunResult render(const Options& options, Device& device) {
             present.swapchainCount = 1;
             present.pSwapchains = &swapchain.swapchain;
             present.pImageIndices = &target;
+            if (options.frameBoundaryExt) present.pNext = &boundary;
             const VkResult r = vkQueuePresentKHR(device.queue, &present);
             if (r == VK_ERROR_OUT_OF_DATE_KHR || r == VK_SUBOPTIMAL_KHR) {
                 if (!last) recreate();

@@ -25,7 +25,7 @@ bool parseUint(std::string_view text, std::uint32_t lo, std::uint32_t hi, std::u
 const char* usage() {
     return "usage: vkscene [--frames N] [--width W] [--height H] [--headless]\n"
            "               [--present-mode fifo|mailbox|immediate] [--dump-last-frame FILE.ppm]\n"
-           "               [--validate] [--frame-labels]\n"
+           "               [--validate] [--frame-labels] [--frame-boundary-ext]\n"
            "  --frames N            render exactly N frames (default 100); animation depends\n"
            "                        only on the frame number, so runs are reproducible\n"
            "  --width/--height      render size (default 1280x720)\n"
@@ -40,7 +40,12 @@ const char* usage() {
            "                        validation; exit code 3 if it reports anything\n"
            "  --frame-labels        after each frame's submit, insert the queue debug label\n"
            "                        tessera.frame_end (VK_EXT_debug_utils): where a capture at\n"
-           "                        marker boundaries ends a frame\n";
+           "                        marker boundaries ends a frame\n"
+           "  --frame-boundary-ext  enable VK_EXT_frame_boundary and flag each frame's last\n"
+           "                        submission (the submit headless, the present in a window)\n"
+           "                        with VK_FRAME_BOUNDARY_FRAME_END_BIT_EXT and its frame\n"
+           "                        number; fails if the device does not offer it (the capture\n"
+           "                        layer does at marker boundaries)\n";
 }
 
 std::optional<Options> parseOptions(int argc, char** argv, std::string& error, bool& help) {
@@ -98,6 +103,8 @@ std::optional<Options> parseOptions(int argc, char** argv, std::string& error, b
             options.validate = true;
         } else if (name == "--frame-labels" && !hasValue) {
             options.frameLabels = true;
+        } else if (name == "--frame-boundary-ext" && !hasValue) {
+            options.frameBoundaryExt = true;
         } else if (name == "--present-mode") {
             if (!takeValue()) return std::nullopt;
             if (value == "fifo") {

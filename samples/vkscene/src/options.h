@@ -21,6 +21,7 @@ struct Options {
     std::string dumpLastFrame;        // PPM path for the last frame, empty = no dump
     std::uint32_t resizeAt = 0;  // windowed: halve the window after this many frames (0 = never)
     bool frameLabels = false;    // a queue debug label "tessera.frame_end" after each frame
+    bool frameBoundaryExt = false;  // VK_EXT_frame_boundary: each frame's last submission ends it
 };
 
 // Parses argv. On bad input returns nothing and sets `error` to one line naming the problem;
