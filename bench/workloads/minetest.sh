@@ -9,10 +9,20 @@
 # gives the game window the input focus (without a window manager nobody else does) and moves
 # the mouse 8 pixels right every 0.1 s, so the camera turns slowly around the spawn point.
 #
-# Frames: presents 300-302. Joining the local server and generating the map around the spawn
-# point take the first few seconds; by present 300 (30-90 s in) the terrain, trees, water and sky
-# are meshed and drawn, with the hotbar and the wielded hand over them.
+# Frames: three, by content (lib.sh, wl_min_draws). Probe capture of presents 1-350 at 1280x720
+# (draw records per present): the loading screens (a progress bar over the menu clouds: "Connecting
+# to server", "Media...", "Loading textures", "Done!") draw 13-49 draws, presents 1-45; the first
+# presents in the world have no terrain yet (grey sky, hotbar, hearts, hand, the server's chat
+# lines) and draw 216-235, presents 46-48; the terrain appears, 437-650, presents 49-69; then the
+# forest by the lake, 757-2549 as the camera turns (a full turn is about 60 presents there). So the
+# capture starts after 24 presents in a row of at least 400 draws (above the empty world, below the
+# meshed one), and a capture under 400 a frame is retried. The former fixed range (presents
+# 300-302: 30-90 s in) was a proxy for the same state that shifted with machine speed.
+# --frames A-B still takes presents A-B (the default range 300-302 only sizes the capture: three
+# frames), checked the same.
 . "$(dirname "$0")/lib.sh"
+wl_min_draws=400
+wl_arm_frames=24
 wl_init 300-302 600 "$@"
 wl_require minetest xdotool xvfb
 
