@@ -771,14 +771,15 @@ int run_report(const ReportOptions& opt) {
         }
       const auto& metrics = views.at(config);
       const std::string metric = metrics.count("cycles") ? "cycles" : metrics.begin()->first;
-      page += "<p class=\"note\">The colours are quantised to " + std::to_string(report::kHeatMapLevels) +
-              " levels per map, over the map's own range (a difference's symmetric about 0), and a tile's "
-              "tooltip gives the centre of its level. The exact values, per frame, are in the database's "
+      page += "<p class=\"note\">The colours are quantised to " + std::to_string(report::kHeatMapSteps + 1) +
+              " levels per map, evenly spaced over the map's own range (a difference's symmetric about 0, with "
+              "0 a level of its own), and a tile's tooltip gives the value of its level, the nearest to the "
+              "tile's. The exact values, per frame, are in the database's "
               "tile_metrics view, e.g. <code>tessera query " + html(opt.db) + " \"SELECT frame, tile_x, tile_y, "
               "value FROM tile_metrics WHERE capture = " + html(report::sql_literal(capture)) + " AND config = " +
               html(report::sql_literal(config)) + " AND metric = " + html(report::sql_literal(metric)) +
-              " ORDER BY frame, tile_y, tile_x\"</code>; the maps' means over the measured frames are "
-              "report/figures/tiles.sql's rows.</p>\n";
+              " ORDER BY frame, tile_y, tile_x\"</code>; the maps are the means over the measured frames of "
+              "report/figures/tiles.sql's grids, tile by tile.</p>\n";
     }
     if (tiles.captures.empty()) page += "<p class=\"notice\" data-fig=\"heatmaps\">No per-tile metrics in this database.</p>\n";
     for (const auto& [capture, views] : tiles.captures) {

@@ -27,10 +27,10 @@ bool metric_before(const std::string& a, const std::string& b) {
   return ra != rb ? ra < rb : a < b;
 }
 
-uint8_t heat_map_level(double value, double lo, double hi) {
+uint8_t heat_map_level(double value, double lo, double hi, int steps) {
   if (!(hi > lo) || !std::isfinite(value)) return 0;
-  const double t = std::floor((value - lo) / (hi - lo) * kHeatMapLevels);
-  return static_cast<uint8_t>(std::clamp(t, 0.0, double(kHeatMapLevels - 1)));
+  const double t = std::round((value - lo) / (hi - lo) * steps);
+  return static_cast<uint8_t>(std::clamp(t, 0.0, double(steps)));
 }
 
 namespace {
@@ -93,7 +93,8 @@ std::vector<PackedCapture> pack_heat_maps(const HeatMaps& h) {
           lo = span > 0 ? -span : 0.0;  // no change anywhere: [0, 0], not [-0, 0]
           hi = span;
         }
-        for (size_t i = 0; i < tiles; ++i) grid_levels[i] = static_cast<char>(heat_map_level(values[i], lo, hi));
+        const int steps = pv.diff ? kHeatMapDifferenceSteps : kHeatMapSteps;
+        for (size_t i = 0; i < tiles; ++i) grid_levels[i] = static_cast<char>(heat_map_level(values[i], lo, hi, steps));
         auto [it, added] = stored.try_emplace(grid_levels, static_cast<uint32_t>(levels.size()));
         if (added) {
           if (levels.size() + tiles > UINT32_MAX)
@@ -122,6 +123,8 @@ HeatMaps load_heat_maps(results::ResultsDb& db, const std::map<std::string, std:
     const auto tiles_x = static_cast<uint32_t>(std::stoul(*r[c_tiles_x]));
     if (tiles_x == 0 || frames <= 0) continue;
     const auto values = results::decode_tile_grid(*r[c_grid]);
+    // A grid without a value measured nothing: no map (the page says so), not one of zeros.
+    if (std::none_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); })) continue;
     Grid& g = h.captures[*r[c_capture]][*r[c_config]][*r[c_metric]];
     frames_of[&g] = frames;
     for (size_t i = 0; i < values.size(); ++i) {

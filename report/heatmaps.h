@@ -39,13 +39,17 @@ bool is_difference_view(const std::string& view);
 // The metrics' order in the menu: cycles, quads, then the per-core metrics by core number.
 bool metric_before(const std::string& a, const std::string& b);
 
-// Levels per tile: one byte.
-inline constexpr int kHeatMapLevels = 256;
+// Levels per tile: one byte. Level q of a grid stands for the value lo + q (hi - lo) / steps, the
+// nearest to each tile's value: steps is 255 for a configuration's grid, so that its lo and hi
+// are levels 0 and 255 exactly, and 254 for a difference, so that its middle level (127) is
+// exactly 0 (an unchanged tile reads 0, not half a level off).
+inline constexpr int kHeatMapSteps = 255;
+inline constexpr int kHeatMapDifferenceSteps = 254;
 
-// Where one grid's levels are in its capture's buffer, and the range they quantise: level q of a
-// tile covers [lo + q (hi - lo) / 256, lo + (q + 1) (hi - lo) / 256). A plain configuration's range
-// is its grid's [min, max]; a difference's is [-span, span], span the largest |value|, as its
-// colour scale is symmetric about 0. A constant grid (hi == lo) is level 0 on every tile.
+// Where one grid's levels are in its capture's buffer, and the range they quantise (above). A
+// plain configuration's range is its grid's [min, max]; a difference's is [-span, span], span the
+// largest |value|, as its colour scale is symmetric about 0. A constant grid (hi == lo) is level 0
+// on every tile.
 struct PackedGrid {
   uint32_t offset = 0;  // byte offset of the grid's width x height levels, row by row
   double lo = 0, hi = 0;
@@ -64,8 +68,8 @@ struct PackedCapture {
   std::string deflated;              // the buffer as a zlib stream (deflate, level 9)
 };
 
-// The tile's level in [lo, hi] (see PackedGrid).
-uint8_t heat_map_level(double value, double lo, double hi);
+// The level nearest to value among lo + q (hi - lo) / steps, q = 0..steps (steps <= 255).
+uint8_t heat_map_level(double value, double lo, double hi, int steps);
 
 // Packs every capture of h. The buffer holds the grids metric by metric and, within a metric, view
 // by view in the views' order, so that a metric's grids in similar configurations sit next to each

@@ -234,8 +234,10 @@
   // in the grid's own [lo, hi] (a difference's [-span, span]), all grids in one buffer, deflated
   // and base64 (cli/cmd_report.cpp, report/heatmaps.h). The page inflates the buffer with the
   // browser's DecompressionStream and draws the grid the two menus choose on a canvas, one cell per
-  // tile, coloured with Vega's own schemes at each level's centre.
+  // tile, coloured with Vega's own schemes at each level. Level q stands for lo + q (hi - lo) /
+  // steps: 255 steps for a configuration (lo and hi exact), 254 for a difference (0 exact at 127).
   const LEVELS = 256;
+  const stepsOf = (view) => (view.diff ? 254 : 255);
   const scheme = M['vega-scale'].scheme;
   const HEAT_FONT = '11px ' + FONT;
 
@@ -247,11 +249,11 @@
     return new Uint8Array(await new Response(stream).arrayBuffer());
   }
 
-  // The 256 RGBA colours of a scheme at the levels' centres, and the one a constant grid takes
-  // (a difference's 0 is the scheme's middle, a configuration's only value its start).
+  // The RGBA colours of a scheme at the levels 0..steps, and the one a constant grid takes (a
+  // difference's 0 is the scheme's middle, a configuration's only value its start).
   const palettes = {};
-  function heatPalette(name, constant) {
-    const key = name + (constant ? ':constant' : '');
+  function heatPalette(name, constant, steps) {
+    const key = name + ':' + steps + (constant ? ':constant' : '');
     if (palettes[key]) return palettes[key];
     const interpolate = scheme(name);
     if (typeof interpolate !== 'function') throw new Error('Vega has no colour scheme ' + name);
@@ -260,7 +262,7 @@
     c.height = 1;
     const ctx = c.getContext('2d');
     for (let q = 0; q < LEVELS; ++q) {
-      ctx.fillStyle = interpolate(constant ? (name === 'blueorange' ? 0.5 : 0) : (q + 0.5) / LEVELS);
+      ctx.fillStyle = interpolate(constant ? (name === 'blueorange' ? 0.5 : 0) : Math.min(q, steps) / steps);
       ctx.fillRect(q, 0, 1, 1);
     }
     palettes[key] = ctx.getImageData(0, 0, LEVELS, 1).data;
@@ -396,7 +398,7 @@
       }
       this.note = '';
       // The tiles: one pixel per tile, scaled up without smoothing.
-      const colours = heatPalette(schemeName, !(grid.hi > grid.lo));
+      const colours = heatPalette(schemeName, !(grid.hi > grid.lo), stepsOf(view));
       const tiles = new ImageData(W, H);
       const levels = this.levels.subarray(grid.offset, grid.offset + W * H);
       if (levels.length !== W * H) throw new Error('grid of ' + metric + ' in ' + view.name + ' is cut short');
@@ -421,9 +423,10 @@
       ctx.textAlign = 'left';
       ctx.textBaseline = 'bottom';
       ctx.fillText(this.legendTitle(metric, view), lx, ly - 6);
-      const full = heatPalette(schemeName, false);
+      const steps = stepsOf(view);
+      const full = heatPalette(schemeName, false, steps);
       for (let p = 0; p < len; ++p) {
-        const q = Math.min(LEVELS - 1, Math.floor((1 - (p + 0.5) / len) * LEVELS)) * 4;
+        const q = Math.min(steps, Math.round((1 - (p + 0.5) / len) * steps)) * 4;
         ctx.fillStyle = 'rgb(' + full[q] + ',' + full[q + 1] + ',' + full[q + 2] + ')';
         ctx.fillRect(lx, ly + p, 14, 1);
       }
@@ -455,11 +458,11 @@
       const r = this.canvas.getBoundingClientRect();
       const x = Math.floor((e.clientX - r.left - this.margin.left) / this.cell);
       const y = Math.floor((e.clientY - r.top - this.margin.top) / this.cell);
-      const {grid} = this.selected();
+      const {view, grid} = this.selected();
       let text = this.note || '\u00a0';
       if (grid && x >= 0 && y >= 0 && x < this.map.width && y < this.map.height) {
         const q = this.levels[grid.offset + y * this.map.width + x];
-        const v = grid.hi > grid.lo ? grid.lo + (q + 0.5) * (grid.hi - grid.lo) / LEVELS : grid.lo;
+        const v = grid.hi > grid.lo ? grid.lo + q * (grid.hi - grid.lo) / stepsOf(view) : grid.lo;
         text = 'tile (' + x + ', ' + y + '): \u2248 ' + approx(v);
       }
       this.canvas.title = text.trim();

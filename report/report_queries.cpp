@@ -30,6 +30,10 @@ std::unique_ptr<results::ResultsDb> open_for_figures(const std::string& path) {
 void materialize_measured_frames(results::ResultsDb& db) {
   // The figures name measured_frame_metrics and resolve it when they run (report/views.sql), so a
   // table under that name serves them all; the view's own SQL stays the one definition.
+  bool table = false;
+  db.query("SELECT 1 FROM sqlite_temp_master WHERE type = 'table' AND name = 'measured_frame_metrics'",
+           [&](const std::vector<std::string>&, const results::ResultsDb::Row&) { table = true; });
+  if (table) return;  // taken already on this connection
   db.query("CREATE TEMP TABLE measured_frame_rows AS SELECT * FROM measured_frame_metrics;"
            "DROP VIEW temp.measured_frame_metrics;"
            "CREATE TEMP TABLE measured_frame_metrics AS SELECT * FROM measured_frame_rows;"

@@ -33,6 +33,9 @@ std::unique_ptr<ResultsDb> ResultsDb::open(const std::string& path, Mode mode) {
   if (mode == Mode::kReadWrite) {
     db->exec("PRAGMA journal_mode=WAL");
     db->exec("PRAGMA foreign_keys=ON");
+    // tile_grid's release triggers (schema/sqlite/003) fire on the rows an INSERT OR REPLACE
+    // removes only with recursive triggers on.
+    db->exec("PRAGMA recursive_triggers=ON");
     db->migrate();
   }
   return db;
@@ -265,8 +268,15 @@ std::string encode_tile_grid(const TileGrid& grid) {
       text += "null";
       continue;
     }
-    if (!std::isfinite(*v)) throw Error("tile " + std::to_string(i) + " of a tile grid is not a finite number");
-    // Counts are most of the values: "320" rather than "320.0" (exact below 2^53).
+    if (std::isnan(*v)) throw Error("tile " + std::to_string(i) + " of a tile grid is not a number (NaN)");
+    if (std::isinf(*v)) {
+      // JSON has no infinity; a number too large for a double reads as one, in SQLite's JSON
+      // functions and in decode_tile_grid (version 2's REAL column held infinities).
+      text += *v > 0 ? "9e999" : "-9e999";
+      continue;
+    }
+    // Counts are most of the values: "320" rather than "320.0" (exact below 2^53). Negative zero
+    // is written 0, as version 2's REAL column and SQLite's JSON functions read it.
     std::to_chars_result r;
     if (*v == std::trunc(*v) && std::fabs(*v) < 9007199254740992.0) {
       r = std::to_chars(buf, buf + sizeof buf, static_cast<int64_t>(*v));
@@ -291,26 +301,60 @@ std::vector<std::optional<double>> decode_tile_grid(const std::string& text) {
   };
   skip();
   if (p == end || *p++ != '[') throw bad("expected '['");
-  skip();
-  if (p < end && *p == ']') return values;
-  for (;;) {
-    skip();
-    if (end - p >= 4 && std::string_view(p, 4) == "null") {
-      values.emplace_back();
-      p += 4;
-    } else {
-      double v = 0;
-      const auto r = std::from_chars(p, end, v);
-      if (r.ec != std::errc()) throw bad("expected a number or null");
-      values.emplace_back(v);
-      p = r.ptr;
+  // A JSON number (RFC 8259 section 6): -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?; from_chars
+  // alone would also take nan, inf, 01, 1. and .5, which SQLite's json_each reads otherwise.
+  auto json_number_end = [&](const char* q) -> const char* {
+    auto digits = [&](const char* d) {
+      const char* start = d;
+      while (d < end && *d >= '0' && *d <= '9') ++d;
+      return d == start ? nullptr : d;
+    };
+    if (q < end && *q == '-') ++q;
+    if (q < end && *q == '0') {
+      ++q;
+    } else if (!(q = digits(q))) {
+      return nullptr;
     }
-    skip();
-    if (p == end) throw bad("unterminated array");
-    if (*p == ']') break;
-    if (*p++ != ',') throw bad("expected ','");
+    if (q < end && *q == '.' && !(q = digits(q + 1))) return nullptr;
+    if (q < end && (*q == 'e' || *q == 'E')) {
+      ++q;
+      if (q < end && (*q == '+' || *q == '-')) ++q;
+      if (!(q = digits(q))) return nullptr;
+    }
+    return q;
+  };
+  skip();
+  if (p < end && *p == ']') {
+    ++p;
+  } else {
+    for (;;) {
+      skip();
+      if (end - p >= 4 && std::string_view(p, 4) == "null") {
+        values.emplace_back();
+        p += 4;
+      } else {
+        const char* number_end = json_number_end(p);
+        if (number_end == nullptr) throw bad("expected a number or null");
+        double v = 0;
+        const auto r = std::from_chars(p, number_end, v);
+        if (r.ec == std::errc::result_out_of_range) {
+          // Beyond a double: infinity (encode_tile_grid's 9e999), or an underflow to zero.
+          const char* e = std::find_if(p, number_end, [](char c) { return c == 'e' || c == 'E'; });
+          const bool huge = e != number_end && e[1] != '-';
+          v = huge ? (*p == '-' ? -HUGE_VAL : HUGE_VAL) : (*p == '-' ? -0.0 : 0.0);
+        } else if (r.ec != std::errc() || r.ptr != number_end) {
+          throw bad("expected a number or null");
+        }
+        values.emplace_back(v);
+        p = number_end;
+      }
+      skip();
+      if (p == end) throw bad("unterminated array");
+      if (*p == ']') break;
+      if (*p++ != ',') throw bad("expected ','");
+    }
+    ++p;
   }
-  ++p;
   skip();
   if (p != end) throw bad("text after the array");
   return values;
@@ -362,8 +406,10 @@ void ResultsDb::put_tile_grid(int64_t run_id, int64_t frame_id, const std::strin
 void ResultsDb::migrate_tile_grids() {
   std::map<std::pair<int64_t, int64_t>, std::pair<uint32_t, uint32_t>> extent;  // (run, frame) -> (tiles x, y)
   sqlite3_stmt* s = nullptr;
-  check(sqlite3_prepare_v2(db_, "SELECT run_id, frame_id, max(tile_x) + 1, max(tile_y) + 1 FROM tile_metric "
-                                "GROUP BY run_id, frame_id", -1, &s, nullptr),
+  check(sqlite3_prepare_v2(db_, "SELECT t.run_id, t.frame_id, max(t.tile_x) + 1, max(t.tile_y) + 1 FROM tile_metric t "
+                                "JOIN run r ON r.run_id = t.run_id JOIN frame f ON f.frame_id = t.frame_id "
+                                "JOIN metric m ON m.metric_id = t.metric_id GROUP BY t.run_id, t.frame_id",
+                                -1, &s, nullptr),
         "migrate tile grids");
   int rc;
   while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -373,15 +419,26 @@ void ResultsDb::migrate_tile_grids() {
   sqlite3_finalize(s);
   check(rc, "migrate tile grids");
 
-  check(sqlite3_prepare_v2(db_, "SELECT run_id, frame_id, metric_id, tile_x, tile_y, value FROM tile_metric "
-                                "ORDER BY run_id, frame_id, metric_id", -1, &s, nullptr),
+  // Only rows the version 2 view showed: a row whose run, frame or metric is gone (deleted with
+  // foreign keys off, as the sqlite3 shell has them) was invisible and would fail the new keys.
+  check(sqlite3_prepare_v2(db_, "SELECT t.run_id, t.frame_id, t.metric_id, t.tile_x, t.tile_y, t.value FROM tile_metric t "
+                                "JOIN run r ON r.run_id = t.run_id JOIN frame f ON f.frame_id = t.frame_id "
+                                "JOIN metric m ON m.metric_id = t.metric_id ORDER BY t.run_id, t.frame_id, t.metric_id",
+                                -1, &s, nullptr),
         "migrate tile grids");
   auto* put = prepare("INSERT INTO tile_grid (run_id, frame_id, metric_id, grid_id) VALUES (?1, ?2, ?3, ?4)");
   std::tuple<int64_t, int64_t, int64_t> key{-1, -1, -1};
   TileGrid grid;
   auto flush = [&] {
     if (std::get<0>(key) < 0) return;
-    const int64_t g = put_grid_data(grid.tiles_x, encode_tile_grid(grid));
+    std::string text;
+    try {
+      text = encode_tile_grid(grid);
+    } catch (const Error& e) {
+      fail(std::string(e.what()) + " (run " + std::to_string(std::get<0>(key)) + ", frame " +
+           std::to_string(std::get<1>(key)) + ", metric " + std::to_string(std::get<2>(key)) + ")");
+    }
+    const int64_t g = put_grid_data(grid.tiles_x, text);
     sqlite3_reset(put);
     sqlite3_bind_int64(put, 1, std::get<0>(key));
     sqlite3_bind_int64(put, 2, std::get<1>(key));

@@ -79,7 +79,13 @@ class ResultsDb {
   void rollback();
   // Rewrites the file without the pages earlier rows left free (after a migration that dropped a
   // table); outside any transaction.
-  void vacuum() { exec("VACUUM"); }
+  // Also drops grids nothing refers to (left by writes from outside Tessera) and checkpoints the
+  // write-ahead log, so the file's size is the database's.
+  void vacuum() {
+    exec("DELETE FROM tile_grid_data WHERE grid_id NOT IN (SELECT grid_id FROM tile_grid)");
+    exec("VACUUM");
+    exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  }
 
   int64_t put_capture(const CaptureRow& row);  // inserted, or updated by fingerprint
   int64_t put_frame(int64_t capture_id, uint32_t present, uint32_t width, uint32_t height);

@@ -100,13 +100,15 @@ INSERT INTO main.frame_metric (run_id, frame_id, metric_id, value)
   JOIN job.metric jm ON jm.metric_id = v.metric_id
   JOIN main.metric mm ON mm.name = jm.name;
 -- Grids by content, as ResultsDb::put_tile_grid: a grid main already holds is shared, not copied.
+-- Only grids the job refers to, and each content once (a job written by another tool may hold
+-- a grid twice, or one nothing refers to).
 CREATE TEMP TABLE merge_grid AS
   SELECT j.grid_id AS job_grid,
          (SELECT m.grid_id FROM main.tile_grid_data m
           WHERE m.hash = j.hash AND m.tiles_x = j.tiles_x AND m.grid = j.grid) AS grid_id
-  FROM job.tile_grid_data j;
+  FROM job.tile_grid_data j WHERE j.grid_id IN (SELECT grid_id FROM job.tile_grid);
 INSERT INTO main.tile_grid_data (hash, tiles_x, grid)
-  SELECT j.hash, j.tiles_x, j.grid FROM job.tile_grid_data j
+  SELECT DISTINCT j.hash, j.tiles_x, j.grid FROM job.tile_grid_data j
   JOIN temp.merge_grid g ON g.job_grid = j.grid_id WHERE g.grid_id IS NULL;
 UPDATE temp.merge_grid SET grid_id = (SELECT m.grid_id FROM main.tile_grid_data m JOIN job.tile_grid_data j
   ON m.hash = j.hash AND m.tiles_x = j.tiles_x AND m.grid = j.grid WHERE j.grid_id = merge_grid.job_grid)

@@ -454,6 +454,20 @@ TEST(FigureSql, TilesAverageMeasuredFramesCountingMissingTilesAsZero) {
   EXPECT_EQ(g.height, 1u);
   EXPECT_DOUBLE_EQ(g.cells.at({0, 0}), 20);   // (10 + 30) / 2
   EXPECT_DOUBLE_EQ(g.cells.at({1, 0}), 3.5);  // (7 + 0) / 2, not rounded down
+  // A grid without any value measured nothing: no map (not one of zeros, nor a 0x0 one).
+  {
+    results::ResultsDb& db = f.db();
+    int64_t run_id = 0, frame_id = 0;
+    db.query("SELECT run_id, frame_id FROM run JOIN frame USING (capture_id) WHERE present = 2",
+             [&](const auto&, const results::ResultsDb::Row& r) {
+               run_id = std::stoll(r.values[0]);
+               frame_id = std::stoll(r.values[1]);
+             });
+    db.begin();
+    db.put_tile_grid(run_id, frame_id, "l2.accesses", {2, {std::nullopt, std::nullopt}});
+    db.commit();
+    EXPECT_EQ(load_heat_maps(f.db(), {}).captures.at("a.tcap").at("mobile4").count("l2.accesses"), 0u);
+  }
   // A run with no warm frame keeps its cold ones (the rule of every figure); against its base,
   // tile by tile.
   f.run("b.tcap", "mobile4", {{1, {{"sim.warm", 0}}}, {2, {{"sim.warm", 0}}}}, {},

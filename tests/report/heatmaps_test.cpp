@@ -50,16 +50,21 @@ int level(const PackedCapture& p, const std::string& levels, const std::string& 
 }
 
 TEST(HeatMaps, LevelsQuantiseTheGridsOwnRangeTo256) {
-  EXPECT_EQ(heat_map_level(10, 10, 50), 0);
-  EXPECT_EQ(heat_map_level(30, 10, 50), 128);
-  EXPECT_EQ(heat_map_level(50, 10, 50), 255);  // the top of the range is the top level
-  EXPECT_EQ(heat_map_level(49.9, 10, 50), 255);
-  EXPECT_EQ(heat_map_level(10.15, 10, 50), 0);   // below the first level's top: 10 + 40 / 256
-  EXPECT_EQ(heat_map_level(10.16, 10, 50), 1);
-  EXPECT_EQ(heat_map_level(-1, 10, 50), 0);     // outside the range: clamped
-  EXPECT_EQ(heat_map_level(99, 10, 50), 255);
-  EXPECT_EQ(heat_map_level(7, 7, 7), 0);        // a constant grid: one level
-  EXPECT_EQ(heat_map_level(NAN, 0, 1), 0);
+  // Levels are the points lo + q (hi - lo) / steps; a value takes the nearest.
+  EXPECT_EQ(heat_map_level(10, 10, 50, 255), 0);
+  EXPECT_EQ(heat_map_level(50, 10, 50, 255), 255);  // hi is the top level exactly
+  EXPECT_EQ(heat_map_level(30, 10, 50, 255), 128);   // 127.5 rounds up
+  EXPECT_EQ(heat_map_level(10 + 40.0 / 255 * 0.49, 10, 50, 255), 0);
+  EXPECT_EQ(heat_map_level(10 + 40.0 / 255 * 0.51, 10, 50, 255), 1);
+  EXPECT_EQ(heat_map_level(-1, 10, 50, 255), 0);     // outside the range: clamped
+  EXPECT_EQ(heat_map_level(99, 10, 50, 255), 255);
+  EXPECT_EQ(heat_map_level(7, 7, 7, 255), 0);        // a constant grid: one level
+  EXPECT_EQ(heat_map_level(NAN, 0, 1, 255), 0);
+  // A difference over [-span, span] in 254 steps: 0 is level 127 exactly, the ends 0 and 254.
+  EXPECT_EQ(heat_map_level(0, -1000, 1000, 254), 127);
+  EXPECT_EQ(heat_map_level(-1000, -1000, 1000, 254), 0);
+  EXPECT_EQ(heat_map_level(1000, -1000, 1000, 254), 254);
+  EXPECT_DOUBLE_EQ(-1000 + 127 * 2000.0 / 254, 0);
 }
 
 TEST(HeatMaps, ARoundTripThroughTheDeflatedBuffer) {
@@ -113,10 +118,10 @@ TEST(HeatMaps, ARoundTripThroughTheDeflatedBuffer) {
   const PackedGrid& c4 = view(p, "mobile4").grids.at("cycles");
   EXPECT_EQ(c4.lo, 0);
   EXPECT_EQ(c4.hi, 40);
-  EXPECT_EQ(level(p, levels, "mobile4", "cycles", 0, 0), 64);   // 10 / 40 * 256
-  EXPECT_EQ(level(p, levels, "mobile4", "cycles", 1, 0), 128);  // 20
+  EXPECT_EQ(level(p, levels, "mobile4", "cycles", 0, 0), 64);   // 10 / 40 * 255 = 63.75
+  EXPECT_EQ(level(p, levels, "mobile4", "cycles", 1, 0), 128);  // 20: 127.5
   EXPECT_EQ(level(p, levels, "mobile4", "cycles", 2, 0), 255);  // 40, the top
-  EXPECT_EQ(level(p, levels, "mobile4", "cycles", 0, 1), 192);  // 30
+  EXPECT_EQ(level(p, levels, "mobile4", "cycles", 0, 1), 191);  // 30: 191.25
   EXPECT_EQ(level(p, levels, "mobile4", "cycles", 2, 1), 0);    // no row: 0
   // Identical grids share their offset; the same levels over another range share the bytes.
   EXPECT_EQ(view(p, "mobile4+x").grids.at("cycles").offset, c4.offset);
@@ -133,7 +138,7 @@ TEST(HeatMaps, ARoundTripThroughTheDeflatedBuffer) {
     for (uint32_t x = 0; x < 3; ++x) EXPECT_EQ(level(p, levels, "mobile4", "quads", x, y), 0);
   // core.0 over [0, 30]: tile (0, 1) is the top level.
   EXPECT_EQ(level(p, levels, "mobile4", "core.0.busy_cycles", 0, 1), 255);
-  EXPECT_EQ(level(p, levels, "mobile4", "core.0.busy_cycles", 0, 0), 85);  // 10 / 30 * 256
+  EXPECT_EQ(level(p, levels, "mobile4", "core.0.busy_cycles", 0, 0), 85);  // 10 / 30 * 255
   EXPECT_NE(view(p, "mobile4").grids.at("core.0.busy_cycles").offset,
             view(p, "mobile4").grids.at("core.1.busy_cycles").offset);
   // The difference over [-10, 10], symmetric about 0 as its colour scale.
@@ -141,10 +146,10 @@ TEST(HeatMaps, ARoundTripThroughTheDeflatedBuffer) {
   const PackedGrid& d = view(p, diff).grids.at("cycles");
   EXPECT_EQ(d.lo, -10);
   EXPECT_EQ(d.hi, 10);
-  EXPECT_EQ(level(p, levels, diff, "cycles", 0, 0), 64);   // -5
-  EXPECT_EQ(level(p, levels, diff, "cycles", 1, 0), 255);  // 10
-  EXPECT_EQ(level(p, levels, diff, "cycles", 2, 0), 160);  // 2.5
-  EXPECT_EQ(level(p, levels, diff, "cycles", 0, 1), 128);  // 0
+  EXPECT_EQ(level(p, levels, diff, "cycles", 0, 0), 64);   // -5: 5 / 20 * 254 = 63.5
+  EXPECT_EQ(level(p, levels, diff, "cycles", 1, 0), 254);  // 10: the top of 254 steps
+  EXPECT_EQ(level(p, levels, diff, "cycles", 2, 0), 159);  // 2.5: 158.75
+  EXPECT_EQ(level(p, levels, diff, "cycles", 0, 1), 127);  // 0, exactly the middle level
   const PackedGrid& dq = view(p, diff).grids.at("quads");  // no change: all zero
   EXPECT_EQ(dq.lo, 0);
   EXPECT_EQ(dq.hi, 0);

@@ -61,6 +61,10 @@ std::vector<std::string> dump(ResultsDb& db) {
   collect("frame_metric", "SELECT capture, frame, config, metric, printf('%.17g', value) FROM frame_metrics");
   collect("tile_metric", "SELECT capture, frame, config, tile_x, tile_y, metric, printf('%.17g', value) FROM tile_metrics");
   collect("core_metric", "SELECT capture, frame, config, core, metric, printf('%.17g', value) FROM core_metrics");
+  // Grids stored once by content, none that nothing refers to (schema/sqlite/003).
+  collect("grids", "SELECT count(*), count(DISTINCT tiles_x || ':' || grid), "
+                   "(SELECT count(*) FROM tile_grid_data WHERE grid_id NOT IN (SELECT grid_id FROM tile_grid)) "
+                   "FROM tile_grid_data");
   std::sort(rows.begin(), rows.end());
   return rows;
 }
@@ -154,6 +158,29 @@ TEST(ResultsMerge, TheSameJobTwiceChangesNothing) {
   merge_database(*out, job_path, "all");
   EXPECT_EQ(dump(*out), once);
   EXPECT_EQ(scalar(*out, "SELECT count(*) FROM sweep_run"), 2);
+}
+
+// A job written by another tool may hold a grid twice, or one nothing refers to: the merge
+// stores each grid it needs once and nothing else.
+TEST(ResultsMerge, StoresEachReferencedGridOnce) {
+  TempPath out_path("out.db");
+  auto out = ResultsDb::open(out_path.str());
+  const std::string job_path = out_path.sibling("job.db");
+  {
+    auto j = ResultsDb::open(job_path);
+    replay_into(*j, jobs()[1][0]);
+    // A second copy of its quads grid, which a second metric refers to, and a grid of nobody's.
+    j->query("INSERT INTO tile_grid_data (hash, tiles_x, grid) SELECT hash, tiles_x, grid FROM tile_grid_data;"
+             "INSERT INTO metric (name) VALUES ('quads.copy');"
+             "INSERT INTO tile_grid SELECT run_id, frame_id, (SELECT metric_id FROM metric WHERE name = 'quads.copy'), "
+             "  (SELECT max(grid_id) FROM tile_grid_data) FROM tile_grid;"
+             "INSERT INTO tile_grid_data (hash, tiles_x, grid) VALUES (1, 1, '[7]')",
+             [](const auto&, const auto&) {});
+    ASSERT_EQ(scalar(*j, "SELECT count(*) FROM tile_grid_data"), 3);
+  }
+  merge_database(*out, job_path, "all");
+  EXPECT_EQ(scalar(*out, "SELECT count(*) FROM tile_grid_data"), 1);
+  EXPECT_EQ(scalar(*out, "SELECT count(*) FROM tile_metrics"), 4);  // two metrics of two tiles
 }
 
 TEST(ResultsMerge, AFailedMergeLeavesTheDatabaseAsItWas) {
