@@ -772,8 +772,8 @@ int run_report(const ReportOptions& opt) {
       const auto& metrics = views.at(config);
       const std::string metric = metrics.count("cycles") ? "cycles" : metrics.begin()->first;
       page += "<p class=\"note\">The colours are quantised to " + std::to_string(report::kHeatMapSteps + 1) +
-              " levels per map, evenly spaced over the map's own range (a difference's symmetric about 0, with "
-              "0 a level of its own), and a tile's tooltip gives the value of its level, the nearest to the "
+              " levels per map, evenly spaced over the map's own range (a difference's " +
+              std::to_string(report::kHeatMapDifferenceSteps + 1) + ", symmetric about 0, with 0 a level of its own), and a tile's tooltip gives the value of its level, the nearest to the "
               "tile's. The exact values, per frame, are in the database's "
               "tile_metrics view, e.g. <code>tessera query " + html(opt.db) + " \"SELECT frame, tile_x, tile_y, "
               "value FROM tile_metrics WHERE capture = " + html(report::sql_literal(capture)) + " AND config = " +

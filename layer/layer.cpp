@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <unordered_map>
@@ -410,13 +411,15 @@ VkResult filtered_extensions(InstanceData* inst, VkPhysicalDevice pd, uint32_t* 
   return copied < shown.size() ? VK_INCOMPLETE : VK_SUCCESS;
 }
 
-void filter_features(VkPhysicalDeviceFeatures2* f) {
+void filter_features(InstanceData* inst, VkPhysicalDevice pd, VkPhysicalDeviceFeatures2* f) {
   const Session* s = Session::get();
   if (s == nullptr) return;
   hide_features(f->pNext);
   if (s->boundary() != FrameBoundary::kMarker) return;
   for (auto* c = static_cast<VkBaseOutStructure*>(f->pNext); c != nullptr; c = c->pNext) {
-    if (c->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FRAME_BOUNDARY_FEATURES_EXT) {
+    // The layer's own feature where the layer offers the extension; a driver's answer stands.
+    if (c->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FRAME_BOUNDARY_FEATURES_EXT &&
+        !driver_has_extension(inst, pd, VK_EXT_FRAME_BOUNDARY_EXTENSION_NAME)) {
       reinterpret_cast<VkPhysicalDeviceFrameBoundaryFeaturesEXT*>(c)->frameBoundary = VK_TRUE;
     }
   }
@@ -426,14 +429,16 @@ void filter_features(VkPhysicalDeviceFeatures2* f) {
 
 VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(VkPhysicalDevice pd,
                                                       VkPhysicalDeviceFeatures2* f) {
-  instance_of_physical(pd)->vk.GetPhysicalDeviceFeatures2(pd, f);
-  filter_features(f);
+  InstanceData* inst = instance_of_physical(pd);
+  inst->vk.GetPhysicalDeviceFeatures2(pd, f);
+  guarded("vkGetPhysicalDeviceFeatures2", [&] { filter_features(inst, pd, f); });
 }
 
 VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2KHR(VkPhysicalDevice pd,
                                                          VkPhysicalDeviceFeatures2* f) {
-  instance_of_physical(pd)->vk.GetPhysicalDeviceFeatures2KHR(pd, f);
-  filter_features(f);
+  InstanceData* inst = instance_of_physical(pd);
+  inst->vk.GetPhysicalDeviceFeatures2KHR(pd, f);
+  guarded("vkGetPhysicalDeviceFeatures2KHR", [&] { filter_features(inst, pd, f); });
 }
 
 // ---- Device ----------------------------------------------------------------------------------
@@ -521,10 +526,12 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
   InstanceData* inst = instance_of_physical(pd);
   auto create = reinterpret_cast<PFN_vkCreateDevice>(gipa(inst->instance, "vkCreateDevice"));
   if (create == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
-  // VK_EXT_frame_boundary offered by the layer (offers_frame_boundary) is the layer's own: the
-  // driver is not asked for it. Its feature structure stays in the chain, which the driver skips.
+  // VK_EXT_frame_boundary offered by the layer (offers_frame_boundary) is the layer's own: neither
+  // its name nor its feature structure goes down.
   VkDeviceCreateInfo down_ci = *ci;
   std::vector<const char*> down_extensions;
+  std::optional<ChainWithout> without_feature;
+  bool emulated = false;
   guarded("vkCreateDevice", [&] {
     bool enabled = false;
     for (uint32_t i = 0; i < ci->enabledExtensionCount; ++i) {
@@ -537,6 +544,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
     if (enabled && offers_frame_boundary() && !driver_has_extension(inst, pd, VK_EXT_FRAME_BOUNDARY_EXTENSION_NAME)) {
       down_ci.enabledExtensionCount = static_cast<uint32_t>(down_extensions.size());
       down_ci.ppEnabledExtensionNames = down_extensions.data();
+      without_feature.emplace(&down_ci.pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FRAME_BOUNDARY_FEATURES_EXT);
+      emulated = true;
     }
   });
   const VkResult r = create(pd, &down_ci, alloc, out);
@@ -555,6 +564,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
   data->device = *out;
+  data->frame_boundary_emulated = emulated;
   data->physical_device = pd;
   data->instance = inst;
   load_device_dispatch(data->vk, *out, gdpa);

@@ -181,6 +181,9 @@ struct DeviceData {
   VkPhysicalDeviceMemoryProperties memory_properties{};
   std::vector<VkQueueFamilyProperties> queue_families;
   bool hooked = false;  // the capture hooks are installed for this device
+  // VK_EXT_frame_boundary is the layer's own on this device (the driver lacks it): its structures
+  // are taken out of the chains the layer passes down (vk_ext_frame_boundary.h, ChainWithout).
+  bool frame_boundary_emulated = false;
 
   std::shared_mutex cb_mutex;  // guards the map only: a command buffer's state is externally
                                // synchronised by the application (Vulkan spec, "Threading")

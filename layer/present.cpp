@@ -3,6 +3,7 @@
 // memory is snapshotted by mapping.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "layer_state.h"
 #include "vk_ext_frame_boundary.h"
@@ -115,8 +116,13 @@ VKAPI_ATTR VkResult VKAPI_CALL QueuePresentKHR(VkQueue queue, const VkPresentInf
   // Frames end at submits or markers: a present is the application's own business, unless at
   // marker boundaries its VkFrameBoundaryEXT flags the frame's end (VK_EXT_frame_boundary), which
   // then ends as at a present boundary: read back before the image goes to the presentation engine.
-  if (s != nullptr && s->boundary() != FrameBoundary::kPresent &&
-      !(s->boundary() == FrameBoundary::kMarker && ends_frame(info->pNext))) {
+  const bool marked = s != nullptr && s->boundary() == FrameBoundary::kMarker && ends_frame(info->pNext);
+  // Where the layer offers VK_EXT_frame_boundary itself, its structure stays above the layer.
+  std::optional<ChainWithout> without;
+  if (d->frame_boundary_emulated) {
+    guarded("vkQueuePresentKHR", [&] { without.emplace(&info->pNext, VK_STRUCTURE_TYPE_FRAME_BOUNDARY_EXT); });
+  }
+  if (s != nullptr && s->boundary() != FrameBoundary::kPresent && !marked) {
     return down(d->vk.QueuePresentKHR(queue, info));
   }
   // At marker boundaries one thread at a time ends a frame (QueueSubmit); a no-op at presents.

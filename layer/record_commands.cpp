@@ -3,6 +3,7 @@
 // vkcube does), and the streams are written to the file when submitted in a captured frame.
 #include <bit>
 #include <cstring>
+#include <memory>
 #include <type_traits>
 
 #include "descriptors.h"
@@ -1200,18 +1201,27 @@ void end_submitted_frame(DeviceData* d, Session* s, VkQueue queue, uint32_t comm
   end_frame_on_queue(d, s, queue, "vkQueueSubmit");
 }
 
-// Frames delimited by markers: a submission whose VkFrameBoundaryEXT flags the frame's end
-// (VK_FRAME_BOUNDARY_FRAME_END_BIT_EXT) ends it once the call went down, as the debug label does.
+// Frames delimited by markers: a call whose submissions carry a VkFrameBoundaryEXT flagging the
+// frame's end (VK_FRAME_BOUNDARY_FRAME_END_BIT_EXT) ends the frame once it went down, as the
+// debug label does. One call ends one frame, however many of its submissions carry the flag.
 template <class SubmitInfo>
-void end_marked_frame(DeviceData* d, Session* s, VkQueue queue, uint32_t n, const SubmitInfo* submits,
-                      const char* hook) {
-  if (s == nullptr || s->boundary() != FrameBoundary::kMarker) return;
+bool marks_frame_end(const Session* s, uint32_t n, const SubmitInfo* submits) {
+  if (s == nullptr || s->boundary() != FrameBoundary::kMarker) return false;
+  for (uint32_t i = 0; i < n; ++i)
+    if (ends_frame(submits[i].pNext)) return true;
+  return false;
+}
+
+// Where the layer offers VK_EXT_frame_boundary itself, its structures stay above the layer.
+template <class SubmitInfo>
+std::vector<std::unique_ptr<ChainWithout>> without_frame_boundaries(const DeviceData* d, uint32_t n,
+                                                                    const SubmitInfo* submits) {
+  std::vector<std::unique_ptr<ChainWithout>> chains;
+  if (!d->frame_boundary_emulated) return chains;
   for (uint32_t i = 0; i < n; ++i) {
-    if (ends_frame(submits[i].pNext)) {
-      end_frame_on_queue(d, s, queue, hook);
-      return;
-    }
+    chains.push_back(std::make_unique<ChainWithout>(&submits[i].pNext, VK_STRUCTURE_TYPE_FRAME_BOUNDARY_EXT));
   }
+  return chains;
 }
 
 }  // namespace
@@ -1233,12 +1243,16 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t n, const VkSu
     track_layouts(d, cbs);
     if (s->counting_draws()) s->add_draws(draws_of(d, cbs));
   });
+  const bool marked = marks_frame_end(s, n, submits);
+  std::vector<std::unique_ptr<ChainWithout>> chains;
+  guarded("vkQueueSubmit", [&] { chains = without_frame_boundaries(d, n, submits); });
   const VkResult r = down(d->vk.QueueSubmit(queue, n, submits, fence));
+  chains.clear();
   uint32_t count = 0;
   for (uint32_t i = 0; i < n; ++i) count += submits[i].commandBufferCount;
   if (r == VK_SUCCESS) {
     end_submitted_frame(d, s, queue, count);
-    end_marked_frame(d, s, queue, n, submits, "vkQueueSubmit");
+    if (marked) end_frame_on_queue(d, s, queue, "vkQueueSubmit");
   }
   return r;
 }
@@ -1261,12 +1275,16 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t n,
     track_layouts(d, cbs);
     if (s->counting_draws()) s->add_draws(draws_of(d, cbs));
   });
+  const bool marked = marks_frame_end(s, n, submits);
+  std::vector<std::unique_ptr<ChainWithout>> chains;
+  guarded("vkQueueSubmit2", [&] { chains = without_frame_boundaries(d, n, submits); });
   const VkResult r = down(d->vk.QueueSubmit2(queue, n, submits, fence));
+  chains.clear();
   uint32_t count = 0;
   for (uint32_t i = 0; i < n; ++i) count += submits[i].commandBufferInfoCount;
   if (r == VK_SUCCESS) {
     end_submitted_frame(d, s, queue, count);
-    end_marked_frame(d, s, queue, n, submits, "vkQueueSubmit2");
+    if (marked) end_frame_on_queue(d, s, queue, "vkQueueSubmit2");
   }
   return r;
 }

@@ -6,6 +6,8 @@
 
 #include <vulkan/vulkan.h>
 
+#include <vector>
+
 #ifndef VK_EXT_frame_boundary
 #define VK_EXT_frame_boundary 1
 #define VK_EXT_FRAME_BOUNDARY_SPEC_VERSION 1
@@ -60,5 +62,40 @@ inline bool ends_frame(const void* chain) {
   const VkFrameBoundaryEXT* b = find_frame_boundary(chain);
   return b != nullptr && (b->flags & VK_FRAME_BOUNDARY_FRAME_END_BIT_EXT) != 0;
 }
+
+// While alive, the chain that starts at `*head` skips every structure of type `type`; restored as
+// it was on destruction. A layer that offers an extension the driver lacks keeps the extension's
+// structures from the layers and driver below it, which would otherwise see (and a validation
+// layer report) a structure of an extension not enabled. The chain is the application's: the
+// links are changed in place (they are const only to the application's callee) and put back
+// before the hook returns; another thread may not use the same structures meanwhile (they are
+// parameters of this call, Vulkan spec, "Threading Behavior").
+class ChainWithout {
+ public:
+  ChainWithout(const void* const* head, VkStructureType type) {
+    auto** link = const_cast<const void**>(head);
+    while (*link != nullptr) {
+      auto* s = static_cast<const VkBaseInStructure*>(*link);
+      if (s->sType == type) {
+        removed_.push_back({link, s});
+        *link = s->pNext;
+      } else {
+        link = reinterpret_cast<const void**>(const_cast<const VkBaseInStructure**>(&s->pNext));
+      }
+    }
+  }
+  ~ChainWithout() {
+    for (auto it = removed_.rbegin(); it != removed_.rend(); ++it) *it->link = it->removed;
+  }
+  ChainWithout(const ChainWithout&) = delete;
+  ChainWithout& operator=(const ChainWithout&) = delete;
+
+ private:
+  struct Removed {
+    const void** link;
+    const void* removed;
+  };
+  std::vector<Removed> removed_;
+};
 
 }  // namespace tessera

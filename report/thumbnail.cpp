@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -157,6 +158,12 @@ bool encode_png(const Image& image, std::string* png_bytes, std::string* error) 
 }
 
 bool png_thumbnail(const std::string& path, uint32_t max_width, Thumbnail* out, std::string* error) {
+  // A directory opens as a stream too, and a read error there would leave only the output
+  // stream's failbit: say what the file is not before reading it.
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+    return fail(error, path + ": cannot read (not a regular file)");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return fail(error, path + ": cannot read (" + std::strerror(errno) + ")");
   std::ostringstream bytes;

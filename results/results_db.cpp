@@ -338,10 +338,10 @@ std::vector<std::optional<double>> decode_tile_grid(const std::string& text) {
         double v = 0;
         const auto r = std::from_chars(p, number_end, v);
         if (r.ec == std::errc::result_out_of_range) {
-          // Beyond a double: infinity (encode_tile_grid's 9e999), or an underflow to zero.
-          const char* e = std::find_if(p, number_end, [](char c) { return c == 'e' || c == 'E'; });
-          const bool huge = e != number_end && e[1] != '-';
-          v = huge ? (*p == '-' ? -HUGE_VAL : HUGE_VAL) : (*p == '-' ? -0.0 : 0.0);
+          // Beyond a double: infinity (encode_tile_grid's 9e999) or an underflow to zero, by the
+          // number's magnitude as strtod reads it (from_chars gives no value here). The text is a
+          // JSON number, which strtod reads the same in the C locale.
+          v = std::strtod(std::string(p, number_end).c_str(), nullptr);
         } else if (r.ec != std::errc() || r.ptr != number_end) {
           throw bad("expected a number or null");
         }
@@ -419,8 +419,8 @@ void ResultsDb::migrate_tile_grids() {
   sqlite3_finalize(s);
   check(rc, "migrate tile grids");
 
-  // Only rows the version 2 view showed: a row whose run, frame or metric is gone (deleted with
-  // foreign keys off, as the sqlite3 shell has them) was invisible and would fail the new keys.
+  // Not the rows whose run, frame or metric is gone (deleted with foreign keys off, as the sqlite3
+  // shell has them): the version 2 view never showed them, and they would fail the new keys.
   check(sqlite3_prepare_v2(db_, "SELECT t.run_id, t.frame_id, t.metric_id, t.tile_x, t.tile_y, t.value FROM tile_metric t "
                                 "JOIN run r ON r.run_id = t.run_id JOIN frame f ON f.frame_id = t.frame_id "
                                 "JOIN metric m ON m.metric_id = t.metric_id ORDER BY t.run_id, t.frame_id, t.metric_id",

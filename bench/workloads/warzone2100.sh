@@ -14,8 +14,8 @@
 # (11 at 23 and 63, as the preview changes); from present 64 the game draws 151-176 (64 black as
 # the view fades in, then player 0's base: structures, oil derricks, units, terrain, minimap,
 # build menu, the power bar, the videos notice). So the capture starts after 24 presents in a row
-# of at least 115 draws (presents 75-88 in three runs, idle and on one core, 2 minutes or less
-# after start here), and a capture under 115 a frame is retried. The former fixed range (presents 100-102) was a present count that the
+# of at least 115 draws (presents 75-88 in three runs, idle and on one core, 104-125 s after
+# start here), and a capture under 115 a frame is retried. The former fixed range (presents 100-102) was a present count that the
 # preview's length (55-75 presents, more on a less loaded machine) shifted.
 # --frames A-B still takes presents A-B (the default range 100-102 only sizes the capture: three
 # frames), checked the same.

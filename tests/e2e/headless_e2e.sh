@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Frames without presents: vkscene --headless renders into offscreen images and never presents.
+# Frames without presents: vkscene --headless renders into offscreen images and never presents
+# (and, for VK_EXT_frame_boundary, the same in a window under Xvfb, whose presents carry it).
 # Captured at submit boundaries (tessera capture --frame-boundary submit: every vkQueueSubmit
 # call with command buffers is a frame), replayed, and checked:
 #  - every frame that drew is compared with its last colour target as the driver left it
@@ -66,14 +67,21 @@ mlow=$("$tessera" query "$work/m.db" "SELECT count(*) FROM frame f WHERE NOT EXI
 # VK_EXT_frame_boundary at marker boundaries: lavapipe lacks the extension, the layer offers it;
 # vkscene --frame-boundary-ext flags each frame's last submission (headless its submit, in a
 # window its present) with VK_FRAME_BOUNDARY_FRAME_END_BIT_EXT, which ends the frame.
+# (--validate: the validation layer below the capture layer reports nothing, so the extension's
+# structures do not reach it from a layer that offers the extension itself.)
 ext_err=$("${app[@]}" --frame-boundary-ext 2>&1 >/dev/null) && rc=0 || rc=$?
-[ "$rc" != 0 ] && [[ "$ext_err" == *"does not offer VK_EXT_frame_boundary"* ]] &&
-  echo "ok: without the layer the driver does not offer VK_EXT_frame_boundary" ||
-  { echo "FAIL: vkscene --frame-boundary-ext without the layer: rc=$rc: $ext_err"; fail=1; }
+if [ "$rc" = 0 ]; then
+  echo "note: this driver offers VK_EXT_frame_boundary itself; the layer passes it through"
+elif [[ "$ext_err" == *"does not offer VK_EXT_frame_boundary"* ]]; then
+  echo "ok: without the layer the driver does not offer VK_EXT_frame_boundary"
+else
+  echo "FAIL: vkscene --frame-boundary-ext without the layer: rc=$rc: $ext_err"; fail=1
+fi
 ext_frames() {  # ext_frames NAME MODE [xvfb-run ...]: capture vkscene --frame-boundary-ext at marker boundaries
   local name=$1 mode=$2; shift 2
   "$@" "$tessera" capture --frame-boundary marker --frames 1-64 -o "$work/$name.tcap" -- "$vkscene" $mode \
-    --frames 4 --width 640 --height 360 --frame-boundary-ext > "$work/$name.log" 2>&1 || { cat "$work/$name.log"; return 1; }
+    --frames 4 --width 640 --height 360 --frame-boundary-ext --validate > "$work/$name.log" 2>&1 ||
+    { cat "$work/$name.log"; return 1; }
   local n low
   n=$("$tessera" info "$work/$name.tcap" | sed -n 's/^frames *\([0-9]*\).*/\1/p' | head -1)
   "$tessera" replay "$work/$name.tcap" --db "$work/$name.db" --config mobile4 --quiet > "$work/$name.replay" || return 1

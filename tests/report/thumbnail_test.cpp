@@ -170,6 +170,9 @@ TEST_F(ReportThumbnails, UnreadableFileIsOneLineNamingIt) {
   const std::string missing = (dir_ / "missing.png").string();
   EXPECT_FALSE(png_thumbnail(missing, kThumbnailMaxWidth, &t, &error));
   EXPECT_EQ(error, missing + ": cannot read (No such file or directory)");
+  // A directory where a frame PNG should be is unreadable, not an undecodable PNG.
+  EXPECT_FALSE(png_thumbnail(dir_.string(), kThumbnailMaxWidth, &t, &error));
+  EXPECT_EQ(error, dir_.string() + ": cannot read (not a regular file)");
 
   const std::string text = write_bytes("text.png", "not a PNG at all\n");
   EXPECT_FALSE(png_thumbnail(text, kThumbnailMaxWidth, &t, &error));

@@ -145,6 +145,10 @@ TEST(TileGrid, EncodesExactlyAndReadsBack) {
   EXPECT_EQ(*inf_back[0], HUGE_VAL);
   EXPECT_EQ(*inf_back[1], -HUGE_VAL);
   EXPECT_EQ(*decode_tile_grid("[1e-999]")[0], 0.0);  // underflow: zero
+  // By magnitude, not by the exponent's sign: 400 digits are huge, 1 after 400 zeros tiny.
+  EXPECT_EQ(*decode_tile_grid("[" + std::string(400, '9') + "]")[0], HUGE_VAL);
+  EXPECT_EQ(*decode_tile_grid("[1" + std::string(400, '0') + "e-5]")[0], HUGE_VAL);
+  EXPECT_EQ(*decode_tile_grid("[0." + std::string(400, '0') + "1e+5]")[0], 0.0);
   EXPECT_EQ(decode_tile_grid(" [ 1 , null,2.5 ] ").size(), 3u);
   EXPECT_TRUE(decode_tile_grid("[]").empty());
   EXPECT_THROW(encode_tile_grid({2, {1.0, std::nan("")}}), Error);
