@@ -311,8 +311,8 @@ InstanceData* instance_of_physical(VkPhysicalDevice pd) { return instance_data(d
 
 // At marker boundaries the layer offers VK_EXT_frame_boundary whether or not the driver has it:
 // the extension only attaches metadata to submissions (a VkFrameBoundaryEXT in their pNext
-// chains), which the layer reads and a driver without the extension skips ("Valid Usage for
-// Structure Pointer Chains": a component skips structures of extensions it does not support).
+// chains), which the layer reads and, where the driver lacks the extension, keeps from the
+// layers and driver below it (DeviceData::frame_boundary_emulated, ChainWithout).
 bool offers_frame_boundary() {
   bool offered = false;
   guarded("vkEnumerateDeviceExtensionProperties", [&] {
