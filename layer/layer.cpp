@@ -329,14 +329,26 @@ VkExtensionProperties frame_boundary_properties() {
   return p;
 }
 
-bool driver_has_extension(InstanceData* inst, VkPhysicalDevice pd, const char* name) {
+// The device extensions of the layers and driver below; on failure, the result of the call.
+VkResult driver_extensions(InstanceData* inst, VkPhysicalDevice pd, std::vector<VkExtensionProperties>* all) {
   uint32_t n = 0;
-  if (inst->vk.EnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr) != VK_SUCCESS) return false;
-  std::vector<VkExtensionProperties> all(n);
-  if (inst->vk.EnumerateDeviceExtensionProperties(pd, nullptr, &n, all.data()) < VK_SUCCESS) return false;
-  for (uint32_t i = 0; i < n; ++i)
-    if (std::strcmp(all[i].extensionName, name) == 0) return true;
-  return false;
+  VkResult r = inst->vk.EnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr);
+  if (r != VK_SUCCESS) return r;
+  all->resize(n);
+  r = inst->vk.EnumerateDeviceExtensionProperties(pd, nullptr, &n, all->data());
+  if (r < VK_SUCCESS) return r;
+  all->resize(n);
+  return VK_SUCCESS;
+}
+
+bool has_extension(const std::vector<VkExtensionProperties>& list, const char* name) {
+  return std::any_of(list.begin(), list.end(),
+                     [name](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
+}
+
+bool driver_has_extension(InstanceData* inst, VkPhysicalDevice pd, const char* name) {
+  std::vector<VkExtensionProperties> all;
+  return driver_extensions(inst, pd, &all) == VK_SUCCESS && has_extension(all, name);
 }
 
 VkResult filtered_extensions(InstanceData* inst, VkPhysicalDevice pd, uint32_t* count,
@@ -378,13 +390,8 @@ namespace {
 
 VkResult filtered_extensions(InstanceData* inst, VkPhysicalDevice pd, uint32_t* count,
                              VkExtensionProperties* props) {
-  uint32_t n = 0;
-  VkResult r = inst->vk.EnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr);
-  if (r != VK_SUCCESS) return r;
-  std::vector<VkExtensionProperties> all(n);
-  r = inst->vk.EnumerateDeviceExtensionProperties(pd, nullptr, &n, all.data());
-  if (r < VK_SUCCESS) return r;
-  all.resize(n);
+  std::vector<VkExtensionProperties> all;
+  if (const VkResult r = driver_extensions(inst, pd, &all); r != VK_SUCCESS) return r;
   std::vector<VkExtensionProperties> shown;
   Session* s = Session::get();
   for (const auto& e : all) {
@@ -395,10 +402,7 @@ VkResult filtered_extensions(InstanceData* inst, VkPhysicalDevice pd, uint32_t* 
       s->write(cap::HiddenExtensionRecord{e.extensionName, e.specVersion});
     }
   }
-  if (s->boundary() == FrameBoundary::kMarker &&
-      std::none_of(all.begin(), all.end(), [](const VkExtensionProperties& e) {
-        return std::strcmp(e.extensionName, VK_EXT_FRAME_BOUNDARY_EXTENSION_NAME) == 0;
-      })) {
+  if (s->boundary() == FrameBoundary::kMarker && !has_extension(all, VK_EXT_FRAME_BOUNDARY_EXTENSION_NAME)) {
     shown.push_back(frame_boundary_properties());
   }
   if (props == nullptr) {

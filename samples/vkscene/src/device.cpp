@@ -28,6 +28,17 @@ std::vector<VkExtensionProperties> instanceExtensions(const char* layer) {
     return list;
 }
 
+std::vector<VkExtensionProperties> deviceExtensions(VkPhysicalDevice physical) {
+    std::uint32_t count = 0;
+    check(vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr),
+          "vkEnumerateDeviceExtensionProperties");
+    std::vector<VkExtensionProperties> list(count);
+    check(vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, list.data()),
+          "vkEnumerateDeviceExtensionProperties");
+    list.resize(count);
+    return list;
+}
+
 const char* deviceTypeName(VkPhysicalDeviceType type) {
     switch (type) {
         case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated";
@@ -283,13 +294,7 @@ void Device::createDevice(bool windowed, float wantedAnisotropy, bool frameBound
     VkPhysicalDeviceFrameBoundaryFeaturesEXT frameBoundaryFeature{};
     frameBoundaryFeature.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FRAME_BOUNDARY_FEATURES_EXT;
     if (frameBoundary) {
-        std::uint32_t n = 0;
-        check(vkEnumerateDeviceExtensionProperties(physical, nullptr, &n, nullptr),
-              "vkEnumerateDeviceExtensionProperties");
-        std::vector<VkExtensionProperties> available(n);
-        check(vkEnumerateDeviceExtensionProperties(physical, nullptr, &n, available.data()),
-              "vkEnumerateDeviceExtensionProperties");
-        if (!hasExtension(available, VK_EXT_FRAME_BOUNDARY_EXTENSION_NAME)) {
+        if (!hasExtension(deviceExtensions(physical), VK_EXT_FRAME_BOUNDARY_EXTENSION_NAME)) {
             throw Error("--frame-boundary-ext: " + std::string(properties.deviceName) +
                         " does not offer VK_EXT_frame_boundary");
         }
