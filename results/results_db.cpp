@@ -387,15 +387,17 @@ void ResultsDb::put_tile_grid(int64_t run_id, int64_t frame_id, const std::strin
   } catch (const Error& e) {
     fail(std::string(e.what()) + " (metric " + metric + ")");
   }
-  const int64_t m = metric_id(metric);
-  const int64_t g = put_grid_data(grid.tiles_x, text);
+  put_tile_grid_row(run_id, frame_id, metric_id(metric), put_grid_data(grid.tiles_x, text));
+}
+
+void ResultsDb::put_tile_grid_row(int64_t run_id, int64_t frame_id, int64_t metric_id, int64_t grid_id) {
   auto* s = prepare(
       "INSERT INTO tile_grid (run_id, frame_id, metric_id, grid_id) VALUES (?1, ?2, ?3, ?4) "
       "ON CONFLICT (run_id, frame_id, metric_id) DO UPDATE SET grid_id = excluded.grid_id");
   sqlite3_bind_int64(s, 1, run_id);
   sqlite3_bind_int64(s, 2, frame_id);
-  sqlite3_bind_int64(s, 3, m);
-  sqlite3_bind_int64(s, 4, g);
+  sqlite3_bind_int64(s, 3, metric_id);
+  sqlite3_bind_int64(s, 4, grid_id);
   check(sqlite3_step(s), "put tile grid");
   sqlite3_reset(s);
 }
@@ -426,7 +428,6 @@ void ResultsDb::migrate_tile_grids() {
                                 "JOIN metric m ON m.metric_id = t.metric_id ORDER BY t.run_id, t.frame_id, t.metric_id",
                                 -1, &s, nullptr),
         "migrate tile grids");
-  auto* put = prepare("INSERT INTO tile_grid (run_id, frame_id, metric_id, grid_id) VALUES (?1, ?2, ?3, ?4)");
   std::tuple<int64_t, int64_t, int64_t> key{-1, -1, -1};
   TileGrid grid;
   auto flush = [&] {
@@ -438,14 +439,7 @@ void ResultsDb::migrate_tile_grids() {
       fail(std::string(e.what()) + " (run " + std::to_string(std::get<0>(key)) + ", frame " +
            std::to_string(std::get<1>(key)) + ", metric " + std::to_string(std::get<2>(key)) + ")");
     }
-    const int64_t g = put_grid_data(grid.tiles_x, text);
-    sqlite3_reset(put);
-    sqlite3_bind_int64(put, 1, std::get<0>(key));
-    sqlite3_bind_int64(put, 2, std::get<1>(key));
-    sqlite3_bind_int64(put, 3, std::get<2>(key));
-    sqlite3_bind_int64(put, 4, g);
-    check(sqlite3_step(put), "migrate tile grids");
-    sqlite3_reset(put);
+    put_tile_grid_row(std::get<0>(key), std::get<1>(key), std::get<2>(key), put_grid_data(grid.tiles_x, text));
   };
   // The statement is finalised however the conversion ends (a value JSON cannot hold throws).
   std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> rows(s, sqlite3_finalize);

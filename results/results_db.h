@@ -125,6 +125,7 @@ class ResultsDb {
   void migrate();
   void migrate_tile_grids();  // migration 3's conversion of tile_metric rows (schema/sqlite/003)
   int64_t put_grid_data(uint32_t tiles_x, const std::string& text);
+  void put_tile_grid_row(int64_t run_id, int64_t frame_id, int64_t metric_id, int64_t grid_id);
   void check_identity();
 
   std::string path_;
