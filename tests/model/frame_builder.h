@@ -209,7 +209,6 @@ inline QuadFn heavy(uint64_t instructions) {
   };
 }
 
-// A stream with every event kind, texture reuse, small caches so every level misses and writes back.
 // A 3x2-tile frame drawn at random from `seed`: vertex work, PB lists and attributes, colour
 // stores (and loads on odd seeds), quads present, killed or shaded with random operation mixes and
 // a random texture line per lane -- for invariants that must hold on any stream.
@@ -237,6 +236,7 @@ inline FrameSpec randomFrame(uint32_t seed) {
   return f;
 }
 
+// A stream with every event kind, texture reuse, small caches so every level misses and writes back.
 inline FrameSpec mixedFrame() {
   FrameSpec f;
   f.tiles_x = 3;
