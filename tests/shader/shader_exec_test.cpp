@@ -213,6 +213,22 @@ TEST(ShaderExec, EndlessLoopIsStoppedByTheWatchdog) {
   EXPECT_EQ(error.rfind("shader " + f.module->info().hash, 0), 0u) << error;
 }
 
+// A lowered budget stops the same loop after exactly that many blocks, and a terminating
+// batch well under it still runs to the end.
+TEST(ShaderExec, LoweredWatchdogBudgetStopsAtItsCount) {
+  Fixture f = make("endless.frag", Stage::Fragment);
+  ASSERT_TRUE(f.module);
+  ShaderExecutor exec(*f.module, 64);
+  auto b = make_batch(4);
+  for (uint32_t l = 0; l < 4; ++l) b->inputs[slot(0, 0)][l] = 2 * l;
+  std::string error;
+  ASSERT_TRUE(exec.execute(*b, {}, error)) << error;
+  for (uint32_t l = 0; l < 4; ++l) EXPECT_EQ(out_i(*b, 0, 0, l), static_cast<int32_t>(2 * l));
+  b->inputs[slot(0, 0)][3] = 7;
+  EXPECT_FALSE(exec.execute(*b, {}, error));
+  EXPECT_NE(error.find("exceeded 64 block executions"), std::string::npos) << error;
+}
+
 TEST(ShaderExec, InstructionCountGrowsLinearlyWithTripCount) {
   Fixture f = make("control.frag", Stage::Fragment);
   ASSERT_TRUE(f.module);

@@ -109,8 +109,6 @@ uint32_t bitfield_mask(uint32_t offset, uint32_t count) {
   return m << offset;
 }
 
-constexpr uint64_t kMaxBlockExecutions = uint64_t{1} << 20;
-
 struct Machine {
   uint32_t* regs;
   uint32_t n;  // lanes to process (multiple of 4, <= kMaxLanes)
@@ -255,7 +253,8 @@ struct ShaderExecutor::State {
   uint16_t next[kMaxLanes];
 };
 
-ShaderExecutor::ShaderExecutor(const ShaderModule& module) : module_(module), state_(std::make_unique<State>()) {
+ShaderExecutor::ShaderExecutor(const ShaderModule& module, uint64_t block_budget)
+    : module_(module), block_budget_(block_budget), state_(std::make_unique<State>()) {
   const Program& p = module.program();
   registers_.assign(static_cast<size_t>(p.register_count) * kMaxLanes, 0u);
   for (auto [reg, bits] : p.constants)
@@ -298,7 +297,7 @@ void ShaderExecutor::start(LaneBatch& batch, const Bindings& bindings) {
   st.alive = st.launched;
   st.cur = 0;
   st.cur_mask = st.alive;
-  st.block_budget = kMaxBlockExecutions;
+  st.block_budget = block_budget_;
   for (uint32_t l = 0; l < kMaxLanes; ++l) st.next[l] = 0;
 
   // Prologue: variables, then interface inputs.
@@ -420,7 +419,7 @@ ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
   // the replayer must report it and carry on instead.
   while (true) {
     if (block_budget-- == 0) {
-      error = "shader " + info.hash + ": exceeded " + std::to_string(kMaxBlockExecutions) +
+      error = "shader " + info.hash + ": exceeded " + std::to_string(block_budget_) +
               " block executions in one batch (infinite loop?)";
       suspend(true);
       return Status::Error;

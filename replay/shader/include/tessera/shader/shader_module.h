@@ -154,7 +154,12 @@ class ShaderModule {
 // register) with constants preloaded. Create once, call execute() for each batch.
 class ShaderExecutor {
  public:
-  explicit ShaderExecutor(const ShaderModule& module);
+  // Block executions one batch may run before the watchdog stops it (a shader that never
+  // terminates): far above any real shader's count, which stays in the thousands.
+  static constexpr uint64_t kDefaultBlockBudget = uint64_t{1} << 20;
+  // `block_budget` lowers the watchdog where a fast verdict matters more than a long shader (the
+  // SPIR-V fuzz target, where every looping input would otherwise run 1M blocks).
+  explicit ShaderExecutor(const ShaderModule& module, uint64_t block_budget = kDefaultBlockBudget);
   ~ShaderExecutor();
   ShaderExecutor(const ShaderExecutor&) = delete;
   ShaderExecutor& operator=(const ShaderExecutor&) = delete;
@@ -162,8 +167,8 @@ class ShaderExecutor {
   // Runs the entry point for batch.lane_count lanes. The dynamic instruction count of a lane
   // is the number of normalised SPIR-V instructions it executed (OpPhi and terminators count;
   // OpLabel and merge declarations do not). Returns false and sets `error` when the bindings
-  // are unusable (an image instruction with no sampler bound) or the batch runs more than
-  // 1M blocks (a shader that never terminates); batch outputs are then undefined. An
+  // are unusable (an image instruction with no sampler bound) or the batch runs more blocks
+  // than the executor's budget (a shader that never terminates); batch outputs are then undefined. An
   // OpControlBarrier in a lone batch is passed as soon as all its lanes reach it.
   bool execute(LaneBatch& batch, const Bindings& bindings, std::string& error);
 
@@ -179,6 +184,7 @@ class ShaderExecutor {
  private:
   struct State;
   const ShaderModule& module_;
+  uint64_t block_budget_;
   std::vector<uint32_t> registers_;
   std::unique_ptr<State> state_;
 };
