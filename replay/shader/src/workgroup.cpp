@@ -5,7 +5,7 @@
 
 namespace tessera::shader {
 
-WorkgroupExecutor::WorkgroupExecutor(const ShaderModule& module) : module_(module) {
+WorkgroupExecutor::WorkgroupExecutor(const ShaderModule& module) {
   const uint32_t* size = module.info().local_size;
   invocations_ = size[0] * size[1] * size[2];
   const uint32_t batches = (invocations_ + kMaxLanes - 1) / kMaxLanes;

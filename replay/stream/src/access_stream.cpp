@@ -97,9 +97,6 @@ void put_mix(Buffer& out, const OpMix& m) {
   for (uint32_t v : {m.alu, m.sfu, m.varying, m.texture, m.memory}) put_varint(out, v);
 }
 
-// PbRead's primitive is 0xffffffff for a PB-Lists line: stored +1 so that case takes one byte.
-constexpr uint32_t kNoPrimitive = 0xffffffffu;
-
 Event make_event(EventKind kind, std::initializer_list<uint32_t> u, uint64_t address, uint64_t wide,
                  std::span<const uint64_t> lines = {}) {
   Event e;
@@ -333,7 +330,8 @@ void StreamWriter::pb_read(uint64_t address, uint32_t bytes, uint32_t section, u
   put_delta(bytes_, last_address_[kParameterBuffer], address);
   put_varint(bytes_, bytes);
   put_varint(bytes_, section);
-  put_varint(bytes_, static_cast<uint32_t>(primitive + 1));  // kNoPrimitive -> 0
+  // PbRead's primitive is 0xffffffff for a PB-Lists line: stored +1 so that case takes one byte.
+  put_varint(bytes_, static_cast<uint32_t>(primitive + 1));
 }
 
 void StreamWriter::primitive(uint32_t primitive, uint32_t draw) {
@@ -639,7 +637,7 @@ bool StreamReader::next(Event& e) {
       e.address = delta(last_address_[kParameterBuffer]);
       e.u[0] = u32();
       e.u[1] = u32();
-      e.u[2] = u32() - 1;  // 0 -> kNoPrimitive
+      e.u[2] = u32() - 1;  // 0 -> 0xffffffff, a PB-Lists line
       break;
     case EventKind::Primitive:
       e.u[0] = u32();

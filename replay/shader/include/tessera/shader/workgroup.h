@@ -32,7 +32,6 @@ class WorkgroupExecutor {
   uint64_t instructions() const { return instructions_; }
 
  private:
-  const ShaderModule& module_;
   uint32_t invocations_ = 0;
   std::vector<std::unique_ptr<ShaderExecutor>> executors_;
   std::vector<std::unique_ptr<LaneBatch>> batches_;
