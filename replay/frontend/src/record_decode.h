@@ -5,6 +5,7 @@
 
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "tessera/capture/records.h"
@@ -25,13 +26,17 @@ bool decode_into(std::span<const std::byte> body, R* out, std::string* error) {
 }
 
 // Decodes `body` into a record of type R and hands it to `use`; false (with *error) when it does
-// not decode.
+// not decode, or when `use` returns false (having set *error: a record the replay refuses).
 template <typename R, typename F>
 bool with_record(std::span<const std::byte> body, std::string* error, F&& use) {
   R r;
   if (!decode_into(body, &r, error)) return false;
-  use(r);
-  return true;
+  if constexpr (std::is_same_v<std::invoke_result_t<F, R&>, bool>) {
+    return use(r);
+  } else {
+    use(r);
+    return true;
+  }
 }
 
 }  // namespace tessera::frontend

@@ -16,27 +16,36 @@ constexpr uint32_t kLastCommandKind = 0x04ff;
 
 }  // namespace
 
-CaptureReplay::CaptureReplay(const cap::CaptureReader& reader)
+CaptureReplay::CaptureReplay(const cap::CaptureReader& reader, MemoryBudget& budget)
     : reader_(reader),
-      resources_(std::make_unique<Resources>(reader)),
+      resources_(std::make_unique<Resources>(reader, budget)),
       walker_(std::make_unique<CommandWalker>(*resources_)) {}
 
 CaptureReplay::~CaptureReplay() = default;
 
 std::unique_ptr<CaptureReplay> CaptureReplay::open(const cap::CaptureReader& reader,
                                                    std::string* error) {
+  auto budget = std::make_unique<MemoryBudget>(MemoryBudget::default_limit());
+  auto r = open(reader, *budget, error);
+  // Declared before resources_, so destroyed after it (Resources gives its bytes back first).
+  if (r) r->own_budget_ = std::move(budget);
+  return r;
+}
+
+std::unique_ptr<CaptureReplay> CaptureReplay::open(const cap::CaptureReader& reader, MemoryBudget& budget,
+                                                   std::string* error) {
   // Out of host memory (or anything else thrown) is an error naming the file, not a crash.
   try {
-    return open_records(reader, error);
+    return open_records(reader, budget, error);
   } catch (const std::exception& e) {
     *error = reader.name() + ": global records: " + e.what();
     return nullptr;
   }
 }
 
-std::unique_ptr<CaptureReplay> CaptureReplay::open_records(const cap::CaptureReader& reader,
+std::unique_ptr<CaptureReplay> CaptureReplay::open_records(const cap::CaptureReader& reader, MemoryBudget& budget,
                                                            std::string* error) {
-  std::unique_ptr<CaptureReplay> r(new CaptureReplay(reader));
+  std::unique_ptr<CaptureReplay> r(new CaptureReplay(reader, budget));
   std::string problem;
   bool failed = false;
   std::string read_error;
@@ -76,7 +85,9 @@ bool CaptureReplay::replay_frame(size_t index, PassRenderer& renderer, FrameResu
     return replay_records(index, renderer, result, error);
   } catch (const std::exception& e) {
     failed_ = true;
-    *error = reader_.name() + ": frame " + std::to_string(index) + ": " + e.what();
+    // Named by its present number, as the study's errors and `--frames` name frames.
+    const uint32_t present = index < frame_count() ? reader_.frames()[index].present : 0;
+    *error = reader_.name() + ": frame " + std::to_string(present) + ": " + e.what();
     return false;
   }
 }
@@ -162,7 +173,7 @@ bool CaptureReplay::replay_records(size_t index, PassRenderer& renderer, FrameRe
   }
   if (failed) {
     failed_ = true;
-    *error = reader_.name() + ": frame " + std::to_string(index) + ": " + problem;
+    *error = reader_.name() + ": frame " + std::to_string(result->present) + ": " + problem;
     return false;
   }
   return true;

@@ -3,6 +3,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "formats.h"
@@ -15,6 +16,13 @@ namespace cap = tessera::capture;
 namespace {
 
 uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+// A handle as errors name it.
+std::string hex(uint64_t handle) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(handle));
+  return buf;
+}
 
 // Replaces (in place, so pointers stay valid) or creates the object under `handle`.
 template <typename T>
@@ -49,50 +57,67 @@ std::shared_ptr<const std::vector<uint32_t>> Resources::spirv(const cap::Hash128
   return words;
 }
 
-void Resources::shape_image(Image& img, SkipCounts& skipped) {
+bool Resources::hold(uint64_t bytes, const std::string& what, std::string* error) {
+  if (!budget_.reserve(bytes)) {
+    *error = what + " " + budget_.refusal(bytes);
+    return false;
+  }
+  held_bytes_ += bytes;
+  return true;
+}
+
+// Vulkan spec "Image Creation Limits" (VkImageCreateInfo): every extent member at least 1 and
+// within maxImageDimension*, mipLevels at most floor(log2(max(width, height, depth))) + 1,
+// arrayLayers at least 1 and within maxImageArrayLayers. A shape outside them cannot come from a
+// real device: the capture is damaged or hostile, and is refused rather than replayed wrong.
+bool Resources::shape_image(Image& img, SkipCounts& skipped, std::string* error) {
+  for (const auto& plane : img.planes) drop(plane.size());
+  img.planes.clear();
+  const std::string name = "image " + hex(img.handle) + " (" + std::to_string(img.width) + "x" +
+                           std::to_string(img.height) + "x" + std::to_string(img.depth) + ", " +
+                           std::to_string(img.mip_levels) + " mips, " + std::to_string(img.array_layers) +
+                           " layers)";
+  const uint32_t largest = std::max({img.width, img.height, img.depth});
+  uint32_t full_chain = 0;
+  for (uint32_t d = largest; d != 0; d >>= 1) ++full_chain;
+  std::string invalid;
+  if (img.width == 0 || img.height == 0 || img.depth == 0) {
+    invalid = "an extent of 0 is not an image";
+  } else if (largest > kMaxImageDimension) {
+    invalid = "extent beyond " + std::to_string(kMaxImageDimension) +
+              ", the largest maxImageDimension of any Vulkan device";
+  } else if (img.mip_levels == 0 || img.mip_levels > full_chain) {
+    invalid = "mip levels outside 1.." + std::to_string(full_chain) + ", the full mip chain of its extent";
+  } else if (img.array_layers == 0 || img.array_layers > kMaxImageLayers) {
+    invalid = "array layers outside 1.." + std::to_string(kMaxImageLayers);
+  }
+  if (!invalid.empty()) {
+    *error = name + ": refused: " + invalid + " (Vulkan spec \"Image Creation Limits\")";
+    return false;
+  }
   FormatDesc f;
   const bool known = describe_format(img.format, &f);
   const uint32_t aspects = known && f.stencil ? 2 : 1;
+  // Each plane is below 2^56 bytes (32768^3 texels of at most 16 bytes, 64 samples); the sum
+  // saturates rather than wraps, and is then refused by the budget.
   uint64_t total = 0;
   std::vector<uint64_t> sizes;
-  const uint64_t planes = uint64_t{aspects} * img.array_layers * img.mip_levels;
-  // Far above any device's maxImageDimension*: keeps the size arithmetic below from wrapping.
-  constexpr uint32_t kMaxDimension = 1u << 16;
-  bool sane = img.width != 0 && img.height != 0 && img.depth != 0 && img.mip_levels != 0 &&
-              img.mip_levels <= 32 && img.array_layers != 0 && img.array_layers <= 4096 &&
-              img.width <= kMaxDimension && img.height <= kMaxDimension &&
-              img.depth <= kMaxDimension;
-  if (sane) {
-    for (uint32_t a = 0; a < aspects; ++a) {
-      for (uint32_t l = 0; l < img.array_layers; ++l) {
-        for (uint32_t m = 0; m < img.mip_levels; ++m) {
-          const uint32_t d = img.depth >> m ? img.depth >> m : 1;
-          // A multisampled image holds its samples one after the other (frame.h).
-          const uint64_t n = known ? aspect_bytes(f, static_cast<Aspect>(a), img.mip_width(m),
-                                                  img.mip_height(m), d) *
-                                         img.held_samples()
-                                   : 0;
-          sizes.push_back(n);
-          total += n;
-          if (total > kMaxObjectBytes) sane = false;  // stop before the sum can wrap
-          if (!sane) break;
-        }
-        if (!sane) break;
+  for (uint32_t a = 0; a < aspects; ++a) {
+    for (uint32_t l = 0; l < img.array_layers; ++l) {
+      for (uint32_t m = 0; m < img.mip_levels; ++m) {
+        const uint32_t d = img.depth >> m ? img.depth >> m : 1;
+        // A multisampled image holds its samples one after the other (frame.h).
+        const uint64_t n = known ? aspect_bytes(f, static_cast<Aspect>(a), img.mip_width(m), img.mip_height(m), d) *
+                                       img.held_samples()
+                                 : 0;
+        sizes.push_back(n);
+        total = n > UINT64_MAX - total ? UINT64_MAX : total + n;
       }
-      if (!sane) break;
     }
   }
-  for (const auto& plane : img.planes) held_bytes_ -= plane.size();
-  img.planes.clear();
-  if (!sane || total > kMaxObjectBytes) {
-    skipped.add("image: extent, mips or layers out of range (contents not held)");
-  } else if (held_bytes_ + total > kMaxTotalBytes) {
-    skipped.add("image: beyond the replay's 16 GiB budget (contents not held)");
-  } else {
-    held_bytes_ += total;
-    img.planes.resize(planes);
-    for (size_t i = 0; i < sizes.size(); ++i) img.planes[i].assign(sizes[i], 0);
-  }
+  if (!hold(total, name, error)) return false;
+  img.planes.resize(sizes.size());
+  for (size_t i = 0; i < sizes.size(); ++i) img.planes[i].assign(sizes[i], 0);
   if (!known) skipped.add("image: format " + std::to_string(img.format) + " not supported");
   auto& held = image_bytes_[img.handle];
   if (img.address == 0 || align_up(total, kAddressAlign) > held) {
@@ -100,9 +125,10 @@ void Resources::shape_image(Image& img, SkipCounts& skipped) {
     held = align_up(std::max<uint64_t>(total, 1), kAddressAlign);
     next_image_address_ += held;
   }
+  return true;
 }
 
-void Resources::apply_image(const cap::ImageRecord& rec, SkipCounts& skipped) {
+bool Resources::apply_image(const cap::ImageRecord& rec, SkipCounts& skipped, std::string* error) {
   Image& img = slot(images, rec.image);
   const bool same = img.handle == rec.image && img.format == rec.format &&
                     img.width == rec.width && img.height == rec.height &&
@@ -118,13 +144,13 @@ void Resources::apply_image(const cap::ImageRecord& rec, SkipCounts& skipped) {
     img.format = rec.format;
     img.width = rec.width, img.height = rec.height, img.depth = rec.depth;
     img.mip_levels = rec.mip_levels, img.array_layers = rec.array_layers;
-    shape_image(img, skipped);
+    if (!shape_image(img, skipped, error)) return false;
     img.defined = false;
     ++img.generation;
   }
-  if (rec.contents.is_zero()) return;
+  if (rec.contents.is_zero()) return true;
   auto b = blob(rec.contents, "image", skipped);
-  if (!b) return;
+  if (!b) return true;
   FormatDesc f;
   const bool known = describe_format(img.format, &f);
   for (const auto& sub : rec.subresources) {
@@ -141,16 +167,22 @@ void Resources::apply_image(const cap::ImageRecord& rec, SkipCounts& skipped) {
       skipped.add("image: subresource size disagrees with its format and extent");
       continue;
     }
-    held_bytes_ += sub.size - plane.size();  // formats of unknown layout take the bytes given
+    // Formats of unknown layout take the bytes given (at most the blob's, so no more than the
+    // file holds; counted all the same).
+    if (sub.size > plane.size() && !hold(sub.size - plane.size(), "image " + hex(img.handle) + " contents", error)) {
+      return false;
+    }
+    if (sub.size < plane.size()) drop(plane.size() - sub.size);
     plane.resize(static_cast<size_t>(sub.size));
     if (sub.size != 0) std::memcpy(plane.data(), b->data.data() + sub.offset, static_cast<size_t>(sub.size));
   }
   img.touch();
+  return true;
 }
 
-void Resources::apply_swapchain(const cap::SwapchainRecord& rec) {
+bool Resources::apply_swapchain(const cap::SwapchainRecord& rec, std::string* error) {
   slot(swapchains, rec.swapchain) = rec;
-  SkipCounts ignored;
+  SkipCounts ignored;  // an unsupported swapchain format shows when the frame is compared
   for (uint64_t h : rec.images) {
     Image& img = slot(images, h);
     img.handle = h;
@@ -163,9 +195,10 @@ void Resources::apply_swapchain(const cap::SwapchainRecord& rec) {
     img.usage = rec.usage;
     img.swapchain = true;
     img.defined = false;
-    shape_image(img, ignored);
+    if (!shape_image(img, ignored, error)) return false;
     ++img.generation;
   }
+  return true;
 }
 
 void Resources::apply_memory_contents(const cap::MemoryContentsRecord& rec,
@@ -314,23 +347,18 @@ void Resources::apply_descriptor_update(const cap::DescriptorUpdateRecord& rec,
 
 // Vulkan spec "Memory Allocation": the allocation's bytes (held within the replay's budget) and
 // its place in the replayer's address space.
-void Resources::apply_memory_alloc(const cap::MemoryAllocRecord& r, SkipCounts& skipped) {
+bool Resources::apply_memory_alloc(const cap::MemoryAllocRecord& r, std::string* error) {
   MemoryObject& m = slot(memories, r.memory);
   m.handle = r.memory;
   m.property_flags = r.property_flags;
   known_memory_.erase(r.memory);
-  held_bytes_ -= m.bytes.size();
+  drop(m.bytes.size());
   m.bytes = {};
-  if (r.size > kMaxObjectBytes) {
-    skipped.add("memory: allocation larger than 2 GiB (contents not held)");
-  } else if (held_bytes_ + r.size > kMaxTotalBytes) {
-    skipped.add("memory: beyond the replay's 16 GiB budget (contents not held)");
-  } else {
-    held_bytes_ += r.size;
-    m.bytes.assign(static_cast<size_t>(r.size), std::byte{0});
-  }
+  if (!hold(r.size, "memory " + hex(r.memory), error)) return false;
+  m.bytes.assign(static_cast<size_t>(r.size), std::byte{0});
   memory_address_[r.memory] = next_memory_address_;
   next_memory_address_ += align_up(std::max<uint64_t>(r.size, 1), kAddressAlign);
+  return true;
 }
 
 // The device limits rasterization depends on (Vulkan spec "Limits": point size and line width
@@ -360,7 +388,7 @@ bool Resources::apply(uint32_t kind, std::span<const std::byte> body, SkipCounts
   using RK = cap::RecordKind;
   switch (kind) {
     case static_cast<uint32_t>(RK::kImage):
-      return with_record<cap::ImageRecord>(body, error, [&](auto& r) { apply_image(r, skipped); });
+      return with_record<cap::ImageRecord>(body, error, [&](auto& r) { return apply_image(r, skipped, error); });
     case static_cast<uint32_t>(RK::kBuffer):
       return with_record<cap::BufferRecord>(body, error, [&](auto& r) {
         Buffer& b = slot(buffers, r.buffer);
@@ -373,7 +401,7 @@ bool Resources::apply(uint32_t kind, std::span<const std::byte> body, SkipCounts
     case static_cast<uint32_t>(RK::kShaderModule):
       return with_record<cap::ShaderModuleRecord>(body, error, [&](auto& r) { shader_modules[r.module] = r; });
     case static_cast<uint32_t>(K::kSwapchain):
-      return with_record<cap::SwapchainRecord>(body, error, [&](auto& r) { apply_swapchain(r); });
+      return with_record<cap::SwapchainRecord>(body, error, [&](auto& r) { return apply_swapchain(r, error); });
     case static_cast<uint32_t>(K::kSampler):
       return with_record<cap::SamplerRecord>(body, error, [&](auto& r) { slot(samplers, r.sampler) = r; });
     case static_cast<uint32_t>(K::kImageView):
@@ -414,7 +442,7 @@ bool Resources::apply(uint32_t kind, std::span<const std::byte> body, SkipCounts
       return with_record<cap::DescriptorUpdateRecord>(body, error,
                                                       [&](auto& r) { apply_descriptor_update(r, skipped); });
     case static_cast<uint32_t>(K::kMemoryAlloc):
-      return with_record<cap::MemoryAllocRecord>(body, error, [&](auto& r) { apply_memory_alloc(r, skipped); });
+      return with_record<cap::MemoryAllocRecord>(body, error, [&](auto& r) { return apply_memory_alloc(r, error); });
     case static_cast<uint32_t>(K::kMemoryBind):
       return with_record<cap::MemoryBindRecord>(body, error, [&](auto& r) { apply_bind(r, skipped); });
     case static_cast<uint32_t>(K::kMemoryContents):

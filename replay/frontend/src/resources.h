@@ -16,6 +16,7 @@
 #include "tessera/capture/records.h"
 #include "tessera/capture/vk_records.h"
 #include "tessera/frontend/frame.h"
+#include "tessera/frontend/memory_budget.h"
 
 namespace tessera::frontend {
 
@@ -24,10 +25,13 @@ namespace tessera::frontend {
 inline constexpr uint64_t kImageBase = 0x1'0000'0000ull;
 inline constexpr uint64_t kMemoryBase = 0x100'0000'0000ull;
 inline constexpr uint64_t kAddressAlign = 4096;
-// Largest memory object or image the front end allocates in host memory (bad input guard).
-inline constexpr uint64_t kMaxObjectBytes = 2ull << 30;
-// And all of them together: a hostile file cannot make the replay exhaust the host.
-inline constexpr uint64_t kMaxTotalBytes = 16ull << 30;
+// Largest image extent the replay accepts in any dimension. Vulkan spec "Limits": the required
+// minimum of maxImageDimension2D is 4096 and devices report at most 32768; an image wider than
+// that cannot have been created on any device, so a capture declaring one is damaged or hostile.
+inline constexpr uint32_t kMaxImageDimension = 32768;
+// Array layers likewise (maxImageArrayLayers: required minimum 256, devices report at most a
+// few thousand); it also bounds the planes an image keeps (aspects x layers x mips).
+inline constexpr uint32_t kMaxImageLayers = 4096;
 // Elements of one descriptor binding (bindless arrays beyond this are cut, and counted).
 inline constexpr uint32_t kMaxBindingElements = 16384;
 
@@ -51,11 +55,17 @@ struct DescriptorSetState {
 
 class Resources {
  public:
-  explicit Resources(const capture::CaptureReader& reader) : reader_(reader) {}
+  // Memory objects and image contents are held within `budget`, which must outlive this.
+  Resources(const capture::CaptureReader& reader, MemoryBudget& budget) : reader_(reader), budget_(budget) {}
+  ~Resources() { budget_.release(held_bytes_); }
+  Resources(const Resources&) = delete;
+  Resources& operator=(const Resources&) = delete;
 
   // Applies one object or contents record (kinds below 0x0400 and the resource kinds of
-  // records.h). False with *error = "<problem>" when the body does not decode; handles or
-  // blobs that cannot be resolved are counted in `skipped`.
+  // records.h). False with *error = "<problem>" when the body does not decode, or when the
+  // record declares an image no Vulkan device can create or more memory than the budget holds
+  // ("image 0x.. ..." / "memory 0x.. ..."); handles or blobs that cannot be resolved are
+  // counted in `skipped`.
   bool apply(uint32_t kind, std::span<const std::byte> body, SkipCounts& skipped,
              std::string* error);
   // Writes the captured descriptor writes into sets (also used for push descriptors, whose
@@ -101,24 +111,32 @@ class Resources {
   RasterLimits limits;  // the captured device's (device_info), else Vulkan's required minimums
 
  private:
-  void apply_image(const capture::ImageRecord& rec, SkipCounts& skipped);
-  void apply_memory_alloc(const capture::MemoryAllocRecord& rec, SkipCounts& skipped);
+  bool apply_image(const capture::ImageRecord& rec, SkipCounts& skipped, std::string* error);
+  bool apply_memory_alloc(const capture::MemoryAllocRecord& rec, std::string* error);
   void apply_device_limits(const capture::DeviceInfoRecord& rec);
-  void apply_swapchain(const capture::SwapchainRecord& rec);
+  bool apply_swapchain(const capture::SwapchainRecord& rec, std::string* error);
   void apply_memory_contents(const capture::MemoryContentsRecord& rec, SkipCounts& skipped);
   void apply_bind(const capture::MemoryBindRecord& rec, SkipCounts& skipped);
   void apply_view(const capture::ImageViewRecord& rec, SkipCounts& skipped);
   void apply_descriptor_update(const capture::DescriptorUpdateRecord& rec, SkipCounts& skipped);
   // (Re)shapes an image: planes sized from the format; the address kept when the size is.
-  void shape_image(Image& img, SkipCounts& skipped);
+  // False with *error when the shape is not a Vulkan image or its planes exceed the budget.
+  bool shape_image(Image& img, SkipCounts& skipped, std::string* error);
+  // Takes `bytes` from the budget for this replay; false with *error = "<what> needs ...".
+  bool hold(uint64_t bytes, const std::string& what, std::string* error);
+  void drop(uint64_t bytes) {
+    budget_.release(bytes);
+    held_bytes_ -= bytes;
+  }
   // A blob's bytes; counted as a missing blob in `skipped` when absent.
   std::optional<capture::Bytes> blob(const capture::Hash128& hash, const char* what,
                                      SkipCounts& skipped) const;
 
   const capture::CaptureReader& reader_;
+  MemoryBudget& budget_;
   std::unordered_set<uint64_t> known_memory_;
   std::unordered_map<capture::Hash128, std::shared_ptr<const std::vector<uint32_t>>> spirv_;
-  uint64_t held_bytes_ = 0;  // bytes of all memory objects and image planes
+  uint64_t held_bytes_ = 0;  // bytes of all memory objects and image planes, taken from budget_
   uint64_t next_image_address_ = kImageBase;
   uint64_t next_memory_address_ = kMemoryBase;
   std::unordered_map<uint64_t, uint64_t> image_bytes_;  // handle -> bytes its address range holds

@@ -21,6 +21,7 @@
 
 #include "tessera/capture/reader.h"
 #include "tessera/frontend/frame.h"
+#include "tessera/frontend/memory_budget.h"
 
 namespace tessera::frontend {
 
@@ -51,7 +52,12 @@ class CommandWalker;
 class CaptureReplay {
  public:
   // Rebuilds the objects of the capture's global records. `reader` must outlive the replay.
-  // nullptr with *error = "<file>: <problem>" when the records are damaged.
+  // nullptr with *error = "<file>: global records: <problem>" when the records are damaged or
+  // declare what the replay refuses (memory_budget.h). Memory objects and image contents are held
+  // within `budget`, which must outlive the replay and may be shared with other replays.
+  static std::unique_ptr<CaptureReplay> open(const capture::CaptureReader& reader, MemoryBudget& budget,
+                                             std::string* error);
+  // The same within a budget of its own, MemoryBudget::default_limit().
   static std::unique_ptr<CaptureReplay> open(const capture::CaptureReader& reader,
                                              std::string* error);
   ~CaptureReplay();
@@ -60,8 +66,11 @@ class CaptureReplay {
 
   size_t frame_count() const;
   // Replays frames in order (index 0, 1, ...); state carries over from one to the next. Frame 0
-  // starts from the captured frame-start state. False with *error = "<file>: frame N: <problem>"
-  // on damaged records or a frame out of order; the replay is then unusable.
+  // starts from the captured frame-start state. False with *error = "<file>: frame P: <problem>"
+  // (P the frame's present number) on damaged records, on what the replay refuses (an image no
+  // device can create, more memory than the budget, a draw or shader beyond the renderer's
+  // bounds: ReplayLimitError), or with "<file>: frame N ..." for a frame index out of order; the
+  // replay is then unusable.
   bool replay_frame(size_t index, PassRenderer& renderer, FrameResult* result,
                     std::string* error);
 
@@ -72,13 +81,14 @@ class CaptureReplay {
   ImageView* find_view(uint64_t handle);
 
  private:
-  explicit CaptureReplay(const capture::CaptureReader& reader);
-  static std::unique_ptr<CaptureReplay> open_records(const capture::CaptureReader& reader,
+  CaptureReplay(const capture::CaptureReader& reader, MemoryBudget& budget);
+  static std::unique_ptr<CaptureReplay> open_records(const capture::CaptureReader& reader, MemoryBudget& budget,
                                                      std::string* error);
   bool replay_records(size_t index, PassRenderer& renderer, FrameResult* result,
                       std::string* error);
 
   const capture::CaptureReader& reader_;
+  std::unique_ptr<MemoryBudget> own_budget_;  // the budget of open() without one
   std::unique_ptr<Resources> resources_;
   std::unique_ptr<CommandWalker> walker_;
   SkipCounts global_skipped_;  // handed on with the first frame replayed
