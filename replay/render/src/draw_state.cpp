@@ -88,7 +88,7 @@ bool resolve_rasterization(const Pipeline& s, const frontend::RasterLimits& lim,
 }
 
 // What makes a draw impossible to replay before any shader is compiled: no viewport, no usable
-// index buffer, counts only a damaged capture carries.
+// index buffer. (Counts beyond what the replay can shade stop the replay: Renderer.)
 bool check_draw(const frontend::Draw& draw, const Pipeline& s, std::string& reason) {
   if (s.viewports.empty() || s.viewports[0].width == 0 || s.viewports[0].height == 0) {
     reason = "draw: no viewport";
@@ -99,11 +99,6 @@ bool check_draw(const frontend::Draw& draw, const Pipeline& s, std::string& reas
                              draw.index_type == VK_INDEX_TYPE_UINT8_EXT;
   if (draw.indexed && (draw.index_buffer == nullptr || !index_type_ok)) {
     reason = "draw: indexed draw without a usable index buffer";
-    return false;
-  }
-  // A damaged capture can carry absurd counts; real draws stay far below this (64 M vertices).
-  if (uint64_t{draw.vertex_count} * std::max(draw.instance_count, 1u) > (uint64_t{1} << 26)) {
-    reason = "draw: more than 2^26 vertices x instances";
     return false;
   }
   return true;

@@ -137,9 +137,46 @@ PassRaster subpass_raster(const frontend::RenderPassInstance& pass, SubpassTarge
 
 }  // namespace
 
+// Budget bytes held until destroyed: what the renderer keeps for a draw or a subpass.
+class Held {
+ public:
+  explicit Held(frontend::MemoryBudget& budget) : budget_(budget) {}
+  ~Held() { budget_.release(bytes_); }
+  Held(const Held&) = delete;
+  Held& operator=(const Held&) = delete;
+  uint64_t bytes() const { return bytes_; }
+  // Holds `n` more bytes; throws ReplayLimitError "<what> needs ..." when the budget is spent.
+  void take(uint64_t n, const std::string& what) {
+    if (!budget_.reserve(n)) throw frontend::ReplayLimitError(what + " " + budget_.refusal(n));
+    bytes_ += n;
+  }
+
+ private:
+  frontend::MemoryBudget& budget_;
+  uint64_t bytes_ = 0;
+};
+
+// Vertex shader invocations (vertices x instances) one draw may run. Not memory (the budget
+// bounds that) but time: the replay shades a few tens of millions of vertices a second, and a
+// capture declaring more (a damaged or hostile count, VkDrawIndirectCommand included) would keep
+// it busy for hours. Real frames stay far below it.
+constexpr uint64_t kMaxDrawInvocations = uint64_t{1} << 26;
+
+// Host bytes the vertex stage holds per vertex of one instance (VertexStage, VertexOutput): the
+// post-transform vertex with every varying slot, its index value and place in the shading
+// order, its entry in the index map (about four words with the node), and at most one
+// assembled primitive.
+constexpr uint64_t kVertexStageBytes = sizeof(pipeline::ClipVertex) + 2 * sizeof(uint32_t) + 4 * sizeof(uint64_t) +
+                                       sizeof(pipeline::AssembledPrimitive);
+// And per primitive binned into the Parameter Buffer until the subpass's tiles are rendered.
+constexpr uint64_t kBinnedPrimitiveBytes =
+    sizeof(pipeline::ScreenTriangle) + sizeof(pipeline::PrimitiveMetadata) + sizeof(uint32_t);
+
 struct Renderer::Impl {
   stream::StreamWriter* out = nullptr;
   RenderConfig config;
+  std::unique_ptr<frontend::MemoryBudget> own_budget;  // when the configuration names none
+  frontend::MemoryBudget* budget = nullptr;
   pipeline::ScanlineOrder scanline;
   ShaderCache shaders;
   TextureCache textures;
@@ -159,8 +196,10 @@ struct Renderer::Impl {
   void render(const frontend::RenderPassInstance& pass, frontend::SkipCounts& skipped, RenderStats& st);
   // The geometry phase of a subpass: every draw resolved, its vertices shaded and its primitives
   // binned into `pb`, the clears placed between them, before any tile is rendered.
-  void bin_subpass(const std::vector<const frontend::PassCommand*>& commands, const capture::Rect2D& area,
-                   const PassRaster& raster, pipeline::PolygonListBuilder& pb,
+  // Throws frontend::ReplayLimitError for a draw beyond kMaxDrawInvocations or the budget
+  // (`binned` holds the subpass's Parameter Buffer bytes).
+  void bin_subpass(const std::vector<const frontend::PassCommand*>& commands, uint32_t pass_index,
+                   const capture::Rect2D& area, const PassRaster& raster, pipeline::PolygonListBuilder& pb, Held& binned,
                    std::vector<std::unique_ptr<DrawState>>& draws, std::vector<uint32_t>& prim_draw,
                    std::vector<PendingClear>& clears, RenderStats& st, frontend::SkipCounts& skipped);
   // Counts the image instructions of the subpass's draws that the texture and storage image
@@ -179,6 +218,12 @@ Renderer::Renderer(stream::StreamWriter* stream, RenderConfig config) : impl_(st
   if (config.tile_height == 0) config.tile_height = 32;
   if (config.threads == 0) config.threads = 1;
   impl_->config = config;
+  if (config.budget == nullptr) {
+    impl_->own_budget = std::make_unique<frontend::MemoryBudget>(frontend::MemoryBudget::default_limit());
+    impl_->budget = impl_->own_budget.get();
+  } else {
+    impl_->budget = config.budget;
+  }
 }
 
 Renderer::~Renderer() = default;
@@ -431,7 +476,8 @@ void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::
     std::vector<std::unique_ptr<DrawState>> draws;
     std::vector<uint32_t> prim_draw;
     std::vector<PendingClear> clears;
-    bin_subpass(per_subpass[sp], area, raster, pb, draws, prim_draw, clears, st, skipped);
+    Held binned(*budget);
+    bin_subpass(per_subpass[sp], pass.index, area, raster, pb, binned, draws, prim_draw, clears, st, skipped);
 
     // Raster phase, tile by tile in the tile order: on config.threads threads when the tiles
     // are independent (one subpass: a later one restores what the tiles kept of the earlier).
@@ -458,8 +504,9 @@ void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::
   if (out) out->pass_end(pass.index);
 }
 
-void Renderer::Impl::bin_subpass(const std::vector<const frontend::PassCommand*>& commands, const capture::Rect2D& area,
-                                 const PassRaster& raster, pipeline::PolygonListBuilder& pb,
+void Renderer::Impl::bin_subpass(const std::vector<const frontend::PassCommand*>& commands, uint32_t pass_index,
+                                 const capture::Rect2D& area, const PassRaster& raster, pipeline::PolygonListBuilder& pb,
+                                 Held& binned,
                                  std::vector<std::unique_ptr<DrawState>>& draws, std::vector<uint32_t>& prim_draw,
                                  std::vector<PendingClear>& clears, RenderStats& st, frontend::SkipCounts& skipped) {
   for (const frontend::PassCommand* cmd : commands) {
@@ -476,6 +523,18 @@ void Renderer::Impl::bin_subpass(const std::vector<const frontend::PassCommand*>
       ++st.draws_skipped;
       continue;
     }
+    // A draw too large to replay stops the replay, named by its frame-wide index and pass;
+    // skipping it would leave the frame silently incomplete.
+    const std::string name = "draw " + std::to_string(draw->index) + " (pass " + std::to_string(pass_index) + ", " +
+                             std::to_string(draw->vertex_count) + " vertices x " +
+                             std::to_string(draw->instance_count) + " instances)";
+    Held shading(*budget);
+    shading.take(draw->instance_count != 0 ? uint64_t{draw->vertex_count} * kVertexStageBytes : 0,
+                 name + ": its vertex stage");
+    if (uint64_t{draw->vertex_count} * draw->instance_count > kMaxDrawInvocations) {
+      throw frontend::ReplayLimitError(name + ": more than 2^26 vertex shader invocations, beyond what the replay "
+                                              "shades for one draw");
+    }
     if (out) out->draw(draw->index);
     ++st.draws;
     fragment.attach(*ds);
@@ -487,6 +546,8 @@ void Renderer::Impl::bin_subpass(const std::vector<const frontend::PassCommand*>
       }
       // Rasterizer discard (spec "Rasterization"): vertices are shaded, nothing is rasterized.
       if (!draw->state.rasterizer_discard) geometry.run(*ds, slot, vertices, prim_draw, out, st);
+      const uint64_t pb_bytes = uint64_t{pb.primitives().size()} * kBinnedPrimitiveBytes;
+      if (pb_bytes > binned.bytes()) binned.take(pb_bytes - binned.bytes(), name + ": the primitives binned for its pass");
     }
     draws.push_back(std::move(ds));
   }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tessera/frontend/frame.h"
+#include "tessera/frontend/memory_budget.h"
 #include "tessera/pipeline/binning.h"
 #include "tessera/pipeline/tile_fetch.h"
 #include "tessera/stream/access_stream.h"
@@ -34,6 +35,11 @@ struct RenderConfig {
   // them one after the other on the calling thread. The stream, the images and every count are
   // the same for any value: each tile records into its own buffer, appended in tile order.
   uint32_t threads = 1;
+  // What the renderer holds in proportion to what the capture declares (a draw's vertex stage
+  // arrays, the primitives binned for a pass) is taken from this budget, shared with the replay
+  // front end; a draw that would pass it throws frontend::ReplayLimitError. Null: a budget of
+  // the renderer's own, frontend::MemoryBudget::default_limit(). Must outlive the renderer.
+  frontend::MemoryBudget* budget = nullptr;
 };
 
 // Counters of the work done. Every field is what a consumer recounts from the stream the
