@@ -1,5 +1,6 @@
 // tessera replay FILE [--db DB] [--png DIR] [--frames A-B] [--config SPEC]... [--schemes all|A,B]
 //                     [--set K=V]... [--config-file F] [--no-model] [--quiet] [--threads N]
+//                     [--max-memory SIZE]
 //
 // The options of a study (shade once, simulate many: study/include/tessera/study/study.h) and its
 // output: a progress bar, PNGs of the replayed and presented frames, the results database
@@ -19,6 +20,7 @@
 #include "png_writer.h"
 #include "results_db.h"
 #include "tessera/capture/frame_range.h"
+#include "tessera/frontend/memory_budget.h"
 #include "tessera/model/configuration.h"
 #include "tessera/model/timeline.h"
 #include "tessera/study/configurations.h"
@@ -41,6 +43,7 @@ struct ReplayOptions {
   unsigned threads = 0;  // tiles shaded and model runs of a frame at once; 0: one per core
   std::string trace;      // --trace: the frame's timeline as trace-event JSON
   uint64_t trace_bin = 1000;
+  std::string max_memory;  // --max-memory: empty for the default (frontend::MemoryBudget)
 };
 
 // All frames when --frames is not given.
@@ -156,6 +159,13 @@ void print_summary(const study::StudyResults& r) {
 int run_replay(const ReplayOptions& opt) {
   study::StudySpec spec;
   spec.threads = opt.threads;
+  if (!opt.max_memory.empty()) {
+    std::string error;
+    if (!frontend::parse_memory_size(opt.max_memory, &spec.max_memory, &error)) {
+      std::fprintf(stderr, "tessera replay: --max-memory %s\n", error.c_str());
+      return 2;
+    }
+  }
   if (!parse_frames(opt.frames, &spec.first, &spec.last)) {
     std::fprintf(stderr, "tessera replay: --frames '%s': expected A-B or A, presents counted from 1\n",
                  opt.frames.c_str());
@@ -259,6 +269,10 @@ void setup_replay(CLI::App& app, int* exit_code) {
   cmd->add_option("--threads", opt->threads,
                   "Threads a frame is shaded on (the tiles of each render pass) and configurations of a frame simulated "
                   "at once (default 0: one thread per core); results do not depend on it");
+  cmd->add_option("--max-memory", opt->max_memory,
+                  "Host memory the replay may hold for the capture's memory objects, images and draws, as bytes or "
+                  "with K, M, G or T (512M, 12G; default half the machine's memory); a capture needing more stops "
+                  "with an error naming the frame and the object");
   cmd->callback([opt, exit_code] { *exit_code = run_replay(*opt); });
 }
 

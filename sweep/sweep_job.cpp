@@ -108,7 +108,8 @@ std::string self_executable() {
   return exe.string();
 }
 
-pid_t start_job(const std::string& tessera, const Job& job, const JobFiles& files, unsigned threads) {
+pid_t start_job(const std::string& tessera, const Job& job, const JobFiles& files, unsigned threads,
+                uint64_t max_memory) {
   for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
     const std::string leftover = files.part + suffix;
     if (::unlink(leftover.c_str()) != 0 && errno != ENOENT) {
@@ -118,6 +119,7 @@ pid_t start_job(const std::string& tessera, const Job& job, const JobFiles& file
   std::vector<std::string> args = {tessera, "replay", job.capture, "--db", files.part, "--quiet",
                                    "--threads", std::to_string(std::max(1u, threads))};
   if (!job.frames.empty()) args.insert(args.end(), {"--frames", job.frames});
+  if (max_memory != 0) args.insert(args.end(), {"--max-memory", std::to_string(max_memory)});
   for (const std::string& c : job.configs) args.insert(args.end(), {"--config", c});
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());

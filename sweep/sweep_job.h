@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,9 @@ std::string self_executable();
 // Starts replay for `job` (cwd: the job's directory, output to the log), after removing what an
 // earlier attempt left, simulating `threads` configurations of a frame at once (replay's
 // --threads). Throws SweepError when the process cannot be started.
-pid_t start_job(const std::string& tessera, const Job& job, const JobFiles& files, unsigned threads);
+// `max_memory` (bytes) is the job's --max-memory; 0 leaves the replay's default.
+pid_t start_job(const std::string& tessera, const Job& job, const JobFiles& files, unsigned threads,
+                uint64_t max_memory = 0);
 
 struct JobOutcome {
   bool ok = false;

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "results_merge.h"
+#include "tessera/frontend/memory_budget.h"
 
 namespace tessera::sweep {
 namespace {
@@ -185,7 +186,10 @@ int run_local(SweepRun& run, unsigned workers, int retries) {
       try {
         // The workers share the cores: each job's replay simulates its configurations on its share.
         const unsigned threads = std::max(1u, std::thread::hardware_concurrency() / std::max(1u, workers));
-        const pid_t pid = start_job(tessera, run.plan().jobs[j], run.files(j), threads);
+        // And the memory: each job's replay holds at most its share of the replay's default
+        // budget, so the workers together stay within what one replay would take.
+        const uint64_t memory = frontend::MemoryBudget::default_limit() / std::max(1u, workers);
+        const pid_t pid = start_job(tessera, run.plan().jobs[j], run.files(j), threads, memory);
         running.emplace(pid, Running{j, std::chrono::steady_clock::now()});
       } catch (const SweepError& e) {
         run.give_up(j, e.what());

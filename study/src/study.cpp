@@ -140,7 +140,8 @@ class Study {
         reader_(&reader),
         spec_(spec),
         sink_(sink),
-        threads_(spec.threads != 0 ? spec.threads : std::max(1u, std::thread::hardware_concurrency())) {}
+        threads_(spec.threads != 0 ? spec.threads : std::max(1u, std::thread::hardware_concurrency())),
+        budget_(spec.max_memory != 0 ? spec.max_memory : frontend::MemoryBudget::default_limit()) {}
 
   StudyResults run() {
     open();
@@ -182,12 +183,13 @@ class Study {
       pass_for(p.get_u32("gpu.tile_width"), p.get_u32("gpu.tile_height")).configs.push_back(i);
     }
     for (auto& s : shading_) {
-      s->replay = frontend::CaptureReplay::open(*reader_, &error);
+      s->replay = frontend::CaptureReplay::open(*reader_, budget_, &error);
       if (!s->replay) throw StudyError(error);
       render::RenderConfig rc;
       rc.tile_width = s->tile_width;
       rc.tile_height = s->tile_height;
       rc.threads = threads_;  // the tiles of each render pass; the model runs after shading use the same threads
+      rc.budget = &budget_;
       s->renderer = std::make_unique<render::Renderer>(&s->writer, rc);
     }
   }
@@ -292,6 +294,9 @@ class Study {
   const StudySpec& spec_;
   Sink& sink_;
   const unsigned threads_;
+  // One for every shading pass (each holds its own copy of the capture's objects); declared
+  // before shading_, so it outlives them.
+  frontend::MemoryBudget budget_;
   std::vector<std::unique_ptr<model::GpuModel>> models_;  // per configuration, warm across frames
   std::vector<std::unique_ptr<ShadingPass>> shading_;
   StudyResults results_;

@@ -7,10 +7,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <sys/wait.h>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "../capture/test_util.h"
@@ -240,6 +244,101 @@ TEST(Study, ErrorsAreOneLineNamingTheCapture) {
   const size_t begins = sink.begins;
   EXPECT_THROW((void)run_study(b.path(), refused, sink), model::ParamError);
   EXPECT_EQ(sink.begins, begins);
+}
+
+// What `tessera replay` prints on stderr and its exit status, for `args` after the subcommand.
+std::pair<std::string, int> tessera_replay(const std::string& args) {
+  const std::string command = std::string(TESSERA_CLI) + " replay " + args + " --no-model --quiet 2>&1 >/dev/null";
+  FILE* pipe = popen(command.c_str(), "r");
+  std::string out;
+  char buf[512];
+  while (pipe != nullptr && std::fgets(buf, sizeof buf, pipe) != nullptr) out += buf;
+  const int status = pipe != nullptr ? pclose(pipe) : -1;
+  return {out, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+}
+
+// A capture like write_capture's whose frame 1 draws `vertices` vertices instead of 3.
+void write_huge_draw(CaptureBuilder& b, uint32_t vertices) {
+  Scene s;
+  s.write(b);
+  write_pipeline(b, s);
+  b.begin_frame(1);
+  b.cmd(Scene::begin_pass());
+  b.cmd(cap::CmdBindPipelineRecord{VK_PIPELINE_BIND_POINT_GRAPHICS, kPipeline});
+  b.cmd(cap::CmdBindVertexBuffersRecord{0, {Scene::kBuffer}, {0}, {}, {}});
+  b.cmd(cap::CmdDrawRecord{vertices, 1, 0, 0});
+  b.cmd(cap::CmdEndRenderPassRecord{});
+  b.submit();
+  b.end_frame();
+  (void)b.finish();
+}
+
+TEST(StudyBounds, ABillionVertexDrawStopsTheStudyNamingTheFrameAndTheDraw) {
+  CaptureBuilder b;
+  write_huge_draw(b, 1'000'000'000);
+  StudySpec spec;
+  spec.max_memory = uint64_t{1} << 30;
+  RecordingSink sink;
+  try {
+    (void)run_study(b.path(), spec, sink);
+    FAIL() << "no error";
+  } catch (const StudyError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind(b.path() + ": frame 1: draw 0 (pass 0, 1000000000 vertices x 1 instances): its vertex "
+                                    "stage needs ", 0),
+              0u)
+        << what;
+    EXPECT_NE(what.find(", beyond the replay's memory budget of 1.0 GiB ("), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+  EXPECT_EQ(sink.finished_frames, 0u);
+}
+
+TEST(StudyBounds, TheCliRefusesHostileSizesWithOneLineAndAFailingExit) {
+  // A 65536x65536 image: beyond every device's maxImageDimension2D, whatever the budget.
+  CaptureBuilder image;
+  image.begin_frame(1);
+  cap::ImageRecord huge;
+  huge.image = 0x3fe;
+  huge.image_type = VK_IMAGE_TYPE_2D;
+  huge.format = VK_FORMAT_R8G8B8A8_UNORM;
+  huge.width = huge.height = 65536;
+  huge.depth = huge.mip_levels = huge.array_layers = huge.samples = 1;
+  image.object(huge);
+  image.end_frame();
+  (void)image.finish();
+  EXPECT_EQ(tessera_replay(image.path()),
+            std::make_pair("tessera replay: " + image.path() +
+                               ": frame 1: image 0x3fe (65536x65536x1, 1 mips, 1 layers): refused: extent beyond 32768, "
+                               "the largest maxImageDimension of any Vulkan device (Vulkan spec \"Image Creation "
+                               "Limits\")\n",
+                           1));
+
+  CaptureBuilder draw;
+  write_huge_draw(draw, 1'000'000'000);
+  auto [line, status] = tessera_replay(draw.path() + " --max-memory 1G");
+  EXPECT_EQ(status, 1);
+  EXPECT_EQ(line.rfind("tessera replay: " + draw.path() +
+                           ": frame 1: draw 0 (pass 0, 1000000000 vertices x 1 instances): its vertex stage needs ",
+                       0),
+            0u)
+      << line;
+  EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 1) << line;
+
+  // An ordinary capture under a budget too small for its memory objects.
+  CaptureBuilder normal;
+  write_capture(normal, 1);
+  std::tie(line, status) = tessera_replay(normal.path() + " --max-memory 2K");
+  EXPECT_EQ(status, 1);
+  EXPECT_EQ(line.rfind("tessera replay: " + normal.path() + ": global records: memory 0x", 0), 0u) << line;
+  EXPECT_NE(line.find(", beyond the replay's memory budget of 2.0 KiB ("), std::string::npos) << line;
+  EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 1) << line;
+  EXPECT_EQ(tessera_replay(normal.path() + " --max-memory 64M"), std::make_pair(std::string(), 0));
+
+  EXPECT_EQ(tessera_replay(normal.path() + " --max-memory lots"),
+            std::make_pair(std::string("tessera replay: --max-memory 'lots': expected a size in bytes, or with K, M, "
+                                       "G or T (512M, 12G)\n"),
+                           2));
 }
 
 }  // namespace

@@ -38,6 +38,10 @@ struct StudySpec {
   // Tiles of a render pass shaded at once, and configurations of a frame simulated at once
   // (0: one per core). Results do not depend on it.
   unsigned threads = 0;
+  // Host bytes the replay may hold for what the capture declares (frontend/memory_budget.h),
+  // shared by every shading pass; 0: MemoryBudget::default_limit(). A capture needing more stops
+  // the study with a StudyError naming the frame and the object.
+  uint64_t max_memory = 0;
   // With one configuration: its model records the timeline of each frame it runs into this
   // (model/timeline.h); the last reported frame's is left in it. Null: none.
   model::Timeline* timeline = nullptr;
