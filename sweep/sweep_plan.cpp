@@ -58,7 +58,10 @@ std::vector<SweepConfig> sweep_configs(const SweepFile& file) {
     throw SweepError(file.path + ": configs: " + e.what());
   }
   // A grid key applies to the configurations that have it (replay's --set); one none has is refused.
-  for (const auto& [key, values] : file.set) {
+  for (const auto& entry : file.set) {
+    // Named, not a structured binding: clang 14 (the fuzz build's compiler) cannot capture one.
+    const std::string& key = entry.first;
+    const std::vector<std::string>& values = entry.second;
     const bool used = std::any_of(bases.begin(), bases.end(),
                                   [&](const model::Configuration& c) { return c.params.registry().find(key) != nullptr; });
     if (used) continue;
