@@ -2,14 +2,17 @@
 // gives: the same stream bytes, the same counts, the same skip reasons and the same attachment
 // bytes, on a multi-draw scene with a texture, blending, depth, a clear inside the pass, partial
 // edge tiles and a render area offset; with 4 samples and a resolve; for a pass whose fragment
-// shader fails part-way (rendered again serially); and for one whose fragment shader counts its
-// invocations with an atomic (kept serial).
+// shader never ends in some tiles (the same error, passed back from the threads); and for one
+// whose fragment shader counts its invocations with an atomic (kept serial).
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "render_test_util.h"
+#include "tessera/capture/hash.h"
 #include "tessera/render/renderer.h"
 
 namespace tessera::render {
@@ -29,9 +32,10 @@ struct Result {
 
 // Renders the scene on `threads` threads; everything it builds is its own, so two calls start
 // from the same bytes.
-// With `broken`, layer 3's fragment shader loops forever right of u = 1 (spin.frag): it fails
-// in the first tile that shades such a fragment, and the draw is dropped from there on. The pass
-// is rendered `passes` times (the second time over what the first stored).
+// With `broken`, layer 3's fragment shader loops forever right of u = 1 (spin.frag): the
+// executor's watchdog stops it in the first tile that shades such a fragment, and the pass
+// throws frontend::ReplayLimitError. The pass is rendered `passes` times (the second time over
+// what the first stored).
 Result render_scene(uint32_t threads, uint32_t samples, bool broken = false, uint32_t passes = 2) {
   testing::Scene scene;
   frontend::Image* tex = scene.image(VK_FORMAT_R8G8B8A8_UNORM, 64, 64, 4, 0x7000000);
@@ -133,16 +137,25 @@ TEST(TileParallel, FourSamplesWithAResolveGiveTheSerialResult) {
   expect_same(serial, render_scene(4, 4));
 }
 
-// A draw that fails part-way is dropped from the tile it fails in on, in tile order: the
-// threads' tiles are rendered again serially from the images as they were.
-TEST(TileParallel, ADrawFailingInATileDropsItInTheSameTilesAsSerially) {
-  const Result serial = render_scene(1, 1, true, 1);
-  ASSERT_EQ(serial.skipped.size(), 1u);
-  EXPECT_EQ(serial.skipped[0].first.rfind("draw: fragment shader: ", 0), 0u) << serial.skipped[0].first;
-  EXPECT_EQ(serial.skipped[0].second, 1u);
-  // The draw shaded some tiles before it failed.
-  EXPECT_LT(serial.frame.quads_shaded, render_scene(1, 1, false, 1).frame.quads_shaded);
-  expect_same(serial, render_scene(3, 1, true, 1));
+// A fragment shader that never ends stops the pass with one error naming the draw and the
+// shader, on the calling thread or on the raster phase's threads, which pass it back: the same
+// error, that of the first tile in tile order to fail.
+TEST(TileParallel, AFragmentShaderThatNeverEndsStopsThePassWithTheSerialError) {
+  const auto error = [](uint32_t threads) {
+    try {
+      (void)render_scene(threads, 1, true, 1);
+    } catch (const frontend::ReplayLimitError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const frontend::ShaderStageCode spin = testing::stage("spin.frag");
+  const std::string hash = capture::hash128(std::as_bytes(std::span<const uint32_t>(*spin.spirv))).hex();
+  const std::string serial = error(1);
+  EXPECT_EQ(serial, "draw 3 (pass 0, 18 vertices x 1 instances): fragment shader " + hash +
+                        ": exceeded 1048576 block executions in one batch (a shader that never ends; a GPU would "
+                        "lose the device)");
+  for (uint32_t threads : {2u, 3u, 7u}) EXPECT_EQ(error(threads), serial) << threads;
 }
 
 // count.frag adds 1 to a storage buffer per invocation: the pass stays serial, so no increment

@@ -273,6 +273,63 @@ void write_huge_draw(CaptureBuilder& b, uint32_t vertices) {
   (void)b.finish();
 }
 
+// A capture whose frame 1 dispatches fill_buffer.comp (one invocation per workgroup writing
+// every word of a 64 MiB storage buffer in one loop) over x * y * z workgroups. Returns the
+// shader's hash, the one the replay names it by.
+std::string write_fill_dispatch(CaptureBuilder& b, uint32_t x, uint32_t y, uint32_t z) {
+  constexpr uint64_t kMemory = 0x110, kBuffer = 0x210, kSetLayout = 0x520, kLayout = 0x620, kPipe = 0x720,
+                     kModule = 0x804, kSet = 0xa11;
+  constexpr uint64_t kBytes = uint64_t{64} << 20;
+  b.object(cap::MemoryAllocRecord{kMemory, kBytes, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT});
+  b.object(cap::BufferRecord{kBuffer, kBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, {}});
+  b.object(cap::MemoryBindRecord{kBuffer, 0, kMemory, 0});
+  cap::DescriptorSetLayoutRecord sl;
+  sl.layout = kSetLayout;
+  sl.bindings.push_back({0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, {}});
+  b.object(sl);
+  cap::PipelineLayoutRecord pl;
+  pl.layout = kLayout;
+  pl.set_layouts = {kSetLayout};
+  b.object(pl);
+  const std::vector<uint8_t> comp = spirv("fill_buffer.comp.spv");
+  const cap::Hash128 hash = b.blob(comp);
+  b.object(cap::ShaderModuleRecord{kModule, hash, comp.size()});
+  b.object(cap::ComputePipelineRecord{kPipe, kLayout, 0, {VK_SHADER_STAGE_COMPUTE_BIT, kModule, hash, "main", {}, {}}});
+  b.object(cap::DescriptorSetAllocRecord{kSet, kSetLayout});
+  cap::DescriptorUpdateRecord up;
+  cap::DescriptorWrite w;
+  w.set = kSet;
+  w.binding = 0;
+  w.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  w.buffers = {{kBuffer, 0, kBytes}};
+  up.writes.push_back(w);
+  b.object(up);
+  b.begin_frame(1);
+  b.cmd(cap::CmdBindPipelineRecord{VK_PIPELINE_BIND_POINT_COMPUTE, kPipe});
+  b.cmd(cap::CmdBindDescriptorSetsRecord{VK_PIPELINE_BIND_POINT_COMPUTE, kLayout, 0, {kSet}, {}});
+  b.cmd(cap::CmdDispatchRecord{x, y, z, 0, 0});
+  b.submit();
+  b.end_frame();
+  (void)b.finish();
+  return hash.hex();
+}
+
+TEST(StudyBounds, AShaderThatNeverEndsStopsTheStudyNamingTheFrameTheDispatchAndTheShader) {
+  CaptureBuilder b;
+  const std::string hash = write_fill_dispatch(b, 1, 1, 1);
+  StudySpec spec;
+  RecordingSink sink;
+  try {
+    (void)run_study(b.path(), spec, sink);
+    FAIL() << "no error";
+  } catch (const StudyError& e) {
+    EXPECT_EQ(std::string(e.what()), b.path() + ": frame 1: dispatch 0 (1x1x1 workgroups): compute shader " + hash +
+                                         ": exceeded 1048576 block executions in one batch (a shader that never "
+                                         "ends; a GPU would lose the device)");
+  }
+  EXPECT_EQ(sink.finished_frames, 0u);
+}
+
 TEST(StudyBounds, ABillionVertexDrawStopsTheStudyNamingTheFrameAndTheDraw) {
   CaptureBuilder b;
   write_huge_draw(b, 1'000'000'000);
@@ -334,6 +391,23 @@ TEST(StudyBounds, TheCliRefusesHostileSizesWithOneLineAndAFailingExit) {
   EXPECT_NE(line.find(", beyond the replay's memory budget of 2.0 KiB ("), std::string::npos) << line;
   EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 1) << line;
   EXPECT_EQ(tessera_replay(normal.path() + " --max-memory 64M"), std::make_pair(std::string(), 0));
+
+  // A shader writing every word of a 64 MiB storage buffer from one invocation: stopped by the
+  // watchdog. And a dispatch of 65535^3 workgroups: refused before any runs.
+  CaptureBuilder endless;
+  const std::string hash = write_fill_dispatch(endless, 1, 1, 1);
+  EXPECT_EQ(tessera_replay(endless.path()),
+            std::make_pair("tessera replay: " + endless.path() + ": frame 1: dispatch 0 (1x1x1 workgroups): compute "
+                               "shader " + hash + ": exceeded 1048576 block executions in one batch (a shader that "
+                               "never ends; a GPU would lose the device)\n",
+                           1));
+  CaptureBuilder grid;
+  (void)write_fill_dispatch(grid, 65535, 65535, 65535);
+  EXPECT_EQ(tessera_replay(grid.path()),
+            std::make_pair("tessera replay: " + grid.path() + ": frame 1: dispatch 0 (65535x65535x65535 workgroups): "
+                               "more than 2^26 compute shader invocations, beyond what the replay runs for one "
+                               "dispatch\n",
+                           1));
 
   EXPECT_EQ(tessera_replay(normal.path() + " --max-memory lots"),
             std::make_pair(std::string("tessera replay: --max-memory 'lots': expected a size in bytes, or with K, M, "

@@ -1,16 +1,22 @@
 #include "compute_stage.h"
 
 #include "stage_bindings.h"
+#include "tessera/frontend/memory_budget.h"
 
 namespace tessera::render {
 
 namespace {
 
-// Hostile captures can ask for 2^96 workgroups; real dispatches stay far below (a 4K image at
-// 8x8 per workgroup is 130 K workgroups, 8.3 M invocations). The invocation bound keeps a replay
-// from running for hours on one damaged command.
-constexpr uint64_t kMaxWorkgroups = uint64_t{1} << 22;
-constexpr uint64_t kMaxInvocations = uint64_t{1} << 27;
+// Compute shader invocations (workgroups x local size) one dispatch may run: the bound a draw
+// has on its vertex shader invocations (Renderer, 2^26), for the same reason. Not memory but
+// time: a capture may declare 65535 workgroups in each dimension (what every device allows,
+// Vulkan spec "Limits", maxComputeWorkGroupCount; or a VkDispatchIndirectCommand read from a
+// buffer), 2^48 of them, and the replay, running a few tens of millions of invocations a second,
+// would be busy for months. Real dispatches stay far below the bound (a 4K
+// image at one invocation per pixel is 8.3 M invocations, 2^23). Skipping such a dispatch would
+// leave what it writes missing from every later draw, so the replay stops instead, before any
+// invocation runs.
+constexpr uint64_t kMaxDispatchInvocations = uint64_t{1} << 26;
 
 }  // namespace
 
@@ -18,22 +24,21 @@ bool ComputeStage::run(const frontend::Dispatch& d, ShaderCache& shaders, Textur
                        ComputeStats& stats, frontend::SkipCounts& notes, std::string& reason) {
   // A dispatch of no workgroups does nothing.
   if (d.group_count[0] == 0 || d.group_count[1] == 0 || d.group_count[2] == 0) return true;
-  // Multiplied step by step so three hostile 32-bit counts cannot wrap the product.
+  const std::string name = "dispatch " + std::to_string(d.index) + " (" + std::to_string(d.group_count[0]) + "x" +
+                           std::to_string(d.group_count[1]) + "x" + std::to_string(d.group_count[2]) + " workgroups)";
+  const std::string too_many =
+      name + ": more than 2^26 compute shader invocations, beyond what the replay runs for one dispatch";
+  // Every workgroup has at least one invocation: the grid alone can pass the bound, before the
+  // shader is compiled. Multiplied step by step so three 32-bit counts cannot wrap the product.
   uint64_t groups = d.group_count[0];
-  for (int k = 1; k < 3 && groups <= kMaxWorkgroups; ++k) groups *= d.group_count[k];
-  if (groups > kMaxWorkgroups) {
-    reason = "dispatch: more than 2^22 workgroups (not run)";
-    return false;
-  }
+  for (int k = 1; k < 3 && groups <= kMaxDispatchInvocations; ++k) groups *= d.group_count[k];
+  if (groups > kMaxDispatchInvocations) throw frontend::ReplayLimitError(too_many);
   CompiledShader& cs = shaders.get(d.stage, shader::Stage::Compute);
   if (!cs.module) {
     reason = "dispatch: " + cs.error;
     return false;
   }
-  if (groups * cs.workgroup->invocations() > kMaxInvocations) {
-    reason = "dispatch: more than 2^27 invocations (not run)";
-    return false;
-  }
+  if (groups * cs.workgroup->invocations() > kMaxDispatchInvocations) throw frontend::ReplayLimitError(too_many);
   samplers_.clear();
   StageBindings sb;
   bind_stage(d.descriptors, d.push_constants, *cs.module, textures, samplers_, sb, notes);
@@ -63,6 +68,9 @@ bool ComputeStage::run(const frontend::Dispatch& d, ShaderCache& shaders, Textur
   if (const uint64_t n = sb.storage_images.unsupported_requests())
     notes.add("storage image: compute shader access to an unsupported format or view (zeros, writes dropped)", n);
   if (!ok) {
+    // A shader that never ends stops the replay (ShaderExecutor's watchdog): the dispatch's
+    // remaining workgroups would be missing, and what later commands read of its writes wrong.
+    if (cs.workgroup->watchdog_fired()) throw frontend::ReplayLimitError(name + ": compute " + error);
     reason = "dispatch: compute shader: " + error;
     return false;
   }

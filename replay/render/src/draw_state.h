@@ -36,6 +36,8 @@ struct Varying {
 
 struct DrawState {
   const frontend::Draw* draw = nullptr;
+  // "draw 5 (pass 2, 3 vertices x 1 instances)": how the replay's errors name the draw.
+  std::string name;
   CompiledShader* vs = nullptr;
   CompiledShader* fs = nullptr;  // null: no fragment shader (depth-only draw)
   std::unique_ptr<StageBindings> vs_bind, fs_bind;

@@ -2,17 +2,20 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include <algorithm>
 #include <atomic>
 #include <exception>
 #include <memory>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <variant>
 
 #include "compute_stage.h"
 #include "draw_state.h"
 #include "fragment_stage.h"
 #include "geometry.h"
+#include "held.h"
 #include "shader_cache.h"
 #include "texture_cache.h"
 #include "tile_buffer.h"
@@ -136,25 +139,6 @@ PassRaster subpass_raster(const frontend::RenderPassInstance& pass, SubpassTarge
 }
 
 }  // namespace
-
-// Budget bytes held until destroyed: what the renderer keeps for a draw or a subpass.
-class Held {
- public:
-  explicit Held(frontend::MemoryBudget& budget) : budget_(budget) {}
-  ~Held() { budget_.release(bytes_); }
-  Held(const Held&) = delete;
-  Held& operator=(const Held&) = delete;
-  uint64_t bytes() const { return bytes_; }
-  // Holds `n` more bytes; throws ReplayLimitError "<what> needs ..." when the budget is spent.
-  void take(uint64_t n, const std::string& what) {
-    if (!budget_.reserve(n)) throw frontend::ReplayLimitError(what + " " + budget_.refusal(n));
-    bytes_ += n;
-  }
-
- private:
-  frontend::MemoryBudget& budget_;
-  uint64_t bytes_ = 0;
-};
 
 // Vertex shader invocations (vertices x instances) one draw may run. Not memory (the budget
 // bounds that) but time: the replay shades a few tens of millions of vertices a second, and a
@@ -373,12 +357,17 @@ uint32_t Renderer::Impl::render_tiles_parallel(const frontend::RenderPassInstanc
   std::vector<std::vector<uint8_t>> saved = tiles.stored_planes();
 
   std::atomic<size_t> next{0};
-  std::vector<std::exception_ptr> errors(n);
+  // What a tile threw (a draw beyond the replay's bounds, a shader stopped by the watchdog), with
+  // its job: the threads stop taking tiles, and the error of the first tile in tile order is the
+  // one passed on, the serial raster phase's. (Every tile before a failing one was taken before
+  // it, so it is finished, or failed too, by the time the threads are joined.)
+  std::vector<std::pair<size_t, std::exception_ptr>> errors(n, {jobs.size(), nullptr});
   const auto work = [&](size_t w) {
     TileWorker& k = *workers[w];
     stream::StreamWriter* wout = out ? &k.writer : nullptr;
+    size_t j = 0;
     try {
-      for (size_t j = next++; j < jobs.size(); j = next++) {
+      for (j = next++; j < jobs.size(); j = next++) {
         TileJob& job = jobs[j];
         job.worker = w;
         if (wout) job.begin = wout->mark();
@@ -387,7 +376,7 @@ uint32_t Renderer::Impl::render_tiles_parallel(const frontend::RenderPassInstanc
         if (wout) job.end = wout->mark();
       }
     } catch (...) {
-      errors[w] = std::current_exception();
+      errors[w] = {j, std::current_exception()};
       next = jobs.size();
     }
   };
@@ -400,8 +389,9 @@ uint32_t Renderer::Impl::render_tiles_parallel(const frontend::RenderPassInstanc
   }
   work(0);
   for (std::thread& t : pool) t.join();
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
+  const auto first_error = std::min_element(errors.begin(), errors.end(),
+                                            [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (first_error->second) std::rethrow_exception(first_error->second);
 
   // A draw whose fragment shader fails drops its fragments in every later tile (FragmentStage):
   // which tiles those are is known only in tile order, so the tiles are rendered again, serially,
@@ -528,6 +518,7 @@ void Renderer::Impl::bin_subpass(const std::vector<const frontend::PassCommand*>
     const std::string name = "draw " + std::to_string(draw->index) + " (pass " + std::to_string(pass_index) + ", " +
                              std::to_string(draw->vertex_count) + " vertices x " +
                              std::to_string(draw->instance_count) + " instances)";
+    ds->name = name;
     Held shading(*budget);
     shading.take(draw->instance_count != 0 ? uint64_t{draw->vertex_count} * kVertexStageBytes : 0,
                  name + ": its vertex stage");

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "op_mix.h"
+#include "tessera/frontend/memory_budget.h"
 #include "tessera/pipeline/vertex_fetch.h"
 
 namespace tessera::render {
@@ -152,6 +153,9 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
     samples_.clear();
     store_.clear();
     if (!ds.vs->executor->execute(b, bindings, error)) {
+      // A shader that never ends stops the replay (a GPU would lose the device, Vulkan spec
+      // "Lost Device"); dropping the draw's remaining vertices would give a wrong stream.
+      if (ds.vs->executor->watchdog_fired()) throw frontend::ReplayLimitError(ds.name + ": vertex " + error);
       reason = "draw: vertex shader: " + error;
       return false;
     }

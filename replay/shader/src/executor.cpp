@@ -250,6 +250,7 @@ struct ShaderExecutor::State {
   uint32_t cur = 0;
   uint64_t block_budget = 0;
   bool done = false;
+  bool watchdog = false;  // the run stopped because block_budget ran out
   uint16_t next[kMaxLanes];
 };
 
@@ -263,8 +264,11 @@ ShaderExecutor::ShaderExecutor(const ShaderModule& module, uint64_t block_budget
 
 ShaderExecutor::~ShaderExecutor() = default;
 
+bool ShaderExecutor::watchdog_fired() const { return state_->watchdog; }
+
 bool ShaderExecutor::execute(LaneBatch& batch, const Bindings& bindings, std::string& error) {
   if (batch.lane_count > kMaxLanes) {
+    state_->watchdog = false;
     error = "lane batch larger than kMaxLanes";
     return false;
   }
@@ -298,6 +302,7 @@ void ShaderExecutor::start(LaneBatch& batch, const Bindings& bindings) {
   st.cur = 0;
   st.cur_mask = st.alive;
   st.block_budget = block_budget_;
+  st.watchdog = false;
   for (uint32_t l = 0; l < kMaxLanes; ++l) st.next[l] = 0;
 
   // Prologue: variables, then interface inputs.
@@ -415,13 +420,15 @@ ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
     st.done = finished;
   };
 
-  // Watchdog: a shader may loop forever (a GPU would hit its timeout and lose the device);
-  // the replayer must report it and carry on instead.
+  // Watchdog: a shader may loop forever. A GPU would hit its timeout and report
+  // VK_ERROR_DEVICE_LOST (Vulkan spec "Lost Device"); the executor stops the batch and says so,
+  // and the caller decides (the replay stops: the rest of the shader's work would be missing).
   while (true) {
     if (block_budget-- == 0) {
       error = "shader " + info.hash + ": exceeded " + std::to_string(block_budget_) +
-              " block executions in one batch (infinite loop?)";
+              " block executions in one batch (a shader that never ends; a GPU would lose the device)";
       suspend(true);
+      st.watchdog = true;
       return Status::Error;
     }
     m.set_mask(cur_mask);

@@ -31,6 +31,7 @@ WorkgroupExecutor::~WorkgroupExecutor() = default;
 
 bool WorkgroupExecutor::run(const uint32_t workgroup_id[3], const uint32_t num_workgroups[3], const Bindings& bindings,
                             std::string& error) {
+  watchdog_fired_ = false;
   std::fill(workgroup_memory_.begin(), workgroup_memory_.end(), 0u);
   Bindings local = bindings;
   local.workgroup_memory = workgroup_memory_.data();
@@ -50,7 +51,9 @@ bool WorkgroupExecutor::run(const uint32_t workgroup_id[3], const uint32_t num_w
       switch (executors_[b]->resume(error)) {
         case ShaderExecutor::Status::Done: done[b] = true; break;
         case ShaderExecutor::Status::Barrier: waiting = true; break;
-        case ShaderExecutor::Status::Error: return false;
+        case ShaderExecutor::Status::Error:
+          watchdog_fired_ = executors_[b]->watchdog_fired();
+          return false;
       }
     }
   }

@@ -236,7 +236,9 @@ class PassRenderer {
  public:
   virtual ~PassRenderer() = default;
   // Renders one pass instance into its attachments (load ops, draws, clears, store ops) and
-  // touches every image it writes. Draws it cannot render are counted in `skipped`.
+  // touches every image it writes. Draws it cannot render are counted in `skipped`; work beyond
+  // what it can replay (memory_budget.h: the budget, a shader stopped by its watchdog, too many
+  // invocations) throws ReplayLimitError, and the replay stops (also from dispatch()).
   virtual void render_pass(const RenderPassInstance& pass, SkipCounts& skipped) = 0;
   // Executes a compute dispatch, writing its storage buffers and images. Compute work is not
   // tile-based render pass work: a renderer runs it for its results (what later draws read), not

@@ -99,6 +99,9 @@ class Renderer final : public frontend::PassRenderer {
   Renderer& operator=(const Renderer&) = delete;
 
   void render_pass(const frontend::RenderPassInstance& pass, frontend::SkipCounts& skipped) override;
+  // Both throw frontend::ReplayLimitError naming the draw or dispatch (and the shader) for work
+  // beyond what the replay runs: more than 2^26 shader invocations for one command, a shader
+  // stopped by the executor's watchdog (a GPU would lose the device), the memory budget.
   // Runs a compute dispatch (replay/render/src/compute_stage.h); nothing goes to the stream.
   void dispatch(const frontend::Dispatch& dispatch, frontend::SkipCounts& skipped) override;
 

@@ -180,6 +180,9 @@ class ShaderExecutor {
   enum class Status : uint8_t { Done, Barrier, Error };
   void start(LaneBatch& batch, const Bindings& bindings);
   Status resume(std::string& error);
+  // Whether the last run's error was the watchdog's (its block budget spent) rather than
+  // unusable bindings: the replay stops on it, where an unusable binding only drops the batch.
+  bool watchdog_fired() const;
 
  private:
   struct State;

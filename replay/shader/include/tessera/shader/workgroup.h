@@ -27,6 +27,8 @@ class WorkgroupExecutor {
   // fails (the workgroup's writes so far stay).
   bool run(const uint32_t workgroup_id[3], const uint32_t num_workgroups[3], const Bindings& bindings,
            std::string& error);
+  // Whether the last run failed on a batch's watchdog (ShaderExecutor::watchdog_fired).
+  bool watchdog_fired() const { return watchdog_fired_; }
   uint32_t invocations() const { return invocations_; }
   // Dynamic SPIR-V instructions of every invocation of the last run.
   uint64_t instructions() const { return instructions_; }
@@ -37,6 +39,7 @@ class WorkgroupExecutor {
   std::vector<std::unique_ptr<LaneBatch>> batches_;
   std::vector<uint32_t> workgroup_memory_;
   uint64_t instructions_ = 0;
+  bool watchdog_fired_ = false;
 };
 
 }  // namespace tessera::shader

@@ -1,0 +1,110 @@
+// Shader work too long to replay stops the replay with frontend::ReplayLimitError naming the
+// dispatch or draw and the shader (CaptureReplay::replay_frame adds the capture and the frame):
+// a shader stopped by the executor's watchdog, in each stage, and a dispatch of more
+// invocations than the replay runs for one command, refused before any runs. A GPU would hit
+// its timeout and lose the device (Vulkan spec "Lost Device"); dropping the rest of the work
+// would give a wrong access stream.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "render_test_util.h"
+#include "tessera/capture/hash.h"
+#include "tessera/render/renderer.h"
+
+namespace tessera::render {
+namespace {
+
+using testing::ColorVertex;
+
+// The hash the renderer names a test shader by (that of its SPIR-V, as a capture's blob).
+std::string hash_of(const frontend::ShaderStageCode& code) {
+  return capture::hash128(std::as_bytes(std::span<const uint32_t>(*code.spirv))).hex();
+}
+
+const std::string kWatchdog =
+    ": exceeded 1048576 block executions in one batch (a shader that never ends; a GPU would lose the device)";
+
+class ShaderBoundsTest : public ::testing::Test {
+ protected:
+  // The message of what `f` throws; empty when it returns.
+  template <typename F>
+  static std::string refusal(F&& f) {
+    try {
+      f();
+    } catch (const frontend::ReplayLimitError& e) {
+      return e.what();
+    }
+    return {};
+  }
+  frontend::Dispatch dispatch(const std::string& shader, uint32_t x, uint32_t y, uint32_t z) {
+    frontend::Dispatch d;
+    d.index = 3;
+    d.stage = testing::stage(shader);
+    d.group_count[0] = x, d.group_count[1] = y, d.group_count[2] = z;
+    return d;
+  }
+
+  testing::Scene scene;
+  stream::StreamWriter writer;
+  Renderer renderer{&writer};
+  frontend::SkipCounts skipped;
+};
+
+TEST_F(ShaderBoundsTest, AComputeShaderWritingEveryWordOfA64MiBBufferStopsAtTheWatchdog) {
+  constexpr size_t kBytes = size_t{64} << 20;
+  std::vector<uint8_t> zeros(kBytes, 0);
+  frontend::Buffer* data = scene.buffer(zeros.data(), kBytes, 0x1000000);
+  frontend::Dispatch d = dispatch("fill_buffer.comp", 1, 1, 1);
+  frontend::DescriptorBinding b;
+  b.binding = 0;
+  b.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  b.elements.push_back({nullptr, nullptr, data, 0, kBytes});
+  d.descriptors.push_back(b);
+  EXPECT_EQ(refusal([&] { renderer.dispatch(d, skipped); }),
+            "dispatch 3 (1x1x1 workgroups): compute shader " + hash_of(d.stage) + kWatchdog);
+  EXPECT_EQ(renderer.compute_stats().dispatches, 0u);
+  EXPECT_EQ(skipped.total(), 0u);
+  // It ran until stopped: the first words are written, the last never were.
+  uint32_t first = 0, last = 0;
+  std::memcpy(&first, data->bytes().data() + 4, 4);
+  std::memcpy(&last, data->bytes().data() + kBytes - 4, 4);
+  EXPECT_EQ(first, 1u);
+  EXPECT_EQ(last, 0u);
+}
+
+TEST_F(ShaderBoundsTest, ADispatchOf65535CubedWorkgroupsIsRefusedBeforeAnyInvocationRuns) {
+  EXPECT_EQ(refusal([&] { renderer.dispatch(dispatch("fill_buffer.comp", 65535, 65535, 65535), skipped); }),
+            "dispatch 3 (65535x65535x65535 workgroups): more than 2^26 compute shader invocations, beyond what the "
+            "replay runs for one dispatch");
+  // Counts whose product would wrap 64 bits are refused all the same.
+  EXPECT_NE(refusal([&] { renderer.dispatch(dispatch("fill_buffer.comp", ~0u, ~0u, ~0u), skipped); }), "");
+  // 2^21 workgroups of 64 invocations: the grid is within the bound, the invocations (2^27) not.
+  EXPECT_EQ(refusal([&] { renderer.dispatch(dispatch("histogram.comp", 1u << 21, 1, 1), skipped); }),
+            "dispatch 3 (2097152x1x1 workgroups): more than 2^26 compute shader invocations, beyond what the replay "
+            "runs for one dispatch");
+  EXPECT_EQ(renderer.compute_stats().invocations, 0u);
+  EXPECT_EQ(skipped.total(), 0u);
+}
+
+TEST_F(ShaderBoundsTest, AVertexShaderThatNeverEndsStopsTheDraw) {
+  constexpr uint32_t kW = 8, kH = 8;
+  frontend::Image* img = scene.image(VK_FORMAT_R8G8B8A8_UNORM, kW, kH, 4, 0x10000);
+  auto p = testing::pass(kW, kH, scene.view(img), VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE);
+  p.index = 2;
+  // x = 3 grows without end in spin.vert.
+  const ColorVertex v[3] = {{{-1, -1, 0.5f, 1}, {1, 0, 0, 1}}, {{3, -1, 0.5f, 1}, {1, 0, 0, 1}},
+                            {{-1, 3, 0.5f, 1}, {1, 0, 0, 1}}};
+  frontend::Draw d = testing::color_draw("spin.vert", "color.frag", scene.buffer(v, sizeof v, 0x20000), 3, kW, kH);
+  d.index = 5;
+  p.commands.push_back(d);
+  EXPECT_EQ(refusal([&] { renderer.render_pass(p, skipped); }),
+            "draw 5 (pass 2, 3 vertices x 1 instances): vertex shader " + hash_of(d.stages[0]) + kWatchdog);
+  EXPECT_EQ(skipped.total(), 0u);
+}
+
+}  // namespace
+}  // namespace tessera::render
