@@ -32,7 +32,7 @@ TEST(TileBuffer, Rgba8RoundingEqualsTheFormatsEncodeAndDecode) {
     const auto pass = testing::pass(32, 32, scene.view(img), VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE);
     frontend::SkipCounts skipped;
     TileBuffers tiles;
-    tiles.configure(pass, 32, 32, false, skipped);
+    tiles.configure(pass, 32, 32, nullptr, {}, skipped);
     tiles.begin_tile({0, 0, 32, 32});
     AttachmentBuffer* a = tiles.attachment(0);
     ASSERT_NE(a, nullptr);

@@ -157,6 +157,13 @@ constexpr uint64_t kBinnedPrimitiveBytes =
     sizeof(pipeline::ScreenTriangle) + sizeof(pipeline::PrimitiveMetadata) + sizeof(uint32_t);
 
 struct Renderer::Impl {
+  // `given`: the configuration's budget; null for one of the renderer's own.
+  explicit Impl(frontend::MemoryBudget* given)
+      : own_budget(given ? nullptr
+                         : std::make_unique<frontend::MemoryBudget>(frontend::MemoryBudget::default_limit())),
+        budget(given ? given : own_budget.get()),
+        textures(*budget) {}
+
   stream::StreamWriter* out = nullptr;
   RenderConfig config;
   std::unique_ptr<frontend::MemoryBudget> own_budget;  // when the configuration names none
@@ -196,18 +203,12 @@ struct Renderer::Impl {
                                  RenderStats& st, frontend::SkipCounts& skipped);
 };
 
-Renderer::Renderer(stream::StreamWriter* stream, RenderConfig config) : impl_(std::make_unique<Impl>()) {
+Renderer::Renderer(stream::StreamWriter* stream, RenderConfig config) : impl_(std::make_unique<Impl>(config.budget)) {
   impl_->out = stream;
   if (config.tile_width == 0) config.tile_width = 32;
   if (config.tile_height == 0) config.tile_height = 32;
   if (config.threads == 0) config.threads = 1;
   impl_->config = config;
-  if (config.budget == nullptr) {
-    impl_->own_budget = std::make_unique<frontend::MemoryBudget>(frontend::MemoryBudget::default_limit());
-    impl_->budget = impl_->own_budget.get();
-  } else {
-    impl_->budget = config.budget;
-  }
 }
 
 Renderer::~Renderer() = default;
@@ -346,7 +347,7 @@ uint32_t Renderer::Impl::render_tiles_parallel(const frontend::RenderPassInstanc
   frontend::SkipCounts notes;
   for (size_t w = 0; w < n; ++w) {
     TileWorker& k = *workers[w];
-    k.tiles.configure(pass, sr.tc.tile_width, sr.tc.tile_height, false, notes);
+    k.tiles.configure(pass, sr.tc.tile_width, sr.tc.tile_height, nullptr, {}, notes);
     k.targets.colors.clear();
     for (const AttachmentBuffer* a : targets.colors) k.targets.colors.push_back(a ? k.tiles.attachment(a->index) : nullptr);
     k.targets.depth_stencil = targets.depth_stencil ? k.tiles.attachment(targets.depth_stencil->index) : nullptr;
@@ -354,7 +355,10 @@ uint32_t Renderer::Impl::render_tiles_parallel(const frontend::RenderPassInstanc
     for (const auto& ds : sr.draws) k.fragment.attach_private(*ds, textures, notes);
     k.writer.clear();
   }
-  std::vector<std::vector<uint8_t>> saved = tiles.stored_planes();
+  Held saved_bytes(*budget);
+  std::vector<std::vector<uint8_t>> saved = tiles.stored_planes(
+      saved_bytes, "pass " + std::to_string(pass.index) + ": copying the images its tiles store (for the " +
+                       std::to_string(n) + " threads of its raster phase)");
 
   std::atomic<size_t> next{0};
   // What a tile threw (a draw beyond the replay's bounds, a shader stopped by the watchdog), with
@@ -449,7 +453,12 @@ void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::
   }
   if (pass.layers > 1) skipped.add("pass: layered rendering, first layer only");
 
-  tiles.configure(pass, tc.tile_width, tc.tile_height, pass.subpasses.size() > 1, skipped);
+  // A pass of several subpasses keeps its whole render area between them (TileBuffers::keep).
+  Held kept(*budget);
+  const std::string pass_name = "pass " + std::to_string(pass.index) + " (" + std::to_string(pass.subpasses.size()) +
+                                " subpasses, " + std::to_string(area.width) + "x" + std::to_string(area.height) + ")";
+  tiles.configure(pass, tc.tile_width, tc.tile_height, pass.subpasses.size() > 1 ? &kept : nullptr,
+                  pass_name + ": keeping its attachments between subpasses", skipped);
   const pipeline::TileOrder& order = config.tile_order ? *config.tile_order : scanline;
   uint32_t primitive_base = 0;
   for (size_t sp = 0; sp < pass.subpasses.size(); ++sp) {

@@ -3,6 +3,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -35,6 +36,7 @@ const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::
   }
   e.generation = image->generation;
   e.texture.reset();
+  e.held.release();
   e.error.clear();
   const std::string name = "image " + std::to_string(image->handle);
   const uint32_t levels = r.mip_count ? r.mip_count : 1, layers = r.layer_count ? r.layer_count : 1;
@@ -69,10 +71,20 @@ const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::
                                                                : static_cast<VkFormat>(view.format);
     const texture::TextureExtent extent{image->mip_width(r.base_mip), image->mip_height(r.base_mip),
                                         view_3d ? image_depth : 1, levels, layers};
-    if (!tex->create(format, extent, image->address, &why)) {
+    if (!tex->plan(format, extent, image->address, &why)) {
       e.error = name + ": " + why;
     } else {
+      char handle[32];
+      std::snprintf(handle, sizeof handle, "0x%llx", static_cast<unsigned long long>(image->handle));
+      const std::string limit_name = "image " + std::string(handle) + " (a view of " + std::to_string(extent.width) +
+                                     "x" + std::to_string(extent.height) + "x" + std::to_string(extent.depth) + ", " +
+                                     std::to_string(levels) + " mips, " + std::to_string(layers) + " layers)";
+      Held held(budget_);
+      held.take(tex->host_bytes(), limit_name + ": its texture copy");
+      tex->allocate();
       tex->set_swizzle(view.swizzle);
+      // The level being converted (zeros for contents never captured, D24 as floats).
+      Held scratch(budget_);
       std::vector<uint8_t> copy;
       for (uint32_t layer = 0; layer < layers && e.error.empty(); ++layer)
         for (uint32_t level = 0; level < levels && e.error.empty(); ++level) {
@@ -85,6 +97,7 @@ const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::
           // Contents never captured read as zeros (the image is then undefined to the app too).
           const bool have = index < image->planes.size() && image->planes[index].size() >= offset + want;
           const uint8_t* src = have ? image->planes[index].data() + offset : nullptr;
+          if ((!have || d24) && want > scratch.bytes()) scratch.hold(want, limit_name + ": a level's converted copy");
           if (!have) {
             copy.assign(want, 0);
             src = copy.data();
@@ -100,7 +113,10 @@ const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::
           }
           if (!tex->upload(level, layer, src, want, &why)) e.error = name + ": " + why;
         }
-      if (e.error.empty()) e.texture = std::move(tex);
+      if (e.error.empty()) {
+        e.texture = std::move(tex);
+        e.held = std::move(held);
+      }
     }
   }
   error = e.error;

@@ -9,7 +9,9 @@
 #include <string>
 #include <tuple>
 
+#include "held.h"
 #include "tessera/frontend/frame.h"
+#include "tessera/frontend/memory_budget.h"
 #include "tessera/texture/sampler.h"
 #include "tessera/texture/texture.h"
 
@@ -17,7 +19,13 @@ namespace tessera::render {
 
 class TextureCache {
  public:
+  // The copies are held within `budget` (the renderer's, RenderConfig::budget), which must
+  // outlive the cache: each is a full copy of a view's subresources, blocked and decoded (16
+  // bytes a texel), so it scales with the image sizes a capture declares.
+  explicit TextureCache(frontend::MemoryBudget& budget) : budget_(budget) {}
+
   // The texture of `view`, or null with `error` set (one line naming the image and the problem).
+  // Throws frontend::ReplayLimitError when its copy would pass the budget.
   // Every view type: 1D, 2D, 3D, cube and their arrays, and 2D (array) views of a 3D image's
   // slices. The view's component swizzle goes with the texture (Texture::set_swizzle), for every
   // format: Zink's GL luminance / alpha / intensity textures are R8 or R8G8 with a swizzle, its GL
@@ -29,9 +37,11 @@ class TextureCache {
   using Key = std::tuple<uint64_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint64_t>;
   struct Entry {
     uint64_t generation = 0;
+    Held held;  // the texture's host bytes, given back once it is destroyed
     std::unique_ptr<texture::Texture> texture;
     std::string error;
   };
+  frontend::MemoryBudget& budget_;
   // Keyed without the generation; an entry is rebuilt when the image's generation moved on, so
   // stale copies of a render target do not accumulate.
   std::map<Key, Entry> entries_;

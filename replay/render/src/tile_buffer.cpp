@@ -135,9 +135,8 @@ bool TileBuffers::setup(AttachmentBuffer& a, const frontend::Attachment& att, co
   return true;
 }
 
-void TileBuffers::configure(const frontend::RenderPassInstance& pass, uint32_t tile_width,
-                            uint32_t tile_height, bool keep_between_subpasses,
-                            frontend::SkipCounts& skipped) {
+void TileBuffers::configure(const frontend::RenderPassInstance& pass, uint32_t tile_width, uint32_t tile_height,
+                            Held* kept, const std::string& what, frontend::SkipCounts& skipped) {
   tile_width_ = tile_width;
   tile_height_ = tile_height;
   area_x_ = pass.render_area.x;
@@ -174,6 +173,17 @@ void TileBuffers::configure(const frontend::RenderPassInstance& pass, uint32_t t
     a.usable = setup(a, att, *att.view, skipped);
   }
   const size_t area_pixels = size_t{area_width_} * area_height_;
+  if (kept != nullptr) {
+    // Taken before anything is allocated: a render area of 32768 x 32768 with 16 samples keeps
+    // 16 GiB of colour alone.
+    uint64_t bytes = 0;
+    for (const AttachmentBuffer& a : buffers_) {
+      if (!a.usable) continue;
+      const uint64_t values = uint64_t{area_pixels} * a.samples;
+      bytes += values * ((a.color ? 4 * sizeof(float) : 0) + (a.depth ? sizeof(float) : 0) + (a.stencil ? 1 : 0));
+    }
+    kept->take(bytes, what);
+  }
   for (uint32_t i = 0; i < buffers_.size(); ++i) {
     AttachmentBuffer& a = buffers_[i];
     if (!a.usable) continue;
@@ -187,7 +197,7 @@ void TileBuffers::configure(const frontend::RenderPassInstance& pass, uint32_t t
         a.resolve_target = &t;
       }
     }
-    if (keep_between_subpasses) {
+    if (kept != nullptr) {
       if (a.color) a.color_keep.assign(area_pixels * a.samples * 4, 0.0f);
       if (a.depth) a.depth_keep.assign(area_pixels * a.samples, 0.0f);
       if (a.stencil) a.stencil_keep.assign(area_pixels * a.samples, 0);
@@ -457,11 +467,12 @@ void for_each_stored_plane(AttachmentBuffer& a, F f) {
 
 }  // namespace
 
-std::vector<std::vector<uint8_t>> TileBuffers::stored_planes() {
+std::vector<std::vector<uint8_t>> TileBuffers::stored_planes(Held& held, const std::string& what) {
   std::vector<std::vector<uint8_t>> copies;
   for (AttachmentBuffer& a : buffers_)
     for_each_stored_plane(a, [&](std::vector<uint8_t>& plane, size_t want) {
       if (plane.size() < want) plane.resize(want, 0);
+      held.take(plane.size(), what);
       copies.push_back(plane);
     });
   return copies;
@@ -479,8 +490,13 @@ void TileBuffers::add_stored(const TileBuffers& other) {
 }
 
 void TileBuffers::finish() {
-  for (AttachmentBuffer& a : buffers_)
+  for (AttachmentBuffer& a : buffers_) {
     if (a.usable && a.stored) a.image->touch();
+    // Given back to the budget when the pass ends (Renderer): freed with it.
+    a.color_keep = {};
+    a.depth_keep = {};
+    a.stencil_keep = {};
+  }
 }
 
 }  // namespace tessera::render

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "held.h"
 #include "tessera/frontend/frame.h"
 #include "tessera/pipeline/binning.h"
 #include "tessera/pipeline/pixel_format.h"
@@ -70,9 +71,12 @@ class TileBuffers {
  public:
   // Sets up one buffer per attachment of `pass`, and one per resolve view that is not an
   // attachment. Attachments that cannot be used (no image, unsupported format, a sample count
-  // without standard locations) are reported in `skipped` and left unwritten.
-  void configure(const frontend::RenderPassInstance& pass, uint32_t tile_width, uint32_t tile_height,
-                 bool keep_between_subpasses, frontend::SkipCounts& skipped);
+  // without standard locations) are reported in `skipped` and left unwritten. With `kept`, the
+  // pass has several subpasses: each attachment keeps its whole render area between them, held
+  // in `kept` (until finish() frees it; throws frontend::ReplayLimitError "<what> needs ..."
+  // beyond the budget).
+  void configure(const frontend::RenderPassInstance& pass, uint32_t tile_width, uint32_t tile_height, Held* kept,
+                 const std::string& what, frontend::SkipCounts& skipped);
   // Writes each multisampled attachment's samples, combined, into its resolve target's tile.
   void resolve();
 
@@ -82,14 +86,16 @@ class TileBuffers {
   void store(stream::StreamWriter* out, RenderStats& stats);  // store ops (last subpass)
   void keep();     // tile -> whole-area copy (end of a subpass that is not the last)
   void restore();  // whole-area copy -> tile (start of a later subpass)
-  void finish();   // touches every image stored to
+  void finish();   // touches every image stored to; frees the whole-area copies
 
   // The tiles of a pass rendered on several threads, each with its own TileBuffers configured
   // for the pass (renderer.cpp). Tiles are disjoint, so their stores write disjoint bytes of
   // the images; stored_planes() sizes every plane a store op writes first (a plane never
   // captured is grown on the first store: no tile may reallocate it under another) and returns
-  // copies of them that restore_planes() puts back when the tiles must be rendered again.
-  std::vector<std::vector<uint8_t>> stored_planes();
+  // copies of them that restore_planes() puts back when the tiles must be rendered again. The
+  // copies are held in `held` (throws frontend::ReplayLimitError "<what> needs ..." beyond the
+  // budget).
+  std::vector<std::vector<uint8_t>> stored_planes(Held& held, const std::string& what);
   void restore_planes(std::vector<std::vector<uint8_t>>& copies);
   // The images `other` (buffers of the same pass) stored to count as stored to here.
   void add_stored(const TileBuffers& other);

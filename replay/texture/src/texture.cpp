@@ -25,6 +25,21 @@ std::string extent_text(const TextureExtent& e) {
 }  // namespace
 
 bool Texture::create(VkFormat format, const TextureExtent& e, uint64_t base_address, std::string* error) {
+  if (!plan(format, e, base_address, error)) return false;
+  allocate();
+  return true;
+}
+
+void Texture::allocate() {
+  memory_.assign(memory_bytes_, 0);
+  decoded_.assign(decoded_texels_, Rgba{0.0f, 0.0f, 0.0f, 1.0f});
+}
+
+bool Texture::plan(VkFormat format, const TextureExtent& e, uint64_t base_address, std::string* error) {
+  memory_ = {};
+  decoded_ = {};
+  memory_bytes_ = 0;
+  decoded_texels_ = 0;
   if (!format_info(format, &info_)) {
     *error = "texture: unsupported format " + format_name(format);
     return false;
@@ -74,8 +89,8 @@ bool Texture::create(VkFormat format, const TextureExtent& e, uint64_t base_addr
       texels += static_cast<size_t>(level_width_[l]) * level_height_[l] * level_depth_[l];
     }
   }
-  memory_.assign(offset, 0);
-  decoded_.assign(texels, Rgba{0.0f, 0.0f, 0.0f, 1.0f});
+  memory_bytes_ = offset;
+  decoded_texels_ = texels;
   const uint32_t identity[4] = {0, 0, 0, 0};
   set_swizzle(identity);
   return true;

@@ -36,9 +36,11 @@ struct RenderConfig {
   // the same for any value: each tile records into its own buffer, appended in tile order.
   uint32_t threads = 1;
   // What the renderer holds in proportion to what the capture declares (a draw's vertex stage
-  // arrays, the primitives binned for a pass) is taken from this budget, shared with the replay
-  // front end; a draw that would pass it throws frontend::ReplayLimitError. Null: a budget of
-  // the renderer's own, frontend::MemoryBudget::default_limit(). Must outlive the renderer.
+  // arrays, the primitives binned for a pass, the render area a pass of several subpasses keeps,
+  // the copy of the stored images the parallel raster phase makes, the texture cache's copies)
+  // is taken from this budget, shared with the replay front end; a draw or pass that would pass
+  // it throws frontend::ReplayLimitError. Null: a budget of the renderer's own,
+  // frontend::MemoryBudget::default_limit(). Must outlive the renderer.
   frontend::MemoryBudget* budget = nullptr;
 };
 

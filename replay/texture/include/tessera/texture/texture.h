@@ -58,6 +58,14 @@ class Texture {
  public:
   // Returns false and sets *error (one line) when the format or the extent is unsupported.
   bool create(VkFormat format, const TextureExtent& extent, uint64_t base_address, std::string* error);
+  // create() in two steps: plan() lays the texture out without allocating it, so a caller holding
+  // its memory within a budget (the replay's, for a capture's declared sizes) can look at
+  // host_bytes() first; allocate() then takes them. create() is plan() then allocate().
+  bool plan(VkFormat format, const TextureExtent& extent, uint64_t base_address, std::string* error);
+  void allocate();
+  // Host bytes the texture holds once allocated: its blocked representation and its decoded
+  // texels (16 bytes each, whatever the format: a BC1 texture decodes to 32 times its size).
+  uint64_t host_bytes() const { return memory_bytes_ + decoded_texels_ * sizeof(Rgba); }
   // A 2D texture (or 2D array): create(format, {width, height, 1, levels, layers}, ...).
   bool create(VkFormat format, uint32_t width, uint32_t height, uint32_t levels, uint32_t layers,
               uint64_t base_address, std::string* error);
@@ -127,6 +135,8 @@ class Texture {
   std::vector<size_t> decoded_offset_;   // per layer*levels+level, texels into decoded_
   std::vector<uint8_t> memory_;
   std::vector<Rgba> decoded_;
+  uint64_t memory_bytes_ = 0;  // what allocate() gives memory_ and decoded_
+  size_t decoded_texels_ = 0;
   uint8_t select_[4] = {0, 1, 2, 3};
   bool identity_swizzle_ = true;
   float one_ = 1.0f;
