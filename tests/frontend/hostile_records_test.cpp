@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "scene.h"
+#include "tessera/frontend/memory_budget.h"
 
 namespace tessera::frontend::testing {
 namespace {
@@ -222,20 +223,27 @@ TEST(FrontendHostile, RandomValuedRecordsAreCountedOrRefusedNeverACrash) {
       EXPECT_TRUE(named && why && error.find('\n') == std::string::npos) << "seed " << seed << ": " << error;
       ++refusals;
     };
-    auto replay = CaptureReplay::open(*reader, &error);
-    if (!replay) {
-      refused(": global records: ");
-      continue;
-    }
-    RecordingRenderer renderer;
-    FrameResult result;
-    if (!replay->replay_frame(0, renderer, &result, &error)) {
-      refused(": frame 1: ");
-      continue;
-    }
-    ++replayed;
-    draws += result.draws;
-    skips += result.skipped.total();
+    // An explicit budget: the default (half the machine) could let a shape through that
+    // allocates gigabytes; after the replay goes, all it took is given back.
+    MemoryBudget budget(uint64_t{1} << 30);
+    [&] {
+      auto replay = CaptureReplay::open(*reader, budget, &error);
+      if (!replay) {
+        refused(": global records: ");
+        return;
+      }
+      RecordingRenderer renderer;
+      FrameResult result;
+      if (!replay->replay_frame(0, renderer, &result, &error)) {
+        refused(": frame 1: ");
+        return;
+      }
+      ++replayed;
+      draws += result.draws;
+      skips += result.skipped.total();
+    }();
+    EXPECT_EQ(budget.held(), 0u) << "seed " << seed;
+    EXPECT_FALSE(budget.over_released()) << "seed " << seed;
   }
   EXPECT_EQ(replayed + refusals, 150u);
   // The generator reaches every outcome: replays refused, draws resolved and things counted as

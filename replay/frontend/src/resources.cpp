@@ -57,21 +57,33 @@ std::shared_ptr<const std::vector<uint32_t>> Resources::spirv(const cap::Hash128
   return words;
 }
 
-bool Resources::hold(uint64_t bytes, const std::string& what, std::string* error) {
+bool Resources::hold(uint64_t& slot, uint64_t bytes, const std::string& what, std::string* error) {
   if (!budget_.reserve(bytes)) {
     *error = what + " " + budget_.refusal(bytes);
     return false;
   }
+  slot += bytes;
   held_bytes_ += bytes;
   return true;
 }
 
+void Resources::drop(uint64_t& slot, uint64_t bytes) {
+  bytes = std::min(bytes, slot);
+  budget_.release(bytes);
+  slot -= bytes;
+  held_bytes_ -= bytes;
+}
+
 // Vulkan spec "Image Creation Limits" (VkImageCreateInfo): every extent member at least 1 and
-// within maxImageDimension*, mipLevels at most floor(log2(max(width, height, depth))) + 1,
-// arrayLayers at least 1 and within maxImageArrayLayers. A shape outside them cannot come from a
-// real device: the capture is damaged or hostile, and is refused rather than replayed wrong.
+// within VkImageFormatProperties::maxExtent, mipLevels at most
+// floor(log2(max(width, height, depth))) + 1, arrayLayers at least 1 and within maxArrayLayers.
+// Zero extents and mip chains longer than the extent's are invalid on every device; extents and
+// layers beyond the largest any implementation reports (kMaxImageDimension, kMaxImageLayers)
+// cannot come from a real device. Such a capture is damaged or hostile, and is refused rather
+// than replayed wrong; the memory budget bounds every shape within them.
 bool Resources::shape_image(Image& img, SkipCounts& skipped, std::string* error) {
-  for (const auto& plane : img.planes) drop(plane.size());
+  uint64_t& held_for_image = image_held_[img.handle];
+  drop(held_for_image, held_for_image);
   img.planes.clear();
   const std::string name = "image " + hex(img.handle) + " (" + std::to_string(img.width) + "x" +
                            std::to_string(img.height) + "x" + std::to_string(img.depth) + ", " +
@@ -85,11 +97,12 @@ bool Resources::shape_image(Image& img, SkipCounts& skipped, std::string* error)
     invalid = "an extent of 0 is not an image";
   } else if (largest > kMaxImageDimension) {
     invalid = "extent beyond " + std::to_string(kMaxImageDimension) +
-              ", the largest maxImageDimension of any Vulkan device";
+              ", more than any Vulkan implementation reports (the largest, Mesa's panvk, 65536)";
   } else if (img.mip_levels == 0 || img.mip_levels > full_chain) {
     invalid = "mip levels outside 1.." + std::to_string(full_chain) + ", the full mip chain of its extent";
   } else if (img.array_layers == 0 || img.array_layers > kMaxImageLayers) {
-    invalid = "array layers outside 1.." + std::to_string(kMaxImageLayers);
+    invalid = "array layers outside 1.." + std::to_string(kMaxImageLayers) +
+              ", more than any Vulkan implementation reports";
   }
   if (!invalid.empty()) {
     *error = name + ": refused: " + invalid + " (Vulkan spec \"Image Creation Limits\")";
@@ -98,7 +111,7 @@ bool Resources::shape_image(Image& img, SkipCounts& skipped, std::string* error)
   FormatDesc f;
   const bool known = describe_format(img.format, &f);
   const uint32_t aspects = known && f.stencil ? 2 : 1;
-  // Each plane is below 2^56 bytes (32768^3 texels of at most 16 bytes, 64 samples); the sum
+  // Each plane is at most 2^58 bytes (65536^3 texels of at most 16 bytes, 64 samples); the sum
   // saturates rather than wraps, and is then refused by the budget.
   uint64_t total = 0;
   std::vector<uint64_t> sizes;
@@ -115,7 +128,7 @@ bool Resources::shape_image(Image& img, SkipCounts& skipped, std::string* error)
       }
     }
   }
-  if (!hold(total, name, error)) return false;
+  if (!hold(held_for_image, total, name, error)) return false;
   img.planes.resize(sizes.size());
   for (size_t i = 0; i < sizes.size(); ++i) img.planes[i].assign(sizes[i], 0);
   if (!known) skipped.add("image: format " + std::to_string(img.format) + " not supported");
@@ -133,7 +146,8 @@ bool Resources::apply_image(const cap::ImageRecord& rec, SkipCounts& skipped, st
   const bool same = img.handle == rec.image && img.format == rec.format &&
                     img.width == rec.width && img.height == rec.height &&
                     img.depth == rec.depth && img.mip_levels == rec.mip_levels &&
-                    img.array_layers == rec.array_layers && !img.planes.empty();
+                    img.array_layers == rec.array_layers && img.samples == rec.samples &&
+                    !img.planes.empty();
   img.handle = rec.image;
   img.image_type = rec.image_type;
   img.usage = rec.usage;
@@ -169,10 +183,12 @@ bool Resources::apply_image(const cap::ImageRecord& rec, SkipCounts& skipped, st
     }
     // Formats of unknown layout take the bytes given (at most the blob's, so no more than the
     // file holds; counted all the same).
-    if (sub.size > plane.size() && !hold(sub.size - plane.size(), "image " + hex(img.handle) + " contents", error)) {
+    uint64_t& held_for_image = image_held_[img.handle];
+    if (sub.size > plane.size() &&
+        !hold(held_for_image, sub.size - plane.size(), "image " + hex(img.handle) + " contents", error)) {
       return false;
     }
-    if (sub.size < plane.size()) drop(plane.size() - sub.size);
+    if (sub.size < plane.size()) drop(held_for_image, plane.size() - sub.size);
     plane.resize(static_cast<size_t>(sub.size));
     if (sub.size != 0) std::memcpy(plane.data(), b->data.data() + sub.offset, static_cast<size_t>(sub.size));
   }
@@ -352,9 +368,10 @@ bool Resources::apply_memory_alloc(const cap::MemoryAllocRecord& r, std::string*
   m.handle = r.memory;
   m.property_flags = r.property_flags;
   known_memory_.erase(r.memory);
-  drop(m.bytes.size());
+  uint64_t& held_for_memory = memory_held_[r.memory];
+  drop(held_for_memory, held_for_memory);
   m.bytes = {};
-  if (!hold(r.size, "memory " + hex(r.memory), error)) return false;
+  if (!hold(held_for_memory, r.size, "memory " + hex(r.memory), error)) return false;
   m.bytes.assign(static_cast<size_t>(r.size), std::byte{0});
   memory_address_[r.memory] = next_memory_address_;
   next_memory_address_ += align_up(std::max<uint64_t>(r.size, 1), kAddressAlign);

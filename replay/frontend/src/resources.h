@@ -25,13 +25,16 @@ namespace tessera::frontend {
 inline constexpr uint64_t kImageBase = 0x1'0000'0000ull;
 inline constexpr uint64_t kMemoryBase = 0x100'0000'0000ull;
 inline constexpr uint64_t kAddressAlign = 4096;
-// Largest image extent the replay accepts in any dimension. Vulkan spec "Limits": the required
-// minimum of maxImageDimension2D is 4096 and devices report at most 32768; an image wider than
-// that cannot have been created on any device, so a capture declaring one is damaged or hostile.
-inline constexpr uint32_t kMaxImageDimension = 32768;
-// Array layers likewise (maxImageArrayLayers: required minimum 256, devices report at most a
-// few thousand); it also bounds the planes an image keeps (aspects x layers x mips).
-inline constexpr uint32_t kMaxImageLayers = 4096;
+// Largest image extent the replay accepts in any dimension. Vulkan spec "Image Creation Limits"
+// bounds an extent by VkImageFormatProperties::maxExtent, which may exceed the device's
+// maxImageDimension*; the largest any implementation reports is 65536 (Mesa's panvk, Mali: 1D,
+// and 2D from v11). Beyond it no device created the image and the capture is damaged or hostile;
+// within it the memory budget decides. The planes' arithmetic stays in 64 bits: a plane is at
+// most 65536^3 texels x 16 bytes x 64 samples = 2^58 bytes, and their sum saturates.
+inline constexpr uint32_t kMaxImageDimension = 65536;
+// Array layers likewise (maxImageArrayLayers, or VkImageFormatProperties::maxArrayLayers: panvk
+// reports 65536); with the extent it bounds the planes an image keeps (aspects x layers x mips).
+inline constexpr uint32_t kMaxImageLayers = 65536;
 // Elements of one descriptor binding (bindless arrays beyond this are cut, and counted).
 inline constexpr uint32_t kMaxBindingElements = 16384;
 
@@ -122,12 +125,12 @@ class Resources {
   // (Re)shapes an image: planes sized from the format; the address kept when the size is.
   // False with *error when the shape is not a Vulkan image or its planes exceed the budget.
   bool shape_image(Image& img, SkipCounts& skipped, std::string* error);
-  // Takes `bytes` from the budget for this replay; false with *error = "<what> needs ...".
-  bool hold(uint64_t bytes, const std::string& what, std::string* error);
-  void drop(uint64_t bytes) {
-    budget_.release(bytes);
-    held_bytes_ -= bytes;
-  }
+  // Takes `bytes` from the budget for one object, adding them to `slot` (its entry in
+  // image_held_ or memory_held_); false with *error = "<what> needs ...".
+  bool hold(uint64_t& slot, uint64_t bytes, const std::string& what, std::string* error);
+  // Gives back up to `bytes` of what `slot` holds: never more than was taken for the object
+  // (the renderer may grow an image's planes beyond what was reserved here).
+  void drop(uint64_t& slot, uint64_t bytes);
   // A blob's bytes; counted as a missing blob in `skipped` when absent.
   std::optional<capture::Bytes> blob(const capture::Hash128& hash, const char* what,
                                      SkipCounts& skipped) const;
@@ -137,6 +140,10 @@ class Resources {
   std::unordered_set<uint64_t> known_memory_;
   std::unordered_map<capture::Hash128, std::shared_ptr<const std::vector<uint32_t>>> spirv_;
   uint64_t held_bytes_ = 0;  // bytes of all memory objects and image planes, taken from budget_
+  // What was taken from budget_ for each image and memory object (handle -> bytes): re-shaping,
+  // re-allocating or destroying the replay gives back exactly these.
+  std::unordered_map<uint64_t, uint64_t> image_held_;
+  std::unordered_map<uint64_t, uint64_t> memory_held_;
   uint64_t next_image_address_ = kImageBase;
   uint64_t next_memory_address_ = kMemoryBase;
   std::unordered_map<uint64_t, uint64_t> image_bytes_;  // handle -> bytes its address range holds
