@@ -127,7 +127,12 @@ bool TileBuffers::setup(AttachmentBuffer& a, const frontend::Attachment& att, co
     }
     offset += sample_bytes * a.samples;
   }
-  if (image.planes.size() < plane_count) image.planes.resize(plane_count);
+  for (uint32_t aspect = 0; aspect < aspects; ++aspect) {
+    if (aspect == 0 && !(a.color || a.depth)) continue;
+    a.plane_fits[aspect] = a.plane[aspect] < image.planes.size() &&
+                           image.planes[a.plane[aspect]].size() >= a.sample_bytes[aspect] * a.samples;
+    if (!a.plane_fits[aspect]) skipped.add("attachment: image plane smaller than the pass needs (not loaded or stored)");
+  }
   const size_t tile_values = size_t{tile_width_} * tile_height_ * a.samples;
   if (a.color) a.color_tile.assign(tile_values * 4, 0.0f);
   if (a.depth) a.depth_tile.assign(tile_values, 0.0f);
@@ -287,6 +292,15 @@ TileBuffers::ImageRow TileBuffers::image_row(const AttachmentBuffer& a, uint32_t
 // AttachmentLoad per tile row when `record` (rows are contiguous in the linear layout).
 void TileBuffers::load_attachment(AttachmentBuffer& a, bool record, uint32_t aspect,
                                   stream::StreamWriter* out, RenderStats& stats) {
+  if (!a.plane_fits[aspect]) {
+    // Nothing is read from a plane smaller than the pass needs (see plane_fits): the tile starts
+    // as zeros, what contents never captured read as.
+    const size_t values = size_t{tile_width_} * tile_height_ * a.samples;
+    if (aspect == 1) std::fill_n(a.stencil_tile.begin(), values, uint8_t{0});
+    else if (a.depth) std::fill_n(a.depth_tile.begin(), values, 0.0f);
+    else std::fill_n(a.color_tile.begin(), values * 4, 0.0f);
+    return;
+  }
   const std::vector<uint8_t>& plane = a.image->planes[a.plane[aspect]];
   const uint32_t bpp = a.aspect_bytes[aspect];
   for (uint32_t s = 0; s < a.samples; ++s)
@@ -338,11 +352,9 @@ void TileBuffers::store(stream::StreamWriter* out, RenderStats& stats) {
     for (uint32_t aspect = 0; aspect < 2; ++aspect) {
       if (aspect == 0 && !(a.color || a.depth)) continue;
       if (aspect == 1 && !a.stencil) continue;
-      if (!stores(aspect == 0 ? a.desc->store_op : a.desc->stencil_store_op)) continue;
+      if (!stores(aspect == 0 ? a.desc->store_op : a.desc->stencil_store_op) || !a.plane_fits[aspect]) continue;
       std::vector<uint8_t>& plane = a.image->planes[a.plane[aspect]];
       const uint32_t bpp = a.aspect_bytes[aspect];
-      const size_t want = a.sample_bytes[aspect] * a.samples;
-      if (plane.size() < want) plane.resize(want, 0);
       for (uint32_t s = 0; s < a.samples; ++s)
         for (int32_t y = rect_.y0; y < rect_.y1; ++y) {
           const ImageRow row = image_row(a, aspect, s, y);
@@ -453,15 +465,15 @@ void TileBuffers::resolve() {
 
 namespace {
 
-// Calls f(plane, bytes) for each plane a store op of `a` writes, with the bytes it then spans.
+// Calls f(plane) for each plane a store op of `a` writes.
 template <typename F>
 void for_each_stored_plane(AttachmentBuffer& a, F f) {
   if (!a.usable) return;
   for (uint32_t aspect = 0; aspect < 2; ++aspect) {
     if (aspect == 0 && !(a.color || a.depth)) continue;
     if (aspect == 1 && !a.stencil) continue;
-    if (!stores(aspect == 0 ? a.desc->store_op : a.desc->stencil_store_op)) continue;
-    f(a.image->planes[a.plane[aspect]], a.sample_bytes[aspect] * a.samples);
+    if (!stores(aspect == 0 ? a.desc->store_op : a.desc->stencil_store_op) || !a.plane_fits[aspect]) continue;
+    f(a.image->planes[a.plane[aspect]]);
   }
 }
 
@@ -470,8 +482,7 @@ void for_each_stored_plane(AttachmentBuffer& a, F f) {
 std::vector<std::vector<uint8_t>> TileBuffers::stored_planes(Held& held, const std::string& what) {
   std::vector<std::vector<uint8_t>> copies;
   for (AttachmentBuffer& a : buffers_)
-    for_each_stored_plane(a, [&](std::vector<uint8_t>& plane, size_t want) {
-      if (plane.size() < want) plane.resize(want, 0);
+    for_each_stored_plane(a, [&](std::vector<uint8_t>& plane) {
       held.take(plane.size(), what);
       copies.push_back(plane);
     });
@@ -481,7 +492,7 @@ std::vector<std::vector<uint8_t>> TileBuffers::stored_planes(Held& held, const s
 void TileBuffers::restore_planes(std::vector<std::vector<uint8_t>>& copies) {
   size_t next = 0;
   for (AttachmentBuffer& a : buffers_)
-    for_each_stored_plane(a, [&](std::vector<uint8_t>& plane, size_t) { plane.swap(copies.at(next++)); });
+    for_each_stored_plane(a, [&](std::vector<uint8_t>& plane) { plane.swap(copies.at(next++)); });
 }
 
 void TileBuffers::add_stored(const TileBuffers& other) {
@@ -490,9 +501,14 @@ void TileBuffers::add_stored(const TileBuffers& other) {
 }
 
 void TileBuffers::finish() {
-  for (AttachmentBuffer& a : buffers_) {
+  for (AttachmentBuffer& a : buffers_)
     if (a.usable && a.stored) a.image->touch();
-    // Given back to the budget when the pass ends (Renderer): freed with it.
+  free_kept();
+}
+
+void TileBuffers::free_kept() {
+  // Given back to the budget when the pass ends (Renderer): freed with it.
+  for (AttachmentBuffer& a : buffers_) {
     a.color_keep = {};
     a.depth_keep = {};
     a.stencil_keep = {};

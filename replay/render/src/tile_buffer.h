@@ -50,6 +50,13 @@ struct AttachmentBuffer {
   size_t plane[2] = {0, 0};           // Image::planes index of aspect 0 (colour/depth), 1 (stencil)
   uint64_t plane_address[2] = {0, 0}; // simulated address of those planes
   uint32_t aspect_bytes[2] = {0, 1};
+  // Whether the image's plane of each aspect holds every sample the pass writes (setup). A plane
+  // the front end sized for another sample count or a narrower format (a hostile capture: the
+  // image re-created with other samples under its handle, an attachment format wider than the
+  // image's) is never grown here: the front end holds its planes within the memory budget, and
+  // bytes the renderer added would be given back without having been taken. Such an aspect is
+  // neither loaded from nor stored to (counted in SkipCounts).
+  bool plane_fits[2] = {false, false};
   bool stored = false;                // written back at least once: touch the image at the end
   // RGBA8-style UNORM formats (every channel 8-bit UNORM, no sRGB): rounding a write is
   // c = round(clamp(v) * 255) and a table lookup, instead of an encode and a decode per pixel.
@@ -87,14 +94,15 @@ class TileBuffers {
   void keep();     // tile -> whole-area copy (end of a subpass that is not the last)
   void restore();  // whole-area copy -> tile (start of a later subpass)
   void finish();   // touches every image stored to; frees the whole-area copies
+  // Frees the whole-area copies (their budget is given back with the pass, also when it throws).
+  void free_kept();
 
   // The tiles of a pass rendered on several threads, each with its own TileBuffers configured
   // for the pass (renderer.cpp). Tiles are disjoint, so their stores write disjoint bytes of
-  // the images; stored_planes() sizes every plane a store op writes first (a plane never
-  // captured is grown on the first store: no tile may reallocate it under another) and returns
-  // copies of them that restore_planes() puts back when the tiles must be rendered again. The
-  // copies are held in `held` (throws frontend::ReplayLimitError "<what> needs ..." beyond the
-  // budget).
+  // the images (no plane is ever resized: see plane_fits); stored_planes() returns copies of the
+  // planes a store op writes that restore_planes() puts back when the tiles must be rendered
+  // again. The copies are held in `held` (throws frontend::ReplayLimitError "<what> needs ..."
+  // beyond the budget).
   std::vector<std::vector<uint8_t>> stored_planes(Held& held, const std::string& what);
   void restore_planes(std::vector<std::vector<uint8_t>>& copies);
   // The images `other` (buffers of the same pass) stored to count as stored to here.
