@@ -5,6 +5,7 @@
 
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <vector>
 
 #include "tessera/pipeline/tile_fetch.h"
@@ -167,6 +168,36 @@ class BrokenOrder final : public TileOrder {
     return std::vector<uint32_t>(size_t{tx} * ty, 0);
   }
 };
+
+// held_bytes() grows with each list entry (the dominant term: one per tile a primitive joins),
+// and the caller's reserve is asked before a primitive is stored: one that throws leaves the
+// builder as it was.
+TEST(Binning, HeldBytesCountEveryListEntryAndTheReserveIsAskedFirst) {
+  PolygonListBuilder pb(nine_tiles());
+  const uint64_t per_tile = 2 * sizeof(std::vector<uint32_t>);
+  EXPECT_EQ(pb.held_bytes(), 9 * per_tile);
+  std::vector<uint64_t> asked;
+  uint64_t room = 9 * per_tile + 2000;
+  pb.set_reserve([&](uint64_t needed) {
+    asked.push_back(needed);
+    if (needed > room) throw std::runtime_error("beyond");
+    return needed;  // no slack: asked again for every primitive
+  });
+  // Covers all 9 tiles with position + 8 varyings (3 attributes).
+  const ScreenTriangle full = screen_triangle(-10, -10, 300, -10, -10, 300, 8);
+  const uint64_t one = sizeof(ScreenTriangle) + sizeof(PrimitiveMetadata) + 3 * sizeof(PbAccess) +
+                       9 * (sizeof(uint32_t) + sizeof(PbAccess) + 1);
+  ASSERT_LT(9 * per_tile + one, room);
+  EXPECT_EQ(pb.bin(full), 9u);
+  EXPECT_EQ(pb.held_bytes(), 9 * per_tile + one);
+  ASSERT_GT(9 * per_tile + 2 * one, room);
+  EXPECT_THROW(pb.bin(full), std::runtime_error);
+  EXPECT_EQ(asked, (std::vector<uint64_t>{9 * per_tile + one, 9 * per_tile + 2 * one}));
+  EXPECT_EQ(pb.held_bytes(), 9 * per_tile + one);
+  EXPECT_EQ(pb.primitives().size(), 1u);
+  EXPECT_EQ(pb.writes().size(), 9u + 3u);
+  for (uint32_t tile = 0; tile < 9; ++tile) EXPECT_EQ(pb.tile_list(tile).size(), 1u);
+}
 
 TEST(TileFetch, OrderIsPluggableAndMustBeAPermutation) {
   PolygonListBuilder pb(nine_tiles());

@@ -78,6 +78,12 @@ PolygonListBuilder::PolygonListBuilder(TilingConfig config, ParameterBufferLayou
   // Keep each list's first PMD line aligned (the Tile Fetcher reads whole lines).
   const uint32_t per_line = std::max(1u, layout_.pmds_per_line());
   layout_.max_primitives_per_tile = std::max(per_line, layout_.max_primitives_per_tile / per_line * per_line);
+  held_bytes_ = uint64_t{config.tile_count()} * (sizeof(lists_[0]) + sizeof(overflow_blocks_[0]));
+}
+
+void PolygonListBuilder::set_reserve(Reserve reserve) {
+  reserve_ = std::move(reserve);
+  granted_ = reserve_ ? held_bytes_ : UINT64_MAX;
 }
 
 uint64_t PolygonListBuilder::pmd_address(uint32_t tile, uint32_t index) const {
@@ -113,10 +119,16 @@ uint32_t PolygonListBuilder::bin(const ScreenTriangle& triangle) {
     }
   if (tiles.empty()) return 0;
 
+  const uint32_t attributes = attribute_count(triangle.varying_count);
+  // An overflow block (one address) serves pmds_per_line() entries: at most 8 / 16 B an entry.
+  const uint64_t bytes = sizeof(ScreenTriangle) + sizeof(PrimitiveMetadata) + uint64_t{attributes} * sizeof(PbAccess) +
+                         uint64_t{tiles.size()} * (sizeof(uint32_t) + sizeof(PbAccess) + 1);
+  if (held_bytes_ + bytes > granted_) granted_ = reserve_(held_bytes_ + bytes);
+  held_bytes_ += bytes;
+
   const auto index = static_cast<uint32_t>(primitives_.size());
   primitives_.push_back(triangle);
   primitives_.back().primitive_id = index;
-  const uint32_t attributes = attribute_count(triangle.varying_count);
   const uint64_t first_attribute = layout_.attributes_base + next_attribute_line_ * layout_.line_bytes;
   metadata_.push_back({first_attribute, attributes});
   next_attribute_line_ += attributes;

@@ -22,11 +22,16 @@ bool is_permutation_of_tiles(std::span<const uint32_t> tiles, uint32_t tile_coun
 
 }  // namespace
 
+std::vector<uint32_t> fetch_order(const PolygonListBuilder& pb, const TileOrder& order) {
+  const TilingConfig& config = pb.config();
+  std::vector<uint32_t> tiles = order.order(config.tiles_x(), config.tiles_y());
+  if (!is_permutation_of_tiles(tiles, config.tile_count())) tiles.clear();
+  return tiles;
+}
+
 uint32_t fetch_tiles(const PolygonListBuilder& pb, const TileOrder& order, const TileVisitor& visit,
                      std::vector<PbAccess>& reads) {
-  const TilingConfig& config = pb.config();
-  const std::vector<uint32_t> tiles = order.order(config.tiles_x(), config.tiles_y());
-  if (!is_permutation_of_tiles(tiles, config.tile_count())) return 0;
+  const std::vector<uint32_t> tiles = fetch_order(pb, order);
   for (uint32_t t : tiles) {
     pb.tile_reads(t, reads);
     visit(t, pb.tile_list(t));

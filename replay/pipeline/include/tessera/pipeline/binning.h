@@ -17,6 +17,7 @@
 #include <climits>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <vector>
 
 #include "tessera/pipeline/vertex.h"
@@ -113,6 +114,20 @@ class PolygonListBuilder {
   const std::vector<PbAccess>& writes() const { return writes_; }
   uint32_t overflowed_tiles() const { return overflowed_tiles_; }
 
+  // Host bytes the builder holds: per tile its list and overflow chain, per primitive its
+  // triangle and metadata, per tile list entry the entry, its PB write and its share of an
+  // overflow block, per attribute its PB write. The entries dominate: a primitive joins the list
+  // of every tile it overlaps, so a full-screen triangle on a 32768x32768 render area in 32x32
+  // tiles adds a million of them (28 MiB). Counted by size; a vector's capacity may run ahead of
+  // its size by its growth factor.
+  uint64_t held_bytes() const { return held_bytes_; }
+  // The caller's bound on held_bytes() (a replay's memory budget). bin() calls `reserve` before
+  // it stores a primitive that would take held_bytes() past what `reserve` last granted, with the
+  // bytes it then holds; `reserve` returns its new grant (at least that), or throws, and the
+  // builder then holds what it held before that primitive. Without one, nothing is bounded.
+  using Reserve = std::function<uint64_t(uint64_t needed)>;
+  void set_reserve(Reserve reserve);
+
   // Address of entry `index` of tile t's list.
   uint64_t pmd_address(uint32_t tile, uint32_t index) const;
   // The reads the Tile Fetcher issues for tile t (paper 003 section II-B and III-A.3): one 64 B
@@ -132,6 +147,9 @@ class PolygonListBuilder {
   uint64_t next_overflow_block_ = 0;
   uint32_t overflowed_tiles_ = 0;
   std::vector<uint32_t> candidate_tiles_;  // scratch of bin(), kept to reuse its capacity
+  uint64_t held_bytes_ = 0;
+  uint64_t granted_ = UINT64_MAX;
+  Reserve reserve_;
 };
 
 }  // namespace tessera::pipeline

@@ -37,4 +37,9 @@ using TileVisitor = std::function<void(uint32_t tile, std::span<const uint32_t> 
 uint32_t fetch_tiles(const PolygonListBuilder& pb, const TileOrder& order, const TileVisitor& visit,
                      std::vector<PbAccess>& reads);
 
+// The tiles fetch_tiles visits, in its order; empty when the TileOrder is not a permutation. For
+// a caller that issues each tile's reads itself (PolygonListBuilder::tile_reads) where it
+// renders the tile, rather than holding every tile's reads at once.
+std::vector<uint32_t> fetch_order(const PolygonListBuilder& pb, const TileOrder& order);
+
 }  // namespace tessera::pipeline
