@@ -41,10 +41,17 @@ class Held {
   void hold(uint64_t n, const std::string& what) {
     if (n > bytes_) {
       take(n - bytes_, what);
-    } else {
+    } else if (n < bytes_) {
       budget_->release(bytes_ - n);
       bytes_ = n;
     }
+  }
+  // Holds at least `n` bytes if the budget allows (true), else holds what it held (false).
+  bool try_hold(uint64_t n) {
+    if (n <= bytes_) return true;
+    if (!budget_->reserve(n - bytes_)) return false;
+    bytes_ = n;
+    return true;
   }
   void release() {
     if (budget_ != nullptr && bytes_ != 0) budget_->release(bytes_);

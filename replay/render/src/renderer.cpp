@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
 #include <memory>
 #include <system_error>
 #include <thread>
@@ -152,9 +151,11 @@ constexpr uint64_t kMaxDrawInvocations = uint64_t{1} << 26;
 // assembled primitive.
 constexpr uint64_t kVertexStageBytes = sizeof(pipeline::ClipVertex) + 2 * sizeof(uint32_t) + 4 * sizeof(uint64_t) +
                                        sizeof(pipeline::AssembledPrimitive);
-// And per primitive binned into the Parameter Buffer until the subpass's tiles are rendered.
-constexpr uint64_t kBinnedPrimitiveBytes =
-    sizeof(pipeline::ScreenTriangle) + sizeof(pipeline::PrimitiveMetadata) + sizeof(uint32_t);
+// What the Parameter Buffer of a subpass holds until its tiles are rendered
+// (PolygonListBuilder::held_bytes, plus the draw of each primitive) is taken from the budget
+// while the draws are binned, this far ahead of what it needs, so that the budget is not
+// touched for every primitive.
+constexpr uint64_t kBinningStep = uint64_t{1} << 20;
 
 struct Renderer::Impl {
   // `given`: the configuration's budget; null for one of the renderer's own.
@@ -197,6 +198,11 @@ struct Renderer::Impl {
   // units could not serve.
   void count_unserved_image_requests(const std::vector<std::unique_ptr<DrawState>>& draws,
                                      frontend::SkipCounts& skipped);
+  // The geometry and raster phases of each subpass of `pass` (tiles configured).
+  void render_subpasses(const frontend::RenderPassInstance& pass, const std::string& pass_name,
+                        const std::vector<std::vector<const frontend::PassCommand*>>& per_subpass,
+                        pipeline::TilingConfig& tc, const pipeline::TileOrder& order, frontend::SkipCounts& skipped,
+                        RenderStats& st);
   // The raster phase of a subpass on config.threads threads; the tiles visited.
   uint32_t render_tiles_parallel(const frontend::RenderPassInstance& pass, const SubpassRaster& sr,
                                  const pipeline::TileOrder& order, const SubpassTargets& targets,
@@ -224,12 +230,28 @@ void Renderer::reset_stats() {
 
 void Renderer::dispatch(const frontend::Dispatch& d, frontend::SkipCounts& skipped) {
   std::string reason;
-  if (!impl_->compute.run(d, impl_->shaders, impl_->textures, impl_->compute_stats, skipped, reason)) skipped.add(reason);
+  try {
+    if (!impl_->compute.run(d, impl_->shaders, impl_->textures, impl_->compute_stats, skipped, reason))
+      skipped.add(reason);
+  } catch (...) {
+    impl_->textures.end_pass();
+    throw;
+  }
+  impl_->textures.end_pass();
 }
 
 void Renderer::render_pass(const frontend::RenderPassInstance& pass, frontend::SkipCounts& skipped) {
+  // The passes of a frame are numbered from 0 (frame.h): pass 0 starts a frame, and the texture
+  // copies the last frame did not sample go.
+  if (pass.index == 0) impl_->textures.begin_frame();
   RenderStats st;
-  impl_->render(pass, skipped, st);
+  try {
+    impl_->render(pass, skipped, st);
+  } catch (...) {
+    impl_->textures.end_pass();
+    throw;
+  }
+  impl_->textures.end_pass();
   impl_->frame.add(st);
   impl_->passes.push_back({pass.index, st});
 }
@@ -317,26 +339,24 @@ bool tiles_order_dependent(const std::vector<std::unique_ptr<DrawState>>& draws)
 uint32_t Renderer::Impl::render_tiles_parallel(const frontend::RenderPassInstance& pass, const SubpassRaster& sr,
                                                const pipeline::TileOrder& order, const SubpassTargets& targets,
                                                RenderStats& st, frontend::SkipCounts& skipped) {
-  // Every tile with its primitive list and PB reads, in tile order (the Tile Fetcher is cheap).
+  // Every tile with its primitive list, in tile order. A tile's PB reads are issued by the thread
+  // that renders it: held for every tile at once they would take one entry per attribute of
+  // every primitive in every tile list, several times the lists themselves.
   struct TileJob {
     uint32_t tile = 0;
     std::span<const uint32_t> prims;
-    std::vector<pipeline::PbAccess> reads;
     size_t worker = 0;
     RenderStats stats;
     frontend::SkipCounts skipped;
     stream::StreamWriter::Mark begin, end;
   };
-  std::vector<TileJob> jobs;
-  const uint32_t visited = pipeline::fetch_tiles(
-      sr.pb, order,
-      [&](uint32_t tile, std::span<const uint32_t> prims) {
-        TileJob& job = jobs.emplace_back();
-        job.tile = tile;
-        job.prims = prims;
-        job.reads.swap(reads);
-      },
-      reads);
+  const std::vector<uint32_t> in_order = pipeline::fetch_order(sr.pb, order);
+  std::vector<TileJob> jobs(in_order.size());
+  for (size_t j = 0; j < in_order.size(); ++j) {
+    jobs[j].tile = in_order[j];
+    jobs[j].prims = sr.pb.tile_list(in_order[j]);
+  }
+  const auto visited = static_cast<uint32_t>(in_order.size());
   if (jobs.empty()) return visited;
 
   // Each thread gets its own tile buffers, fragment stage (with its own executors and texture
@@ -361,26 +381,26 @@ uint32_t Renderer::Impl::render_tiles_parallel(const frontend::RenderPassInstanc
                        std::to_string(n) + " threads of its raster phase)");
 
   std::atomic<size_t> next{0};
-  // What a tile threw (a draw beyond the replay's bounds, a shader stopped by the watchdog), with
-  // its job: the threads stop taking tiles, and the error of the first tile in tile order is the
-  // one passed on, the serial raster phase's. (Every tile before a failing one was taken before
-  // it, so it is finished, or failed too, by the time the threads are joined.)
-  std::vector<std::pair<size_t, std::exception_ptr>> errors(n, {jobs.size(), nullptr});
+  // Whether a tile threw (a draw beyond the replay's bounds, a shader stopped by the watchdog):
+  // the threads stop taking tiles.
+  std::atomic<bool> threw{false};
   const auto work = [&](size_t w) {
     TileWorker& k = *workers[w];
     stream::StreamWriter* wout = out ? &k.writer : nullptr;
-    size_t j = 0;
+    std::vector<pipeline::PbAccess> tile_reads;
     try {
-      for (j = next++; j < jobs.size(); j = next++) {
+      for (size_t j = next++; j < jobs.size(); j = next++) {
         TileJob& job = jobs[j];
         job.worker = w;
+        tile_reads.clear();
+        sr.pb.tile_reads(job.tile, tile_reads);
         if (wout) job.begin = wout->mark();
-        render_tile(sr, job.tile, static_cast<uint32_t>(j), job.prims, job.reads, k.fragment, k.tiles, k.targets,
+        render_tile(sr, job.tile, static_cast<uint32_t>(j), job.prims, tile_reads, k.fragment, k.tiles, k.targets,
                     wout, job.stats, job.skipped);
         if (wout) job.end = wout->mark();
       }
     } catch (...) {
-      errors[w] = {j, std::current_exception()};
+      threw = true;
       next = jobs.size();
     }
   };
@@ -393,20 +413,23 @@ uint32_t Renderer::Impl::render_tiles_parallel(const frontend::RenderPassInstanc
   }
   work(0);
   for (std::thread& t : pool) t.join();
-  const auto first_error = std::min_element(errors.begin(), errors.end(),
-                                            [](const auto& a, const auto& b) { return a.first < b.first; });
-  if (first_error->second) std::rethrow_exception(first_error->second);
 
   // A draw whose fragment shader fails drops its fragments in every later tile (FragmentStage):
   // which tiles those are is known only in tile order, so the tiles are rendered again, serially,
-  // from the images as they were.
-  bool failed = false;
+  // from the images as they were. So is a pass where a tile threw: serially, the tiles after a
+  // failing draw's first failure no longer run it, so whether (and which) error is thrown is
+  // decided in tile order, never by which thread reached which tile first.
+  bool failed = threw;
   for (size_t w = 0; w < n; ++w) failed = failed || workers[w]->fragment.private_failed();
   if (failed) {
     tiles.restore_planes(saved);
-    for (size_t j = 0; j < jobs.size(); ++j)
-      render_tile(sr, jobs[j].tile, static_cast<uint32_t>(j), jobs[j].prims, jobs[j].reads, fragment, tiles, targets,
-                  out, st, skipped);
+    std::vector<pipeline::PbAccess> tile_reads;
+    for (size_t j = 0; j < jobs.size(); ++j) {
+      tile_reads.clear();
+      sr.pb.tile_reads(jobs[j].tile, tile_reads);
+      render_tile(sr, jobs[j].tile, static_cast<uint32_t>(j), jobs[j].prims, tile_reads, fragment, tiles, targets, out,
+                  st, skipped);
+    }
     return visited;
   }
   for (const TileJob& job : jobs) {
@@ -460,6 +483,25 @@ void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::
   tiles.configure(pass, tc.tile_width, tc.tile_height, pass.subpasses.size() > 1 ? &kept : nullptr,
                   pass_name + ": keeping its attachments between subpasses", skipped);
   const pipeline::TileOrder& order = config.tile_order ? *config.tile_order : scanline;
+  try {
+    render_subpasses(pass, pass_name, per_subpass, tc, order, skipped, st);
+  } catch (...) {
+    // A pass beyond the replay's bounds gives back what it held (the Held objects), and the
+    // memory goes with it: the kept render area and a huge draw's vertex arrays would otherwise
+    // stay allocated, uncounted, for as long as the renderer lives.
+    tiles.free_kept();
+    vertex.release_large(vertices);
+    throw;
+  }
+  tiles.finish();
+  if (out) out->pass_end(pass.index);
+}
+
+void Renderer::Impl::render_subpasses(const frontend::RenderPassInstance& pass, const std::string& pass_name,
+                                      const std::vector<std::vector<const frontend::PassCommand*>>& per_subpass,
+                                      pipeline::TilingConfig& tc, const pipeline::TileOrder& order,
+                                      frontend::SkipCounts& skipped, RenderStats& st) {
+  const capture::Rect2D& area = pass.render_area;
   uint32_t primitive_base = 0;
   for (size_t sp = 0; sp < pass.subpasses.size(); ++sp) {
     const frontend::Subpass& sub = pass.subpasses[sp];
@@ -476,6 +518,7 @@ void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::
     std::vector<uint32_t> prim_draw;
     std::vector<PendingClear> clears;
     Held binned(*budget);
+    binned.take(pb.held_bytes(), pass_name + ": the tile lists of its Parameter Buffer");
     bin_subpass(per_subpass[sp], pass.index, area, raster, pb, binned, draws, prim_draw, clears, st, skipped);
 
     // Raster phase, tile by tile in the tile order: on config.threads threads when the tiles
@@ -499,8 +542,6 @@ void Renderer::Impl::render(const frontend::RenderPassInstance& pass, frontend::
     primitive_base += static_cast<uint32_t>(pb.primitives().size());
     count_unserved_image_requests(draws, skipped);
   }
-  tiles.finish();
-  if (out) out->pass_end(pass.index);
 }
 
 void Renderer::Impl::bin_subpass(const std::vector<const frontend::PassCommand*>& commands, uint32_t pass_index,
@@ -538,6 +579,14 @@ void Renderer::Impl::bin_subpass(const std::vector<const frontend::PassCommand*>
     if (out) out->draw(draw->index);
     ++st.draws;
     fragment.attach(*ds);
+    // The binner asks before it stores each primitive beyond what was granted: a draw of a
+    // million full-screen triangles is refused as its lists grow, not after they were allocated.
+    pb.set_reserve([&binned, &pb, &name](uint64_t needed) {
+      const uint64_t draw_slots = (uint64_t{pb.primitives().size()} + 1) * sizeof(uint32_t);  // prim_draw
+      if (!binned.try_hold(needed + draw_slots + kBinningStep))
+        binned.hold(needed + draw_slots, name + ": the primitives binned for its pass");
+      return binned.bytes() - draw_slots;
+    });
     const auto slot = static_cast<uint32_t>(draws.size());
     for (uint32_t instance = 0; instance < draw->instance_count; ++instance) {
       if (!vertex.run(*ds, instance, out, st, vertices, reason)) {
@@ -546,9 +595,9 @@ void Renderer::Impl::bin_subpass(const std::vector<const frontend::PassCommand*>
       }
       // Rasterizer discard (spec "Rasterization"): vertices are shaded, nothing is rasterized.
       if (!draw->state.rasterizer_discard) geometry.run(*ds, slot, vertices, prim_draw, out, st);
-      const uint64_t pb_bytes = uint64_t{pb.primitives().size()} * kBinnedPrimitiveBytes;
-      if (pb_bytes > binned.bytes()) binned.take(pb_bytes - binned.bytes(), name + ": the primitives binned for its pass");
     }
+    pb.set_reserve(nullptr);
+    vertex.release_large(vertices);  // `shading` gives its bytes back now
     draws.push_back(std::move(ds));
   }
 }

@@ -16,12 +16,33 @@ bool is_cube(uint32_t view_type) {
   return view_type == VK_IMAGE_VIEW_TYPE_CUBE || view_type == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY;
 }
 
+// "0x..." as the budget's lines name handles.
+std::string hex(uint64_t handle) {
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(handle));
+  return text;
+}
+
 }  // namespace
+
+void TextureCache::retire(Entry& e) {
+  if (e.texture) retired_.push_back({e.generation, e.frame, std::move(e.held), std::move(e.texture), {}});
+  e.held.release();
+  e.texture.reset();
+}
+
+void TextureCache::end_pass() { retired_.clear(); }
+
+void TextureCache::begin_frame() {
+  retired_.clear();
+  std::erase_if(entries_, [&](const auto& kv) { return kv.second.frame < frame_; });
+  ++frame_;
+}
 
 const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::string& error) {
   const frontend::Image* image = view.image;
   if (image == nullptr) {
-    error = "image view " + std::to_string(view.handle) + ": no image";
+    error = "image view " + hex(view.handle) + ": no image";
     return nullptr;
   }
   const capture::SubresourceRange& r = view.range;
@@ -30,15 +51,25 @@ const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::
   const Key key{image->handle, swizzle, view.format, r.aspect, r.base_mip, r.mip_count, r.base_layer,
                 r.layer_count | uint64_t{view.view_type} << 32};
   Entry& e = entries_[key];
+  e.frame = frame_;
   if ((e.texture || !e.error.empty()) && e.generation == image->generation) {
     error = e.error;
     return e.texture.get();
   }
+  retire(e);
+  // The image's other copies are of contents it no longer has.
+  for (auto it = entries_.lower_bound(Key{image->handle, 0, 0, 0, 0, 0, 0, 0});
+       it != entries_.end() && std::get<0>(it->first) == image->handle;) {
+    if (&it->second != &e && it->second.generation != image->generation) {
+      retire(it->second);
+      it = entries_.erase(it);
+    } else {
+      ++it;
+    }
+  }
   e.generation = image->generation;
-  e.texture.reset();
-  e.held.release();
   e.error.clear();
-  const std::string name = "image " + std::to_string(image->handle);
+  const std::string name = "image " + hex(image->handle);
   const uint32_t levels = r.mip_count ? r.mip_count : 1, layers = r.layer_count ? r.layer_count : 1;
   // A 3D image is seen through a 3D view, or through a 2D (array) view of some of its slices
   // (VK_EXT_image_2d_view_of_3d, maintenance1's 2D array compatible images): then the view's
@@ -74,9 +105,7 @@ const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::
     if (!tex->plan(format, extent, image->address, &why)) {
       e.error = name + ": " + why;
     } else {
-      char handle[32];
-      std::snprintf(handle, sizeof handle, "0x%llx", static_cast<unsigned long long>(image->handle));
-      const std::string limit_name = "image " + std::string(handle) + " (a view of " + std::to_string(extent.width) +
+      const std::string limit_name = name + " (a view of " + std::to_string(extent.width) +
                                      "x" + std::to_string(extent.height) + "x" + std::to_string(extent.depth) + ", " +
                                      std::to_string(levels) + " mips, " + std::to_string(layers) + " layers)";
       Held held(budget_);

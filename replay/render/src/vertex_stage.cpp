@@ -153,8 +153,9 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
     samples_.clear();
     store_.clear();
     if (!ds.vs->executor->execute(b, bindings, error)) {
-      // A shader that never ends stops the replay (a GPU would lose the device, Vulkan spec
-      // "Lost Device"); dropping the draw's remaining vertices would give a wrong stream.
+      // A shader the executor's watchdog stopped stops the replay (the replay's watchdog: a
+      // shader that never ends, or one too long to replay); dropping the draw's remaining
+      // vertices would give a wrong stream.
       if (ds.vs->executor->watchdog_fired()) throw frontend::ReplayLimitError(ds.name + ": vertex " + error);
       reason = "draw: vertex shader: " + error;
       return false;
@@ -187,6 +188,19 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
 
   assemble_primitives(ds, result);
   return true;
+}
+
+void VertexStage::release_large(VertexOutput& result) {
+  const size_t bytes = indices_.capacity() * sizeof(uint32_t) + shade_.capacity() * sizeof(uint32_t) +
+                       slot_of_.size() * 4 * sizeof(uint64_t) + slot_of_.bucket_count() * sizeof(void*) +
+                       result.vertices.capacity() * sizeof(pipeline::ClipVertex) +
+                       result.primitives.capacity() * sizeof(pipeline::AssembledPrimitive);
+  if (bytes <= kKeptBytes) return;
+  std::vector<uint32_t>().swap(indices_);
+  std::vector<uint32_t>().swap(shade_);
+  std::unordered_map<uint32_t, uint32_t>().swap(slot_of_);
+  std::vector<pipeline::ClipVertex>().swap(result.vertices);
+  std::vector<pipeline::AssembledPrimitive>().swap(result.primitives);
 }
 
 // Index fetch (Vulkan spec "Drawing Commands", indexed draws): each index read is a vertex-fetch

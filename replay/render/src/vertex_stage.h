@@ -38,6 +38,12 @@ class VertexStage {
   // reason) when the draw cannot be shaded; events already written stay in the stream.
   bool run(const DrawState& ds, uint32_t instance, stream::StreamWriter* out, RenderStats& stats,
            VertexOutput& result, std::string& reason);
+  // Frees the arrays of the draw just shaded (here and in `result`) when they hold more than
+  // kKeptBytes. The renderer holds them within the memory budget only while the draw runs: a
+  // huge draw's capacity kept for the next one would be memory the budget no longer counts.
+  // Smaller arrays are kept, so ordinary draws do not reallocate them every time.
+  void release_large(VertexOutput& result);
+  static constexpr size_t kKeptBytes = size_t{16} << 20;
 
  private:
   // Fills indices_, shade_ and slot_of_ for the draw.
