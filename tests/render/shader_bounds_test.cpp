@@ -1,9 +1,11 @@
 // Shader work too long to replay stops the replay with frontend::ReplayLimitError naming the
 // dispatch or draw and the shader (CaptureReplay::replay_frame adds the capture and the frame):
-// a shader stopped by the executor's watchdog, in each stage, and a dispatch of more
-// invocations than the replay runs for one command, refused before any runs. A GPU would hit
-// its timeout and lose the device (Vulkan spec "Lost Device"); dropping the rest of the work
-// would give a wrong access stream.
+// a shader stopped by the executor's watchdog (2^24 block executions in one batch: one that
+// never ends, or one too long to replay), in each stage, and a dispatch of more invocations than
+// the replay runs for one command, refused before any runs. Dropping the rest of the work would
+// give a wrong access stream. A long shader within the watchdog runs to its end. Each watchdog
+// case here runs 2^24 blocks (a few seconds): the renderer takes no lower budget, so there are
+// only two (the unit tests of a lowered budget are tests/shader's).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -26,7 +28,8 @@ std::string hash_of(const frontend::ShaderStageCode& code) {
 }
 
 const std::string kWatchdog =
-    ": exceeded 1048576 block executions in one batch (a shader that never ends; a GPU would lose the device)";
+    ": exceeded 16777216 block executions in one batch (the replay's watchdog: a shader that never ends, or one "
+    "too long to replay)";
 
 class ShaderBoundsTest : public ::testing::Test {
  protected:
@@ -54,16 +57,39 @@ class ShaderBoundsTest : public ::testing::Test {
   frontend::SkipCounts skipped;
 };
 
-TEST_F(ShaderBoundsTest, AComputeShaderWritingEveryWordOfA64MiBBufferStopsAtTheWatchdog) {
-  constexpr size_t kBytes = size_t{64} << 20;
-  std::vector<uint8_t> zeros(kBytes, 0);
-  frontend::Buffer* data = scene.buffer(zeros.data(), kBytes, 0x1000000);
-  frontend::Dispatch d = dispatch("fill_buffer.comp", 1, 1, 1);
+// fill_buffer.comp: one invocation writing every word of its buffer, in one loop.
+frontend::Dispatch fill(testing::Scene& scene, frontend::Dispatch d, size_t bytes, frontend::Buffer** data) {
+  std::vector<uint8_t> zeros(bytes, 0);
+  *data = scene.buffer(zeros.data(), bytes, 0x1000000);
   frontend::DescriptorBinding b;
   b.binding = 0;
   b.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-  b.elements.push_back({nullptr, nullptr, data, 0, kBytes});
+  b.elements.push_back({nullptr, nullptr, *data, 0, bytes});
   d.descriptors.push_back(b);
+  return d;
+}
+
+// 1 M iterations in one invocation, a few million blocks: past the watchdog's old 2^20, a long
+// shader a real capture may hold, and it runs to the end.
+TEST_F(ShaderBoundsTest, AComputeShaderWritingEveryWordOfA4MiBBufferRunsToItsEnd) {
+  constexpr size_t kBytes = size_t{4} << 20;
+  frontend::Buffer* data = nullptr;
+  const frontend::Dispatch d = fill(scene, dispatch("fill_buffer.comp", 1, 1, 1), kBytes, &data);
+  EXPECT_EQ(refusal([&] { renderer.dispatch(d, skipped); }), "");
+  EXPECT_EQ(renderer.compute_stats().dispatches, 1u);
+  EXPECT_EQ(skipped.total(), 0u);
+  uint32_t first = 0, last = 0;
+  std::memcpy(&first, data->bytes().data() + 4, 4);
+  std::memcpy(&last, data->bytes().data() + kBytes - 4, 4);
+  EXPECT_EQ(first, 1u);
+  EXPECT_EQ(last, kBytes / 4 - 1);
+}
+
+// 16 M iterations, several blocks each: past 2^24 blocks, so the replay stops.
+TEST_F(ShaderBoundsTest, AComputeShaderWritingEveryWordOfA64MiBBufferStopsAtTheWatchdog) {
+  constexpr size_t kBytes = size_t{64} << 20;
+  frontend::Buffer* data = nullptr;
+  const frontend::Dispatch d = fill(scene, dispatch("fill_buffer.comp", 1, 1, 1), kBytes, &data);
   EXPECT_EQ(refusal([&] { renderer.dispatch(d, skipped); }),
             "dispatch 3 (1x1x1 workgroups): compute shader " + hash_of(d.stage) + kWatchdog);
   EXPECT_EQ(renderer.compute_stats().dispatches, 0u);
@@ -78,13 +104,13 @@ TEST_F(ShaderBoundsTest, AComputeShaderWritingEveryWordOfA64MiBBufferStopsAtTheW
 
 TEST_F(ShaderBoundsTest, ADispatchOf65535CubedWorkgroupsIsRefusedBeforeAnyInvocationRuns) {
   EXPECT_EQ(refusal([&] { renderer.dispatch(dispatch("fill_buffer.comp", 65535, 65535, 65535), skipped); }),
-            "dispatch 3 (65535x65535x65535 workgroups): more than 2^26 compute shader invocations, beyond what the "
+            "dispatch 3 (65535x65535x65535 workgroups): more than 2^27 compute shader invocations, beyond what the "
             "replay runs for one dispatch");
   // Counts whose product would wrap 64 bits are refused all the same.
   EXPECT_NE(refusal([&] { renderer.dispatch(dispatch("fill_buffer.comp", ~0u, ~0u, ~0u), skipped); }), "");
-  // 2^21 workgroups of 64 invocations: the grid is within the bound, the invocations (2^27) not.
-  EXPECT_EQ(refusal([&] { renderer.dispatch(dispatch("histogram.comp", 1u << 21, 1, 1), skipped); }),
-            "dispatch 3 (2097152x1x1 workgroups): more than 2^26 compute shader invocations, beyond what the replay "
+  // 2^22 workgroups of 64 invocations: the grid is within the bound, the invocations (2^28) not.
+  EXPECT_EQ(refusal([&] { renderer.dispatch(dispatch("histogram.comp", 1u << 22, 1, 1), skipped); }),
+            "dispatch 3 (4194304x1x1 workgroups): more than 2^27 compute shader invocations, beyond what the replay "
             "runs for one dispatch");
   EXPECT_EQ(renderer.compute_stats().invocations, 0u);
   EXPECT_EQ(skipped.total(), 0u);

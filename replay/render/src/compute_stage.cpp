@@ -7,16 +7,16 @@ namespace tessera::render {
 
 namespace {
 
-// Compute shader invocations (workgroups x local size) one dispatch may run: the bound a draw
-// has on its vertex shader invocations (Renderer, 2^26), for the same reason. Not memory but
+// Compute shader invocations (workgroups x local size) one dispatch may run. Not memory but
 // time: a capture may declare 65535 workgroups in each dimension (what every device allows,
 // Vulkan spec "Limits", maxComputeWorkGroupCount; or a VkDispatchIndirectCommand read from a
 // buffer), 2^48 of them, and the replay, running a few tens of millions of invocations a second,
-// would be busy for months. Real dispatches stay far below the bound (a 4K
-// image at one invocation per pixel is 8.3 M invocations, 2^23). Skipping such a dispatch would
-// leave what it writes missing from every later draw, so the replay stops instead, before any
-// invocation runs.
-constexpr uint64_t kMaxDispatchInvocations = uint64_t{1} << 26;
+// would be busy for months. Real dispatches stay far below the bound (a 4K image at one
+// invocation per pixel is 8.3 M invocations, 2^23; 2^27 leaves room for several passes' worth
+// in one dispatch). A dispatch holds no per-invocation arrays, unlike a draw's vertex stage, so
+// its bound is twice the draws' 2^26. Skipping such a dispatch would leave what it writes
+// missing from every later draw, so the replay stops instead, before any invocation runs.
+constexpr uint64_t kMaxDispatchInvocations = uint64_t{1} << 27;
 
 }  // namespace
 
@@ -27,7 +27,7 @@ bool ComputeStage::run(const frontend::Dispatch& d, ShaderCache& shaders, Textur
   const std::string name = "dispatch " + std::to_string(d.index) + " (" + std::to_string(d.group_count[0]) + "x" +
                            std::to_string(d.group_count[1]) + "x" + std::to_string(d.group_count[2]) + " workgroups)";
   const std::string too_many =
-      name + ": more than 2^26 compute shader invocations, beyond what the replay runs for one dispatch";
+      name + ": more than 2^27 compute shader invocations, beyond what the replay runs for one dispatch";
   // Every workgroup has at least one invocation: the grid alone can pass the bound, before the
   // shader is compiled. Multiplied step by step so three 32-bit counts cannot wrap the product.
   uint64_t groups = d.group_count[0];
@@ -68,8 +68,9 @@ bool ComputeStage::run(const frontend::Dispatch& d, ShaderCache& shaders, Textur
   if (const uint64_t n = sb.storage_images.unsupported_requests())
     notes.add("storage image: compute shader access to an unsupported format or view (zeros, writes dropped)", n);
   if (!ok) {
-    // A shader that never ends stops the replay (ShaderExecutor's watchdog): the dispatch's
-    // remaining workgroups would be missing, and what later commands read of its writes wrong.
+    // A shader stopped by ShaderExecutor's watchdog (one that never ends, or runs longer than
+    // the replay affords) stops the replay: the dispatch's remaining workgroups would be
+    // missing, and what later commands read of its writes wrong.
     if (cs.workgroup->watchdog_fired()) throw frontend::ReplayLimitError(name + ": compute " + error);
     reason = "dispatch: compute shader: " + error;
     return false;

@@ -20,7 +20,7 @@ class ComputeStage {
  public:
   // Runs `dispatch`. False with a SkipCounts reason when it cannot be run at all (the shader
   // does not compile); a workgroup that fails on its bindings stops the dispatch, also false.
-  // Throws frontend::ReplayLimitError naming the dispatch for a grid of more than 2^26
+  // Throws frontend::ReplayLimitError naming the dispatch for a grid of more than 2^27
   // invocations (before any runs) and for a shader stopped by the executor's watchdog.
   bool run(const frontend::Dispatch& dispatch, ShaderCache& shaders, TextureCache& textures, ComputeStats& stats,
            frontend::SkipCounts& notes, std::string& reason);

@@ -237,9 +237,10 @@ void FragmentStage::clear_private() { private_.clear(); }
 bool FragmentStage::execute(Context& cx, frontend::SkipCounts& skipped) {
   std::string error;
   if (!cx.executor->execute(*batch_, cx.bindings, error)) {
-    // A shader that never ends stops the replay (a GPU would lose the device, Vulkan spec "Lost
-    // Device"): dropping the draw's remaining fragments would give a wrong access stream and
-    // wrong pixels. On a thread of the parallel raster phase the error goes back to the renderer.
+    // A shader stopped by the executor's watchdog (one that never ends, or runs longer than the
+    // replay affords) stops the replay: dropping the draw's remaining fragments would give a
+    // wrong access stream and wrong pixels. On a thread of the parallel raster phase the error
+    // goes back to the renderer.
     if (cx.executor->watchdog_fired()) throw frontend::ReplayLimitError(cx.ds.name + ": fragment " + error);
     skipped.add("draw: fragment shader: " + error);
     *cx.failed = true;

@@ -420,13 +420,15 @@ ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
     st.done = finished;
   };
 
-  // Watchdog: a shader may loop forever. A GPU would hit its timeout and report
-  // VK_ERROR_DEVICE_LOST (Vulkan spec "Lost Device"); the executor stops the batch and says so,
-  // and the caller decides (the replay stops: the rest of the shader's work would be missing).
+  // Watchdog: a shader may loop forever, and the replay cannot tell that from one that would
+  // end after more blocks than it can afford to run. The executor stops the batch and says so,
+  // and the caller decides (the replay stops: the rest of the shader's work would be missing
+  // from the access stream).
   while (true) {
     if (block_budget-- == 0) {
       error = "shader " + info.hash + ": exceeded " + std::to_string(block_budget_) +
-              " block executions in one batch (a shader that never ends; a GPU would lose the device)";
+              " block executions in one batch (the replay's watchdog: a shader that never ends, or one too long "
+              "to replay)";
       suspend(true);
       st.watchdog = true;
       return Status::Error;

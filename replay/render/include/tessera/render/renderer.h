@@ -102,8 +102,9 @@ class Renderer final : public frontend::PassRenderer {
 
   void render_pass(const frontend::RenderPassInstance& pass, frontend::SkipCounts& skipped) override;
   // Both throw frontend::ReplayLimitError naming the draw or dispatch (and the shader) for work
-  // beyond what the replay runs: more than 2^26 shader invocations for one command, a shader
-  // stopped by the executor's watchdog (a GPU would lose the device), the memory budget.
+  // beyond what the replay runs: more than 2^26 vertex shader invocations for one draw or 2^27
+  // compute shader invocations for one dispatch, a shader stopped by the executor's watchdog
+  // (2^24 block executions in one batch), the memory budget.
   // Runs a compute dispatch (replay/render/src/compute_stage.h); nothing goes to the stream.
   void dispatch(const frontend::Dispatch& dispatch, frontend::SkipCounts& skipped) override;
 

@@ -155,10 +155,13 @@ class ShaderModule {
 class ShaderExecutor {
  public:
   // Block executions one batch may run before the watchdog stops it (a shader that never
-  // terminates): far above any real shader's count, which stays in the thousands.
-  static constexpr uint64_t kDefaultBlockBudget = uint64_t{1} << 20;
+  // terminates). Most shaders run thousands, but a legitimate compute shader may loop over a
+  // large buffer in one invocation: 2^24 blocks (a few seconds of one batch, at about 150 ms
+  // per million) lets a loop of millions of iterations finish, and bounds the time an endless
+  // one costs before the replay stops.
+  static constexpr uint64_t kDefaultBlockBudget = uint64_t{1} << 24;
   // `block_budget` lowers the watchdog where a fast verdict matters more than a long shader (the
-  // SPIR-V fuzz target, where every looping input would otherwise run 1M blocks).
+  // SPIR-V fuzz target, where every looping input would otherwise run 2^24 blocks).
   explicit ShaderExecutor(const ShaderModule& module, uint64_t block_budget = kDefaultBlockBudget);
   ~ShaderExecutor();
   ShaderExecutor(const ShaderExecutor&) = delete;
