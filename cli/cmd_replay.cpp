@@ -231,6 +231,11 @@ int run_replay(const ReplayOptions& opt) {
     sink.stop();
     std::fprintf(stderr, "tessera replay: %s: no captured frame in --frames %s\n", opt.file.c_str(), opt.frames.c_str());
     return 1;
+  } catch (const study::ReplayRefused& e) {
+    // Its own status (docs/contracts.md): a sweep does not retry what is refused every time.
+    sink.stop();
+    std::fprintf(stderr, "tessera replay: %s\n", e.what());
+    return study::kExitReplayRefused;
   } catch (const std::exception& e) {
     // study::StudyError and results::Error: one line naming the file.
     sink.stop();

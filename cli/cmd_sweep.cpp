@@ -1,4 +1,5 @@
-// tessera sweep FILE --db OUT [--jobs N] [--retries N] [--slurm [--no-wait]] [--merge] [--quiet]
+// tessera sweep FILE --db OUT [--jobs N] [--max-memory SIZE] [--retries N] [--slurm [--no-wait]] [--merge]
+//               [--quiet]
 // tessera sweep --example
 //
 // A study is captures x frame ranges x configurations (gem5 and ChampSim users run these as job
@@ -26,6 +27,7 @@
 #include "sweep_plan.h"
 #include "sweep_run.h"
 #include "sweep_slurm.h"
+#include "tessera/frontend/memory_budget.h"
 
 namespace tessera::cli {
 namespace {
@@ -34,6 +36,7 @@ struct SweepOptions {
   std::string file;
   std::string db;
   unsigned jobs = 0;
+  std::string max_memory;  // --max-memory: all local workers together; empty for the default
   int retries = 1;
   bool slurm = false;
   bool no_wait = false;
@@ -85,6 +88,19 @@ int run_sweep(const SweepOptions& opt) {
     std::fprintf(stderr, "tessera sweep: --jobs sets the local workers; Slurm runs one array task per job\n");
     return 2;
   }
+  uint64_t max_memory = 0;
+  if (!opt.max_memory.empty()) {
+    std::string error;
+    if (!frontend::parse_memory_size(opt.max_memory, &max_memory, &error)) {
+      std::fprintf(stderr, "tessera sweep: --max-memory %s\n", error.c_str());
+      return 2;
+    }
+    if (opt.slurm || opt.merge) {
+      std::fprintf(stderr, "tessera sweep: --max-memory is shared by the local workers; a Slurm task has the memory "
+                           "its sweep file asks for\n");
+      return 2;
+    }
+  }
   try {
     const sweep::SweepFile file = sweep::read_sweep_file(opt.file);
     // Everything the file names is checked before anything is written.
@@ -121,7 +137,7 @@ int run_sweep(const SweepOptions& opt) {
       return sweep::run_slurm(run, file, so);
     }
     const unsigned workers = opt.jobs != 0 ? opt.jobs : sweep::available_cpus();
-    return sweep::run_local(run, workers, opt.retries);
+    return sweep::run_local(run, workers, opt.retries, max_memory);
   } catch (const sweep::SweepError& e) {
     std::fprintf(stderr, "tessera sweep: %s\n", e.what());
     return 1;
@@ -140,7 +156,12 @@ void setup_sweep(CLI::App& app, int* exit_code) {
   cmd->add_option("--db", opt->db, "Results database every job is merged into (created or updated)");
   cmd->add_option("--jobs", opt->jobs, "Local workers, each one tessera replay (default: every CPU)")
       ->check(CLI::Range(1u, 4096u));
-  cmd->add_option("--retries", opt->retries, "Runs of a failed job after its first (default 1)")
+  cmd->add_option("--max-memory", opt->max_memory,
+                  "Host memory for the replays of all local workers together, split among those running at once "
+                  "(bytes, or 512M, 12G; default half the memory this process may have)");
+  cmd->add_option("--retries", opt->retries,
+                  "Runs of a failed job after its first (default 1); a job the replay refused (exit 3) is not run "
+                  "again")
       ->check(CLI::Range(0, 100));
   cmd->add_flag("--slurm", opt->slurm, "Submit the jobs as one Slurm job array (sbatch) and wait for it");
   cmd->add_flag("--no-wait", opt->no_wait, "With --slurm: return once submitted; merge later with --merge");

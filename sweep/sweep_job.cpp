@@ -1,4 +1,5 @@
 #include "sweep_job.h"
+#include "tessera/study/study.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -161,10 +162,13 @@ JobOutcome finish_job(const JobFiles& files, int wait_status, const struct rusag
   o.seconds = seconds;
   o.max_rss_kib = usage.ru_maxrss;  // Linux: kilobytes
   auto record = [&] {
-    const json stats = {{"ok", o.ok}, {"message", o.message}, {"seconds", o.seconds}, {"max_rss_kib", o.max_rss_kib}};
+    const json stats = {{"ok", o.ok},           {"refused", o.refused},
+                        {"message", o.message}, {"seconds", o.seconds},
+                        {"max_rss_kib", o.max_rss_kib}};
     write_file_atomically(files.stats, stats.dump() + "\n");
   };
   if (!WIFEXITED(wait_status) || WEXITSTATUS(wait_status) != 0) {
+    o.refused = WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == study::kExitReplayRefused;
     o.message = describe_status(wait_status, files.log) + " (log: " + files.log + ")";
   } else if (struct stat st {}; ::stat(files.part.c_str(), &st) != 0) {
     o.message = files.part + ": tessera replay succeeded but wrote no database";
@@ -198,6 +202,7 @@ JobOutcome read_job_stats(const JobFiles& files) {
     o.message = j.at("message").get<std::string>();
     o.seconds = j.at("seconds").get<double>();
     o.max_rss_kib = j.at("max_rss_kib").get<long>();
+    o.refused = j.value("refused", false);  // absent from the stats of an earlier version
   } catch (const json::exception& e) {
     o.message = files.stats + ": unreadable: " + e.what();
   }

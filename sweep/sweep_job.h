@@ -44,6 +44,10 @@ pid_t start_job(const std::string& tessera, const Job& job, const JobFiles& file
 
 struct JobOutcome {
   bool ok = false;
+  // The replay refused the capture (exit study::kExitReplayRefused: the memory budget, an
+  // image no device creates, a command or shader beyond what it runs): every attempt would
+  // end the same, so it is not retried.
+  bool refused = false;
   std::string message;  // why it failed
   double seconds = 0;
   long max_rss_kib = 0;  // peak resident memory of the replay process

@@ -168,10 +168,18 @@ int SweepRun::summary(const std::string& next_step) {
   return 0;
 }
 
-int run_local(SweepRun& run, unsigned workers, int retries) {
+int run_local(SweepRun& run, unsigned workers, int retries, uint64_t max_memory) {
   const std::string tessera = self_executable();
   std::deque<size_t> queue;
   for (size_t j : run.pending()) queue.push_back(j);
+  // At most one worker a job: the cores and the memory are split among the workers that run at
+  // once, not among --jobs when the plan has fewer jobs.
+  workers = static_cast<unsigned>(std::clamp<size_t>(queue.size(), 1, std::max(1u, workers)));
+  // The workers share the cores: each job's replay simulates its configurations on its share.
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency() / workers);
+  // And the memory: each job's replay holds at most its share, so the workers together stay
+  // within the total (by default what one replay would take).
+  const uint64_t memory = (max_memory != 0 ? max_memory : frontend::MemoryBudget::default_limit()) / workers;
   struct Running {
     size_t job;
     std::chrono::steady_clock::time_point start;
@@ -184,11 +192,6 @@ int run_local(SweepRun& run, unsigned workers, int retries) {
       queue.pop_front();
       ++attempts[j];
       try {
-        // The workers share the cores: each job's replay simulates its configurations on its share.
-        const unsigned threads = std::max(1u, std::thread::hardware_concurrency() / std::max(1u, workers));
-        // And the memory: each job's replay holds at most its share of the replay's default
-        // budget, so the workers together stay within what one replay would take.
-        const uint64_t memory = frontend::MemoryBudget::default_limit() / std::max(1u, workers);
         const pid_t pid = start_job(tessera, run.plan().jobs[j], run.files(j), threads, memory);
         running.emplace(pid, Running{j, std::chrono::steady_clock::now()});
       } catch (const SweepError& e) {
@@ -211,7 +214,7 @@ int run_local(SweepRun& run, unsigned workers, int retries) {
     running.erase(it);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - r.start).count();
     const JobOutcome o = finish_job(run.files(r.job), status, usage, seconds);
-    const bool retry = !o.ok && attempts[r.job] <= retries;
+    const bool retry = !o.ok && !o.refused && attempts[r.job] <= retries;
     run.attempt_ended(r.job, o, retry);
     if (retry) queue.push_back(r.job);
   }

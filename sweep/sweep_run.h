@@ -59,9 +59,12 @@ class SweepRun {
   bool progress_shown_ = false;
 };
 
-// Runs the pending jobs on `workers` local processes; a failed attempt runs again up to `retries`
-// times. Returns the summary's exit code.
-int run_local(SweepRun& run, unsigned workers, int retries);
+// Runs the pending jobs on `workers` local processes (no more than there are jobs); a failed
+// attempt runs again up to `retries` times, unless the replay refused the capture
+// (JobOutcome::refused). The workers running at once share the cores and `max_memory` (bytes
+// for all of them; 0: the replay's default budget, MemoryBudget::default_limit()), each job
+// taking its share as --threads and --max-memory. Returns the summary's exit code.
+int run_local(SweepRun& run, unsigned workers, int retries, uint64_t max_memory = 0);
 
 // Every CPU this process may run on.
 unsigned available_cpus();

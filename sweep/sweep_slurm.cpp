@@ -205,7 +205,7 @@ int run_slurm(SweepRun& run, const SweepFile& file, const SlurmOptions& opt) {
       if (o.ok) o.message = "the task ended before its database was in place";
       o.ok = false;
       o.message += " (Slurm log: " + run.state_dir() + "/slurm-" + id + "_" + std::to_string(i) + ".out)";
-      const bool retry = attempts[i] <= opt.retries;
+      const bool retry = !o.refused && attempts[i] <= opt.retries;
       run.attempt_ended(j, o, retry);
       if (retry) again.push_back(i);
     }

@@ -183,8 +183,12 @@ class Study {
       pass_for(p.get_u32("gpu.tile_width"), p.get_u32("gpu.tile_height")).configs.push_back(i);
     }
     for (auto& s : shading_) {
-      s->replay = frontend::CaptureReplay::open(*reader_, budget_, &error);
-      if (!s->replay) throw StudyError(error);
+      bool refused = false;
+      s->replay = frontend::CaptureReplay::open(*reader_, budget_, &error, &refused);
+      if (!s->replay) {
+        if (refused) throw ReplayRefused(error);
+        throw StudyError(error);
+      }
       render::RenderConfig rc;
       rc.tile_width = s->tile_width;
       rc.tile_height = s->tile_height;
@@ -232,7 +236,10 @@ class Study {
     const auto t0 = std::chrono::steady_clock::now();
     s.renderer->reset_stats();
     s.writer.frame_begin(f->present, width, height);
-    if (!s.replay->replay_frame(i, *s.renderer, &result, &error)) throw StudyError(error);
+    if (!s.replay->replay_frame(i, *s.renderer, &result, &error)) {
+      if (s.replay->refused()) throw ReplayRefused(error);
+      throw StudyError(error);
+    }
     s.writer.frame_end();
     std::vector<uint8_t> stream = s.writer.finish();
     if (!first_pass) return stream;

@@ -322,10 +322,10 @@ TEST(StudyBounds, AShaderThatNeverEndsStopsTheStudyNamingTheFrameTheDispatchAndT
   try {
     (void)run_study(b.path(), spec, sink);
     FAIL() << "no error";
-  } catch (const StudyError& e) {
+  } catch (const ReplayRefused& e) {
     EXPECT_EQ(std::string(e.what()), b.path() + ": frame 1: dispatch 0 (1x1x1 workgroups): compute shader " + hash +
-                                         ": exceeded 1048576 block executions in one batch (a shader that never "
-                                         "ends; a GPU would lose the device)");
+                                         ": exceeded 16777216 block executions in one batch (the replay's "
+                                         "watchdog: a shader that never ends, or one too long to replay)");
   }
   EXPECT_EQ(sink.finished_frames, 0u);
 }
@@ -351,30 +351,44 @@ TEST(StudyBounds, ABillionVertexDrawStopsTheStudyNamingTheFrameAndTheDraw) {
   EXPECT_EQ(sink.finished_frames, 0u);
 }
 
+// A refusal exits 3 (study::kExitReplayRefused, docs/contracts.md), not 1: a sweep does not run
+// again what every attempt would refuse.
 TEST(StudyBounds, TheCliRefusesHostileSizesWithOneLineAndAFailingExit) {
-  // A 65536x65536 image: beyond every device's maxImageDimension2D, whatever the budget.
+  // A 65537-wide image: wider than any device creates, whatever the budget. And a 65536x65536
+  // one, an extent a device reports: refused by the budget (16 GiB), given explicitly so the
+  // test never allocates it on a large machine.
+  const auto write_image = [](CaptureBuilder& b, uint32_t width, uint32_t height) {
+    b.begin_frame(1);
+    cap::ImageRecord huge;
+    huge.image = 0x3fe;
+    huge.image_type = VK_IMAGE_TYPE_2D;
+    huge.format = VK_FORMAT_R8G8B8A8_UNORM;
+    huge.width = width, huge.height = height;
+    huge.depth = huge.mip_levels = huge.array_layers = huge.samples = 1;
+    b.object(huge);
+    b.end_frame();
+    (void)b.finish();
+  };
+  CaptureBuilder wide;
+  write_image(wide, 65537, 16);
+  EXPECT_EQ(tessera_replay(wide.path() + " --max-memory 1G"),
+            std::make_pair("tessera replay: " + wide.path() +
+                               ": frame 1: image 0x3fe (65537x16x1, 1 mips, 1 layers): refused: extent beyond 65536, "
+                               "more than any Vulkan implementation reports (the largest, Mesa's panvk, 65536) (Vulkan "
+                               "spec \"Image Creation Limits\")\n",
+                           study::kExitReplayRefused));
   CaptureBuilder image;
-  image.begin_frame(1);
-  cap::ImageRecord huge;
-  huge.image = 0x3fe;
-  huge.image_type = VK_IMAGE_TYPE_2D;
-  huge.format = VK_FORMAT_R8G8B8A8_UNORM;
-  huge.width = huge.height = 65536;
-  huge.depth = huge.mip_levels = huge.array_layers = huge.samples = 1;
-  image.object(huge);
-  image.end_frame();
-  (void)image.finish();
-  EXPECT_EQ(tessera_replay(image.path()),
+  write_image(image, 65536, 65536);
+  EXPECT_EQ(tessera_replay(image.path() + " --max-memory 4G"),
             std::make_pair("tessera replay: " + image.path() +
-                               ": frame 1: image 0x3fe (65536x65536x1, 1 mips, 1 layers): refused: extent beyond 32768, "
-                               "the largest maxImageDimension of any Vulkan device (Vulkan spec \"Image Creation "
-                               "Limits\")\n",
-                           1));
+                               ": frame 1: image 0x3fe (65536x65536x1, 1 mips, 1 layers) needs 16.0 GiB, beyond the "
+                               "replay's memory budget of 4.0 GiB (0 B already held; --max-memory sets it)\n",
+                           study::kExitReplayRefused));
 
   CaptureBuilder draw;
   write_huge_draw(draw, 1'000'000'000);
   auto [line, status] = tessera_replay(draw.path() + " --max-memory 1G");
-  EXPECT_EQ(status, 1);
+  EXPECT_EQ(status, study::kExitReplayRefused);
   EXPECT_EQ(line.rfind("tessera replay: " + draw.path() +
                            ": frame 1: draw 0 (pass 0, 1000000000 vertices x 1 instances): its vertex stage needs ",
                        0),
@@ -386,7 +400,7 @@ TEST(StudyBounds, TheCliRefusesHostileSizesWithOneLineAndAFailingExit) {
   CaptureBuilder normal;
   write_capture(normal, 1);
   std::tie(line, status) = tessera_replay(normal.path() + " --max-memory 2K");
-  EXPECT_EQ(status, 1);
+  EXPECT_EQ(status, study::kExitReplayRefused);
   EXPECT_EQ(line.rfind("tessera replay: " + normal.path() + ": global records: memory 0x", 0), 0u) << line;
   EXPECT_NE(line.find(", beyond the replay's memory budget of 2.0 KiB ("), std::string::npos) << line;
   EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 1) << line;
@@ -398,16 +412,16 @@ TEST(StudyBounds, TheCliRefusesHostileSizesWithOneLineAndAFailingExit) {
   const std::string hash = write_fill_dispatch(endless, 1, 1, 1);
   EXPECT_EQ(tessera_replay(endless.path()),
             std::make_pair("tessera replay: " + endless.path() + ": frame 1: dispatch 0 (1x1x1 workgroups): compute "
-                               "shader " + hash + ": exceeded 1048576 block executions in one batch (a shader that "
-                               "never ends; a GPU would lose the device)\n",
-                           1));
+                               "shader " + hash + ": exceeded 16777216 block executions in one batch (the replay's "
+                               "watchdog: a shader that never ends, or one too long to replay)\n",
+                           study::kExitReplayRefused));
   CaptureBuilder grid;
   (void)write_fill_dispatch(grid, 65535, 65535, 65535);
   EXPECT_EQ(tessera_replay(grid.path()),
             std::make_pair("tessera replay: " + grid.path() + ": frame 1: dispatch 0 (65535x65535x65535 workgroups): "
-                               "more than 2^26 compute shader invocations, beyond what the replay runs for one "
+                               "more than 2^27 compute shader invocations, beyond what the replay runs for one "
                                "dispatch\n",
-                           1));
+                           study::kExitReplayRefused));
 
   EXPECT_EQ(tessera_replay(normal.path() + " --max-memory lots"),
             std::make_pair(std::string("tessera replay: --max-memory 'lots': expected a size in bytes, or with K, M, "

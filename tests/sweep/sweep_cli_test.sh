@@ -116,6 +116,16 @@ grep -q "1 run now, 0 finished earlier, 3 already in out2.db, 0 not done" run5.t
 [ -z "$(ls out.db.sweep out2.db.sweep | grep -E '\.(db|job)$|part\.db')" ] && ok "no job database left behind" \
   || bad "left behind: $(ls out.db.sweep out2.db.sweep)"
 
+# A job the replay refuses (its share of --max-memory is too small for the capture: exit 3) is
+# reported and not run again, whatever --retries says.
+rc=0; "$tessera" sweep sweep.json --db out3.db --jobs 2 --max-memory 8K --retries 2 > run6.txt 2> err6.txt || rc=$?
+[ $rc = 1 ] && ! grep -q "running it again" err6.txt && grep -q "tessera replay exited 3: " err6.txt \
+  && ok "a refused job is not run again" || { bad "refused job"; cat run6.txt err6.txt; }
+rc=0; "$tessera" sweep sweep.json --db out3.db --max-memory 12X 2> err7.txt || rc=$?
+[ $rc = 2 ] && grep -qx "tessera sweep: --max-memory '12X': expected a size in bytes, or with K, M, G or T (512M, 12G)" err7.txt \
+  && ok "a bad --max-memory" || bad "bad --max-memory: $(cat err7.txt)"
+rm -rf out3.db out3.db.sweep
+
 # One sweep per database at a time.
 rc=0; flock out.db.sweep/lock "$tessera" sweep sweep.json --db out.db 2>err.txt || rc=$?
 [ $rc != 0 ] && grep -qx "tessera sweep: out.db: another tessera sweep is using this database ($work/out.db.sweep/lock)" err.txt \

@@ -41,8 +41,8 @@ class SweepJob : public ::testing::Test {
   }
 
   // Runs the job to its end; kill_with != 0 kills replay right after it starts.
-  JobOutcome run(int kill_with = 0) {
-    const pid_t pid = start_job(TESSERA_CLI, job_, files_, 1);
+  JobOutcome run(int kill_with = 0, uint64_t max_memory = 0) {
+    const pid_t pid = start_job(TESSERA_CLI, job_, files_, 1, max_memory);
     if (kill_with != 0) ::kill(pid, kill_with);
     int status = 0;
     struct rusage usage {};
@@ -117,6 +117,22 @@ TEST_F(SweepJob, AFailedReplayIsReportedWithItsError) {
       << o.message;
   EXPECT_NE(o.message.find("(log: " + files_.log + ")"), std::string::npos) << o.message;
   EXPECT_FALSE(std::filesystem::exists(files_.db));
+}
+
+// A capture beyond the job's --max-memory is refused with its own exit status: the sweep does
+// not run it again (every attempt would end the same), and the stats say so for a Slurm rerun.
+TEST_F(SweepJob, AReplayRefusedByItsBudgetIsMarkedRefused) {
+  const JobOutcome o = run(0, 64);
+  EXPECT_FALSE(o.ok);
+  EXPECT_TRUE(o.refused);
+  EXPECT_EQ(o.message.rfind("tessera replay exited 3: tessera replay: a.tcap: frame 1: image 0x", 0), 0u) << o.message;
+  EXPECT_NE(o.message.find(", beyond the replay's memory budget of 64 B ("), std::string::npos) << o.message;
+  EXPECT_FALSE(std::filesystem::exists(files_.db));
+  EXPECT_TRUE(read_job_stats(files_).refused);
+  // Any other failure is not a refusal, and may be retried.
+  job_.configs = {"mobile4+l1tex.size=3"};
+  EXPECT_FALSE(run().refused);
+  EXPECT_FALSE(read_job_stats(files_).refused);
 }
 
 TEST_F(SweepJob, AWriteAheadLogLeftBehindIsNotRenamedAway) {

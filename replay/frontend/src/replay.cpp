@@ -33,10 +33,11 @@ std::unique_ptr<CaptureReplay> CaptureReplay::open(const cap::CaptureReader& rea
 }
 
 std::unique_ptr<CaptureReplay> CaptureReplay::open(const cap::CaptureReader& reader, MemoryBudget& budget,
-                                                   std::string* error) {
+                                                   std::string* error, bool* refused) {
+  if (refused != nullptr) *refused = false;
   // Out of host memory (or anything else thrown) is an error naming the file, not a crash.
   try {
-    return open_records(reader, budget, error);
+    return open_records(reader, budget, error, refused);
   } catch (const std::exception& e) {
     *error = reader.name() + ": global records: " + e.what();
     return nullptr;
@@ -44,7 +45,7 @@ std::unique_ptr<CaptureReplay> CaptureReplay::open(const cap::CaptureReader& rea
 }
 
 std::unique_ptr<CaptureReplay> CaptureReplay::open_records(const cap::CaptureReader& reader, MemoryBudget& budget,
-                                                           std::string* error) {
+                                                           std::string* error, bool* refused) {
   std::unique_ptr<CaptureReplay> r(new CaptureReplay(reader, budget));
   std::string problem;
   bool failed = false;
@@ -72,6 +73,7 @@ std::unique_ptr<CaptureReplay> CaptureReplay::open_records(const cap::CaptureRea
   }
   if (failed) {
     *error = reader.name() + ": global records: " + problem;
+    if (refused != nullptr) *refused = r->resources_->refused();
     return nullptr;
   }
   return r;
@@ -83,6 +85,11 @@ bool CaptureReplay::replay_frame(size_t index, PassRenderer& renderer, FrameResu
                                  std::string* error) {
   try {
     return replay_records(index, renderer, result, error);
+  } catch (const ReplayLimitError& e) {
+    failed_ = refused_ = true;
+    const uint32_t present = index < frame_count() ? reader_.frames()[index].present : 0;
+    *error = reader_.name() + ": frame " + std::to_string(present) + ": " + e.what();
+    return false;
   } catch (const std::exception& e) {
     failed_ = true;
     // Named by its present number, as the study's errors and `--frames` name frames.
@@ -173,6 +180,7 @@ bool CaptureReplay::replay_records(size_t index, PassRenderer& renderer, FrameRe
   }
   if (failed) {
     failed_ = true;
+    refused_ = resources_->refused();
     *error = reader_.name() + ": frame " + std::to_string(result->present) + ": " + problem;
     return false;
   }

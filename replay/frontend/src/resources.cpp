@@ -60,6 +60,7 @@ std::shared_ptr<const std::vector<uint32_t>> Resources::spirv(const cap::Hash128
 bool Resources::hold(uint64_t& slot, uint64_t bytes, const std::string& what, std::string* error) {
   if (!budget_.reserve(bytes)) {
     *error = what + " " + budget_.refusal(bytes);
+    refused_ = true;
     return false;
   }
   slot += bytes;
@@ -106,6 +107,7 @@ bool Resources::shape_image(Image& img, SkipCounts& skipped, std::string* error)
   }
   if (!invalid.empty()) {
     *error = name + ": refused: " + invalid + " (Vulkan spec \"Image Creation Limits\")";
+    refused_ = true;
     return false;
   }
   FormatDesc f;

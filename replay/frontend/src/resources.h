@@ -71,6 +71,9 @@ class Resources {
   // counted in `skipped`.
   bool apply(uint32_t kind, std::span<const std::byte> body, SkipCounts& skipped,
              std::string* error);
+  // Whether the last apply() that failed refused the record (an image shape no device creates,
+  // the memory budget) rather than failing to decode it.
+  bool refused() const { return refused_; }
   // Writes the captured descriptor writes into sets (also used for push descriptors, whose
   // `set` is an in-walker state, hence the explicit target).
   void write_descriptors(DescriptorSetState& set, const capture::DescriptorWrite& w,
@@ -139,6 +142,7 @@ class Resources {
   MemoryBudget& budget_;
   std::unordered_set<uint64_t> known_memory_;
   std::unordered_map<capture::Hash128, std::shared_ptr<const std::vector<uint32_t>>> spirv_;
+  bool refused_ = false;
   uint64_t held_bytes_ = 0;  // bytes of all memory objects and image planes, taken from budget_
   // What was taken from budget_ for each image and memory object (handle -> bytes): re-shaping,
   // re-allocating or destroying the replay gives back exactly these.

@@ -101,6 +101,18 @@ class StudyError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+// The replay refused the capture (CaptureReplay::refused(): beyond the memory budget, an image
+// no device creates, a command or shader beyond what the replay runs). Deterministic: the same
+// capture under the same budget is refused again.
+class ReplayRefused : public StudyError {
+ public:
+  using StudyError::StudyError;
+};
+// `tessera replay`'s exit status for ReplayRefused (docs/contracts.md): distinct from 1 (any
+// other error, which may be transient: a full disk, a killed worker) so that a sweep tells a
+// refusal from a failure worth running again, and from 2 (bad arguments), 127 (could not run)
+// and 128+N (killed by signal N).
+inline constexpr int kExitReplayRefused = 3;
 // The capture holds no frame among the presents asked for.
 class NoFrameInRange : public StudyError {
  public:

@@ -55,8 +55,9 @@ class CaptureReplay {
   // nullptr with *error = "<file>: global records: <problem>" when the records are damaged or
   // declare what the replay refuses (memory_budget.h). Memory objects and image contents are held
   // within `budget`, which must outlive the replay and may be shared with other replays.
+  // `refused`, when given, says whether a nullptr is such a refusal (see refused()).
   static std::unique_ptr<CaptureReplay> open(const capture::CaptureReader& reader, MemoryBudget& budget,
-                                             std::string* error);
+                                             std::string* error, bool* refused = nullptr);
   // The same within a budget of its own, MemoryBudget::default_limit().
   static std::unique_ptr<CaptureReplay> open(const capture::CaptureReader& reader,
                                              std::string* error);
@@ -73,6 +74,10 @@ class CaptureReplay {
   // replay is then unusable.
   bool replay_frame(size_t index, PassRenderer& renderer, FrameResult* result,
                     std::string* error);
+  // Whether the replay stopped on what it refuses (the memory budget, an image no device can
+  // create, a ReplayLimitError) rather than on damaged records: the same capture under the same
+  // budget is refused again, so retrying it cannot help.
+  bool refused() const { return refused_; }
 
   // Rebuilt objects by the application's handle; nullptr when unknown.
   Image* find_image(uint64_t handle);
@@ -83,7 +88,7 @@ class CaptureReplay {
  private:
   CaptureReplay(const capture::CaptureReader& reader, MemoryBudget& budget);
   static std::unique_ptr<CaptureReplay> open_records(const capture::CaptureReader& reader, MemoryBudget& budget,
-                                                     std::string* error);
+                                                     std::string* error, bool* refused);
   bool replay_records(size_t index, PassRenderer& renderer, FrameResult* result,
                       std::string* error);
 
@@ -92,6 +97,7 @@ class CaptureReplay {
   std::unique_ptr<Resources> resources_;
   std::unique_ptr<CommandWalker> walker_;
   SkipCounts global_skipped_;  // handed on with the first frame replayed
+  bool refused_ = false;
   size_t next_frame_ = 0;
   bool failed_ = false;
 };
