@@ -97,6 +97,8 @@ Result render_scene(uint32_t threads, uint32_t samples, bool broken = false, uin
   stream::StreamWriter writer;
   RenderConfig config;
   config.threads = threads;
+  // spin.frag's loop is stopped after 2^16 blocks, not the default 2^24: milliseconds a batch.
+  if (broken) config.shader_block_budget = uint64_t{1} << 16;
   Renderer renderer(&writer, config);
   frontend::SkipCounts skipped;
   writer.frame_begin(1, kW, kH);

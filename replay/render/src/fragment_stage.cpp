@@ -217,7 +217,7 @@ void FragmentStage::attach_private(const DrawState& ds, TextureCache& textures, 
   auto own = std::make_unique<Private>();
   bind_stage(ds.draw->descriptors, ds.draw->push_constants, *ds.fs->module, textures, own->samplers, own->bind, notes);
   own->bind.textures.set_footprint_sink([this](uint32_t lane, const texture::Footprint& fp) { record(lane, fp); });
-  own->executor = std::make_unique<shader::ShaderExecutor>(*ds.fs->module);
+  own->executor = std::make_unique<shader::ShaderExecutor>(*ds.fs->module, ds.fs->block_budget);
   private_[&ds] = std::move(own);
 }
 

@@ -157,12 +157,16 @@ constexpr uint64_t kVertexStageBytes = sizeof(pipeline::ClipVertex) + 2 * sizeof
 // touched for every primitive.
 constexpr uint64_t kBinningStep = uint64_t{1} << 20;
 
+static_assert(RenderConfig{}.shader_block_budget == shader::ShaderExecutor::kDefaultBlockBudget,
+              "the renderer's default watchdog is the executor's");
+
 struct Renderer::Impl {
   // `given`: the configuration's budget; null for one of the renderer's own.
-  explicit Impl(frontend::MemoryBudget* given)
+  explicit Impl(frontend::MemoryBudget* given, uint64_t shader_block_budget)
       : own_budget(given ? nullptr
                          : std::make_unique<frontend::MemoryBudget>(frontend::MemoryBudget::default_limit())),
         budget(given ? given : own_budget.get()),
+        shaders(shader_block_budget),
         textures(*budget) {}
 
   stream::StreamWriter* out = nullptr;
@@ -209,7 +213,7 @@ struct Renderer::Impl {
                                  RenderStats& st, frontend::SkipCounts& skipped);
 };
 
-Renderer::Renderer(stream::StreamWriter* stream, RenderConfig config) : impl_(std::make_unique<Impl>(config.budget)) {
+Renderer::Renderer(stream::StreamWriter* stream, RenderConfig config) : impl_(std::make_unique<Impl>(config.budget, config.shader_block_budget)) {
   impl_->out = stream;
   if (config.tile_width == 0) config.tile_width = 32;
   if (config.tile_height == 0) config.tile_height = 32;

@@ -16,6 +16,7 @@ CompiledShader& ShaderCache::get(const frontend::ShaderStageCode& code, shader::
   if (it != entries_.end()) return *it->second;
 
   auto entry = std::make_unique<CompiledShader>();
+  entry->block_budget = block_budget_;
   if (words.empty()) {
     entry->error = "shader " + hash.hex() + ": no SPIR-V";
   } else {
@@ -24,9 +25,9 @@ CompiledShader& ShaderCache::get(const frontend::ShaderStageCode& code, shader::
     for (const auto& [id, bits] : code.specialization) spec.push_back({id, bits});
     entry->module = shader::ShaderModule::create(words, code.entry_point, stage, spec, entry->error);
     if (entry->module && stage == shader::Stage::Compute)
-      entry->workgroup = std::make_unique<shader::WorkgroupExecutor>(*entry->module);
+      entry->workgroup = std::make_unique<shader::WorkgroupExecutor>(*entry->module, block_budget_);
     else if (entry->module)
-      entry->executor = std::make_unique<shader::ShaderExecutor>(*entry->module);
+      entry->executor = std::make_unique<shader::ShaderExecutor>(*entry->module, block_budget_);
   }
   return *entries_.emplace(std::move(key), std::move(entry)).first->second;
 }

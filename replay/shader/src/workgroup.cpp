@@ -5,12 +5,12 @@
 
 namespace tessera::shader {
 
-WorkgroupExecutor::WorkgroupExecutor(const ShaderModule& module) {
+WorkgroupExecutor::WorkgroupExecutor(const ShaderModule& module, uint64_t block_budget) {
   const uint32_t* size = module.info().local_size;
   invocations_ = size[0] * size[1] * size[2];
   const uint32_t batches = (invocations_ + kMaxLanes - 1) / kMaxLanes;
   for (uint32_t b = 0; b < batches; ++b) {
-    executors_.push_back(std::make_unique<ShaderExecutor>(module));
+    executors_.push_back(std::make_unique<ShaderExecutor>(module, block_budget));
     auto batch = std::make_unique<LaneBatch>();
     std::memset(static_cast<void*>(batch.get()), 0, sizeof(LaneBatch));
     batch->lane_count = std::min(kMaxLanes, invocations_ - b * kMaxLanes);

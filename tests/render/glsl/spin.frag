@@ -1,6 +1,6 @@
 #version 450
-// textured.frag's inputs; never terminates where u > 1 (u only grows, to infinity; the executor
-// gives up after 2^20 block executions): a draw whose fragment shader never ends in some tiles
+// textured.frag's inputs; never terminates where u > 1 (u only grows, to infinity; the executor's
+// watchdog gives up after its block budget): a draw whose fragment shader never ends in some tiles
 // only, which stops the pass in the first of them.
 // The loop's result is the output, so the optimizer keeps it.
 layout(location = 0) in vec2 v_uv;

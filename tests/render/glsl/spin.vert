@@ -1,6 +1,6 @@
 #version 450
 // color.vert's inputs and outputs; never terminates for a vertex with x > 1 (x only grows, to
-// infinity; the executor gives up after 2^20 block executions). The loop's result is the
+// infinity; the executor's watchdog gives up after its block budget). The loop's result is the
 // position, so the optimizer keeps it.
 layout(location = 0) in vec4 a_pos;
 layout(location = 1) in vec4 a_color;

@@ -42,6 +42,10 @@ struct RenderConfig {
   // it throws frontend::ReplayLimitError. Null: a budget of the renderer's own,
   // frontend::MemoryBudget::default_limit(). Must outlive the renderer.
   frontend::MemoryBudget* budget = nullptr;
+  // Block executions a shader batch may run before the watchdog stops the replay (a shader that
+  // never ends, or one too long to replay): ShaderExecutor::kDefaultBlockBudget, 2^24. Lowered
+  // by tests that make it fire.
+  uint64_t shader_block_budget = uint64_t{1} << 24;
 };
 
 // Counters of the work done. Every field is what a consumer recounts from the stream the

@@ -17,7 +17,9 @@ namespace tessera::shader {
 
 class WorkgroupExecutor {
  public:
-  explicit WorkgroupExecutor(const ShaderModule& module);
+  // `block_budget`: each batch's watchdog (ShaderExecutor).
+  explicit WorkgroupExecutor(const ShaderModule& module,
+                             uint64_t block_budget = ShaderExecutor::kDefaultBlockBudget);
   ~WorkgroupExecutor();
   WorkgroupExecutor(const WorkgroupExecutor&) = delete;
   WorkgroupExecutor& operator=(const WorkgroupExecutor&) = delete;
