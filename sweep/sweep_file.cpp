@@ -62,7 +62,9 @@ class Parser {
     json root;
     try {
       root = json::parse(text.begin(), text.end(), callback);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {
+      // parse_error for bad syntax, out_of_range for a number beyond what a double or a 64-bit
+      // integer holds (1e400): both are the file's fault.
       std::string what = e.what();
       const size_t bracket = what.find("] ");
       fail("", "not valid JSON: " + (bracket == std::string::npos ? what : what.substr(bracket + 2)));

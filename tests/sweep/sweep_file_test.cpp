@@ -66,6 +66,10 @@ TEST(SweepFile, BadInputIsOneLineNamingTheFileAndTheProblem) {
   EXPECT_EQ(error_of("{\"captures\": [\"a.tcap\",]}"),
             "study.json: not valid JSON: parse error at line 1, column 24: syntax error while parsing value - "
             "unexpected ']'; expected '[', '{', or a literal");
+  // A number no double holds is the file's fault too (found by fuzz_specs: it escaped as an
+  // exception of the JSON library and ended the process).
+  EXPECT_EQ(error_of(R"({"captures": ["a.tcap"], "slurm": {"max_running": 5e1555}})"),
+            "study.json: not valid JSON: number overflow parsing '5e1555'");
   EXPECT_EQ(error_of("[\"a.tcap\"]"), "study.json: expected a JSON object with \"captures\" (tessera sweep --example prints one)");
   EXPECT_EQ(error_of(R"({"captures": ["a.tcap"], "frame": "1-2"})"),
             "study.json: unknown key 'frame' (known: captures, frames, configs, schemes, set, slurm)");
