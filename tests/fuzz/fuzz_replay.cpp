@@ -29,10 +29,12 @@
 using namespace tessera;
 
 namespace {
-// The replay's memory budget for one input: enough for the seeds' objects and a few 1024x1024
-// targets, small enough that a declared giant is refused (--max-memory's path) long before the
-// fuzzer's own RSS limit.
-constexpr uint64_t kMaxMemory = uint64_t{256} << 20;
+// The replay's memory budget for one input: enough for the seeds' objects and targets, small
+// enough that a declared giant is refused (--max-memory's path) long before the fuzzer's own
+// RSS limit, and that a mutated render area stays small enough to shade in seconds.
+constexpr uint64_t kMaxMemory = uint64_t{64} << 20;
+// The shader watchdog, lowered as in fuzz_spirv: a mutated loop bound ends in milliseconds.
+constexpr uint64_t kBlockBudget = 4096;
 constexpr size_t kFrames = 3;
 
 namespace fmt = capture::format;
@@ -89,6 +91,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   render::RenderConfig config;
   config.threads = 1;
   config.budget = &budget;
+  config.shader_block_budget = kBlockBudget;
   render::Renderer renderer(&writer, config);
   for (size_t f = 0; f < std::min<size_t>(replay->frame_count(), kFrames); ++f) {
     frontend::FrameResult result;

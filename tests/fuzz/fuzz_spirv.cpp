@@ -24,7 +24,7 @@ using namespace tessera;
 namespace {
 
 // Loops end after this many blocks: a real shader's batch stays in the thousands, and a fuzzed
-// endless loop must not cost the default million.
+// endless loop must not cost the default 2^24.
 constexpr uint64_t kBlockBudget = 4096;
 
 // A 2D RGBA8 texture of 8x8 texels with its four levels, contents a gradient, and a linear

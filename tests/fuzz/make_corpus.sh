@@ -19,10 +19,13 @@ small=(--width 16 --height 8 --texture-size 8)
 "$bin/tessera-synth" -o "$caps/stored.tcap" --frames 2 --textures 1 --level 0 "${small[@]}" >/dev/null
 "$bin/tessera-synth" -o "$caps/one.tcap" --frames 1 --textures 0 "${small[@]}" >/dev/null
 head -c $(( $(stat -c %s "$caps/closed.tcap") * 2 / 3 )) "$caps/closed.tcap" > "$caps/killed.tcap"
-for c in "$@"; do cp "$c" "$caps/$(basename "$c")"; done
-# fuzz_replay reseals checksums but not zstd frames: real captures go in stored uncompressed.
+# fuzz_replay reseals checksums but not zstd frames: real captures go in stored uncompressed
+# only (a mutation of the compressed copy would mostly land in a zstd frame).
 cp "$caps"/*.tcap "$out/replay/"
-for c in "$@"; do "$bin/fuzz_seed_tool" stored "$c" "$out/replay/stored-$(basename "$c")"; done
+for c in "$@"; do
+  cp "$c" "$caps/$(basename "$c")"
+  "$bin/fuzz_seed_tool" stored "$c" "$out/replay/stored-$(basename "$c")"
+done
 
 # Access streams of the captures' frames, each behind its configuration byte (the synthetic
 # scene's frames draw nothing: their streams are bare frames; the real captures' draw).
@@ -30,6 +33,7 @@ for c in "$@"; do "$bin/fuzz_seed_tool" stored "$c" "$out/replay/stored-$(basena
 
 # SPIR-V: the shader tests' GLSL and the samples' shaders compiled by glslang, behind the stage
 # byte (0 vertex, 1 fragment, 2 compute) and an input seed byte.
+# vulkan1.1 (SPIR-V 1.3), as the tests and samples compile them and close to what captures hold.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for glsl in "$src"/tests/shader/glsl/* "$src"/tests/render/glsl/* "$src"/samples/*/*.vert "$src"/samples/*/*.frag \
@@ -42,9 +46,15 @@ for glsl in "$src"/tests/shader/glsl/* "$src"/tests/render/glsl/* "$src"/samples
     *) continue ;;
   esac
   name=$(basename "$glsl")
-  glslangValidator -V --target-env vulkan1.2 -S "${name##*.}" -o "$tmp/s.spv" "$glsl" >/dev/null 2>&1 || continue
-  { printf "$stage\x05"; cat "$tmp/s.spv"; } > "$out/spirv/$(basename "$(dirname "$glsl")")-$name"
+  if ! glslangValidator -V --target-env vulkan1.1 -S "${name##*.}" -o "$tmp/s.spv" "$glsl" >"$tmp/log" 2>&1; then
+    echo "make_corpus.sh: $glsl: not compiled: $(grep -m1 ERROR "$tmp/log")" >&2
+    continue
+  fi
+  # Named by the two folders above it: tests/shader/glsl and tests/render/glsl share names.
+  folder=$(dirname "$glsl")
+  { printf "$stage\x05"; cat "$tmp/s.spv"; } > "$out/spirv/$(basename "$(dirname "$folder")")-$(basename "$folder")-$name"
 done
+[ -n "$(ls "$out/spirv")" ] || { echo "make_corpus.sh: no SPIR-V seed compiled (glslangValidator?)" >&2; exit 1; }
 
 # Textures: each format index the target knows with a 8x8, two-level texture of varied bytes.
 python3 - "$out/texture" <<'PY'
@@ -72,3 +82,10 @@ for f in "$src"/report/figures/0*.sql; do { printf '\x06'; cat "$f"; } > "$specs
 for p in "$src"/report/papers/*.txt; do { printf '\x06'; cat "$p"; } > "$specs/paper-$(basename "$p")"; done
 printf '\x0712G' > "$specs/max-memory-g"
 printf '\x071.5GiB' > "$specs/max-memory-fraction"
+
+# Inputs that once crashed a target seed it too.
+for d in "$src"/tests/fuzz/regressions/*/; do
+  [ -d "$d" ] || continue
+  target=$(basename "$d")
+  cp "$d"* "$out/${target#fuzz_}/"
+done
