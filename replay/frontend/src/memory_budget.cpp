@@ -173,6 +173,12 @@ bool parse_memory_size(std::string_view text, uint64_t* bytes, std::string* erro
   return true;
 }
 
+std::string format_handle(uint64_t handle) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(handle));
+  return text;
+}
+
 std::string format_bytes(uint64_t bytes) {
   static const char* const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   if (bytes < 1024) return std::to_string(bytes) + " B";

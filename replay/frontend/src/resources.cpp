@@ -17,13 +17,6 @@ namespace {
 
 uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
-// A handle as errors name it.
-std::string hex(uint64_t handle) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(handle));
-  return buf;
-}
-
 // Replaces (in place, so pointers stay valid) or creates the object under `handle`.
 template <typename T>
 T& slot(std::unordered_map<uint64_t, std::unique_ptr<T>>& map, uint64_t handle) {
@@ -86,7 +79,7 @@ bool Resources::shape_image(Image& img, SkipCounts& skipped, std::string* error)
   uint64_t& held_for_image = image_held_[img.handle];
   drop(held_for_image, held_for_image);
   img.planes.clear();
-  const std::string name = "image " + hex(img.handle) + " (" + std::to_string(img.width) + "x" +
+  const std::string name = "image " + frontend::format_handle(img.handle) + " (" + std::to_string(img.width) + "x" +
                            std::to_string(img.height) + "x" + std::to_string(img.depth) + ", " +
                            std::to_string(img.mip_levels) + " mips, " + std::to_string(img.array_layers) +
                            " layers)";
@@ -187,7 +180,7 @@ bool Resources::apply_image(const cap::ImageRecord& rec, SkipCounts& skipped, st
     // file holds; counted all the same).
     uint64_t& held_for_image = image_held_[img.handle];
     if (sub.size > plane.size() &&
-        !hold(held_for_image, sub.size - plane.size(), "image " + hex(img.handle) + " contents", error)) {
+        !hold(held_for_image, sub.size - plane.size(), "image " + frontend::format_handle(img.handle) + " contents", error)) {
       return false;
     }
     if (sub.size < plane.size()) drop(held_for_image, plane.size() - sub.size);
@@ -373,7 +366,7 @@ bool Resources::apply_memory_alloc(const cap::MemoryAllocRecord& r, std::string*
   uint64_t& held_for_memory = memory_held_[r.memory];
   drop(held_for_memory, held_for_memory);
   m.bytes = {};
-  if (!hold(held_for_memory, r.size, "memory " + hex(r.memory), error)) return false;
+  if (!hold(held_for_memory, r.size, "memory " + frontend::format_handle(r.memory), error)) return false;
   m.bytes.assign(static_cast<size_t>(r.size), std::byte{0});
   memory_address_[r.memory] = next_memory_address_;
   next_memory_address_ += align_up(std::max<uint64_t>(r.size, 1), kAddressAlign);

@@ -16,13 +16,6 @@ bool is_cube(uint32_t view_type) {
   return view_type == VK_IMAGE_VIEW_TYPE_CUBE || view_type == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY;
 }
 
-// "0x..." as the budget's lines name handles.
-std::string hex(uint64_t handle) {
-  char text[32];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(handle));
-  return text;
-}
-
 }  // namespace
 
 void TextureCache::retire(Entry& e) {
@@ -42,7 +35,7 @@ void TextureCache::begin_frame() {
 const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::string& error) {
   const frontend::Image* image = view.image;
   if (image == nullptr) {
-    error = "image view " + hex(view.handle) + ": no image";
+    error = "image view " + frontend::format_handle(view.handle) + ": no image";
     return nullptr;
   }
   const capture::SubresourceRange& r = view.range;
@@ -69,7 +62,7 @@ const texture::Texture* TextureCache::get(const frontend::ImageView& view, std::
   }
   e.generation = image->generation;
   e.error.clear();
-  const std::string name = "image " + hex(image->handle);
+  const std::string name = "image " + frontend::format_handle(image->handle);
   const uint32_t levels = r.mip_count ? r.mip_count : 1, layers = r.layer_count ? r.layer_count : 1;
   // A 3D image is seen through a 3D view, or through a 2D (array) view of some of its slices
   // (VK_EXT_image_2d_view_of_3d, maintenance1's 2D array compatible images): then the view's

@@ -71,6 +71,8 @@ class ReplayLimitError : public std::runtime_error {
 bool parse_memory_size(std::string_view text, uint64_t* bytes, std::string* error);
 // Bytes for messages: "512 B", "1.5 KiB", "12.0 GiB".
 std::string format_bytes(uint64_t bytes);
+// A Vulkan handle as the replay's refusals name it: "0x3fe".
+std::string format_handle(uint64_t handle);
 
 // The text of a cgroup memory limit file: v2 memory.max (bytes, or "max" for none) or v1
 // memory.limit_in_bytes (bytes; near 2^63 when unlimited). The bytes, or 0 when the file says
