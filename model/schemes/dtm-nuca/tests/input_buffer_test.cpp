@@ -2,7 +2,11 @@
 // by out-of-order bookings, forgetting old cycles, the capacity's limit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <random>
 #include <stdexcept>
+#include <vector>
 
 #include "dtm-nuca/input_buffer.h"
 
@@ -66,6 +70,37 @@ TEST(InputBuffer, OldCyclesAreForgotten) {
   b.clear();
   EXPECT_EQ(b.held(far - 1), 0u);
   EXPECT_EQ(b.window_start(), 0u);
+}
+
+// first_room() against the definition, cycle by cycle (the first t >= from with fewer than
+// capacity() packets held at every cycle of [t, t + stay) that the window remembers), over random
+// out-of-order bookings that move the window several times round its ring: the full-cycle words
+// must agree with the counts across word boundaries, the ring's wrap and forgotten cycles.
+TEST(InputBuffer, RoomMatchesACycleByCycleScan) {
+  std::mt19937_64 rng(7);
+  InputBuffer b(3);
+  const auto reference = [&](uint64_t from, uint64_t stay) {
+    const uint64_t lo = b.window_start(), hi = lo + InputBuffer::kWindow;
+    for (uint64_t t = from;; ++t) {
+      bool fits = true;
+      for (uint64_t c = std::max(t, lo); c < t + stay && c < hi && fits; ++c) fits = b.held(c) < b.capacity();
+      if (fits) return t;
+    }
+  };
+  uint64_t now = 0;
+  uint64_t checks = 0;
+  for (int i = 0; i < 40000; ++i) {
+    now += rng() % 97;  // about 3.5 times round the ring in all
+    const uint64_t enter = now + rng() % 300, leave = enter + 1 + rng() % 200;
+    b.hold(enter, leave);
+    if (i % 8 == 0) {
+      const uint64_t from = now > 500 ? now - 500 + rng() % 1000 : rng() % 1000, stay = 1 + rng() % 150;
+      ASSERT_EQ(b.first_room(from, stay), reference(from, stay)) << "from " << from << " stay " << stay;
+      ++checks;
+    }
+  }
+  EXPECT_GT(now, 3 * InputBuffer::kWindow);
+  EXPECT_EQ(checks, 5000u);
 }
 
 TEST(InputBuffer, CapacityIsAByte) {
