@@ -114,12 +114,29 @@ struct Machine {
   uint32_t n;  // lanes to process (multiple of 4, <= kMaxLanes)
   alignas(64) uint32_t act[kMaxLanes];
   LaneMask mask = 0;
+  bool full = false;  // every one of the n lanes is active: writes need no blend
 
   uint32_t* R(uint32_t r) { return regs + static_cast<size_t>(r) * kMaxLanes; }
 
   void set_mask(LaneMask m) {
     mask = m;
+    full = m == lanes_mask(n);
     for (uint32_t l = 0; l < n; ++l) act[l] = ((m >> l) & 1u) ? 0xffffffffu : 0u;
+  }
+
+  // d[l] = v(l) for the active lanes l < n. The lane count and the mask are read into locals
+  // first: a store through d could otherwise alias them (they are uint32_t like the registers),
+  // which keeps the compiler from vectorising the loop. A full mask writes without the blend
+  // (the blend with an all-ones mask is the value itself, so the result is the same).
+  template <class Value>
+  [[gnu::always_inline]] void lanes(uint32_t* d, Value v) const {
+    const uint32_t nl = n;
+    if (full) {
+      for (uint32_t l = 0; l < nl; ++l) d[l] = v(l);
+    } else {
+      const uint32_t* __restrict ac = act;
+      for (uint32_t l = 0; l < nl; ++l) d[l] = (v(l) & ac[l]) | (d[l] & ~ac[l]);
+    }
   }
 
   template <class Fn>
@@ -127,7 +144,7 @@ struct Machine {
     for (uint32_t c = 0; c < in.n; ++c) {
       uint32_t* d = R(in.d + c);
       const uint32_t* a = R(in.a + c * in.sa);
-      for (uint32_t l = 0; l < n; ++l) d[l] = (f(a[l]) & act[l]) | (d[l] & ~act[l]);
+      lanes(d, [&](uint32_t l) { return f(a[l]); });
     }
   }
   template <class Fn>
@@ -136,7 +153,7 @@ struct Machine {
       uint32_t* d = R(in.d + c);
       const uint32_t* a = R(in.a + c * in.sa);
       const uint32_t* b = R(in.b + c * in.sb);
-      for (uint32_t l = 0; l < n; ++l) d[l] = (f(a[l], b[l]) & act[l]) | (d[l] & ~act[l]);
+      lanes(d, [&](uint32_t l) { return f(a[l], b[l]); });
     }
   }
   template <class Fn>
@@ -146,7 +163,7 @@ struct Machine {
       const uint32_t* a = R(in.a + c * in.sa);
       const uint32_t* b = R(in.b + c * in.sb);
       const uint32_t* e = R(in.c + c * in.sc);
-      for (uint32_t l = 0; l < n; ++l) d[l] = (f(a[l], b[l], e[l]) & act[l]) | (d[l] & ~act[l]);
+      lanes(d, [&](uint32_t l) { return f(a[l], b[l], e[l]); });
     }
   }
   void put(uint32_t* d, uint32_t l, uint32_t v) { d[l] = (v & act[l]) | (d[l] & ~act[l]); }
@@ -388,7 +405,7 @@ ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
       uint32_t* d = m.R(c.dst);
       const uint32_t* s = m.R(c.src);
       if (lanes == cur_mask) {
-        for (uint32_t l = 0; l < n; ++l) d[l] = (s[l] & m.act[l]) | (d[l] & ~m.act[l]);
+        m.lanes(d, [s](uint32_t l) { return s[l]; });
       } else {
         for (uint32_t l = 0; l < n; ++l)
           if ((lanes >> l) & 1u) d[l] = s[l];
@@ -457,10 +474,12 @@ ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
       const Inst& in = *ip;
       switch (in.op) {
         case IOp::Copy:
+          // Component by component in order, as before (overlapping runs copy alike).
           for (uint32_t c = 0; c < in.n; ++c) {
             uint32_t* d = m.R(in.d + c);
             const uint32_t* a = m.R(in.a + c);
-            for (uint32_t l = 0; l < n; ++l) d[l] = (a[l] & m.act[l]) | (d[l] & ~m.act[l]);
+            if (m.full) std::memmove(d, a, sizeof(uint32_t) * n);
+            else m.lanes(d, [a](uint32_t l) { return a[l]; });
           }
           break;
 #define UF(OP, EXPR) case IOp::OP: m.cw1(in, [](uint32_t ua) { float a = F(ua); return U(EXPR); }); break;
@@ -728,17 +747,24 @@ ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
 #undef UI
 #undef BI
         case IOp::Dot: case IOp::Length: case IOp::Distance: {
-          uint32_t* d = m.R(in.d);
-          for (uint32_t l = 0; l < n; ++l) {
-            float acc = 0.0f;
-            for (uint32_t c = 0; c < in.n; ++c) {
-              float x = F(m.R(in.a + c)[l]);
-              float y = in.op == IOp::Length ? x : F(m.R(in.b + c)[l]);
-              if (in.op == IOp::Distance) { x -= y; y = x; }
-              acc += x * y;
+          // Per lane the same sum as one loop over the components (0 + x0 y0 + x1 y1 + ...),
+          // accumulated component by component across the lanes.
+          alignas(64) float acc[kMaxLanes];
+          for (uint32_t l = 0; l < n; ++l) acc[l] = 0.0f;
+          for (uint32_t c = 0; c < in.n; ++c) {
+            const uint32_t* a = m.R(in.a + c);
+            const uint32_t* b = m.R((in.op == IOp::Length ? in.a : in.b) + c);
+            if (in.op == IOp::Distance) {
+              for (uint32_t l = 0; l < n; ++l) {
+                const float x = F(a[l]) - F(b[l]);
+                acc[l] += x * x;
+              }
+            } else {
+              for (uint32_t l = 0; l < n; ++l) acc[l] += F(a[l]) * F(b[l]);
             }
-            m.put(d, l, U(in.op == IOp::Dot ? acc : std::sqrt(acc)));
           }
+          if (in.op == IOp::Dot) m.lanes(m.R(in.d), [&acc](uint32_t l) { return U(acc[l]); });
+          else m.lanes(m.R(in.d), [&acc](uint32_t l) { return U(std::sqrt(acc[l])); });
           break;
         }
         case IOp::Any: case IOp::All: {
@@ -754,14 +780,23 @@ ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
           }
           break;
         }
-        case IOp::Normalize:
-          for (uint32_t l = 0; l < n; ++l) {
-            float acc = 0.0f;
-            for (uint32_t c = 0; c < in.n; ++c) acc += F(m.R(in.a + c)[l]) * F(m.R(in.a + c)[l]);
-            float inv = 1.0f / std::sqrt(acc);
-            for (uint32_t c = 0; c < in.n; ++c) m.put(m.R(in.d + c), l, U(F(m.R(in.a + c)[l]) * inv));
+        case IOp::Normalize: {
+          // Per lane: acc = 0 + x0 x0 + x1 x1 + ..., inv = 1 / sqrt(acc), d = x inv.
+          alignas(64) float inv[kMaxLanes];
+          for (uint32_t l = 0; l < n; ++l) inv[l] = 0.0f;
+          for (uint32_t c = 0; c < in.n; ++c) {
+            const uint32_t* a = m.R(in.a + c);
+            for (uint32_t l = 0; l < n; ++l) inv[l] += F(a[l]) * F(a[l]);
+          }
+          for (uint32_t l = 0; l < n; ++l) inv[l] = 1.0f / std::sqrt(inv[l]);
+          // The destination may be the source's registers: each component reads its own
+          // source row before writing its destination row.
+          for (uint32_t c = 0; c < in.n; ++c) {
+            const uint32_t* a = m.R(in.a + c);
+            m.lanes(m.R(in.d + c), [a, &inv](uint32_t l) { return U(F(a[l]) * inv[l]); });
           }
           break;
+        }
         case IOp::Cross:
           for (uint32_t l = 0; l < n; ++l) {
             float a0 = F(m.R(in.a)[l]), a1 = F(m.R(in.a + 1)[l]), a2 = F(m.R(in.a + 2)[l]);
@@ -812,7 +847,7 @@ ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
               const uint32_t* v = m.R(in.b + c);
               for (uint32_t l = 0; l < n; ++l) acc[l] += F(mc[l]) * F(v[l]);
             }
-            for (uint32_t l = 0; l < n; ++l) m.put(d, l, U(acc[l]));
+            m.lanes(d, [&acc](uint32_t l) { return U(acc[l]); });
           }
           break;
         }
@@ -835,7 +870,9 @@ ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
           uint32_t* d = m.R(in.d);
           const uint32_t* prev = m.R(in.a);
           const uint32_t* idx = m.R(in.b);
-          for (uint32_t l = 0; l < n; ++l) m.put(d, l, (in.sb ? prev[l] : 0u) + idx[l] * in.c);
+          const uint32_t k = in.c;
+          if (in.sb) m.lanes(d, [prev, idx, k](uint32_t l) { return prev[l] + idx[l] * k; });
+          else m.lanes(d, [idx, k](uint32_t l) { return idx[l] * k; });
           break;
         }
         case IOp::LoadDynamic: case IOp::StoreDynamic: {
@@ -865,7 +902,7 @@ ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
             if (dyn == nullptr) {  // uniform address: one read for all lanes
               uint32_t v = 0;
               if (bv.data != nullptr && leaf + 4 <= bv.size) std::memcpy(&v, bv.data + leaf, 4);
-              for (uint32_t l = 0; l < n; ++l) m.put(d, l, v);
+              m.lanes(d, [v](uint32_t) { return v; });
             } else {
               for (uint32_t l = 0; l < n; ++l) {
                 uint64_t off = leaf + static_cast<uint64_t>(static_cast<int64_t>(S(dyn[l])));
@@ -992,8 +1029,10 @@ ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
           uint32_t* const outs[4] = {out[0], out[1], out[2], out[3]};
           if (im.storage) bindings.storage_images->execute(r, outs);
           else bindings.sampler->execute(r, outs);
-          for (uint32_t c = 0; c < im.dst_n && c < 4; ++c)
-            for (uint32_t l = 0; l < n; ++l) m.put(m.R(im.dst + c), l, out[c][l]);
+          for (uint32_t c = 0; c < im.dst_n && c < 4; ++c) {
+            const uint32_t* o = out[c];
+            m.lanes(m.R(im.dst + c), [o](uint32_t l) { return o[l]; });
+          }
           break;
         }
         case IOp::StoreBuffer: {
