@@ -490,12 +490,14 @@ Rgba probe_cube(const Context& c, uint32_t face, uint32_t level, VkFilter filter
 
 // The rest of sampling, shared by every dimensionality: anisotropic probes along the major axis
 // and the mip level(s) ("Texel Mipmap Filtering"). probe(level, filter, s, t, r) filters once.
+// Forced inline, with its level_sample: an Rgba returned from a call comes back through the
+// stack, and reading it as one vector stalls on the two halves just stored.
 template <typename Probe>
-Rgba filter_levels(const Texture& tex, const SamplerState& sampler, const LodSelection& sel, float s, float t,
-                   float r, Probe probe) {
+[[gnu::always_inline]] inline Rgba filter_levels(const Texture& tex, const SamplerState& sampler, const LodSelection& sel,
+                                                 float s, float t, float r, Probe probe) {
   const VkFilter filter = sel.magnify ? sampler.mag_filter : sampler.min_filter;
   const uint32_t q = tex.levels() - 1;
-  auto level_sample = [&](uint32_t level) {
+  auto level_sample = [&](uint32_t level) __attribute__((always_inline)) {
     if (sel.probes <= 1) return probe(level, filter, s, t, r);
     Rgba sum = {0, 0, 0, 0};
     for (uint32_t p = 0; p < sel.probes; ++p) {
@@ -677,12 +679,18 @@ namespace {
 
 Rgba sample(const Texture& tex, const SamplerState& sampler, const SampleRequest& req, Footprint* fp) {
   if (req.dim != SampleDim::D2 || tex.is_3d()) return sample_other(tex, sampler, req, fp);
+  return sample_2d(tex, sampler, req, select_lod_from(tex, sampler, req, req.derivatives), fp);
+}
+
+Rgba sample_2d(const Texture& tex, const SamplerState& sampler, const SampleRequest& req, const LodSelection& sel,
+               Footprint* fp) {
   if (fp) fp->clear();
   const Context c = make_context(tex, sampler, req, fp);
-  const LodSelection sel = select_lod_from(tex, sampler, req, req.derivatives);
-  Rgba v = filter_levels(tex, sampler, sel, req.s, req.t, 0.0f, [&](uint32_t level, VkFilter filter, float s, float t, float) {
-    return probe_2d(c, level, filter, s, t);
-  });
+  // The probe is forced inline (see filter_levels).
+  Rgba v = filter_levels(tex, sampler, sel, req.s, req.t, 0.0f,
+                         [&](uint32_t level, VkFilter filter, float s, float t, float) __attribute__((always_inline)) {
+                           return probe_2d(c, level, filter, s, t);
+                         });
   if (!tex.identity_swizzle()) v = tex.swizzle(v);
   return v;
 }

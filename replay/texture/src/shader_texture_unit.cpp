@@ -25,6 +25,22 @@ uint32_t select_layer(float a, uint32_t layers) {
   return std::min(static_cast<uint32_t>(r), layers - 1);
 }
 
+// What select_lod reads of a 2D request besides the texture and the sampler ("Scale Factor
+// Operation", "LOD Operation"), as bit patterns: equal keys select the same LOD.
+struct LodKey {
+  uint32_t bits[10] = {};
+  bool operator==(const LodKey&) const = default;
+};
+
+LodKey lod_key_of(const SampleRequest& s) {
+  LodKey k;
+  const float f[9] = {s.derivatives.dsdx, s.derivatives.dtdx, s.derivatives.dsdy, s.derivatives.dtdy,
+                      s.derivatives.drdx, s.derivatives.drdy, s.lod, s.bias, s.min_lod};
+  std::memcpy(k.bits, f, sizeof f);
+  k.bits[9] = s.explicit_lod ? 1u : 0u;
+  return k;
+}
+
 }  // namespace
 
 void ShaderTextureUnit::bind_texture(uint32_t resource, uint32_t array_element, const Texture* texture) {
@@ -158,6 +174,13 @@ void ShaderTextureUnit::execute(const shader::ImageRequest& req, uint32_t* const
   const uint32_t array_size = cube ? tex->layers() / 6 : tex->layers();
   Footprint fp;
   fp.dependent = req.dependent;
+  // LOD selection shared by lanes whose LOD inputs are bit for bit those of the lane that made
+  // it: select_lod is a function of them (and of the texture and sampler) alone.
+  const bool reuse_lod = sample_dim == SampleDim::D2 && !tex->is_3d() && req.op != ImageOp::QueryLod &&
+                         req.op != ImageOp::Gather && req.op != ImageOp::DrefGather;
+  LodKey lod_key;
+  LodSelection lod;
+  bool have_lod = false;
 
   for (uint32_t l = 0; l < req.lane_count; ++l) {
     if (!((req.active >> l) & 1u)) continue;
@@ -233,6 +256,14 @@ void ShaderTextureUnit::execute(const shader::ImageRequest& req, uint32_t* const
         }
         if (req.op == ImageOp::Gather || req.op == ImageOp::DrefGather) {
           put(gather(*tex, *smp, s, req.gather_component, &fp));
+        } else if (reuse_lod) {
+          const LodKey key = lod_key_of(s);
+          if (!have_lod || !(key == lod_key)) {
+            lod = select_lod(*tex, *smp, s);
+            lod_key = key;
+            have_lod = true;
+          }
+          put(sample_2d(*tex, *smp, s, lod, &fp));
         } else {
           put(sample(*tex, *smp, s, &fp));
         }

@@ -210,6 +210,12 @@ LodSelection select_lod(const Texture& tex, const SamplerState& sampler, const S
 
 // Filtered sample; footprint may be null.
 Rgba sample(const Texture& tex, const SamplerState& sampler, const SampleRequest& req, Footprint* fp);
+// sample() of a 2D request (dim D2) on a texture that is not 3D, with `sel` = select_lod(tex,
+// sampler, req) made by the caller: the LOD is a function of the derivatives, the LOD operands
+// and the sampler alone, so a caller whose requests share them (the lanes of a quad share coarse
+// derivatives) selects it once. The same result and footprint as sample().
+Rgba sample_2d(const Texture& tex, const SamplerState& sampler, const SampleRequest& req, const LodSelection& sel,
+               Footprint* fp);
 
 // OpImageGather: component `component` (of the swizzled texels) of the four texels of the
 // bilinear footprint on the base level, in the spec's order (i0,j1), (i1,j1), (i1,j0), (i0,j0).
