@@ -1,9 +1,11 @@
-// Clipping: near-plane clipping with interpolated varyings, guard band, trivial reject.
+// Clipping: near-plane clipping with interpolated varyings, guard band, trivial reject, user clip
+// distances and cull distances.
 #include "tessera/pipeline/clip.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <initializer_list>
 #include <vector>
 
 namespace tessera::pipeline {
@@ -110,6 +112,90 @@ TEST(Clip, DepthClampSkipsDepthPlanesButKeepsPositiveW) {
   EXPECT_EQ(clip_triangle(behind_eye, 1, clamp, out), ClipOutcome::Clipped);
   for (const ClipTriangle& t : out)
     for (const ClipVertex& v : t) EXPECT_GT(v.position.w, 0);
+}
+
+// A vertex inside the view volume with clip (or cull) distances d.
+ClipVertex with_distances(float x, float y, float varying, std::initializer_list<float> d) {
+  ClipVertex v = vtx(x, y, 0.5f, 1, varying);
+  size_t i = 0;
+  for (float f : d) v.distances[i++] = f;
+  return v;
+}
+
+// Spec "Primitive Clipping": a triangle is clipped to where its interpolated clip distance is
+// >= 0. Distances 1, 1, -1: the crossing edges are cut at their midpoints (t = 1 / (1 + 1)), so
+// the kept region is a quad of two triangles, its new vertices with distance 0 and the varying
+// and position interpolated there.
+TEST(Clip, ClipDistanceCutsTheTriangleWhereItTurnsNegative) {
+  const ClipTriangle in = {with_distances(0, 0, 0, {1}), with_distances(0.5f, 0, 1, {1}),
+                           with_distances(0, 0.5f, 2, {-1})};
+  ClipConfig config;
+  config.clip_distances = 1;
+  std::vector<ClipTriangle> out;
+  EXPECT_EQ(clip_triangle(in, 1, config, out), ClipOutcome::Clipped);
+  ASSERT_EQ(out.size(), 2u);
+  expect_vertex(out[0][0], 0, 0, 0.5f, 1, 0);
+  expect_vertex(out[0][1], 0.5f, 0, 0.5f, 1, 1);
+  expect_vertex(out[0][2], 0.25f, 0.25f, 0.5f, 1, 1.5f);
+  EXPECT_FLOAT_EQ(out[0][2].distances[0], 0);
+  expect_vertex(out[1][2], 0, 0.25f, 0.5f, 1, 1);
+  EXPECT_FLOAT_EQ(out[1][2].distances[0], 0);
+  EXPECT_GT(ndc_area(out[0]), 0);
+  EXPECT_GT(ndc_area(out[1]), 0);
+  // Without the distance enabled the same triangle is inside; all negative discards it.
+  out.clear();
+  EXPECT_EQ(clip_triangle(in, 1, {}, out), ClipOutcome::Inside);
+  const ClipTriangle below = {with_distances(0, 0, 0, {-1}), with_distances(0.5f, 0, 1, {-2}),
+                              with_distances(0, 0.5f, 2, {-0.5f})};
+  out.clear();
+  EXPECT_EQ(clip_triangle(below, 1, config, out), ClipOutcome::Discarded);
+  EXPECT_TRUE(out.empty());
+}
+
+// The second of two clip distances clips independently of the first; a cull distance after them
+// culls only when every vertex is negative, and never cuts.
+TEST(Clip, CullDistanceCullsOnlyWhenEveryVertexIsNegative) {
+  ClipConfig config;
+  config.clip_distances = 2;
+  config.cull_distances = 1;
+  std::vector<ClipTriangle> out;
+  // Clip distances all positive, cull distance negative at two vertices: kept whole.
+  const ClipTriangle some = {with_distances(0, 0, 0, {1, 1, -1}), with_distances(0.5f, 0, 1, {1, 1, -1}),
+                             with_distances(0, 0.5f, 2, {1, 1, 0.5f})};
+  EXPECT_EQ(clip_triangle(some, 1, config, out), ClipOutcome::Inside);
+  EXPECT_EQ(out.size(), 1u);
+  const ClipTriangle all = {with_distances(0, 0, 0, {1, 1, -1}), with_distances(0.5f, 0, 1, {1, 1, -1}),
+                            with_distances(0, 0.5f, 2, {1, 1, -0.1f})};
+  out.clear();
+  EXPECT_EQ(clip_triangle(all, 1, config, out), ClipOutcome::Discarded);
+  // The second clip distance cuts (vertex 0 negative): one vertex outside gives a quad.
+  const ClipTriangle second = {with_distances(0, 0, 0, {1, -1, 1}), with_distances(0.5f, 0, 1, {1, 1, 1}),
+                               with_distances(0, 0.5f, 2, {1, 1, 1})};
+  out.clear();
+  EXPECT_EQ(clip_triangle(second, 1, config, out), ClipOutcome::Clipped);
+  EXPECT_EQ(out.size(), 2u);
+}
+
+TEST(Clip, LinesAndPointsHonourClipAndCullDistances) {
+  ClipConfig config;
+  config.clip_distances = 1;
+  // Distance 1 at a, -3 at b: b moves to t = 1 / (1 + 3) along the segment.
+  ClipVertex a = with_distances(0, 0, 0, {1}), b = with_distances(0.8f, 0, 4, {-3});
+  EXPECT_EQ(clip_line(a, b, 1, config), ClipOutcome::Clipped);
+  expect_vertex(b, 0.2f, 0, 0.5f, 1, 1);
+  ClipVertex c = with_distances(0, 0, 0, {-1}), d = with_distances(0.8f, 0, 4, {-3});
+  EXPECT_EQ(clip_line(c, d, 1, config), ClipOutcome::Discarded);
+  ClipConfig cull;
+  cull.cull_distances = 1;
+  ClipVertex e = with_distances(0, 0, 0, {-1}), f = with_distances(0.8f, 0, 4, {2});
+  EXPECT_EQ(clip_line(e, f, 1, cull), ClipOutcome::Inside);  // a cull distance never cuts
+  f.distances[0] = -2;
+  EXPECT_EQ(clip_line(e, f, 1, cull), ClipOutcome::Discarded);
+  // A point is kept whole or dropped: a negative clip or cull distance drops it.
+  EXPECT_TRUE(point_kept(with_distances(0, 0, 0, {0}), config, false));
+  EXPECT_FALSE(point_kept(with_distances(0, 0, 0, {-0.01f}), config, false));
+  EXPECT_FALSE(point_kept(with_distances(0, 0, 0, {-1}), cull, true));
+  EXPECT_TRUE(point_kept(with_distances(0, 0, 0, {-1}), ClipConfig{}, true));  // not enabled
 }
 
 }  // namespace

@@ -6,14 +6,35 @@ namespace tessera::pipeline {
 namespace {
 
 // A vertex is inside a plane when dot((a, b, c, d), position) + e >= 0. Only the w > 0 plane used
-// without depth clipping needs e (w >= kMinW); the others are homogeneous.
+// without depth clipping needs e (w >= kMinW); the others are homogeneous. A clip distance's
+// "plane" is the vertex's own value: `distance` >= 0 names ClipVertex::distances[distance].
 struct Plane {
   float a, b, c, d, e;
+  int distance = -1;
 };
 constexpr float kMinW = 1e-6f;
+constexpr int kMaxPlanes = 6 + static_cast<int>(kMaxClipCullDistances);
 
 float distance(const Plane& p, const Vec4& v) {
   return p.a * v.x + p.b * v.y + p.c * v.z + p.d * v.w + p.e;
+}
+float distance(const Plane& p, const ClipVertex& v) {
+  return p.distance >= 0 ? v.distances[static_cast<size_t>(p.distance)] : distance(p, v.position);
+}
+
+uint32_t clip_count(const ClipConfig& config) { return std::min(config.clip_distances, kMaxClipCullDistances); }
+
+// Spec "Primitive Clipping": a primitive is culled when every one of its vertices has a negative
+// value of one of the cull distances (they follow the clip distances in ClipVertex::distances).
+bool culled(const ClipVertex* const* vertices, size_t n, const ClipConfig& config) {
+  const uint32_t first = clip_count(config);
+  const uint32_t end = std::min(first + config.cull_distances, kMaxClipCullDistances);
+  for (uint32_t i = first; i < end; ++i) {
+    bool all_negative = true;
+    for (size_t k = 0; k < n && all_negative; ++k) all_negative = vertices[k]->distances[i] < 0;
+    if (all_negative) return true;
+  }
+  return false;
 }
 
 // Point on the segment from `in` (inside) to `out` (outside). Always interpolating from the
@@ -28,12 +49,13 @@ ClipVertex intersect(const ClipVertex& inside, float d_in, const ClipVertex& out
                 lerp(inside.position.z, outside.position.z), lerp(inside.position.w, outside.position.w)};
   r.point_size = lerp(inside.point_size, outside.point_size);
   for (uint32_t i = 0; i < varying_count; ++i) r.varyings[i] = lerp(inside.varyings[i], outside.varyings[i]);
+  for (uint32_t i = 0; i < kMaxClipCullDistances; ++i) r.distances[i] = lerp(inside.distances[i], outside.distances[i]);
   return r;
 }
 
 // The planes a primitive is clipped against (see clip.h): the depth planes (or w > 0 without
-// depth clipping), then the four guard-band planes.
-int clip_planes(const ClipConfig& config, Plane planes[6]) {
+// depth clipping), the four guard-band planes, then the clip distances.
+int clip_planes(const ClipConfig& config, Plane planes[kMaxPlanes]) {
   const float g = config.guard_band;
   int n = 0;
   if (config.depth_clip) {
@@ -47,6 +69,7 @@ int clip_planes(const ClipConfig& config, Plane planes[6]) {
   planes[n++] = {-1, 0, 0, g, 0};
   planes[n++] = {0, 1, 0, g, 0};
   planes[n++] = {0, -1, 0, g, 0};
+  for (uint32_t i = 0; i < clip_count(config); ++i) planes[n++] = {0, 0, 0, 0, 0, static_cast<int>(i)};
   return n;
 }
 
@@ -70,8 +93,8 @@ void clip_polygon(const std::vector<ClipVertex>& poly, const Plane& plane, uint3
   for (size_t i = 0; i < n; ++i) {
     const ClipVertex& cur = poly[i];
     const ClipVertex& nxt = poly[(i + 1) % n];
-    const float dc = distance(plane, cur.position);
-    const float dn = distance(plane, nxt.position);
+    const float dc = distance(plane, cur);
+    const float dn = distance(plane, nxt);
     if (dc >= 0) result.push_back(cur);
     if ((dc >= 0) != (dn >= 0)) {
       result.push_back(dc >= 0 ? intersect(cur, dc, nxt, dn, varying_count)
@@ -94,13 +117,15 @@ ClipOutcome clip_triangle(const ClipTriangle& in, uint32_t varying_count, const 
         distance(volume[p], in[2].position) < 0)
       return ClipOutcome::Discarded;
   }
-  Plane planes[6];
+  const ClipVertex* const vertices[3] = {&in[0], &in[1], &in[2]};
+  if (culled(vertices, 3, config)) return ClipOutcome::Discarded;
+  Plane planes[kMaxPlanes];
   const int plane_count = clip_planes(config, planes);
 
   int mask = 0;  // planes some vertex is outside of
   for (int p = 0; p < plane_count; ++p)
     for (const ClipVertex& v : in)
-      if (distance(planes[p], v.position) < 0) mask |= 1 << p;
+      if (distance(planes[p], v) < 0) mask |= 1 << p;
   if (mask == 0) {
     out.push_back(in);
     return ClipOutcome::Inside;
@@ -120,11 +145,13 @@ ClipOutcome clip_triangle(const ClipTriangle& in, uint32_t varying_count, const 
 
 ClipOutcome clip_line(ClipVertex& a, ClipVertex& b, uint32_t varying_count, const ClipConfig& config) {
   varying_count = std::min(varying_count, kMaxVaryingFloats);
-  Plane planes[6];
+  const ClipVertex* const vertices[2] = {&a, &b};
+  if (culled(vertices, 2, config)) return ClipOutcome::Discarded;
+  Plane planes[kMaxPlanes];
   const int plane_count = clip_planes(config, planes);
   ClipOutcome outcome = ClipOutcome::Inside;
   for (int p = 0; p < plane_count; ++p) {
-    const float da = distance(planes[p], a.position), db = distance(planes[p], b.position);
+    const float da = distance(planes[p], a), db = distance(planes[p], b);
     if (da >= 0 && db >= 0) continue;
     if (da < 0 && db < 0) return ClipOutcome::Discarded;
     // One endpoint outside: move it onto the plane, interpolating from the inside one (as for
@@ -140,6 +167,10 @@ bool point_kept(const ClipVertex& v, const ClipConfig& config, bool view_volume_
   const Vec4& c = v.position;
   const float g = config.guard_band;
   if (!(c.w > kMinW) || c.x > g * c.w || -c.x > g * c.w || c.y > g * c.w || -c.y > g * c.w) return false;
+  const uint32_t distances = std::min(clip_count(config) + config.cull_distances, kMaxClipCullDistances);
+  for (uint32_t i = 0; i < distances; ++i) {
+    if (!(v.distances[i] >= 0)) return false;
+  }
   if (!view_volume_clip) return true;
   Plane planes[6];
   const int n = view_volume(config, planes);

@@ -223,6 +223,9 @@ bool resolve_draw(const frontend::Draw& draw, int32_t area_x, int32_t area_y, ui
   out.primitive_restart = s.primitive_restart != 0;
   out.provoking_last = s.provoking_vertex == 1;
   resolve_viewport(s, area_x, area_y, width, height, out);
+  // The vertex shader's ClipDistance and CullDistance outputs clip and cull its primitives.
+  out.clip.clip_distances = out.vs->module->info().clip_distances;
+  out.clip.cull_distances = out.vs->module->info().cull_distances;
   if (out.fs && !resolve_fragment_interface(out, reason)) return false;
   resolve_colour_and_samples(s, raster, out);
   out.vs_bind = std::make_unique<StageBindings>();

@@ -126,6 +126,7 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
 
   // Vertex shading, 64 lanes per batch; each distinct index is shaded once (post-transform reuse).
   const std::vector<bool> vs_writes = written_slots(module);
+  const uint32_t clip_distances = ds.clip.clip_distances, cull_distances = ds.clip.cull_distances;
   shader::LaneBatch& b = *batch_;
   const uint32_t instance_index = draw.first_instance + instance;
   const shader::Bindings bindings = ds.vs_bind->bindings();
@@ -172,6 +173,8 @@ bool VertexStage::run(const DrawState& ds, uint32_t instance, stream::StreamWrit
       pipeline::ClipVertex& cv = result.vertices[first + lane];
       cv.position = {b.position[0][lane], b.position[1][lane], b.position[2][lane], b.position[3][lane]};
       cv.point_size = b.point_size[lane];
+      for (uint32_t i = 0; i < clip_distances; ++i) cv.distances[i] = b.clip_distance[i][lane];
+      for (uint32_t i = 0; i < cull_distances; ++i) cv.distances[clip_distances + i] = b.cull_distance[i][lane];
       for (size_t i = 0; i < ds.varyings.size(); ++i) {
         const uint32_t s = ds.varyings[i].slot;
         cv.varyings[i] = vs_writes[s] ? std::bit_cast<float>(b.outputs[s][lane]) : 0.0f;

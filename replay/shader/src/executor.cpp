@@ -1224,6 +1224,8 @@ ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
       case IoKind::Slot: std::memcpy(batch.outputs[io.index], s, sizeof(uint32_t) * n); break;
       case IoKind::Position: for (uint32_t l = 0; l < n; ++l) batch.position[io.index][l] = F(s[l]); break;
       case IoKind::PointSize: for (uint32_t l = 0; l < n; ++l) batch.point_size[l] = F(s[l]); break;
+      case IoKind::ClipDistance: for (uint32_t l = 0; l < n; ++l) batch.clip_distance[io.index][l] = F(s[l]); break;
+      case IoKind::CullDistance: for (uint32_t l = 0; l < n; ++l) batch.cull_distance[io.index][l] = F(s[l]); break;
       case IoKind::FragDepth: for (uint32_t l = 0; l < n; ++l) batch.frag_depth[l] = F(s[l]); break;
       case IoKind::SampleMaskOut: std::memcpy(batch.sample_mask, s, sizeof(uint32_t) * n); break;
       default: break;

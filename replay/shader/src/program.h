@@ -135,7 +135,7 @@ enum class IoKind : uint8_t {
   Slot, FragCoord, FrontFacing, HelperInvocation, VertexIndex, InstanceIndex, Zero,
   LocalInvocationId, GlobalInvocationId, WorkgroupId, NumWorkgroups, LocalInvocationIndex,
   PointCoord, SampleId, SamplePosition, SampleMaskIn,
-  Position, PointSize, FragDepth, SampleMaskOut, Discard /* output ignored */
+  Position, PointSize, FragDepth, SampleMaskOut, ClipDistance, CullDistance, Discard /* output ignored */
 };
 struct IoCopy {
   uint32_t reg = 0;

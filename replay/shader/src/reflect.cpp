@@ -178,9 +178,20 @@ void Decoder::builtin_leaves(int32_t builtin, const TypeInfo& ti, uint32_t reg, 
     case spv::BuiltInPointSize:
       if (is_input) fail("unsupported built-in input PointSize");
       info_.writes_point_size = true; add(IoKind::PointSize, 1); break;
-    case spv::BuiltInClipDistance: case spv::BuiltInCullDistance:
-      if (is_input) add(IoKind::Zero, ti.scalars); else add(IoKind::Discard, ti.scalars);
+    case spv::BuiltInClipDistance: case spv::BuiltInCullDistance: {
+      // Outputs clip or cull the primitive (spec "Primitive Clipping"); the replay does not
+      // interpolate them to a fragment shader that reads them back (it reads 0).
+      if (is_input) {
+        add(IoKind::Zero, ti.scalars);
+        break;
+      }
+      const bool clip = builtin == spv::BuiltInClipDistance;
+      const uint32_t total = ti.scalars + (clip ? info_.cull_distances : info_.clip_distances);
+      if (ti.scalars > 8 || total > 8) fail("more than 8 clip and cull distances (maxCombinedClipAndCullDistances)");
+      (clip ? info_.clip_distances : info_.cull_distances) = ti.scalars;
+      add(clip ? IoKind::ClipDistance : IoKind::CullDistance, ti.scalars);
       break;
+    }
     case spv::BuiltInSampleMask:
       // Word 0 of the coverage mask in; word 0 of the mask to AND with coverage out (at most
       // 32 samples, maxSampleMaskWords = 1 on every device we replay).

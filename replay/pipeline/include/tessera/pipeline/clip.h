@@ -1,5 +1,10 @@
 // Clipping of a triangle in clip space, Vulkan spec section "Primitive Clipping".
 //
+// Besides the view volume, a primitive is clipped to where each of its vertex shader's clip
+// distances (ClipDistance, what GL's user clip planes become) interpolates to >= 0, the distances
+// interpolated linearly in clip space as varyings are; and it is culled whole when, for some cull
+// distance (CullDistance), every one of its vertices has a negative value.
+//
 // Only the planes that must be clipped exactly are clipped: the depth planes 0 <= z <= w (the
 // Vulkan view volume's z range; near-plane clipping also guarantees w > 0 for the perspective
 // divide). The x and y planes are handled by a guard band: the rasterizer clips to the scissor
@@ -22,6 +27,9 @@ struct ClipConfig {
   bool depth_clip = true;   // false models depthClampEnable without depthClipEnable
   // VK_EXT_depth_clip_control negativeOneToOne: the depth planes are -w <= z <= w.
   bool negative_one_to_one = false;
+  // ClipVertex::distances: the first clip_distances are clip distances, the next cull_distances
+  // cull distances (together at most kMaxClipCullDistances).
+  uint32_t clip_distances = 0, cull_distances = 0;
 };
 
 using ClipTriangle = std::array<ClipVertex, 3>;
@@ -47,7 +55,7 @@ ClipOutcome clip_line(ClipVertex& a, ClipVertex& b, uint32_t varying_count, cons
 // A point is not clipped: it is drawn or discarded whole. With `view_volume`
 // (VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES) a vertex outside any plane of the view volume
 // discards it; otherwise only w <= 0 (or one beyond the guard band, where no point can reach the
-// viewport) does.
+// viewport) does. A negative clip or cull distance discards it either way.
 bool point_kept(const ClipVertex& v, const ClipConfig& config, bool view_volume);
 
 }  // namespace tessera::pipeline

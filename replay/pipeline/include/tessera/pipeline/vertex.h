@@ -16,10 +16,17 @@ struct Vec4 {
 
 // A post-vertex-shader vertex: clip-space position plus the vertex shader outputs (varyings),
 // of which only the first `varying_count` floats (carried by the caller) are meaningful.
+// Vulkan guarantees maxCombinedClipAndCullDistances >= 8 (spec table "Required Limits"); lavapipe
+// and the mobile GPUs Tessera models report 8.
+inline constexpr uint32_t kMaxClipCullDistances = 8;
+
 struct ClipVertex {
   Vec4 position;
   float point_size = 1.0f;  // PointSize written by the vertex shader (1.0 when it writes none)
   std::array<float, kMaxVaryingFloats> varyings{};
+  // The vertex shader's ClipDistance elements, then its CullDistance elements (ClipConfig says
+  // how many of each; spec "Primitive Clipping" and "Built-In Variables").
+  std::array<float, kMaxClipCullDistances> distances{};
 };
 
 }  // namespace tessera::pipeline

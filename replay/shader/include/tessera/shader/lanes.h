@@ -55,6 +55,10 @@ struct LaneBatch {
   alignas(64) uint32_t outputs[kMaxInterfaceSlots][kMaxLanes];
   float position[4][kMaxLanes];  // gl_Position (vertex stage)
   float point_size[kMaxLanes];   // gl_PointSize (vertex stage), 1.0 when not written
+  // ClipDistance and CullDistance elements (vertex stage; ShaderInfo::clip_distances and
+  // cull_distances say how many are written; spec "Built-In Variables": at most 8 together).
+  float clip_distance[8][kMaxLanes];
+  float cull_distance[8][kMaxLanes];
   float frag_depth[kMaxLanes];   // gl_FragDepth; frag_coord.z when the shader does not write it
   uint32_t sample_mask[kMaxLanes];  // SampleMask output, word 0 (set when ShaderInfo::writes_sample_mask)
   // Lanes that executed OpKill / OpTerminateInvocation / OpDemoteToHelperInvocation: their

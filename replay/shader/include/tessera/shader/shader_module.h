@@ -111,6 +111,8 @@ struct ShaderInfo {
   bool sample_interpolation = false;
   // Vertex.
   bool writes_point_size = false;
+  // Elements of the ClipDistance and CullDistance outputs (their arrays' sizes; 0: none).
+  uint32_t clip_distances = 0, cull_distances = 0;
   // Compute: LocalSize / LocalSizeId execution mode, or the WorkgroupSize built-in constant.
   uint32_t local_size[3] = {1, 1, 1};
   uint32_t workgroup_words = 0;  // Workgroup storage, in 32-bit words
