@@ -21,7 +21,11 @@ constexpr uint32_t kNonSeamlessCubeBit = 0x4;  // VK_SAMPLER_CREATE_NON_SEAMLESS
 // +-2^30 wraps or clamps like a far-away one.
 int32_t texel_index(float u) {
   if (!(u == u)) return 0;
-  return static_cast<int32_t>(std::floor(std::clamp(u, -1073741824.0f, 1073741824.0f)));
+  // floor() as truncation, one less below a negative non-integer: exact within +-2^30, where
+  // the truncated value is itself a float (and without SSE4.1 std::floor is a long sequence).
+  const float c = std::clamp(u, -1073741824.0f, 1073741824.0f);
+  const int32_t i = static_cast<int32_t>(c);
+  return c < static_cast<float>(i) ? i - 1 : i;
 }
 
 int32_t mirror(int32_t n) { return n >= 0 ? n : -(1 + n); }
@@ -224,10 +228,16 @@ void texel_space(const Context& c, uint32_t level, float s, float t, float* u, f
     const Rgba& t2 = lv.texel(ux0, uy1);
     const Rgba& t3 = lv.texel(ux1, uy1);
     if (c.fp) {
-      c.fp->add_line(lv.byte_address(ux0, uy0) / kLineBytes * kLineBytes, level);
-      c.fp->add_line(lv.byte_address(ux1, uy0) / kLineBytes * kLineBytes, level);
-      c.fp->add_line(lv.byte_address(ux0, uy1) / kLineBytes * kLineBytes, level);
-      c.fp->add_line(lv.byte_address(ux1, uy1) / kLineBytes * kLineBytes, level);
+      // add_line keeps the first of equal lines: a line already added by this footprint's
+      // earlier texels is not searched for again (the four often share one line).
+      const uint64_t l0 = lv.byte_address(ux0, uy0) / kLineBytes * kLineBytes;
+      const uint64_t l1 = lv.byte_address(ux1, uy0) / kLineBytes * kLineBytes;
+      const uint64_t l2 = lv.byte_address(ux0, uy1) / kLineBytes * kLineBytes;
+      const uint64_t l3 = lv.byte_address(ux1, uy1) / kLineBytes * kLineBytes;
+      c.fp->add_line(l0, level);
+      if (l1 != l0) c.fp->add_line(l1, level);
+      if (l2 != l0 && l2 != l1) c.fp->add_line(l2, level);
+      if (l3 != l0 && l3 != l1 && l3 != l2) c.fp->add_line(l3, level);
       const bool same_x = ux0 / kBlockDim == ux1 / kBlockDim, same_y = uy0 / kBlockDim == uy1 / kBlockDim;
       // Algorithm 2's lookups: the block of t1, then t3 (case 2) or t2 (case 3), or all four.
       c.fp->add_block(lv.block_address(ux0, uy0));
@@ -262,12 +272,17 @@ Rgba lerp(const Rgba& a, const Rgba& b, float w) {
   return {a[0] + (b[0] - a[0]) * w, a[1] + (b[1] - a[1]) * w, a[2] + (b[2] - a[2]) * w, a[3] + (b[3] - a[3]) * w};
 }
 
-// A 1D, 2D or array probe on `level` at normalised (s, t).
-[[gnu::always_inline]] inline Rgba probe_2d(const Context& c, uint32_t level, VkFilter filter, float s, float t) {
+// A 1D, 2D or array probe on `level` (whose view is lv) at normalised (s, t); texel_space with
+// the level's size from the view.
+[[gnu::always_inline]] inline Rgba probe_2d(const Context& c, const LevelView& lv, uint32_t level, VkFilter filter,
+                                            float s, float t) {
   note_level(c.fp, level);
-  float u, v;
-  texel_space(c, level, s, t, &u, &v);
-  return filter_2d(c, c.tex.level_view(c.req.layer, level), level, filter, u, v);
+  float u = s, v = t;
+  if (!c.sampler.unnormalized_coordinates) {
+    u = s * static_cast<float>(lv.width);
+    v = t * static_cast<float>(lv.height);
+  }
+  return filter_2d(c, lv, level, filter, u, v);
 }
 
 // A 3D probe on `level`: the slice(s) k along w, each filtered in 2D, blended by gamma
@@ -686,10 +701,17 @@ Rgba sample_2d(const Texture& tex, const SamplerState& sampler, const SampleRequ
                Footprint* fp) {
   if (fp) fp->clear();
   const Context c = make_context(tex, sampler, req, fp);
-  // The probe is forced inline (see filter_levels).
+  // The probe is forced inline (see filter_levels). The level's view is looked up once for the
+  // probes on it (anisotropic filtering makes up to 16).
+  uint32_t view_level = UINT32_MAX;
+  LevelView view;
   Rgba v = filter_levels(tex, sampler, sel, req.s, req.t, 0.0f,
                          [&](uint32_t level, VkFilter filter, float s, float t, float) __attribute__((always_inline)) {
-                           return probe_2d(c, level, filter, s, t);
+                           if (level != view_level) {
+                             view = tex.level_view(req.layer, level);
+                             view_level = level;
+                           }
+                           return probe_2d(c, view, level, filter, s, t);
                          });
   if (!tex.identity_swizzle()) v = tex.swizzle(v);
   return v;
