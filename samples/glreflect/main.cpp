@@ -13,7 +13,11 @@
 // pipeline's front face, and the stencil steps to stencil state: what a replay must all get right
 // to draw the frame the driver drew. Frame N is a pure function of N (the cube's angle).
 //
-// Usage: glreflect [--frames N] [--width W] [--height H]
+// --scene breadth draws instead one frame of the state a replay must match beside it (breadth.cpp):
+// stencil with separate front and back functions, operations, masks and references; depth bias;
+// a GLSL program's ClipDistance and CullDistance; front-face and cull-mode flips.
+//
+// Usage: glreflect [--scene reflect|breadth] [--frames N] [--width W] [--height H]
 #include <GL/gl.h>
 #include <GL/glx.h>
 #include <X11/Xlib.h>
@@ -23,18 +27,30 @@
 #include <cstring>
 #include <string>
 
+#include "breadth.h"
+
 namespace {
 
 struct Options {
   int frames = 6, width = 640, height = 360;
+  bool breadth = false;  // --scene breadth
 };
 
 bool parse(int argc, char** argv, Options* o) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
+    if (a == "--scene" && i + 1 < argc) {
+      const std::string v = argv[++i];
+      if (v != "reflect" && v != "breadth") {
+        std::fprintf(stderr, "glreflect: --scene takes reflect or breadth, not %s\n", v.c_str());
+        return false;
+      }
+      o->breadth = v == "breadth";
+      continue;
+    }
     int* field = a == "--frames" ? &o->frames : a == "--width" ? &o->width : a == "--height" ? &o->height : nullptr;
     if (field == nullptr || i + 1 >= argc) {
-      std::fprintf(stderr, "glreflect: unknown option or missing value: %s\nusage: glreflect [--frames N] [--width W] [--height H]\n", a.c_str());
+      std::fprintf(stderr, "glreflect: unknown option or missing value: %s\nusage: glreflect [--scene reflect|breadth] [--frames N] [--width W] [--height H]\n", a.c_str());
       return false;
     }
     char* end = nullptr;
@@ -193,8 +209,13 @@ int main(int argc, char** argv) {
   glXMakeCurrent(display, window, context);
   std::printf("glreflect: %s, %dx%d, %d frames\n", reinterpret_cast<const char*>(glGetString(GL_RENDERER)), o.width,
               o.height, o.frames);
+  if (o.breadth && !breadth_setup()) return 1;
   for (int n = 0; n < o.frames; ++n) {
-    draw_frame(n, o.width, o.height);
+    if (o.breadth) {
+      draw_breadth(n, o.width, o.height);
+    } else {
+      draw_frame(n, o.width, o.height);
+    }
     glXSwapBuffers(display, window);
   }
   glFinish();

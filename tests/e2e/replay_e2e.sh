@@ -9,7 +9,8 @@
 # glmark2-texture, glmark2-bump, glmark2-jellyfish, glmark2-ideas (line strips, Bresenham),
 # glmark2-texture-msaa4 (a 4-sample default framebuffer, resolved for the present), glreflect
 # (Tessera's GL sample through Zink: a stencil-masked planar reflection clipped by a user clip
-# plane, with a front-face flip; APP is its binary))
+# plane, with a front-face flip; APP is its binary), glreflect-breadth (its breadth scene: stencil
+# per face, depth bias, clip and cull distances, winding))
 set -euo pipefail
 tessera=$1 layer_dir=$2 workload=$3 app=${4:-}
 work=$(mktemp -d /tmp/tessera-replay-e2e-XXXXXX)
@@ -39,6 +40,7 @@ case $workload in
   vkcube) capture 3-4 -- vkcube --c 6 --width 640 --height 360 ;;
   vkscene) capture 2-3 -- "$app" --frames 4 --width 640 --height 360 ;;
   glreflect) capture --gl 3-4 -- "$app" --frames 6 --width 640 --height 360 ;;
+  glreflect-breadth) capture --gl 2-3 -- "$app" --scene breadth --frames 4 --width 640 --height 360 ;;
   # ideas: scene time 10x wall time, so its animation has moved by frame 5.
   glmark2-ideas) capture --gl 5-6 -- glmark2 -s $size -b "ideas:nframes=10:duration=1000:speed=10" ;;
   glmark2-texture-msaa4)
