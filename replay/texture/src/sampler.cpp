@@ -97,6 +97,36 @@ bool compare(VkCompareOp op, float ref, float d) {
   }
 }
 
+// Footprint::add_line and Footprint::end_probe, here so the filter loops inline them.
+[[gnu::always_inline]] inline void footprint_add_line(Footprint& fp, uint64_t address, uint32_t level) {
+  for (uint32_t k = 0; k < fp.line_count; ++k)
+    if (fp.lines[k] == address) return;
+  if (fp.line_count < Footprint::kMaxLines) {
+    fp.lines[fp.line_count] = address;
+    fp.line_level[fp.line_count] = static_cast<uint8_t>(level);
+    ++fp.line_count;
+  }
+}
+
+[[gnu::always_inline]] inline void footprint_end_probe(Footprint& fp, FootprintCase fc, uint32_t texels, uint32_t level) {
+  if (fp.probe_count == Footprint::kMaxProbeRecords) return;  // not reached: kMaxProbeRecords bounds the sampler's probes
+  const uint32_t first = fp.open_probe_first();
+  const uint32_t n = fp.block_count - first;
+  // Algorithm 2 looks up 1, 2, 2 or 4 blocks for cases 1..4; a footprint with another count of
+  // distinct blocks (border texels, cube corners) is Irregular.
+  static constexpr uint32_t kLookups[5] = {0, 1, 2, 2, 4};
+  ProbeKind kind;
+  if (n == 0) kind = ProbeKind::None;
+  else if (texels == 1) kind = ProbeKind::SingleTexel;
+  else if (texels == 4 && fc != FootprintCase::None && n == kLookups[static_cast<int>(fc)]) kind = static_cast<ProbeKind>(fc);
+  else kind = ProbeKind::Irregular;
+  fp.probes[fp.probe_count] =
+      ProbeRecord{kind, static_cast<uint8_t>(level), static_cast<uint16_t>(first), static_cast<uint16_t>(n)};
+  if (fp.probe_count == 0) fp.first_case = fc;
+  ++fp.probe_count;
+  ++fp.case_count[static_cast<int>(fc)];
+}
+
 // One texel after wrapping: its value (border colour or decoded texel, then the depth compare)
 // and, when it is read from memory, its line address recorded in the footprint.
 struct TexelRead {
@@ -176,7 +206,7 @@ uint32_t texels_read(const TexelRead* texels, int n) {
 // `texels`: the texels read from memory (1 for nearest or fetch, 4 for a whole bilinear footprint).
 void note_probe(Footprint* fp, FootprintCase fc, uint32_t texels, uint32_t level) {
   if (!fp) return;
-  fp->end_probe(fc, texels, level);
+  footprint_end_probe(*fp, fc, texels, level);
 }
 
 void note_level(Footprint* fp, uint32_t level) {
@@ -234,10 +264,10 @@ void texel_space(const Context& c, uint32_t level, float s, float t, float* u, f
       const uint64_t l1 = lv.byte_address(ux1, uy0) / kLineBytes * kLineBytes;
       const uint64_t l2 = lv.byte_address(ux0, uy1) / kLineBytes * kLineBytes;
       const uint64_t l3 = lv.byte_address(ux1, uy1) / kLineBytes * kLineBytes;
-      c.fp->add_line(l0, level);
-      if (l1 != l0) c.fp->add_line(l1, level);
-      if (l2 != l0 && l2 != l1) c.fp->add_line(l2, level);
-      if (l3 != l0 && l3 != l1 && l3 != l2) c.fp->add_line(l3, level);
+      footprint_add_line(*c.fp, l0, level);
+      if (l1 != l0) footprint_add_line(*c.fp, l1, level);
+      if (l2 != l0 && l2 != l1) footprint_add_line(*c.fp, l2, level);
+      if (l3 != l0 && l3 != l1 && l3 != l2) footprint_add_line(*c.fp, l3, level);
       const bool same_x = ux0 / kBlockDim == ux1 / kBlockDim, same_y = uy0 / kBlockDim == uy1 / kBlockDim;
       // Algorithm 2's lookups: the block of t1, then t3 (case 2) or t2 (case 3), or all four.
       c.fp->add_block(lv.block_address(ux0, uy0));
@@ -616,32 +646,10 @@ SamplerState SamplerState::from_create_info(const VkSamplerCreateInfo& info) {
   return s;
 }
 
-void Footprint::add_line(uint64_t address, uint32_t level) {
-  for (uint32_t k = 0; k < line_count; ++k)
-    if (lines[k] == address) return;
-  if (line_count < kMaxLines) {
-    lines[line_count] = address;
-    line_level[line_count] = static_cast<uint8_t>(level);
-    ++line_count;
-  }
-}
+void Footprint::add_line(uint64_t address, uint32_t level) { footprint_add_line(*this, address, level); }
 
 void Footprint::end_probe(FootprintCase fc, uint32_t texels, uint32_t level) {
-  if (probe_count == kMaxProbeRecords) return;  // not reached: kMaxProbeRecords bounds the sampler's probes
-  const uint32_t first = open_probe_first();
-  const uint32_t n = block_count - first;
-  // Algorithm 2 looks up 1, 2, 2 or 4 blocks for cases 1..4; a footprint with another count of
-  // distinct blocks (border texels, cube corners) is Irregular.
-  static constexpr uint32_t kLookups[5] = {0, 1, 2, 2, 4};
-  ProbeKind kind;
-  if (n == 0) kind = ProbeKind::None;
-  else if (texels == 1) kind = ProbeKind::SingleTexel;
-  else if (texels == 4 && fc != FootprintCase::None && n == kLookups[static_cast<int>(fc)]) kind = static_cast<ProbeKind>(fc);
-  else kind = ProbeKind::Irregular;
-  probes[probe_count] = ProbeRecord{kind, static_cast<uint8_t>(level), static_cast<uint16_t>(first), static_cast<uint16_t>(n)};
-  if (probe_count == 0) first_case = fc;
-  ++probe_count;
-  ++case_count[static_cast<int>(fc)];
+  footprint_end_probe(*this, fc, texels, level);
 }
 
 int32_t wrap_texel(int32_t i, int32_t size, VkSamplerAddressMode mode) { return wrap(i, size, mode); }
