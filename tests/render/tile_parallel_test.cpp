@@ -6,9 +6,12 @@
 // whose fragment shader counts its invocations with an atomic (kept serial).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "render_test_util.h"
@@ -37,7 +40,10 @@ struct Result {
 // executor's watchdog stops it in the first tile that shades such a fragment, and the pass
 // throws frontend::ReplayLimitError. The pass is rendered `passes` times (the second time over
 // what the first stored).
-Result render_scene(uint32_t threads, uint32_t samples, bool broken = false, uint32_t passes = 2) {
+// With `shared`, the helpers come from that budget (RenderConfig::thread_budget), of which the
+// calling thread holds one.
+Result render_scene(uint32_t threads, uint32_t samples, bool broken = false, uint32_t passes = 2,
+                    ThreadBudget* shared = nullptr) {
   testing::Scene scene;
   frontend::Image* tex = scene.image(VK_FORMAT_R8G8B8A8_UNORM, 64, 64, 4, 0x7000000);
   for (size_t i = 0; i < tex->planes[0].size(); ++i) tex->planes[0][i] = static_cast<uint8_t>(i * 37 + (i >> 7));
@@ -97,6 +103,7 @@ Result render_scene(uint32_t threads, uint32_t samples, bool broken = false, uin
   stream::StreamWriter writer;
   RenderConfig config;
   config.threads = threads;
+  config.thread_budget = shared;
   // spin.frag's loop is stopped after 2^16 blocks, not the default 2^24: milliseconds a batch.
   if (broken) config.shader_block_budget = uint64_t{1} << 16;
   Renderer renderer(&writer, config);
@@ -138,6 +145,37 @@ TEST(TileParallel, FourThreadsGiveTheSerialStreamCountsAndPixels) {
     SCOPED_TRACE(threads);
     expect_same(serial, render_scene(threads, 1));
   }
+}
+
+// Helpers taken from a budget another thread keeps taking and giving back (a study's models):
+// they join between tiles when a thread is free and leave between tiles when the other thread
+// waits, and the result is still the serial one.
+TEST(TileParallel, HelpersFromASharedBudgetGiveTheSerialResult) {
+  const Result serial = render_scene(1, 1);
+  for (uint32_t threads : {2u, 4u}) {
+    SCOPED_TRACE(threads);
+    ThreadBudget budget(threads);
+    budget.take();  // this thread's
+    std::atomic<bool> done{false};
+    std::thread other([&] {
+      while (!done) {
+        budget.take();
+        std::this_thread::sleep_for(std::chrono::microseconds(300));
+        budget.give();
+        std::this_thread::yield();
+      }
+    });
+    for (int run = 0; run < 3; ++run) expect_same(serial, render_scene(threads, 1, false, 2, &budget));
+    done = true;
+    other.join();
+    budget.give();
+    EXPECT_TRUE(budget.try_take());  // every helper gave its thread back
+  }
+  // A budget with no thread to spare: the calling thread renders every tile.
+  ThreadBudget alone(1);
+  alone.take();
+  expect_same(serial, render_scene(4, 1, false, 2, &alone));
+  alone.give();
 }
 
 TEST(TileParallel, FourSamplesWithAResolveGiveTheSerialResult) {

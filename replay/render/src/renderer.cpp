@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <system_error>
 #include <thread>
@@ -388,7 +389,35 @@ uint32_t Renderer::Impl::render_tiles_parallel(const frontend::RenderPassInstanc
   // Whether a tile threw (a draw beyond the replay's bounds, a shader stopped by the watchdog):
   // the threads stop taking tiles.
   std::atomic<bool> threw{false};
-  const auto work = [&](size_t w) {
+  ThreadBudget* const shared = config.thread_budget;
+  // Helper w (1..n-1) runs on pool[w]; running[w] is cleared as the helper leaves.
+  std::vector<std::thread> pool(n);
+  std::unique_ptr<std::atomic<bool>[]> running(new std::atomic<bool>[n]);
+  for (size_t w = 0; w < n; ++w) running[w] = false;
+  bool can_start = true;
+  std::function<void(size_t)> work;
+  // Starts helper w; false when no thread could be had (a process or cgroup limit): the threads
+  // started and this one take every tile from the shared counter, so the result is the same.
+  const auto start = [&](size_t w) {
+    if (pool[w].joinable()) pool[w].join();
+    running[w] = true;
+    try {
+      pool[w] = std::thread(work, w);
+    } catch (const std::system_error&) {
+      running[w] = false;
+      can_start = false;
+    }
+    return can_start;
+  };
+  // With a shared budget, the threads free now join this one (worker 0), on helpers not running.
+  const auto start_free = [&] {
+    for (size_t w = 1; w < n && can_start; ++w) {
+      if (running[w].load(std::memory_order_acquire)) continue;
+      if (!shared->try_take()) return;
+      if (!start(w)) shared->give();
+    }
+  };
+  work = [&](size_t w) {
     TileWorker& k = *workers[w];
     stream::StreamWriter* wout = out ? &k.writer : nullptr;
     std::vector<pipeline::PbAccess> tile_reads;
@@ -402,21 +431,26 @@ uint32_t Renderer::Impl::render_tiles_parallel(const frontend::RenderPassInstanc
         render_tile(sr, job.tile, static_cast<uint32_t>(j), job.prims, tile_reads, k.fragment, k.tiles, k.targets,
                     wout, job.stats, job.skipped);
         if (wout) job.end = wout->mark();
+        if (shared == nullptr) continue;
+        if (w == 0) start_free();
+        else if (shared->wanted()) break;  // other work waits for this thread: worker 0 goes on
       }
     } catch (...) {
       threw = true;
       next = jobs.size();
     }
+    if (w != 0 && shared != nullptr) shared->give();
+    running[w].store(false, std::memory_order_release);
   };
-  std::vector<std::thread> pool;
-  try {
-    for (size_t w = 1; w < n; ++w) pool.emplace_back(work, w);
-  } catch (const std::system_error&) {
-    // No thread to be had (a process or cgroup limit): the threads started and this one take
-    // every tile from the shared counter, so the result is the same.
+  if (shared == nullptr) {
+    for (size_t w = 1; w < n && start(w); ++w) {
+    }
+  } else {
+    start_free();
   }
   work(0);
-  for (std::thread& t : pool) t.join();
+  for (std::thread& t : pool)
+    if (t.joinable()) t.join();
 
   // A draw whose fragment shader fails drops its fragments in every later tile (FragmentStage):
   // which tiles those are is known only in tile order, so the tiles are rendered again, serially,

@@ -22,6 +22,7 @@
 #include "tessera/frontend/memory_budget.h"
 #include "tessera/pipeline/binning.h"
 #include "tessera/pipeline/tile_fetch.h"
+#include "tessera/render/thread_budget.h"
 #include "tessera/stream/access_stream.h"
 
 namespace tessera::render {
@@ -35,6 +36,12 @@ struct RenderConfig {
   // them one after the other on the calling thread. The stream, the images and every count are
   // the same for any value: each tile records into its own buffer, appended in tile order.
   uint32_t threads = 1;
+  // Null: the raster phase of a pass starts its threads - 1 helpers at once. Otherwise helpers
+  // come from this budget, of which the calling thread holds one while it renders: the calling
+  // thread starts a helper (up to threads - 1 at once) between two of its tiles whenever it can
+  // take one, and a helper gives its thread back between two tiles when other work waits for
+  // it. Which thread renders which tile never changes the result. Must outlive the renderer.
+  ThreadBudget* thread_budget = nullptr;
   // What the renderer holds in proportion to what the capture declares (a draw's vertex stage
   // arrays, the primitives binned for a pass, the render area a pass of several subpasses keeps,
   // the copy of the stored images the parallel raster phase makes, the texture cache's copies)
