@@ -1,11 +1,12 @@
 // tessera replay FILE [--db DB] [--png DIR] [--frames A-B] [--config SPEC]... [--schemes all|A,B]
 //                     [--set K=V]... [--config-file F] [--no-model] [--quiet] [--threads N]
-//                     [--max-memory SIZE]
+//                     [--max-memory SIZE] [--stage-times]
 //
 // The options of a study (shade once, simulate many: study/include/tessera/study/study.h) and its
 // output: a progress bar, PNGs of the replayed and presented frames, the results database
 // (study::DatabaseSink) and a summary per frame and configuration.
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -44,6 +45,7 @@ struct ReplayOptions {
   std::string trace;      // --trace: the frame's timeline as trace-event JSON
   uint64_t trace_bin = 1000;
   std::string max_memory;  // --max-memory: empty for the default (frontend::MemoryBudget)
+  bool stage_times = false;  // --stage-times: one line of seconds per stage on stderr
 };
 
 // All frames when --frames is not given.
@@ -118,9 +120,12 @@ class ReplaySink final : public study::Sink {
   void finished(const study::StudyResults& r) override {
     progress_.finish();
     if (opt_.db.empty()) return;
+    const auto t0 = std::chrono::steady_clock::now();
     auto db = results::ResultsDb::open(opt_.db);
     study::DatabaseSink(*db).finished(r);
+    database_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
+  double database_seconds = 0;
   void stop() { progress_.finish(); }
 
  private:
@@ -212,8 +217,19 @@ int run_replay(const ReplayOptions& opt) {
     spec.timeline = timeline.get();
   }
   ReplaySink sink(opt);
+  const auto started = std::chrono::steady_clock::now();
   try {
-    print_summary(session->run(spec, sink));
+    const study::StudyResults results = session->run(spec, sink);
+    print_summary(results);
+    if (opt.stage_times) {
+      // On stderr, so the summary on stdout stays the same; bench/replay_scaling.sh reads it.
+      const study::StageSeconds& t = results.seconds;
+      std::fprintf(stderr,
+                   "stage seconds: shading %.3f index %.3f model %.3f profile %.3f compare %.3f images %.3f "
+                   "database %.3f study %.3f total %.3f\n",
+                   t.shading, t.index, t.model, t.profile, t.compare, t.images, sink.database_seconds, t.wall,
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    }
     if (timeline) {
       const model::Configuration& c = spec.configurations[0];
       std::ofstream out(opt.trace, std::ios::binary);
@@ -272,8 +288,13 @@ void setup_replay(CLI::App& app, int* exit_code) {
   cmd->add_option("--trace-bin", opt->trace_bin, "Cycles per bin of --trace (default 1000)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--threads", opt->threads,
-                  "Threads a frame is shaded on (the tiles of each render pass) and configurations of a frame simulated "
-                  "at once (default 0: one thread per core); results do not depend on it");
+                  "Threads of the replay (default 0: one per core): the tiles of each render pass, and a frame's "
+                  "comparison, profile and configurations, which run while the next frame is shaded; results do not "
+                  "depend on it");
+  cmd->add_flag("--stage-times", opt->stage_times,
+                "Print on stderr one line of seconds per stage: shading (the study's thread), index and model "
+                "(summed over threads), profile, compare (PSNR and PNGs, of which images), database, study and "
+                "total wall time (bench/replay_scaling.sh)");
   cmd->add_option("--max-memory", opt->max_memory,
                   "Host memory the replay may hold for the capture's memory objects, images and draws, as bytes or "
                   "with K, M, G or T (512M, 12G; default half the machine's memory); a capture needing more stops "

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <stdexcept>
 #include <iterator>
 #include <string>
 #include <sys/wait.h>
@@ -191,6 +192,47 @@ TEST(Study, ResultsDoNotDependOnTheThreads) {
       }
       ASSERT_EQ(a.core_metrics.size(), b4.core_metrics.size());
       for (size_t c = 0; c < a.core_metrics.size(); ++c) EXPECT_EQ(a.core_metrics[c].value, b4.core_metrics[c].value);
+    }
+  }
+}
+
+// A frame's comparison, profile and model runs go on while the next frame is shaded; an error
+// among them is still the first a study meets in frame order, whatever the threads.
+class ThrowingSink final : public Sink {
+ public:
+  explicit ThrowingSink(uint32_t at) : at_(at) {}
+  void images(uint32_t present, uint32_t, uint32_t, std::span<const uint8_t>, std::span<const uint8_t>) override {
+    presents.push_back(present);
+    if (present == at_) throw std::runtime_error("sink refused frame " + std::to_string(present));
+  }
+  void finished(const StudyResults&) override { ++finished_calls; }
+  std::vector<uint32_t> presents;
+  int finished_calls = 0;
+
+ private:
+  uint32_t at_;
+};
+
+TEST(Study, AnErrorAfterAFramesShadingIsTheFirstInFrameOrderWhateverTheThreads) {
+  CaptureBuilder b;
+  write_capture(b, 4);
+  for (unsigned threads : {1u, 2u, 4u}) {
+    for (uint32_t at : {1u, 3u}) {
+      SCOPED_TRACE(std::to_string(threads) + " threads, sink throws at " + std::to_string(at));
+      StudySpec spec;
+      spec.threads = threads;
+      spec.configurations = {model::parse_configuration("mobile4"), model::parse_configuration("mobile4+dtexl")};
+      ThrowingSink sink(at);
+      try {
+        (void)run_study(b.path(), spec, sink);
+        FAIL() << "no error";
+      } catch (const std::runtime_error& e) {
+        EXPECT_EQ(std::string(e.what()), "sink refused frame " + std::to_string(at));
+      }
+      std::vector<uint32_t> upto;
+      for (uint32_t p = 1; p <= at; ++p) upto.push_back(p);
+      EXPECT_EQ(sink.presents, upto);  // in frame order, none after the error
+      EXPECT_EQ(sink.finished_calls, 0);
     }
   }
 }

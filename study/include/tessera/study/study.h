@@ -35,8 +35,9 @@ struct StudySpec {
   uint32_t first = 0, last = UINT32_MAX;
   // None: shade and compare only (one 32x32 shading pass).
   std::vector<model::Configuration> configurations;
-  // Tiles of a render pass shaded at once, and configurations of a frame simulated at once
-  // (0: one per core). Results do not depend on it.
+  // Threads of the study (0: one per core): the tiles of a render pass, and the steps of a frame
+  // that follow its shading (the comparison, the workload profile, each configuration's model
+  // run), which run while the next frame is shaded, share them. Results do not depend on it.
   unsigned threads = 0;
   // Host bytes the replay may hold for what the capture declares (frontend/memory_budget.h),
   // shared by every shading pass; 0: MemoryBudget::default_limit(). A capture needing more stops
@@ -69,6 +70,20 @@ struct ConfigurationRun {
   std::vector<std::pair<size_t, model::FrameResults>> frames;
 };
 
+// Seconds spent per stage of a study, summed over its frames and over the threads that ran
+// them. A frame's steps after its shading run while the next frame is shaded, so the stages
+// overlap and their sum exceeds the wall time; with more threads a stage's own seconds stay
+// about the same (shading drops as its tiles spread), and the wall time shows the overlap.
+struct StageSeconds {
+  double shading = 0;  // front end and renderer on the study's thread, tile helpers included
+  double index = 0;    // model::IndexedFrame::build, once per frame and tile size
+  double model = 0;    // the configurations' model runs
+  double profile = 0;  // the workload profile (stream::profile_frame)
+  double compare = 0;  // PSNR and Sink::images (the PNGs `tessera replay --png` writes), together
+  double images = 0;   // of which Sink::images
+  double wall = 0;     // Session::run until every frame is done, before Sink::finished
+};
+
 struct StudyResults {
   std::string capture;  // the capture file, as Session::open named it
   std::string fingerprint;  // CaptureReader::fingerprint(), hex
@@ -76,9 +91,12 @@ struct StudyResults {
   uint64_t capture_bytes = 0;
   std::vector<FrameOutcome> frames;
   std::vector<ConfigurationRun> runs;
+  StageSeconds seconds;
 };
 
-// Where a study's results go. Every call comes from the thread that runs the study.
+// Where a study's results go. Every call but images() comes from the thread that runs the study;
+// images() comes from a worker thread (a frame is compared while the next one is shaded), one
+// call at a time, in frame order, possibly while the study's thread calls progress().
 class Sink {
  public:
   virtual ~Sink() = default;
