@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <initializer_list>
+#include <limits>
 #include <vector>
 
 namespace tessera::pipeline {
@@ -196,6 +197,37 @@ TEST(Clip, LinesAndPointsHonourClipAndCullDistances) {
   EXPECT_FALSE(point_kept(with_distances(0, 0, 0, {-0.01f}), config, false));
   EXPECT_FALSE(point_kept(with_distances(0, 0, 0, {-1}), cull, true));
   EXPECT_TRUE(point_kept(with_distances(0, 0, 0, {-1}), ClipConfig{}, true));  // not enabled
+}
+
+// A NaN or infinite distance is outside, as lavapipe's clipper takes it (Mesa's draw module:
+// "clipdist < 0 || inf or nan" for clipping, cull_distance_is_out for culling).
+TEST(Clip, NonFiniteDistancesAreOutside) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  ClipConfig clip;
+  clip.clip_distances = 1;
+  std::vector<ClipTriangle> out;
+  const ClipTriangle one_nan = {with_distances(0, 0, 0, {1}), with_distances(0.5f, 0, 1, {1}),
+                                with_distances(0, 0.5f, 2, {nan})};
+  EXPECT_EQ(clip_triangle(one_nan, 1, clip, out), ClipOutcome::Clipped);
+  ASSERT_EQ(out.size(), 2u);
+  for (const ClipTriangle& t : out) {
+    for (const ClipVertex& v : t) EXPECT_TRUE(std::isfinite(v.position.x) && std::isfinite(v.position.y));
+  }
+  const ClipTriangle all_inf = {with_distances(0, 0, 0, {inf}), with_distances(0.5f, 0, 1, {nan}),
+                                with_distances(0, 0.5f, 2, {-inf})};
+  out.clear();
+  EXPECT_EQ(clip_triangle(all_inf, 1, clip, out), ClipOutcome::Discarded);
+  ClipConfig cull;
+  cull.cull_distances = 1;
+  const ClipTriangle cull_nan = {with_distances(0, 0, 0, {nan}), with_distances(0.5f, 0, 1, {inf}),
+                                 with_distances(0, 0.5f, 2, {-1})};
+  out.clear();
+  EXPECT_EQ(clip_triangle(cull_nan, 1, cull, out), ClipOutcome::Discarded);
+  ClipVertex a = with_distances(0, 0, 0, {1}), b = with_distances(0.8f, 0, 4, {nan});
+  EXPECT_EQ(clip_line(a, b, 1, clip), ClipOutcome::Clipped);
+  EXPECT_TRUE(std::isfinite(b.position.x));
+  EXPECT_FALSE(point_kept(with_distances(0, 0, 0, {inf}), clip, false));
+  EXPECT_FALSE(point_kept(with_distances(0, 0, 0, {nan}), cull, false));
 }
 
 }  // namespace

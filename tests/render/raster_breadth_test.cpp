@@ -2,8 +2,8 @@
 // (coverage, gl_PointCoord, PointSize clamped to the device range, size 1 unwritten), lines
 // under each rasterization mode at width 1 and 3, polygon mode LINE and POINT (culling first),
 // 4x coverage of a triangle edge and its resolve, alpha to coverage, sample shading, the sample
-// mask and SampleMask output, logic ops, colour write enable, depth clip control, and
-// depth resolve.
+// mask and SampleMask output, logic ops, colour write enable, depth clip control, depth
+// resolve, and clip and cull distances.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -419,6 +419,35 @@ TEST_F(RasterBreadthTest, AbsurdLineAndPointStateIsClampedOrCounted) {
   EXPECT_EQ(skipped.total(), 1u);
   EXPECT_EQ(renderer.frame_stats().draws, 24u);
   EXPECT_FALSE(written(*img).empty());
+}
+
+// The vertex shader's clip and cull distances reach the clipper: clip distance 0 (x in NDC)
+// keeps the right half of a full-target quad; a quad whose every vertex has a negative cull
+// distance (alpha < 0.5) is culled whole; a triangle negative at two vertices only is drawn, cut
+// by the clip distance like the rest. Cull distances follow the clip distances in each vertex.
+TEST_F(RasterBreadthTest, ClipAndCullDistancesFromTheVertexShader) {
+  frontend::Image* img = target();
+  auto p = pass(img);
+  const auto quad = [&](std::array<float, 4> c) {
+    return std::vector<ColorVertex>{at(0, 0, c), at(32, 0, c), at(32, 32, c), at(0, 0, c), at(32, 32, c), at(0, 32, c)};
+  };
+  p.commands.push_back(draw(quad({1, 0, 0, 1}), VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, "clip_cull.vert"));
+  p.commands.push_back(draw(quad({0, 1, 0, 0.25f}), VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, "clip_cull.vert"));
+  // Over the bottom rows: alpha 0, 0, 1 -- not culled.
+  p.commands.push_back(draw({at(0, 24, {0, 0, 1, 0}), at(32, 24, {0, 0, 1, 0}), at(32, 32, {0, 0, 1, 1})},
+                            VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, "clip_cull.vert"));
+  render(p);
+  EXPECT_EQ(skipped.total(), 0u);
+  EXPECT_EQ(written(*img), rect(16, 0, 32, 32));
+  EXPECT_EQ(testing::rgba8(*img, 20, 10), (Rgba8{255, 0, 0, 255}));  // red: the green quad was culled
+  EXPECT_EQ(testing::rgba8(*img, 30, 25), (Rgba8{0, 0, 255, 255}));  // the blue triangle drew
+  EXPECT_EQ(testing::rgba8(*img, 10, 25), (Rgba8{0, 0, 0, 255}));    // but not left of x = 16
+  // The same quad without the distances covers the whole target.
+  frontend::Image* plain = target();
+  auto q = pass(plain);
+  q.commands.push_back(draw(quad({1, 0, 0, 1}), VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST));
+  render(q);
+  EXPECT_EQ(written(*plain), rect(0, 0, 32, 32));
 }
 
 }  // namespace

@@ -41,6 +41,41 @@ TEST(ShaderModule, VertexBuiltInsAndLocations) {
   EXPECT_EQ(m->resources()[0].block_size, 192u);
 }
 
+// ClipDistance and CullDistance outputs: their element counts, and each lane's values in the
+// batch; read back by a fragment shader, refused with a reason.
+TEST(ShaderModule, ClipAndCullDistanceOutputs) {
+  std::string error;
+  auto m = load("clip_cull.vert", Stage::Vertex, error);
+  ASSERT_NE(m, nullptr) << error;
+  EXPECT_EQ(m->info().clip_distances, 2u);
+  EXPECT_EQ(m->info().cull_distances, 1u);
+  ShaderExecutor exec(*m);
+  auto b = make_batch(5);
+  for (uint32_t l = 0; l < 5; ++l) {
+    b->inputs[slot(0, 0)][l] = fbits(0.25f * static_cast<float>(l) - 0.5f);  // x
+    b->inputs[slot(0, 3)][l] = fbits(1.0f);                                  // w
+    b->inputs[slot(1, 3)][l] = fbits(0.1f * static_cast<float>(l));          // alpha
+  }
+  Bindings bind;
+  ASSERT_TRUE(exec.execute(*b, bind, error)) << error;
+  for (uint32_t l = 0; l < 5; ++l) {
+    EXPECT_EQ(b->clip_distance[0][l], 0.25f * static_cast<float>(l) - 0.5f) << l;
+    EXPECT_EQ(b->clip_distance[1][l], 1.0f) << l;
+    EXPECT_EQ(b->cull_distance[0][l], 0.1f * static_cast<float>(l) - 0.5f) << l;
+  }
+  // glslang's default gl_PerVertex block declares ClipDistance[1] and CullDistance[1] in every
+  // vertex shader: counted as declared; never written they read 0, on the plane, so nothing is
+  // clipped or culled (RasterBreadthTest.ClipAndCullDistancesFromTheVertexShader draws
+  // color.vert, which has them, over the whole target).
+  auto t = load("transform.vert", Stage::Vertex, error);
+  ASSERT_NE(t, nullptr) << error;
+  EXPECT_EQ(t->info().clip_distances, 1u);
+  EXPECT_EQ(t->info().cull_distances, 1u);
+  auto f = load("reads_clip_distance.frag", Stage::Fragment, error);
+  EXPECT_EQ(f, nullptr);
+  EXPECT_NE(error.find("unsupported built-in input ClipDistance"), std::string::npos) << error;
+}
+
 TEST(ShaderModule, UnsupportedOpcodeIsNamed) {
   std::string error;
   auto m = load("subgroup.frag", Stage::Fragment, error);

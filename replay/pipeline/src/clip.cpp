@@ -1,6 +1,7 @@
 #include "tessera/pipeline/clip.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace tessera::pipeline {
 namespace {
@@ -18,9 +19,16 @@ constexpr int kMaxPlanes = 6 + static_cast<int>(kMaxClipCullDistances);
 float distance(const Plane& p, const Vec4& v) {
   return p.a * v.x + p.b * v.y + p.c * v.z + p.d * v.w + p.e;
 }
+// A clip distance that is NaN or infinite counts as outside, as lavapipe's clipper (Mesa's draw
+// module) takes it; -1 keeps the interpolation towards the vertex finite.
+float finite_or_outside(float d) { return std::isfinite(d) ? d : -1.0f; }
+
 float distance(const Plane& p, const ClipVertex& v) {
-  return p.distance >= 0 ? v.distances[static_cast<size_t>(p.distance)] : distance(p, v.position);
+  return p.distance >= 0 ? finite_or_outside(v.distances[static_cast<size_t>(p.distance)]) : distance(p, v.position);
 }
+
+// A cull distance below 0, NaN or infinite is out (Mesa's cull stage, cull_distance_is_out).
+bool cull_out(float d) { return !(d >= 0) || !std::isfinite(d); }
 
 uint32_t clip_count(const ClipConfig& config) { return std::min(config.clip_distances, kMaxClipCullDistances); }
 
@@ -31,7 +39,7 @@ bool culled(const ClipVertex* const* vertices, size_t n, const ClipConfig& confi
   const uint32_t end = std::min(first + config.cull_distances, kMaxClipCullDistances);
   for (uint32_t i = first; i < end; ++i) {
     bool all_negative = true;
-    for (size_t k = 0; k < n && all_negative; ++k) all_negative = vertices[k]->distances[i] < 0;
+    for (size_t k = 0; k < n && all_negative; ++k) all_negative = cull_out(vertices[k]->distances[i]);
     if (all_negative) return true;
   }
   return false;
@@ -169,7 +177,7 @@ bool point_kept(const ClipVertex& v, const ClipConfig& config, bool view_volume_
   if (!(c.w > kMinW) || c.x > g * c.w || -c.x > g * c.w || c.y > g * c.w || -c.y > g * c.w) return false;
   const uint32_t distances = std::min(clip_count(config) + config.cull_distances, kMaxClipCullDistances);
   for (uint32_t i = 0; i < distances; ++i) {
-    if (!(v.distances[i] >= 0)) return false;
+    if (cull_out(v.distances[i])) return false;
   }
   if (!view_volume_clip) return true;
   Plane planes[6];

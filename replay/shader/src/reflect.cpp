@@ -179,15 +179,19 @@ void Decoder::builtin_leaves(int32_t builtin, const TypeInfo& ti, uint32_t reg, 
       if (is_input) fail("unsupported built-in input PointSize");
       info_.writes_point_size = true; add(IoKind::PointSize, 1); break;
     case spv::BuiltInClipDistance: case spv::BuiltInCullDistance: {
-      // Outputs clip or cull the primitive (spec "Primitive Clipping"); the replay does not
-      // interpolate them to a fragment shader that reads them back (it reads 0).
+      // Outputs clip or cull the primitive (spec "Primitive Clipping"). A fragment shader reading
+      // them back would need them interpolated, which the replay does not do: refused, so the
+      // draw is reported as skipped rather than shaded with zeros.
       if (is_input) {
-        add(IoKind::Zero, ti.scalars);
+        fail(builtin == spv::BuiltInClipDistance ? "unsupported built-in input ClipDistance"
+                                                 : "unsupported built-in input CullDistance");
         break;
       }
       const bool clip = builtin == spv::BuiltInClipDistance;
       const uint32_t total = ti.scalars + (clip ? info_.cull_distances : info_.clip_distances);
-      if (ti.scalars > 8 || total > 8) fail("more than 8 clip and cull distances (maxCombinedClipAndCullDistances)");
+      if (ti.scalars > kMaxClipCullDistances || total > kMaxClipCullDistances) {
+        fail("more than 8 clip and cull distances (maxCombinedClipAndCullDistances)");
+      }
       (clip ? info_.clip_distances : info_.cull_distances) = ti.scalars;
       add(clip ? IoKind::ClipDistance : IoKind::CullDistance, ti.scalars);
       break;

@@ -16,8 +16,8 @@ struct Vec4 {
 
 // A post-vertex-shader vertex: clip-space position plus the vertex shader outputs (varyings),
 // of which only the first `varying_count` floats (carried by the caller) are meaningful.
-// Vulkan guarantees maxCombinedClipAndCullDistances >= 8 (spec table "Required Limits"); lavapipe
-// and the mobile GPUs Tessera models report 8.
+// Vulkan guarantees maxCombinedClipAndCullDistances >= 8 (spec table "Required Limits"), and
+// lavapipe reports 8 (shader::kMaxClipCullDistances, which the shader loader enforces).
 inline constexpr uint32_t kMaxClipCullDistances = 8;
 
 struct ClipVertex {

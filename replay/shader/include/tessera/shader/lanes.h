@@ -19,6 +19,9 @@ using LaneMask = uint64_t;
 // "Location Assignment": each location holds up to four 32-bit components).
 inline constexpr uint32_t kMaxLocations = 32;
 inline constexpr uint32_t kMaxInterfaceSlots = kMaxLocations * 4;
+// ClipDistance and CullDistance elements a vertex shader may write together: Vulkan's required
+// maxCombinedClipAndCullDistances (spec table "Required Limits"), what lavapipe reports too.
+inline constexpr uint32_t kMaxClipCullDistances = 8;
 
 inline constexpr LaneMask lanes_mask(uint32_t lane_count) {
   return lane_count >= 64 ? ~LaneMask{0} : ((LaneMask{1} << lane_count) - 1);
@@ -56,9 +59,9 @@ struct LaneBatch {
   float position[4][kMaxLanes];  // gl_Position (vertex stage)
   float point_size[kMaxLanes];   // gl_PointSize (vertex stage), 1.0 when not written
   // ClipDistance and CullDistance elements (vertex stage; ShaderInfo::clip_distances and
-  // cull_distances say how many are written; spec "Built-In Variables": at most 8 together).
-  float clip_distance[8][kMaxLanes];
-  float cull_distance[8][kMaxLanes];
+  // cull_distances say how many the shader declares, at most kMaxClipCullDistances together).
+  float clip_distance[kMaxClipCullDistances][kMaxLanes];
+  float cull_distance[kMaxClipCullDistances][kMaxLanes];
   float frag_depth[kMaxLanes];   // gl_FragDepth; frag_coord.z when the shader does not write it
   uint32_t sample_mask[kMaxLanes];  // SampleMask output, word 0 (set when ShaderInfo::writes_sample_mask)
   // Lanes that executed OpKill / OpTerminateInvocation / OpDemoteToHelperInvocation: their
