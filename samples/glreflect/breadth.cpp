@@ -1,5 +1,7 @@
-// The breadth scene: four panels side by side, each state a replay must get right, drawn in
-// window coordinates (an orthographic projection of the window's pixels, depth 0..1):
+// The breadth scene: four panels, each state a replay must get right, drawn in window coordinates
+// (an orthographic projection of the window's pixels, depth 0..1). Each panel starts a quarter of
+// the window further right; its shapes are sized for the default 640x360 and reach into the next
+// panel in places (the state of each draw is its own, so overlaps test nothing less):
 //   1. stencil: overlapping front- and back-facing triangles count into the stencil buffer with
 //      separate functions, operations, write masks and references per face (INCR_WRAP and
 //      DECR_WRAP, INVERT, REPLACE under a write mask), then bands of colour show where each value
@@ -11,14 +13,17 @@
 //      triangle, culls those whole;
 //   4. winding: triangles of both windings under glFrontFace(GL_CW) with front faces culled, and
 //      under GL_CCW with back faces culled.
-// Frame n shifts the shapes by n pixels, so each frame is its own image.
+// Frame n shifts the shapes by n pixels, so each frame is its own image (past about 60 frames at
+// 640 pixels the winding panel's first triangle would cross its middle: keep --frames small).
 #include "breadth.h"
 
 #include <GL/gl.h>
 #include <GL/glext.h>
 #include <GL/glx.h>
 
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 
 namespace {
 
@@ -38,10 +43,12 @@ PFNGLSTENCILOPSEPARATEPROC pStencilOpSeparate;
 PFNGLSTENCILMASKSEPARATEPROC pStencilMaskSeparate;
 GLuint program = 0;
 
+// glXGetProcAddress gives a stub for any gl* name under libglvnd, so what the context offers is
+// checked by its version first (breadth_setup); a null pointer still stops the scene.
 template <class F>
 bool load(F* f, const char* name) {
   *f = reinterpret_cast<F>(glXGetProcAddress(reinterpret_cast<const GLubyte*>(name)));
-  if (*f == nullptr) std::fprintf(stderr, "glreflect: the GL context has no %s\n", name);
+  if (*f == nullptr) std::fprintf(stderr, "glreflect: no entry point %s\n", name);
   return *f != nullptr;
 }
 
@@ -181,8 +188,11 @@ void bias_panel(float x, float w, float h, float shift) {
   glDisable(GL_DEPTH_TEST);
 }
 
-// Panel 3: clip and cull distances, in [x, x + w).
+// Panel 3: clip and cull distances, around the middle of [x, x + w).
 void distance_panel(float x, float w, float h, float shift) {
+  // Only this panel's draw has clip distance 0 enabled (with it on, Zink gives the fixed-function
+  // draws a ClipDistance output too).
+  glEnable(GL_CLIP_DISTANCE0);
   pUseProgram(program);
   const float cx = x + w / 2 + shift, cy = h / 2;
   const int kTriangles = 12;
@@ -191,8 +201,8 @@ void distance_panel(float x, float w, float h, float shift) {
     const float a0 = 6.2831853f * t / kTriangles, a1 = 6.2831853f * (t + 1) / kTriangles;
     const float cull = t % 2 ? -1.0f : 1.0f;  // every other triangle culled whole
     glColor3f(0.3f + 0.05f * t, 0.9f - 0.05f * t, 0.4f);
-    const float px[3] = {0, 120 * __builtin_cosf(a0), 120 * __builtin_cosf(a1)};
-    const float py[3] = {0, 120 * __builtin_sinf(a0), 120 * __builtin_sinf(a1)};
+    const float px[3] = {0, 120 * std::cos(a0), 120 * std::cos(a1)};
+    const float py[3] = {0, 120 * std::sin(a0), 120 * std::sin(a1)};
     for (int v = 0; v < 3; ++v) {
       // Clip distance x + y - 30: the line through the panel, offset from its centre.
       glTexCoord3f((px[v] - 15) / 100, (py[v] - 15) / 100, cull);
@@ -201,6 +211,7 @@ void distance_panel(float x, float w, float h, float shift) {
   }
   glEnd();
   pUseProgram(0);
+  glDisable(GL_CLIP_DISTANCE0);
 }
 
 // Panel 4: winding and culling, in [x, x + w).
@@ -232,6 +243,14 @@ void winding_panel(float x, float w, float h, float shift) {
 }  // namespace
 
 bool breadth_setup() {
+  // GLSL 4.50 (gl_CullDistance) and separate stencil state need OpenGL 4.5; Zink gives 4.6.
+  const char* version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
+  int major = 0, minor = 0;
+  if (version == nullptr || std::sscanf(version, "%d.%d", &major, &minor) != 2 || major * 10 + minor < 45) {
+    std::fprintf(stderr, "glreflect: --scene breadth needs OpenGL 4.5 (a compatibility context); this one is %s\n",
+                 version ? version : "unknown");
+    return false;
+  }
   if (!load(&pCreateShader, "glCreateShader") || !load(&pShaderSource, "glShaderSource") ||
       !load(&pCompileShader, "glCompileShader") || !load(&pGetShaderiv, "glGetShaderiv") ||
       !load(&pGetShaderInfoLog, "glGetShaderInfoLog") || !load(&pCreateProgram, "glCreateProgram") ||
@@ -269,11 +288,9 @@ void draw_breadth(int n, int width, int height) {
   glOrtho(0, width, 0, height, 0, -1);  // window pixels, y up; z 0..1 maps to depth 0..1
   glMatrixMode(GL_MODELVIEW);
   glLoadIdentity();
-  glEnable(GL_CLIP_DISTANCE0);
   const float w = static_cast<float>(width) / 4, h = static_cast<float>(height), shift = static_cast<float>(n);
   stencil_panel(0, w, h, shift);
   bias_panel(w, w, h, shift);
   distance_panel(2 * w, w, h, shift);
   winding_panel(3 * w, w, h, shift);
-  glDisable(GL_CLIP_DISTANCE0);
 }

@@ -206,8 +206,12 @@ int main(int argc, char** argv) {
     XNextEvent(display, &e);
     if (e.type == MapNotify) break;
   }
-  glXMakeCurrent(display, window, context);
-  std::printf("glreflect: %s, %dx%d, %d frames\n", reinterpret_cast<const char*>(glGetString(GL_RENDERER)), o.width,
+  if (!glXMakeCurrent(display, window, context)) {
+    std::fprintf(stderr, "glreflect: cannot make the GLX context current\n");
+    return 1;
+  }
+  const GLubyte* renderer = glGetString(GL_RENDERER);
+  std::printf("glreflect: %s, %dx%d, %d frames\n", renderer ? reinterpret_cast<const char*>(renderer) : "?", o.width,
               o.height, o.frames);
   if (o.breadth && !breadth_setup()) return 1;
   for (int n = 0; n < o.frames; ++n) {
@@ -223,6 +227,7 @@ int main(int argc, char** argv) {
   glXMakeCurrent(display, None, nullptr);
   glXDestroyContext(display, context);
   XDestroyWindow(display, window);
+  XFreeColormap(display, wa.colormap);
   XFree(visual);
   XCloseDisplay(display);
   if (error != GL_NO_ERROR) {

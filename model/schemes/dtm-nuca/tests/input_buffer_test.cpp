@@ -90,7 +90,7 @@ TEST(InputBuffer, RoomMatchesACycleByCycleScan) {
   uint64_t now = 0;
   uint64_t checks = 0;
   for (int i = 0; i < 40000; ++i) {
-    now += rng() % 97;  // about 3.5 times round the ring in all
+    now += rng() % 97;  // about 7 times round the ring in all
     const uint64_t enter = now + rng() % 300, leave = enter + 1 + rng() % 200;
     b.hold(enter, leave);
     if (i % 8 == 0) {
