@@ -2,7 +2,7 @@
 # "Shade once, simulate many": what the configurations of `--schemes all` cost next to the
 # shading pass of the same frame, on one thread.
 #   shading: the frame's replay.render_seconds (the shading pass of that frame alone, as the
-#     replay measures it) from the database of a `--no-model` run;
+#     replay measures it) from the `--schemes all` run's database;
 #   model: wall time of `--schemes all` minus that of `--no-model` (the same frames replayed, so
 #     the capture's reading and the earlier frames' shading cancel), measured in this one run.
 # With --per-config it also times each configuration alone (its run minus --no-model's), which
@@ -17,14 +17,14 @@ trap 'rm -rf "$work"' EXIT
 now() { date +%s.%N; }
 calc() { awk "BEGIN { printf \"%.2f\", $1 }"; }
 t0=$(now)
-"$tessera" replay "$capture" --frames "$frame" --no-model --threads 1 --quiet --db "$work/shade.db" > /dev/null
+"$tessera" replay "$capture" --frames "$frame" --no-model --threads 1 --quiet > /dev/null
 t1=$(now)
-"$tessera" replay "$capture" --frames "$frame" --schemes all --threads 1 --quiet > "$work/all.txt"
+"$tessera" replay "$capture" --frames "$frame" --schemes all --threads 1 --quiet --db "$work/all.db" > "$work/all.txt"
 t2=$(now)
-shading=$("$tessera" query "$work/shade.db" \
+shading=$("$tessera" query "$work/all.db" \
   "SELECT printf('%.4f', value) FROM frame_metrics WHERE frame = $frame AND metric = 'replay.render_seconds'" --csv | tail -n +2 | head -n 1)
 configs=$(grep -c ' cycles ' "$work/all.txt" || true)
-if [ -z "$shading" ] || [ "$(calc "$shading > 0")" != 1.00 ] || [ "$configs" -eq 0 ]; then
+if [ -z "$shading" ] || [ "$(calc "($shading > 0)")" != 1.00 ] || [ "$configs" -eq 0 ]; then
   echo "$0: no shading time or no configuration for present $frame of $capture (shading '$shading', $configs configurations)" >&2
   exit 1
 fi
