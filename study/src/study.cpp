@@ -144,8 +144,9 @@ struct Order {
 };
 enum Step : size_t { kShade = 0, kCompare = 1, kProfile = 2, kIndex = 3, kModel = 4 };
 // Priorities of Task: the index and the model runs are the chain every frame waits for; the
-// comparison and the profile can wait for an idle thread (until the end of the study if need be,
-// where the last frame's model runs leave the other threads nothing else to do).
+// comparison and the profile wait until the study's thread waits for them (frame i - 3's before
+// it shades frame i) or for the end, beside the last frame's model runs, where the other threads
+// have nothing else to do.
 constexpr int kIndexFirst = 0, kModelNext = 1, kFill = 2;
 
 // What a frame's steps after its shading share: its stream (one per shading pass) and, once
@@ -159,8 +160,7 @@ struct Unit {
 struct Task {
   Order order;
   // Which ready step a free thread takes first: the index, then the model runs (each
-  // configuration's frames form a chain, the longest path of a study), then the rest, which
-  // waits for a thread nothing else wants (kFill).
+  // configuration's frames form a chain, the longest path of a study), then the rest (kFill).
   int priority = 0;
   std::vector<std::shared_ptr<Task>> after;  // done before this one starts
   std::function<void()> run;
@@ -199,7 +199,7 @@ class Study {
     } catch (...) {
       fail(Order{current_frame_, current_pass_, kShade}, std::current_exception());
     }
-    wait_for([this] { return tasks_.empty(); });
+    wait_for([this] { return tasks_.empty(); }, true);
     threads_budget_.give();
     stop_workers();
     if (failure_) std::rethrow_exception(failure_);
@@ -277,7 +277,8 @@ class Study {
   void replay_frame(size_t i, size_t end) {
     current_frame_ = i;
     current_pass_ = 0;
-    if (i >= 2) wait_for([this, i] { return frame_steps_done(i - 2); });
+    if (i >= 2) wait_for([this, i] { return chain_done(i - 2); }, false);
+    if (i >= 3) wait_for([this, i] { return frame_steps_done(i - 3); }, true);
     const capture::FrameInfo& info = reader_->frames()[i];
     const bool selected = info.present >= spec_.first && info.present <= spec_.last;
     const auto [width, height] = presented_size(*reader_, i);
@@ -301,11 +302,13 @@ class Study {
       unit->stream = shade(s, i, width, height, pi == 0, selected, f, &images);
       add_seconds(&seconds_.shading, seconds_since(t0));
       if (!selected) continue;
+      // The index first: a worker may take the first step it sees, and the index starts the
+      // chain of model runs.
+      if (!s.configs.empty()) simulate(s, unit, i, pi, end, reported);
       if (pi == 0) {
         if (images) compare(i, std::move(*images), f);
         profile(i, unit, f);
       }
-      if (!s.configs.empty()) simulate(s, unit, i, pi, end, reported);
     }
   }
 
@@ -431,7 +434,7 @@ class Study {
 
   // threads_ workers for the index and model runs, each waiting for a thread of the budget once
   // it has a step (helpers of the shading then leave between tiles), and one for the rest,
-  // which runs whatever is ready when a thread idles.
+  // which runs whatever is ready on a thread nothing else wants while the study's thread waits.
   void start_workers() {
     for (unsigned w = 0; w < threads_; ++w) workers_.emplace_back([this] { work(false); });
     workers_.emplace_back([this] { work(true); });
@@ -482,14 +485,17 @@ class Study {
       std::shared_ptr<Task> t;
       if (fill) {
         {
+          // Only while the study's thread waits for them or for the end: while it shades, a
+          // free thread is better spent on its tiles (the model runs wait for its stream), and
+          // the steps here can wait for the end, beside the last frame's model runs.
           std::unique_lock lock(mutex_);
-          changed_.wait(lock, [&] { return ready_to_fill() || stopping_; });
+          changed_.wait(lock, [&] { return (waiting_ && ready_to_fill()) || stopping_; });
           if (!ready_to_fill()) return;
         }
         threads_budget_.take_idle();
         {
           std::lock_guard lock(mutex_);
-          t = pick(true);
+          if (waiting_) t = pick(true);  // the study's thread may have gone back to shading
         }
         if (!t) {
           threads_budget_.give();
@@ -552,27 +558,34 @@ class Study {
     std::lock_guard lock(mutex_);
     return failure_ != nullptr;
   }
-  // Whether the index and model runs of frame i (and before) are done, and every step of the
-  // frame before it.
+  // Whether the index and model runs of frame i (and before) are done.
+  bool chain_done(size_t i) const {
+    return std::none_of(tasks_.begin(), tasks_.end(),
+                        [i](const auto& t) { return t->order.frame <= i && t->priority != kFill; });
+  }
+  // Whether every step of frame i (and before) is done.
   bool frame_steps_done(size_t i) const {
-    return std::none_of(tasks_.begin(), tasks_.end(), [i](const auto& t) {
-      return t->order.frame + 1 <= i || (t->order.frame == i && t->priority != kFill);
-    });
+    return std::none_of(tasks_.begin(), tasks_.end(), [i](const auto& t) { return t->order.frame <= i; });
   }
   void add_seconds(double* stage, double s) {
     std::lock_guard lock(mutex_);
     *stage += s;
   }
   // Waits, on the study's thread, until `done` holds (checked under the lock); the thread's
-  // share of the budget goes to the workers meanwhile.
+  // share of the budget goes to the workers meanwhile, to the comparison and profile too when
+  // `fill` (not while it waits for a model run: one of them started then would hold its thread
+  // past the moment the next model run could start).
   template <typename Done>
-  void wait_for(Done done) {
+  void wait_for(Done done, bool fill) {
     std::unique_lock lock(mutex_);
     if (done()) return;
+    waiting_ = fill;
     lock.unlock();
+    changed_.notify_all();
     threads_budget_.give();
     lock.lock();
     changed_.wait(lock, done);
+    waiting_ = false;
     lock.unlock();
     threads_budget_.take();
   }
@@ -602,6 +615,7 @@ class Study {
   std::exception_ptr failure_;
   Order failed_at_;
   bool stopping_ = false;
+  bool waiting_ = false;  // the study's thread waits, and the comparison and profile may run
   std::vector<std::thread> workers_;
 };
 
