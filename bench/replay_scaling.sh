@@ -8,8 +8,9 @@
 #   total    wall time of the process
 # A frame's model runs, profile and comparison run while the next frame is shaded, so stages
 # overlap: their sum exceeds the total, and a stage's speedup near 1 with a total speedup above
-# it is that overlap. Every run's summary rows (the time column aside) must be the same for every
-# thread count; a difference is printed and the script exits 1.
+# it is that overlap. Every run's summary rows (the time column aside, as printed: rounded) must
+# be the same for every thread count; a difference is printed and the script exits 1. Every
+# metric bit for bit is bench/model/results_equal.sh's check (THREADS_NEW).
 #
 # Usage: bench/replay_scaling.sh [BUILD_DIR] [THREADS...] CAPTURE...
 #   BUILD_DIR  a build folder holding bin/tessera (default build)
@@ -51,7 +52,8 @@ for capture in "$@"; do
     for ((r = 0; r < repeat; ++r)); do
       "$tessera" replay "$capture" "${args[@]}" --threads "$t" --quiet --stage-times > "$work/rows.txt" 2> "$work/err.txt" || {
         echo "$name --threads $t: tessera replay failed:"; cat "$work/err.txt"; status=1; continue 2; }
-      line=$(grep '^stage seconds:' "$work/err.txt")
+      line=$(grep '^stage seconds:' "$work/err.txt") || {
+        echo "$name --threads $t: no stage seconds line (a build without --stage-times?)"; status=1; continue 2; }
       # shading, index + model, profile + compare + database, total
       stages=$(awk '{for (i = 3; i < NF; i += 2) v[$i] = $(i + 1);
                      printf "%s %s %s %s", v["shading"], v["index"] + v["model"],

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -197,7 +198,7 @@ class Study {
     try {
       for (size_t i = 0; i < end && !failed(); ++i) replay_frame(i, end);
     } catch (...) {
-      fail(Order{current_frame_, current_pass_, kShade}, std::current_exception());
+      fail(Order{current_frame_, current_pass_, current_step_}, std::current_exception());
     }
     wait_for([this] { return tasks_.empty(); }, true);
     threads_budget_.give();
@@ -293,6 +294,7 @@ class Study {
     const size_t reported = outcomes_.size() - 1;  // f's index among the reported frames
     for (size_t pi = 0; pi < shading_.size() && !failed(); ++pi) {
       current_pass_ = pi;
+      current_step_ = kShade;
       ShadingPass& s = *shading_[pi];
       sink_.progress(i, end, "frame " + std::to_string(f->present) + ": shading " + std::to_string(s.tile_width) + "x" +
                                  std::to_string(s.tile_height));
@@ -302,13 +304,17 @@ class Study {
       unit->stream = shade(s, i, width, height, pi == 0, selected, f, &images);
       add_seconds(&seconds_.shading, seconds_since(t0));
       if (!selected) continue;
-      // The index first: a worker may take the first step it sees, and the index starts the
-      // chain of model runs.
-      if (!s.configs.empty()) simulate(s, unit, i, pi, end, reported);
+      // In the order the steps would run one after the other (Order): the comparison and the
+      // profile, then the index and the model runs. A worker takes the ready step of the highest
+      // priority whatever the order they came in (the index first), and an error the study's
+      // thread meets from here on (the sink's progress line, an allocation) is placed after the
+      // comparison it has queued, as it came after the images were handed over.
       if (pi == 0) {
         if (images) compare(i, std::move(*images), f);
         profile(i, unit, f);
       }
+      current_step_ = kIndex;
+      if (!s.configs.empty()) simulate(s, unit, i, pi, end, reported);
     }
   }
 
@@ -354,6 +360,12 @@ class Study {
     t->order = {i, 0, kCompare};
     t->priority = kFill;
     if (last_compare_) t->after.push_back(last_compare_);
+    // One after the other, frame i's images are handed over after frame i - 1's model runs: if
+    // one of those fails, the images of frame i must not be written (they would come after the
+    // error the study reports). last_model_ holds frame i - 1's runs until simulate() of frame i.
+    for (const std::shared_ptr<Task>& m : last_model_) {
+      if (m) t->after.push_back(m);
+    }
     t->seconds = &seconds_.compare;
     t->run = [this, pair, f] {
       f->psnr_db = image::psnr_rgb(pair->replayed.data(), pair->presented.data(),
@@ -432,12 +444,21 @@ class Study {
 
   // --- the worker threads -------------------------------------------------------------------
 
-  // threads_ workers for the index and model runs, each waiting for a thread of the budget once
-  // it has a step (helpers of the shading then leave between tiles), and one for the rest,
-  // which runs whatever is ready on a thread nothing else wants while the study's thread waits.
+  // Workers for the index and model runs, each waiting for a thread of the budget once it has a
+  // step (helpers of the shading then leave between tiles): as many as the budget's threads, but
+  // no more than can be busy at once (every configuration's run of a frame and the next index).
+  // And one for the rest, which runs whatever is ready on a thread nothing else wants while the
+  // study's thread waits. A worker the system will not start (a process or cgroup limit on
+  // threads) is done without: if one is missing, the study's thread also runs ready steps
+  // whenever it waits, so no step is left without a thread.
   void start_workers() {
-    for (unsigned w = 0; w < threads_; ++w) workers_.emplace_back([this] { work(false); });
-    workers_.emplace_back([this] { work(true); });
+    const size_t wanted = std::min<size_t>(threads_, models_.size() + 1);
+    try {
+      for (size_t w = 0; w < wanted; ++w) workers_.emplace_back([this] { work(false); });
+      workers_.emplace_back([this] { work(true); });
+    } catch (const std::system_error&) {
+      inline_steps_ = true;
+    }
   }
 
   void stop_workers() {
@@ -509,25 +530,31 @@ class Study {
         }
         threads_budget_.take();
       }
-      const auto t0 = Clock::now();
-      std::exception_ptr error;
-      try {
-        t->run();
-      } catch (...) {
-        error = std::current_exception();
-      }
-      const double took = seconds_since(t0);
-      threads_budget_.give();
-      t->run = nullptr;  // what it holds (the frame's stream) goes now
-      {
-        std::lock_guard lock(mutex_);
-        *t->seconds += took;
-        if (error) fail_locked(t->order, error);
-        t->done = true;
-        tasks_.erase(std::find(tasks_.begin(), tasks_.end(), t));
-      }
-      changed_.notify_all();
+      execute(t, true);
     }
+  }
+
+  // Runs a claimed step and retires it; with give_thread, gives the budget's thread back before
+  // the step is seen done (a worker's thread; the study's thread keeps its own).
+  void execute(const std::shared_ptr<Task>& t, bool give_thread = false) {
+    const auto t0 = Clock::now();
+    std::exception_ptr error;
+    try {
+      t->run();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    const double took = seconds_since(t0);
+    if (give_thread) threads_budget_.give();
+    t->run = nullptr;  // what it holds (the frame's stream) goes now
+    {
+      std::lock_guard lock(mutex_);
+      *t->seconds += took;
+      if (error) fail_locked(t->order, error);
+      t->done = true;
+      tasks_.erase(std::find(tasks_.begin(), tasks_.end(), t));
+    }
+    changed_.notify_all();
   }
 
   // Whether a step is ready (under the lock; drops the steps after a failure as pick() does).
@@ -579,6 +606,21 @@ class Study {
   void wait_for(Done done, bool fill) {
     std::unique_lock lock(mutex_);
     if (done()) return;
+    if (inline_steps_) {
+      // Not every worker could be started: run ready steps here, on the budget thread the
+      // study's thread holds, until `done` holds (a worker that did start may run some too).
+      while (!done()) {
+        std::shared_ptr<Task> t = pick(true);
+        if (!t) {
+          changed_.wait(lock);
+          continue;
+        }
+        lock.unlock();
+        execute(t);
+        lock.lock();
+      }
+      return;
+    }
     waiting_ = fill;
     lock.unlock();
     changed_.notify_all();
@@ -605,7 +647,7 @@ class Study {
   StudyResults results_;
   std::deque<FrameOutcome> outcomes_;  // the reported frames (stable while steps fill them)
   StageSeconds seconds_;
-  size_t current_frame_ = 0, current_pass_ = 0;
+  size_t current_frame_ = 0, current_pass_ = 0, current_step_ = kShade;  // where the study's thread is
 
   std::mutex mutex_;
   std::condition_variable changed_;  // a step submitted or done, a failure, stopping
@@ -616,6 +658,7 @@ class Study {
   Order failed_at_;
   bool stopping_ = false;
   bool waiting_ = false;  // the study's thread waits, and the comparison and profile may run
+  bool inline_steps_ = false;  // a worker could not be started: the study's thread runs steps too
   std::vector<std::thread> workers_;
 };
 

@@ -169,7 +169,9 @@ TEST(TileParallel, HelpersFromASharedBudgetGiveTheSerialResult) {
     done = true;
     other.join();
     budget.give();
-    EXPECT_TRUE(budget.try_take());  // every helper gave its thread back
+    // Every helper gave its thread back: all `threads` can be taken again, and no more.
+    for (uint32_t t = 0; t < threads; ++t) EXPECT_TRUE(budget.try_take()) << t;
+    EXPECT_FALSE(budget.try_take());
   }
   // A budget with no thread to spare: the calling thread renders every tile.
   ThreadBudget alone(1);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include <stdexcept>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <sys/wait.h>
 #include <tuple>
 #include <utility>
@@ -234,6 +236,64 @@ TEST(Study, AnErrorAfterAFramesShadingIsTheFirstInFrameOrderWhateverTheThreads) 
       EXPECT_EQ(sink.presents, upto);  // in frame order, none after the error
       EXPECT_EQ(sink.finished_calls, 0);
     }
+  }
+}
+
+// Two errors, the later one in frame order met first in time: the sink's progress line for the
+// fourth frame's shading fails at once, while handing over the second frame's images (queued
+// behind the first frame's model runs, run while the study's thread waits) sleeps and then
+// fails. One after the other the second frame's images come first, so theirs is the error.
+class TwoErrorSink final : public Sink {
+ public:
+  void progress(size_t, size_t, std::string_view what) override {
+    if (what.rfind("frame 4: shading", 0) == 0) throw std::runtime_error("progress refused frame 4");
+  }
+  void images(uint32_t present, uint32_t, uint32_t, std::span<const uint8_t>, std::span<const uint8_t>) override {
+    presents.push_back(present);
+    if (present == 2) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      throw std::runtime_error("sink refused frame 2");
+    }
+  }
+  std::vector<uint32_t> presents;
+};
+
+TEST(Study, TheFirstErrorInFrameOrderWinsOverAnEarlierOneInTime) {
+  CaptureBuilder b;
+  write_capture(b, 4);
+  for (unsigned threads : {1u, 2u, 4u}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    StudySpec spec;
+    spec.threads = threads;
+    spec.configurations = {model::parse_configuration("mobile4")};
+    TwoErrorSink sink;
+    try {
+      (void)run_study(b.path(), spec, sink);
+      FAIL() << "no error";
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()), "sink refused frame 2");
+    }
+    EXPECT_EQ(sink.presents, (std::vector<uint32_t>{1, 2}));
+  }
+}
+
+// More threads than the system gives (a thread limit): the study still runs, on the workers it
+// needs (every configuration's run and the index), not one per --threads.
+TEST(Study, AHugeThreadCountRunsAsTheSerialStudy) {
+  CaptureBuilder b;
+  write_capture(b, 2);
+  StudySpec spec;
+  spec.configurations = {model::parse_configuration("mobile4")};
+  spec.threads = 1;
+  RecordingSink one;
+  const StudyResults a = run_study(b.path(), spec, one);
+  spec.threads = 100000;
+  RecordingSink many;
+  const StudyResults c = run_study(b.path(), spec, many);
+  ASSERT_EQ(a.runs.size(), c.runs.size());
+  ASSERT_EQ(a.runs[0].frames.size(), c.runs[0].frames.size());
+  for (size_t f = 0; f < a.runs[0].frames.size(); ++f) {
+    EXPECT_EQ(a.runs[0].frames[f].second.cycles, c.runs[0].frames[f].second.cycles);
   }
 }
 

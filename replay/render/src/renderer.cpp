@@ -403,7 +403,7 @@ uint32_t Renderer::Impl::render_tiles_parallel(const frontend::RenderPassInstanc
     running[w] = true;
     try {
       pool[w] = std::thread(work, w);
-    } catch (const std::system_error&) {
+    } catch (...) {  // std::system_error, or bad_alloc copying the work: the caller gives the thread back
       running[w] = false;
       can_start = false;
     }

@@ -75,7 +75,7 @@ struct ConfigurationRun {
 // overlap and their sum exceeds the wall time; with more threads a stage's own seconds stay
 // about the same (shading drops as its tiles spread), and the wall time shows the overlap.
 struct StageSeconds {
-  double shading = 0;  // front end and renderer on the study's thread, tile helpers included
+  double shading = 0;  // front end and renderer: the study's thread's wall time while it shades (its tile helpers run within it)
   double index = 0;    // model::IndexedFrame::build, once per frame and tile size
   double model = 0;    // the configurations' model runs
   double profile = 0;  // the workload profile (stream::profile_frame)
