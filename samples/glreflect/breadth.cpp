@@ -69,19 +69,23 @@ const char* kFragment = R"(#version 450 compatibility
 void main() { gl_FragColor = gl_Color; }
 )";
 
+// Whether a shader's or program's `status` is set; if not, prints its info log.
+template <class GetIv, class GetLog>
+bool succeeded(GLuint object, GLenum status, GetIv get_iv, GetLog get_log, const char* what) {
+  GLint ok = 0;
+  get_iv(object, status, &ok);
+  if (ok) return true;
+  char log[1024] = {};
+  get_log(object, sizeof log, nullptr, log);
+  std::fprintf(stderr, "glreflect: %s: %s\n", what, log);
+  return false;
+}
+
 GLuint compile(GLenum stage, const char* source) {
   const GLuint s = pCreateShader(stage);
   pShaderSource(s, 1, &source, nullptr);
   pCompileShader(s);
-  GLint ok = 0;
-  pGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    char log[1024] = {};
-    pGetShaderInfoLog(s, sizeof log, nullptr, log);
-    std::fprintf(stderr, "glreflect: shader: %s\n", log);
-    return 0;
-  }
-  return s;
+  return succeeded(s, GL_COMPILE_STATUS, pGetShaderiv, pGetShaderInfoLog, "shader") ? s : 0;
 }
 
 void rect(float x0, float y0, float x1, float y1, float z = 0.5f) {
@@ -105,21 +109,20 @@ void stencil_panel(float x, float w, float h, float shift) {
   pStencilFuncSeparate(GL_BACK, GL_ALWAYS, 0, 0xff);
   pStencilOpSeparate(GL_BACK, GL_KEEP, GL_KEEP, GL_DECR_WRAP);
   pStencilMaskSeparate(GL_FRONT_AND_BACK, 0xff);
+  const auto triangle = [](float ax, float ay, float bx, float by, float cx, float cy) {
+    glBegin(GL_TRIANGLES);
+    glVertex2f(ax, ay);
+    glVertex2f(bx, by);
+    glVertex2f(cx, cy);
+    glEnd();
+  };
   for (int k = 0; k < 3; ++k) {  // three overlapping front-facing triangles
     const float ox = x + 20 + shift + k * 40, oy = 40.0f + k * 30;
-    glBegin(GL_TRIANGLES);
-    glVertex2f(ox, oy);
-    glVertex2f(ox + 150, oy + 20);
-    glVertex2f(ox + 40, oy + 170);
-    glEnd();
+    triangle(ox, oy, ox + 150, oy + 20, ox + 40, oy + 170);
   }
   for (int k = 0; k < 2; ++k) {  // two back-facing (clockwise) triangles over them
     const float ox = x + 60 + shift + k * 50, oy = 120.0f + k * 60;
-    glBegin(GL_TRIANGLES);
-    glVertex2f(ox, oy);
-    glVertex2f(ox + 40, oy + 140);
-    glVertex2f(ox + 150, oy + 10);
-    glEnd();
+    triangle(ox, oy, ox + 40, oy + 140, ox + 150, oy + 10);
   }
   // INVERT under a write mask of 0xf0 on front faces, REPLACE with reference 0x40 under a write
   // mask of 0x7f on back faces, each tested against its own reference and compare mask.
@@ -266,15 +269,7 @@ bool breadth_setup() {
   pAttachShader(program, vs);
   pAttachShader(program, fs);
   pLinkProgram(program);
-  GLint ok = 0;
-  pGetProgramiv(program, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    char log[1024] = {};
-    pGetProgramInfoLog(program, sizeof log, nullptr, log);
-    std::fprintf(stderr, "glreflect: program: %s\n", log);
-    return false;
-  }
-  return true;
+  return succeeded(program, GL_LINK_STATUS, pGetProgramiv, pGetProgramInfoLog, "program");
 }
 
 void draw_breadth(int n, int width, int height) {
