@@ -12,6 +12,10 @@
 
 namespace tessera::render {
 
+// The shader batch's clip and cull distances are copied into ClipVertex::distances below: the
+// limit the shader loader enforces must be the room the clipper has.
+static_assert(shader::kMaxClipCullDistances == pipeline::kMaxClipCullDistances);
+
 namespace {
 
 // One vertex shader input location fed by a vertex attribute (Vulkan spec "Vertex Input
