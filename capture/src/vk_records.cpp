@@ -22,6 +22,7 @@ const char* vk_record_kind_name(uint32_t kind) {
     case VkRecordKind::kFrameBoundary: return "frame_boundary";
     case VkRecordKind::kRenderTargetContents: return "render_target_contents";
     case VkRecordKind::kFormatProperties: return "format_properties";
+    case VkRecordKind::kRenderPassContents: return "render_pass_contents";
     case VkRecordKind::kSubmit: return "submit";
     case VkRecordKind::kCommandBuffer: return "command_buffer";
     case VkRecordKind::kCmdBeginRenderPass: return "cmd_begin_render_pass";

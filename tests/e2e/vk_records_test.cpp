@@ -46,6 +46,7 @@ using AllKinds = ::testing::Types<
     PipelineLayoutRecord, RenderPassRecord, FramebufferRecord, GraphicsPipelineRecord,
     ComputePipelineRecord, DescriptorSetAllocRecord, DescriptorUpdateRecord, MemoryAllocRecord,
     MemoryBindRecord, MemoryContentsRecord, FrameBoundaryRecord, RenderTargetContentsRecord, FormatPropertiesRecord,
+    RenderPassContentsRecord,
     SubmitRecord,
     CommandBufferRecord, CmdBeginRenderPassRecord, CmdNextSubpassRecord, CmdEndRenderPassRecord,
     CmdBeginRenderingRecord, CmdEndRenderingRecord, CmdBindPipelineRecord,
@@ -135,7 +136,7 @@ TEST(VkRecords, KindNamesAreUniqueAndOutsideTheBaseRange) {
       EXPECT_STREQ(record_kind_name(k), n) << "kind 0x" << std::hex << k << " clashes";
     }
   }
-  EXPECT_EQ(known, 47);
+  EXPECT_EQ(known, 48);
   EXPECT_EQ(vk_record_kind_name(0x0100), nullptr);
 }
 

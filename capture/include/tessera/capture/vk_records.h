@@ -44,6 +44,7 @@ enum class VkRecordKind : uint32_t {
   kFrameBoundary = 0x030f,
   kRenderTargetContents = 0x0310,
   kFormatProperties = 0x0311,
+  kRenderPassContents = 0x0312,
   // Commands, in execution order within a frame.
   kSubmit = 0x0400,
   kCommandBuffer = 0x0401,
@@ -435,6 +436,29 @@ struct RenderTargetContentsRecord {
   Hash128 contents;
   TESSERA_RECORD_FIELDS(RenderTargetContentsRecord, present, image, format, width, height, depth,
                     mip_levels, array_layers, layout, subresources, contents);
+};
+
+// One attachment of one render pass instance as the captured device left it at the instance's
+// end (vkCmdEndRenderPass / vkCmdEndRendering), written only when the capture reads passes back
+// (`tessera capture --readback passes`), so a replay can be compared pass by pass.
+// `pass` counts the frame's render pass instances in execution order from 0, both kinds, as
+// replay hands them to its renderer (FrameResult::passes). `attachment` is the render pass's
+// attachment index; for dynamic rendering, colour attachment i is i and the depth/stencil
+// attachment is colorAttachmentCount. A multisampled attachment is read through its resolve
+// attachment, if it has one (`resolved` = 1), and is otherwise not read. One record per aspect
+// (VK_IMAGE_ASPECT_COLOR/DEPTH/STENCIL_BIT): the mip level and array layer the attachment's view
+// rendered, width x height texels of `format` tightly packed as vkCmdCopyImageToBuffer writes
+// them with bufferRowLength 0 (a depth/stencil aspect in its copy format), in blob `contents`.
+struct RenderPassContentsRecord {
+  static constexpr VkRecordKind kKind = VkRecordKind::kRenderPassContents;
+  uint32_t present = 0, pass = 0, attachment = 0, resolved = 0;
+  uint64_t image = 0;
+  uint32_t format = 0, width = 0, height = 0, mip = 0, layer = 0;
+  uint32_t aspect = 0;  // VkImageAspectFlagBits
+  uint32_t layout = 0;  // VkImageLayout the attachment ended the instance in
+  Hash128 contents;
+  TESSERA_RECORD_FIELDS(RenderPassContentsRecord, present, pass, attachment, resolved, image, format,
+                        width, height, mip, layer, aspect, layout, contents);
 };
 
 // vkGetPhysicalDeviceFormatProperties of every core format the device supports in any way
