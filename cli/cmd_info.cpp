@@ -35,9 +35,9 @@ std::string human_bytes(uint64_t n) {
 // host-visible, an image's readback equals its memory snapshot): the kind listed first here
 // wins, so replay inputs come before frame outputs and a blob counted as an output is one that
 // replay never reads.
-enum class BlobKind { kTextures, kBuffers, kShaders, kPresentedImages, kRenderTargets, kUnreferenced };
+enum class BlobKind { kTextures, kBuffers, kShaders, kPresentedImages, kRenderTargets, kPassContents, kUnreferenced };
 constexpr const char* kBlobKindNames[] = {"textures", "buffers", "shaders", "presented images",
-                                          "render-target contents", "unreferenced"};
+                                          "render-target contents", "render-pass contents", "unreferenced"};
 
 std::unordered_map<capture::Hash128, BlobKind> classify_blobs(const capture::CaptureReader& reader,
                                                               std::string* error) {
@@ -68,6 +68,9 @@ std::unordered_map<capture::Hash128, BlobKind> classify_blobs(const capture::Cap
         break;
       case static_cast<uint32_t>(VkRecordKind::kRenderTargetContents):
         if (auto r = capture::decode_record<capture::RenderTargetContentsRecord>(body)) note(r->contents, BlobKind::kRenderTargets);
+        break;
+      case static_cast<uint32_t>(VkRecordKind::kRenderPassContents):
+        if (auto r = capture::decode_record<capture::RenderPassContentsRecord>(body)) note(r->contents, BlobKind::kPassContents);
         break;
       default:
         break;
@@ -115,8 +118,9 @@ bool print_storage(const capture::CaptureReader& reader) {
   for (size_t i = 0; i < kKinds; ++i) row(kBlobKindNames[i], per_kind[i].count, per_kind[i].raw_bytes, per_kind[i].stored_bytes);
   std::printf("  %-26s %10s %14s %14.0f\n", "headers, index, footer", "", "", b.overhead_bytes);
   const double outputs = per_kind[static_cast<size_t>(BlobKind::kPresentedImages)].stored_bytes +
-                         per_kind[static_cast<size_t>(BlobKind::kRenderTargets)].stored_bytes;
-  std::printf("without outputs %.0f bytes (file less presented images and render-target contents)\n",
+                         per_kind[static_cast<size_t>(BlobKind::kRenderTargets)].stored_bytes +
+                         per_kind[static_cast<size_t>(BlobKind::kPassContents)].stored_bytes;
+  std::printf("without outputs %.0f bytes (file less presented images, render-target and render-pass contents)\n",
               static_cast<double>(reader.summary().file_bytes) - outputs);
   return true;
 }
