@@ -1,13 +1,16 @@
 // tessera info FILE: what a capture holds, read through its trailer (or recovered without it).
+#include <cstdint>
 #include <cstdio>
 #include <iterator>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "commands.h"
 #include "tessera/capture/reader.h"
 #include "tessera/capture/records.h"
 #include "tessera/capture/vk_records.h"
+#include "tessera/capture/warnings.h"
 
 namespace tessera::cli {
 namespace {
@@ -178,15 +181,19 @@ int run_info(const InfoOptions& opt) {
           if (auto rec = capture::decode_record<capture::HiddenExtensionRecord>(body)) {
             hidden += (hidden.empty() ? "" : " ") + rec->name;
           }
-        } else if (kind == static_cast<uint32_t>(capture::RecordKind::kWarning)) {
-          if (auto rec = capture::decode_record<capture::WarningRecord>(body)) {
-            std::printf("warning         %s\n", rec->text.c_str());
-          }
         }
         return true;
       },
       &read_error);
   if (!hidden.empty()) std::printf("hidden from app %s\n", hidden.c_str());
+  // Every warning, those written while a frame was captured with the frame's present number.
+  std::vector<capture::CaptureWarning> warnings;
+  if (read_error.empty() && capture::read_warnings(*reader, 0, UINT32_MAX, &warnings, &read_error)) {
+    for (const capture::CaptureWarning& w : warnings) {
+      if (w.present != 0) std::printf("warning         frame %u: %s\n", w.present, w.text.c_str());
+      else std::printf("warning         %s\n", w.text.c_str());
+    }
+  }
   if (!read_error.empty()) {
     std::fprintf(stderr, "tessera info: %s\n", read_error.c_str());
     return 1;

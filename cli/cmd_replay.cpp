@@ -21,6 +21,7 @@
 #include "png_writer.h"
 #include "results_db.h"
 #include "tessera/capture/frame_range.h"
+#include "tessera/capture/warnings.h"
 #include "tessera/frontend/memory_budget.h"
 #include "tessera/model/configuration.h"
 #include "tessera/model/timeline.h"
@@ -133,6 +134,22 @@ class ReplaySink final : public study::Sink {
   Progress progress_;
 };
 
+// Below this PSNR against the presented image a frame is wrong enough that a reader of its
+// metrics must be told: the access stream the model saw is not the frame the driver drew. The
+// suite's frames are at 41-88 dB; real differences in a frame (a missing object, text, a
+// reflection) measured 14-22 dB, and sub-pixel differences in sampling 32-40 dB.
+constexpr double kWarnBelowDb = 30.0;
+
+void warn_low_psnr(const std::string& file, const study::StudyResults& r) {
+  for (const study::FrameOutcome& f : r.frames) {
+    if (!f.psnr_db || *f.psnr_db >= kWarnBelowDb) continue;
+    std::fprintf(stderr,
+                 "tessera replay: warning: %s: frame %u is %.2f dB from the presented image (below %.0f dB); the "
+                 "first render pass that differs: tessera diff %s --frame %u\n",
+                 file.c_str(), f.present, *f.psnr_db, kWarnBelowDb, file.c_str(), f.present);
+  }
+}
+
 void print_summary(const study::StudyResults& r) {
   std::printf("%-7s %6s %6s %8s %10s %10s %8s  %s\n", "present", "passes", "draws", "skipped",
               "quads", "fragments", "time s", "PSNR vs presented");
@@ -216,11 +233,29 @@ int run_replay(const ReplayOptions& opt) {
     timeline = std::make_unique<model::Timeline>(opt.trace_bin);
     spec.timeline = timeline.get();
   }
+  {
+    // What the layer could not record faithfully, in the frames this replay reads (every frame up
+    // to the last reported one replays): before the results, which it may explain.
+    std::vector<capture::CaptureWarning> warnings;
+    std::string error;
+    if (!capture::read_warnings(session->reader(), 0, spec.last, &warnings, &error)) {
+      std::fprintf(stderr, "tessera replay: %s\n", error.c_str());
+      return 1;
+    }
+    for (const capture::CaptureWarning& w : warnings) {
+      if (w.present != 0)
+        std::fprintf(stderr, "tessera replay: %s: capture warning, frame %u: %s\n", opt.file.c_str(), w.present,
+                     w.text.c_str());
+      else
+        std::fprintf(stderr, "tessera replay: %s: capture warning: %s\n", opt.file.c_str(), w.text.c_str());
+    }
+  }
   ReplaySink sink(opt);
   const auto started = std::chrono::steady_clock::now();
   try {
     const study::StudyResults results = session->run(spec, sink);
     print_summary(results);
+    warn_low_psnr(opt.file, results);
     if (opt.stage_times) {
       // On stderr, so the summary on stdout stays the same; bench/replay_scaling.sh reads it.
       const study::StageSeconds& t = results.seconds;

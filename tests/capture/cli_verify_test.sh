@@ -58,6 +58,19 @@ if [ "$textures" != "2 $((2 * (24 + 5460)))" ] || [ -z "$presented" ] ||
 else
   echo "ok   info storage by blob kind"
 fi
+# Warnings: the synthetic scene writes one in frame 1; info and replay print its text and frame.
+if ! grep -qxF 'warning         frame 1: synthetic scene: no real draw was recorded' <<<"$out"; then
+  echo "FAIL info warning: $out"; fail=1
+else
+  echo "ok   info prints the frame's warning"
+fi
+err=$("$tessera" replay "$dir/good.tcap" --no-model --quiet 2>&1 >/dev/null)
+if [ "$(grep -cF 'capture warning' <<<"$err")" -ne 1 ] ||
+   ! grep -qxF "tessera replay: $dir/good.tcap: capture warning, frame 1: synthetic scene: no real draw was recorded" <<<"$err"; then
+  echo "FAIL replay warning: $err"; fail=1
+else
+  echo "ok   replay prints the capture's warning"
+fi
 err=$("$tessera" info "$dir/magic.tcap" 2>&1 >/dev/null); rc=$?
 if [ "$rc" -eq 0 ] || [[ "$err" != *"wrong magic"* ]]; then echo "FAIL info magic: $err"; fail=1; else echo "ok   info magic"; fi
 exit $fail

@@ -12,6 +12,7 @@
 #include "scene.h"
 #include "tessera/capture/reader.h"
 #include "tessera/capture/vk_records.h"
+#include "tessera/capture/warnings.h"
 #include "tessera/capture/writer.h"
 #include "test_util.h"
 
@@ -127,6 +128,53 @@ TEST_P(RandomAccess, AnyFrameInAnyOrder) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Levels, RandomAccess, ::testing::Values(0, 1, 5));
+
+TEST(WriterReader, WarningsOutsideFramesFirstThenThoseOfTheFramesAsked) {
+  TempPath path("warnings.tcap");
+  auto w = CaptureWriter::open(path.str(), {}, nullptr);
+  ASSERT_TRUE(w);
+  w->write(WarningRecord{"global one"});
+  for (uint32_t present = 3; present <= 5; ++present) {
+    w->begin_frame(present);
+    w->write(WarningRecord{"in " + std::to_string(present)});
+    w->write(CmdExecuteCommandsRecord{{0x10}});
+    if (present == 4) w->write(WarningRecord{"second in 4"});
+    w->flush_frame();
+  }
+  w->write(WarningRecord{"global two"});  // after the frames, still outside every frame
+  ASSERT_TRUE(w->close());
+  std::string error;
+  auto r = CaptureReader::open(path.str(), &error);
+  ASSERT_TRUE(r) << error;
+  std::vector<CaptureWarning> got;
+  ASSERT_TRUE(read_warnings(*r, 4, 4, &got, &error)) << error;
+  std::vector<std::pair<uint32_t, std::string>> seen;
+  for (const auto& x : got) seen.emplace_back(x.present, x.text);
+  EXPECT_EQ(seen, (std::vector<std::pair<uint32_t, std::string>>{
+                      {0, "global one"}, {0, "global two"}, {4, "in 4"}, {4, "second in 4"}}));
+  got.clear();
+  ASSERT_TRUE(read_warnings(*r, 0, UINT32_MAX, &got, &error)) << error;
+  EXPECT_EQ(got.size(), 6u);
+  EXPECT_EQ(got.back().present, 5u);
+  EXPECT_EQ(got.back().text, "in 5");
+}
+
+TEST(WriterReader, AWarningThatDoesNotDecodeIsAnErrorNamingTheFrame) {
+  TempPath path("bad-warning.tcap");
+  auto w = CaptureWriter::open(path.str(), {}, nullptr);
+  ASSERT_TRUE(w);
+  w->begin_frame(2);
+  const std::byte truncated[] = {std::byte{9}, std::byte{'a'}};  // a 9-byte string of 1 byte
+  w->write_record(static_cast<uint32_t>(RecordKind::kWarning), truncated);
+  w->flush_frame();
+  ASSERT_TRUE(w->close());
+  std::string error;
+  auto r = CaptureReader::open(path.str(), &error);
+  ASSERT_TRUE(r) << error;
+  std::vector<CaptureWarning> got;
+  EXPECT_FALSE(read_warnings(*r, 0, UINT32_MAX, &got, &error));
+  EXPECT_EQ(error, path.str() + ": frame 2: warning record does not decode");
+}
 
 TEST(WriterReader, SameBlobStoredOnceAcrossFrames) {
   TempPath path("d.tcap");
