@@ -416,5 +416,68 @@ TEST(FrontendTransfer, StateCarriesOverFramesAndThePresentedImageIsReported) {
   EXPECT_EQ(r0.skipped.total() + r1.skipped.total(), 0u) << reasons(r0) << reasons(r1);
 }
 
+// `tessera capture --readback passes` writes each pass's attachments as the captured device left
+// them; the replay hands them on in file order, in the frame they belong to, and skips nothing.
+TEST(FrontendTransfer, PassContentsAreCollectedPerFrameInFileOrder) {
+  CaptureBuilder b;
+  Scene s;
+  s.write(b);
+  b.begin_frame(1);
+  b.cmd(Scene::begin_pass());
+  b.cmd(cap::CmdEndRenderPassRecord{});
+  b.cmd(Scene::begin_pass());
+  b.cmd(cap::CmdEndRenderPassRecord{});
+  b.submit();
+  cap::RenderPassContentsRecord first;
+  first.present = 1;
+  first.pass = 0;
+  first.image = Scene::kTarget;
+  first.format = VK_FORMAT_R8G8B8A8_UNORM;
+  first.width = first.height = 4;
+  first.aspect = VK_IMAGE_ASPECT_COLOR_BIT;
+  first.layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  first.contents = b.blob(std::vector<uint8_t>(64, 7));
+  cap::RenderPassContentsRecord second = first;
+  second.pass = 1;
+  second.contents = b.blob(std::vector<uint8_t>(64, 9));
+  b.object(first);
+  b.object(second);
+  b.end_frame();
+  b.begin_frame(2);
+  b.end_frame();
+  auto reader = b.finish();
+  std::string error;
+  auto replay = CaptureReplay::open(*reader, &error);
+  ASSERT_NE(replay, nullptr) << error;
+  RecordingRenderer renderer;
+  FrameResult r0, r1;
+  ASSERT_TRUE(replay->replay_frame(0, renderer, &r0, &error)) << error;
+  EXPECT_EQ(r0.passes, 2u);
+  ASSERT_EQ(r0.pass_contents.size(), 2u);
+  EXPECT_EQ(r0.pass_contents[0], first);
+  EXPECT_EQ(r0.pass_contents[1], second);
+  EXPECT_TRUE(r0.render_targets.empty());
+  EXPECT_EQ(r0.skipped.total(), 0u) << reasons(r0);
+  ASSERT_TRUE(replay->replay_frame(1, renderer, &r1, &error)) << error;
+  EXPECT_TRUE(r1.pass_contents.empty());
+}
+
+TEST(FrontendTransfer, DamagedPassContentsStopTheReplayWithOneLine) {
+  CaptureBuilder b;
+  Scene s;
+  s.write(b);
+  b.begin_frame(1);
+  b.raw(cap::kind_of<cap::RenderPassContentsRecord>(), {std::byte{1}, std::byte{2}});  // cut short
+  b.end_frame();
+  auto reader = b.finish();
+  std::string error;
+  auto replay = CaptureReplay::open(*reader, &error);
+  ASSERT_NE(replay, nullptr) << error;
+  RecordingRenderer renderer;
+  FrameResult result;
+  EXPECT_FALSE(replay->replay_frame(0, renderer, &result, &error));
+  EXPECT_EQ(error, b.path() + ": frame 1: render_pass_contents record does not decode");
+}
+
 }  // namespace
 }  // namespace tessera::frontend::testing

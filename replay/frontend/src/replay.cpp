@@ -162,6 +162,14 @@ bool CaptureReplay::replay_records(size_t index, PassRenderer& renderer, FrameRe
           } else {
             result->render_targets.push_back(std::move(*rec));
           }
+        } else if (kind == cap::kind_of<cap::RenderPassContentsRecord>()) {
+          auto rec = cap::decode_record<cap::RenderPassContentsRecord>(body);
+          if (!rec) {
+            problem = "render_pass_contents record does not decode";
+            ok = false;
+          } else {
+            result->pass_contents.push_back(std::move(*rec));
+          }
         } else if (cap::record_kind_name(kind) == nullptr) {
           result->skipped.add("record: unknown kind " + std::to_string(kind));
         } else {

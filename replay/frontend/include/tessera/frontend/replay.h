@@ -39,6 +39,11 @@ struct FrameResult {
   // The render targets as the frame ended on the captured device, for pass-by-pass checks of
   // the replay (subresource layout as in ImageRecord; bytes through CaptureReader::blob).
   std::vector<capture::RenderTargetContentsRecord> render_targets;
+  // Each attachment of each render pass instance as the captured device left it at the
+  // instance's end (`tessera capture --readback passes`), in file order; `pass` numbers the
+  // instances as `passes` counts them, so it matches RenderPassInstance::index. Compared pass by
+  // pass by `tessera diff` (bytes through CaptureReader::blob).
+  std::vector<capture::RenderPassContentsRecord> pass_contents;
   // The image the frame's last render pass instance wrote as its first colour attachment (its
   // resolve target when it resolves); 0 when the frame drew nothing. A frame without a presented
   // image (captured at submit boundaries) is compared through it.
