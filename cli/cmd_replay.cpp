@@ -161,6 +161,8 @@ void print_summary(const study::StudyResults& r) {
                 psnr_text(f).c_str());
     for (const auto& [reason, count] : f.skips.reasons)
       std::printf("        skipped %llu: %s\n", static_cast<unsigned long long>(count), reason.c_str());
+    for (const auto& [reason, count] : f.skips.approximations)
+      std::printf("        approximated %llu: %s\n", static_cast<unsigned long long>(count), reason.c_str());
   }
   for (const study::ConfigurationRun& run : r.runs) {
     for (const auto& [index, results] : run.frames) {

@@ -19,6 +19,7 @@ std::vector<std::pair<std::string, double>> replay_metrics(const FrameOutcome& f
       {"replay.draws_submitted", static_cast<double>(f.draws)},
       {"replay.passes", static_cast<double>(f.passes)},
       {"replay.skipped", static_cast<double>(f.skipped)},
+      {"replay.approximated", static_cast<double>(f.approximated)},
       {"replay.stream_bytes", static_cast<double>(f.stream_bytes)},
       {"replay.render_seconds", f.render_seconds},
   };

@@ -341,6 +341,7 @@ class Study {
     f->passes = result.passes;
     f->skips = result.skipped;
     f->skipped = result.skipped.total();
+    f->approximated = result.skipped.approximated();
     f->stream_bytes = stream.size();
     std::optional<frontend::PresentedImage> reference = std::move(result.presented);
     if (!reference) reference = final_color_target(*reader_, result, &f->compare_note);

@@ -92,9 +92,11 @@ if [ "$workload" = vkcube ]; then
 fi
 check "no skipped draws" \
   "SELECT count(*) FROM frame_metrics WHERE metric = 'replay.skipped' AND value != 0"
+check "no draw rendered with an approximation" \
+  "SELECT count(*) FROM frame_metrics WHERE metric = 'replay.approximated' AND value != 0"
 for m in cycles energy.total_nj quads fragments draws l1tex.accesses l1tex.hits l1tex.local_hits \
          l2.accesses l2.misses dram.accesses pb.l2_accesses pb.dram_accesses replay.psnr_db \
-         replay.skipped; do
+         replay.skipped replay.approximated; do
   check "metric $m for every configuration on every frame" \
     "SELECT (SELECT count(*) FROM frame) * $configs - count(*) FROM frame_metrics WHERE metric = '$m'"
 done

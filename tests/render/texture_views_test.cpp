@@ -87,6 +87,33 @@ TEST_F(TextureViewsTest, LuminanceAlphaAndIntensitySwizzlesOnR8AndR8G8) {
   EXPECT_EQ(skipped.total(), 0u);
 }
 
+// A MIN/MAX reduction the texture unit does not model is rendered as a weighted average and
+// counted as an approximation, once per draw stage that binds it, and only where a linear filter
+// makes the two differ; nothing is skipped.
+TEST_F(TextureViewsTest, MinMaxReductionOfALinearSamplerIsCountedAsApproximated) {
+  frontend::Image* r8 = scene.image(VK_FORMAT_R8_UNORM, 1, 1, 1, 0x7000000);
+  r8->planes[0][0] = 51;
+  const auto with_sampler = [&](uint32_t filter, uint32_t reduction) {
+    frontend::Draw d = textured(scene.view(r8));
+    auto* s = const_cast<capture::SamplerRecord*>(scene.nearest_sampler());
+    s->mag_filter = s->min_filter = filter;
+    s->reduction_mode = reduction;
+    d.descriptors[0].elements[0].sampler = s;
+    return d;
+  };
+  EXPECT_EQ(render_one(with_sampler(VK_FILTER_LINEAR, VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE))[0], 51);
+  EXPECT_EQ(render_one(with_sampler(VK_FILTER_NEAREST, VK_SAMPLER_REDUCTION_MODE_MIN))[0], 51);
+  EXPECT_EQ(skipped.approximated(), 0u);
+  EXPECT_EQ(render_one(with_sampler(VK_FILTER_LINEAR, VK_SAMPLER_REDUCTION_MODE_MAX))[0], 51);
+  EXPECT_EQ(render_one(with_sampler(VK_FILTER_LINEAR, VK_SAMPLER_REDUCTION_MODE_MIN))[0], 51);
+  EXPECT_EQ(render_one(with_sampler(VK_FILTER_LINEAR, VK_SAMPLER_REDUCTION_MODE_MIN))[0], 51);
+  using Counts = std::vector<std::pair<std::string, uint64_t>>;
+  EXPECT_EQ(skipped.approximations, (Counts{{"texture: sampler reduction mode MAX filtered as a weighted average", 1},
+                                            {"texture: sampler reduction mode MIN filtered as a weighted average", 2}}));
+  EXPECT_EQ(skipped.approximated(), 3u);
+  EXPECT_EQ(skipped.total(), 0u);
+}
+
 TEST_F(TextureViewsTest, CubeAnd3DViews) {
   // A cube of 2x2 RGBA8 faces, face f coloured (40 f, 255 - 40 f, 7, 255).
   frontend::Image* cube = scene.image(VK_FORMAT_R8G8B8A8_UNORM, 2, 2, 4, 0x7000000);

@@ -32,20 +32,37 @@ const std::vector<uint8_t>& Image::subresource(Aspect aspect, uint32_t layer,
   return const_cast<Image*>(this)->subresource(aspect, layer, mip);
 }
 
-void SkipCounts::add(const std::string& reason, uint64_t n) {
-  for (auto& [r, count] : reasons) {
+namespace {
+
+void count(std::vector<std::pair<std::string, uint64_t>>& counts, const std::string& reason, uint64_t n) {
+  for (auto& [r, c] : counts) {
     if (r == reason) {
-      count += n;
+      c += n;
       return;
     }
   }
-  reasons.emplace_back(reason, n);
+  counts.emplace_back(reason, n);
 }
 
-uint64_t SkipCounts::total() const {
+uint64_t sum(const std::vector<std::pair<std::string, uint64_t>>& counts) {
   uint64_t t = 0;
-  for (const auto& r : reasons) t += r.second;
+  for (const auto& r : counts) t += r.second;
   return t;
 }
+
+}  // namespace
+
+void SkipCounts::add(const std::string& reason, uint64_t n) { count(reasons, reason, n); }
+
+void SkipCounts::approximate(const std::string& reason, uint64_t n) { count(approximations, reason, n); }
+
+void SkipCounts::merge(const SkipCounts& other) {
+  for (const auto& [reason, n] : other.reasons) count(reasons, reason, n);
+  for (const auto& [reason, n] : other.approximations) count(approximations, reason, n);
+}
+
+uint64_t SkipCounts::total() const { return sum(reasons); }
+
+uint64_t SkipCounts::approximated() const { return sum(approximations); }
 
 }  // namespace tessera::frontend

@@ -473,7 +473,7 @@ uint32_t Renderer::Impl::render_tiles_parallel(const frontend::RenderPassInstanc
   for (const TileJob& job : jobs) {
     if (out) out->append(workers[job.worker]->writer, job.begin, job.end);
     st.add(job.stats);
-    for (const auto& [reason, count] : job.skipped.reasons) skipped.add(reason, count);
+    skipped.merge(job.skipped);
   }
   for (size_t w = 0; w < n; ++w) tiles.add_stored(workers[w]->tiles);
   workers_used = n;

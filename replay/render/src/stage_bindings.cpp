@@ -89,6 +89,17 @@ void bind_stage(std::span<const frontend::DescriptorBinding> descriptors, std::s
             else notes.add("texture: " + error);
           }
           if (res.kind != shader::ResourceKind::SampledImage && e.sampler != nullptr) {
+            // Spec "Texel Filtering": a MIN or MAX reduction (VK_EXT_sampler_filter_minmax, core
+            // in 1.2) takes the component-wise minimum or maximum of the texels a linear filter
+            // would weight; the texture unit filters every sampler as a weighted average, which
+            // is the same only when nothing is filtered linearly (one texel of one level).
+            const capture::SamplerRecord& sr = *e.sampler;
+            if (sr.reduction_mode != VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE &&
+                (sr.mag_filter != VK_FILTER_NEAREST || sr.min_filter != VK_FILTER_NEAREST ||
+                 sr.mipmap_mode != VK_SAMPLER_MIPMAP_MODE_NEAREST || sr.anisotropy_enable))
+              notes.approximate(std::string("texture: sampler reduction mode ") +
+                                (sr.reduction_mode == VK_SAMPLER_REDUCTION_MODE_MIN ? "MIN" : "MAX") +
+                                " filtered as a weighted average");
             samplers.push_back(sampler_state(*e.sampler));
             out.textures.bind_sampler(r, i, &samplers.back());
           }

@@ -55,6 +55,7 @@ struct FrameOutcome {
   std::optional<double> psnr_db;  // replayed against presented; +inf when identical
   std::string compare_note;       // why there is no PSNR
   uint64_t draws = 0, passes = 0, skipped = 0;
+  uint64_t approximated = 0;  // draw stages rendered with a rule of ours (skips.approximations)
   render::RenderStats stats;
   render::ComputeStats compute;
   frontend::SkipCounts skips;

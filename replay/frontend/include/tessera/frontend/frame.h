@@ -213,11 +213,17 @@ struct RenderPassInstance {
 };
 
 // Counts of what the front end could not replay, by reason ("draw: indirect buffer not
-// captured", "command: vkCmdDispatch"), so no work is dropped silently.
+// captured", "command: vkCmdDispatch"), so no work is dropped silently; and, apart, of what it
+// replayed with a rule of its own where the application asked for one the replay does not model
+// (a draw rendered, but not as the driver rendered it), so no difference is silent either.
 struct SkipCounts {
   std::vector<std::pair<std::string, uint64_t>> reasons;
+  std::vector<std::pair<std::string, uint64_t>> approximations;
   void add(const std::string& reason, uint64_t n = 1);
-  uint64_t total() const;
+  void approximate(const std::string& reason, uint64_t n = 1);
+  void merge(const SkipCounts& other);
+  uint64_t total() const;  // skipped: the reasons' counts
+  uint64_t approximated() const;
 };
 
 // The presented image as the application saw it (PresentedImageRecord), for comparison.
