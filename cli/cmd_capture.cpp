@@ -1,4 +1,4 @@
-// tessera capture [--frames A-B] [--frame-boundary present|submit|marker] [--gl] -o FILE -- APP [ARGS]: runs APP with the capture layer
+// tessera capture [--frames A-B] [--frame-boundary present|submit|marker] [--readback present|passes] [--gl] -o FILE -- APP [ARGS]: runs APP with the capture layer
 // enabled through the loader's environment variables, then says where the capture went.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,6 +32,7 @@ struct CaptureOptions {
   uint32_t arm_frames = 3;
   bool gl = false;
   std::string boundary = "present";  // what ends a frame (layer/config.h, FrameBoundary)
+  std::string readback = "present";  // what is read back besides (layer/config.h, ReadbackKind)
   std::string output;
   std::vector<std::string> command;
 };
@@ -137,6 +138,10 @@ int run_capture(const CaptureOptions& opt) {
                  opt.frames.c_str());
     return 2;
   }
+  if (opt.readback != "present" && opt.readback != "passes") {
+    std::fprintf(stderr, "tessera capture: --readback '%s': expected present or passes\n", opt.readback.c_str());
+    return 2;
+  }
   std::string error;
   const std::string layer_dir = find_layer_dir(&error);
   if (layer_dir.empty()) {
@@ -155,6 +160,7 @@ int run_capture(const CaptureOptions& opt) {
       {"TESSERA_CAPTURE_FILE", output},
       {"TESSERA_CAPTURE_FRAMES", opt.frames},
       {"TESSERA_CAPTURE_BOUNDARY", opt.boundary},
+      {"TESSERA_CAPTURE_READBACK", opt.readback},
   };
   if (opt.trigger > 0) {
     const std::string trigger = output + ".trigger";
@@ -207,6 +213,13 @@ void setup_capture(CLI::App& app, int* exit_code) {
                   "command buffers, for applications that never present) or marker (a queue debug label named "
                   "tessera.frame_end)")
       ->check(CLI::IsMember({"present", "submit", "marker"}))
+      ->capture_default_str();
+  // Checked in run_capture, not by CLI11: a bad value is one line and exit status 2, as --frames.
+  sub->add_option("--readback", opt->readback,
+                  "What is read back from the device besides each frame's presented image and render targets: "
+                  "present (nothing more) or passes (every render pass instance's attachments at its end, "
+                  "render_pass_contents records, for comparing a replay pass by pass; copies in every command "
+                  "buffer, layer/README.md)")
       ->capture_default_str();
   sub->add_option("--trigger", opt->trigger,
                   "Capture N frames when OUTPUT.trigger is created (the layer deletes it), "

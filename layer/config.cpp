@@ -39,6 +39,13 @@ CaptureConfig read_capture_config(std::string* warning) {
       *warning = "TESSERA_CAPTURE_BOUNDARY: '" + *b + "' is not present, submit or marker; frames end at presents";
     }
   }
+  if (auto rb = platform_setting("TESSERA_CAPTURE_READBACK", "debug.tessera.capture_readback")) {
+    if (*rb == "passes") {
+      c.readback = ReadbackKind::kPasses;
+    } else if (*rb != "present") {
+      *warning = "TESSERA_CAPTURE_READBACK: '" + *rb + "' is not present or passes; render passes are not read back";
+    }
+  }
   if (auto a = platform_setting("TESSERA_CAPTURE_ARM_DRAWS", "debug.tessera.capture_arm_draws")) {
     if (!parse_u32(*a, &c.arm_draws) || c.arm_draws == 0) {
       *warning = "TESSERA_CAPTURE_ARM_DRAWS: '" + *a + "' is not a draw count >= 1; not armed by draws";

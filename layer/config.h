@@ -30,6 +30,12 @@ std::optional<FrameRange> parse_frame_range(std::string_view text, std::string* 
 // the queue (vkQueueInsertDebugUtilsLabelEXT) ends the frame as a submit boundary would.
 enum class FrameBoundary { kPresent, kSubmit, kMarker };
 inline constexpr const char* kFrameEndLabel = "tessera.frame_end";
+// What the layer reads back from the device besides the presented image and the render targets
+// at each frame's end. kPasses: every render pass instance's attachments as the instance left
+// them (RenderPassContentsRecord), copied by commands the layer records after each
+// vkCmdEndRenderPass* / vkCmdEndRendering in the application's command buffers.
+enum class ReadbackKind { kPresent, kPasses };
+
 // Frames in a row that must reach CaptureConfig::arm_draws by default: a loading screen's one
 // busy frame does not fire the trigger.
 inline constexpr uint32_t kArmFrames = 3;
@@ -50,18 +56,20 @@ struct CaptureConfig {
   // Trigger mode (a file, draws or both): `frames` is unused until the trigger fires.
   bool trigger_mode() const { return !trigger_file.empty() || arm_draws > 0; }
   FrameBoundary boundary = FrameBoundary::kPresent;
+  ReadbackKind readback = ReadbackKind::kPresent;
 };
 
 // Reads TESSERA_CAPTURE_FILE / TESSERA_CAPTURE_FRAMES, TESSERA_CAPTURE_TRIGGER,
-// TESSERA_CAPTURE_TRIGGER_FRAMES, TESSERA_CAPTURE_ARM_DRAWS, TESSERA_CAPTURE_ARM_FRAMES and
-// TESSERA_CAPTURE_BOUNDARY (debug.tessera.capture_file, debug.tessera.capture_frames,
-// debug.tessera.capture_trigger, debug.tessera.capture_trigger_frames,
-// debug.tessera.capture_arm_draws, debug.tessera.capture_arm_frames,
-// debug.tessera.capture_boundary on Android); TESSERA_CAPTURE_ARM_DRAWS alone is trigger mode
+// TESSERA_CAPTURE_TRIGGER_FRAMES, TESSERA_CAPTURE_ARM_DRAWS, TESSERA_CAPTURE_ARM_FRAMES,
+// TESSERA_CAPTURE_BOUNDARY and TESSERA_CAPTURE_READBACK (debug.tessera.capture_file,
+// debug.tessera.capture_frames, debug.tessera.capture_trigger,
+// debug.tessera.capture_trigger_frames, debug.tessera.capture_arm_draws,
+// debug.tessera.capture_arm_frames, debug.tessera.capture_boundary,
+// debug.tessera.capture_readback on Android); TESSERA_CAPTURE_ARM_DRAWS alone is trigger mode
 // without a file; relative
 // file names resolved by the platform (Android: the app's files directory). A bad frame range,
-// count or boundary is reported through *warning and replaced by the default (frame 1; 1 frame;
-// present).
+// count, boundary or readback is reported through *warning and replaced by the default (frame 1;
+// 1 frame; present; present).
 CaptureConfig read_capture_config(std::string* warning);
 
 }  // namespace tessera::layer

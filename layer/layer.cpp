@@ -607,6 +607,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCall
   DeviceData* d = device_data(key);
   if (d == nullptr) return;
   for (VkSemaphore sem : d->retired_semaphores) d->vk.DestroySemaphore(device, sem, nullptr);
+  guarded("vkDestroyDevice", [&] { release_pass_readbacks(d); });
   d->vk.DestroyDevice(device, alloc);
   // The application is shutting down before the last requested frame: finish the file now.
   // (A device destroyed before any present is a driver probe; keep capturing.)

@@ -48,6 +48,8 @@ class Session {
   uint32_t current_frame() const { return presents_.load(std::memory_order_acquire) + 1; }
   const FrameRange& frames() const { return config_.frames; }
   FrameBoundary boundary() const { return config_.boundary; }
+  // Each render pass instance's attachments are copied out at its end (ReadbackKind::kPasses).
+  bool read_passes() const { return config_.readback == ReadbackKind::kPasses; }
   // At submit and marker boundaries a frame ends inside a queue call: one thread at a time
   // records, calls down and ends the frame, so another thread's submission cannot land in a
   // frame this one is closing. Empty (no lock) at present boundaries and once the capture is
@@ -121,6 +123,50 @@ struct InstanceData {
   uint32_t api_version = VK_API_VERSION_1_0;
 };
 
+struct DeviceData;
+
+// Render pass readback (ReadbackKind::kPasses, pass_readback.cpp). One attachment aspect group of a
+// render pass instance to copy out at its end, as found when the instance began: the image
+// subresource its view rendered, the layout it ends the instance in, and the record(s) it
+// answers (a resolve attachment answers for itself and for the multisampled attachment it
+// resolves).
+struct PassAttachmentRead {
+  VkImage image = VK_NULL_HANDLE;
+  VkFormat image_format = VK_FORMAT_UNDEFINED;  // what the copy reads
+  VkFormat format = VK_FORMAT_UNDEFINED;        // the attachment's (its view's) format, recorded
+  uint32_t mip = 0, layer = 0, width = 0, height = 0;
+  VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
+  VkImageAspectFlags barrier_aspects = 0;  // what the layout transitions name
+  VkImageAspectFlags aspects = 0;          // what is copied, one record each
+  struct Target {
+    uint32_t attachment = 0, resolved = 0;
+  };
+  std::vector<Target> targets;
+};
+
+// Where one render pass instance's attachments were copied: a layer-owned host-visible buffer
+// and, per copied aspect, its place in it. Shared by the command buffer that recorded the copies
+// (until it is reset, re-begun or freed) and the captured frame that executed them (until the
+// frame's records are written); the last owner frees the buffer.
+struct PassReadback {
+  struct Copy {
+    PassAttachmentRead read;
+    VkImageAspectFlags aspect = 0;
+    VkDeviceSize offset = 0, size = 0;
+  };
+  explicit PassReadback(DeviceData* device) : d(device) {}
+  ~PassReadback();
+  PassReadback(const PassReadback&) = delete;
+  PassReadback& operator=(const PassReadback&) = delete;
+  DeviceData* d;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  bool coherent = true;
+  // Still in use by the device when its frame gave up waiting: never freed (as a pending fence).
+  bool leak = false;
+  std::vector<Copy> copies;
+};
+
 // A recorded command buffer: its commands as record headers + bodies, appended at record time
 // and written to the file when it is submitted in a captured frame.
 struct CommandBufferState {
@@ -129,6 +175,20 @@ struct CommandBufferState {
   std::vector<std::byte> stream;
   uint64_t count = 0;
   uint32_t draws = 0;  // draw commands recorded (trigger by content, CaptureConfig::arm_draws)
+  // Render pass readback: the attachments of the instance begun and not yet ended, and one entry
+  // per instance ended in this recording, in order (the nth vkCmdEnd* record of `stream`).
+  std::vector<PassAttachmentRead> open_pass;
+  std::vector<std::shared_ptr<PassReadback>> passes;
+  VkRenderingFlags rendering_flags = 0;  // of the last vkCmdBeginRendering (a suspending end?)
+  // Forgets the recording (vkBeginCommandBuffer, vkResetCommandBuffer, vkResetCommandPool).
+  void reset() {
+    stream.clear();
+    count = 0;
+    draws = 0;
+    open_pass.clear();
+    passes.clear();
+    rendering_flags = 0;
+  }
 };
 
 struct MemoryState {
@@ -150,6 +210,7 @@ struct SwapchainState {
   VkFormat format = VK_FORMAT_UNDEFINED;
   VkExtent2D extent{};
   bool readable = false;  // TRANSFER_SRC usage could be added
+  bool transfer_src = false;  // the images have TRANSFER_SRC usage (whatever their format)
   std::vector<VkImage> images;
 };
 
@@ -165,6 +226,32 @@ struct ImageState {
   // Layout after the last submitted command that changed it (barriers, render pass final
   // layouts), tracked for the whole image.
   VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
+};
+
+// What render pass readback needs of a view: the subresource it renders, and its format.
+struct ViewState {
+  VkImage image = VK_NULL_HANDLE;
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  uint32_t base_mip = 0, base_layer = 0;
+};
+
+// What render pass readback needs of a render pass object's attachment (kept only with
+// ReadbackKind::kPasses): the layouts it ends the instance in, and the attachment that resolves it.
+struct RenderPassAttachmentState {
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+  VkImageLayout final_layout = VK_IMAGE_LAYOUT_UNDEFINED;
+  VkImageLayout stencil_final_layout = VK_IMAGE_LAYOUT_UNDEFINED;  // VkAttachmentDescriptionStencilLayout, else final_layout
+  uint32_t resolve = VK_ATTACHMENT_UNUSED;  // colour resolve or depth/stencil resolve attachment
+  VkImageAspectFlags resolved_aspects = 0;  // the aspects that resolve writes
+};
+
+// One render pass instance of a captured frame, numbered as replay numbers them.
+struct FramePass {
+  uint32_t pass = 0;
+  uint64_t command_buffer = 0;
+  std::shared_ptr<PassReadback> readback;  // nullptr: nothing read (nothing readable)
+  size_t fence = SIZE_MAX;  // index in DeviceData::frame_fences; SIZE_MAX: never submitted
 };
 
 struct TemplateState {
@@ -205,7 +292,16 @@ struct DeviceData {
   std::unordered_map<VkImageView, VkImage> view_images;
   std::unordered_map<VkFramebuffer, std::vector<VkImageView>> framebuffer_views;
   std::unordered_map<VkRenderPass, std::vector<VkImageLayout>> final_layouts;
+  std::unordered_map<VkImageView, ViewState> views;  // ReadbackKind::kPasses only
+  std::unordered_map<VkRenderPass, std::vector<RenderPassAttachmentState>> pass_attachments;  // likewise
   std::vector<VkSemaphore> retired_semaphores;  // waited on by presents; destroyed with device
+
+  // Render pass readback: the instances the captured frame executed so far, in execution order,
+  // and the fences of the empty submissions that follow each of the frame's submissions.
+  std::mutex pass_mutex;  // guards the three below; taken after cb_mutex, never with `mutex`
+  std::vector<FramePass> frame_passes;
+  uint32_t frame_pass_count = 0;
+  std::vector<VkFence> frame_fences;
 };
 
 InstanceData* instance_data(void* key);
@@ -254,6 +350,27 @@ void track_layouts(DeviceData* d, const std::vector<VkCommandBuffer>& cbs);
 // (RenderTargetContentsRecord for frame `present`).
 void read_back_images(DeviceData* d, Session* s, VkQueue queue, bool final_targets = false,
                       uint32_t present = 0);
+
+// Render pass readback (pass_readback.cpp), all no-ops unless Session::read_passes().
+// Notes the render pass object's attachments (vkCreateRenderPass, vkCreateRenderPass2).
+void note_render_pass_attachments(DeviceData* d, const VkRenderPassCreateInfo* ci, VkRenderPass rp);
+void note_render_pass_attachments(DeviceData* d, const VkRenderPassCreateInfo2* ci, VkRenderPass rp);
+// What to read at the end of the instance cb begins (after the call went down).
+void begin_pass_readback(DeviceData* d, VkCommandBuffer cb, const VkRenderPassBeginInfo* begin);
+void begin_pass_readback(DeviceData* d, VkCommandBuffer cb, const VkRenderingInfo* info);
+// Records the copies after the instance's end went down (vkCmdEndRenderPass*, vkCmdEndRendering;
+// `suspending`: a vkCmdEndRendering that suspends the instance, where nothing may be recorded).
+void end_pass_readback(DeviceData* d, VkCommandBuffer cb, bool suspending = false);
+// The instances submission `cbs` executes (secondaries inline, as write_submission writes them),
+// numbered on from the frame's last; returns the first new index in DeviceData::frame_passes.
+size_t note_submitted_passes(DeviceData* d, const std::vector<VkCommandBuffer>& cbs);
+// After that submission went down (ok) or failed: a fence that signals once it is done.
+void fence_submitted_passes(DeviceData* d, VkQueue queue, size_t first, bool ok);
+// At the end of a captured frame: waits for the frame's submissions and writes one
+// RenderPassContentsRecord per attachment aspect of every instance, then forgets the frame's.
+void write_pass_contents(DeviceData* d, Session* s, uint32_t present);
+// Frees every readback buffer and fence (vkDestroyDevice, before it goes down).
+void release_pass_readbacks(DeviceData* d);
 
 // Reads back the presented image(s) of a captured frame around the next layer's present.
 VkResult present_with_readback(DeviceData* d, Session* s, VkQueue queue,

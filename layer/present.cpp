@@ -67,10 +67,12 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateSwapchainKHR(VkDevice device,
     }
   }
   VkResult r = down(d->vk.CreateSwapchainKHR(device, &patched, alloc, swapchain));
+  bool transfer_src_added = true;
   // TRANSFER_SRC may have been added although the format is not readable: retry on any change.
   if (r != VK_SUCCESS && patched.imageUsage != ci->imageUsage) {
     // Never fail the application because of what the layer added.
     readable = false;
+    transfer_src_added = false;
     r = down(d->vk.CreateSwapchainKHR(device, ci, alloc, swapchain));
   }
   if (r != VK_SUCCESS) return r;
@@ -78,6 +80,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateSwapchainKHR(VkDevice device,
   st.format = ci->imageFormat;
   st.extent = ci->imageExtent;
   st.readable = readable;
+  st.transfer_src = (transfer_src_added ? patched.imageUsage : ci->imageUsage) & VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
   uint32_t n = 0;
   d->vk.GetSwapchainImagesKHR(device, *swapchain, &n, nullptr);
   st.images.resize(n);
@@ -133,6 +136,7 @@ VKAPI_ATTR VkResult VKAPI_CALL QueuePresentKHR(VkQueue queue, const VkPresentInf
     guarded("vkQueuePresentKHR", [&] {
       d->vk.QueueWaitIdle(queue);
       read_back_images(d, s, queue, true, s->current_frame());
+      write_pass_contents(d, s, s->current_frame());
     });
     guarded("vkQueuePresentKHR", [&] { r = present_with_readback(d, s, queue, info); });
   }

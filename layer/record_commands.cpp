@@ -98,36 +98,38 @@ VKAPI_ATTR VkResult VKAPI_CALL ResetCommandPool(VkDevice device, VkCommandPool p
   {
     std::unique_lock lock(d->cb_mutex);
     for (auto& [cb, st] : d->command_buffers) {
-      if (st->pool == pool) {
-        st->stream.clear();
-        st->count = 0;
-        st->draws = 0;
-      }
+      if (st->pool == pool) st->reset();
     }
   }
   return down(d->vk.ResetCommandPool(device, pool, flags));
 }
 
+namespace {
+
+// Forgets a command buffer's recording. Its render pass readback buffers go too, even once the
+// capture is done: the command buffer is not pending (VUID-vkBeginCommandBuffer-commandBuffer-00049,
+// VUID-vkResetCommandBuffer-commandBuffer-00045), so its copies have run.
+void reset_recording(DeviceData* d, VkCommandBuffer cb) {
+  if (Session::get() == nullptr) return;
+  std::shared_lock lock(d->cb_mutex);
+  auto it = d->command_buffers.find(cb);
+  if (it != d->command_buffers.end()) it->second->reset();
+}
+
+}  // namespace
+
 VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer cb,
                                                   const VkCommandBufferBeginInfo* info) {
   DeviceData* d = device_of(cb);
   // Beginning resets the command buffer implicitly (Vulkan spec, vkBeginCommandBuffer).
-  if (CommandBufferState* s = recording_state(d, cb)) {
-    s->stream.clear();
-    s->count = 0;
-    s->draws = 0;
-  }
+  reset_recording(d, cb);
   return down(d->vk.BeginCommandBuffer(cb, info));
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL ResetCommandBuffer(VkCommandBuffer cb,
                                                   VkCommandBufferResetFlags flags) {
   DeviceData* d = device_of(cb);
-  if (CommandBufferState* s = recording_state(d, cb)) {
-    s->stream.clear();
-    s->count = 0;
-    s->draws = 0;
-  }
+  reset_recording(d, cb);
   return down(d->vk.ResetCommandBuffer(cb, flags));
 }
 
@@ -161,6 +163,7 @@ VKAPI_ATTR void VKAPI_CALL CmdBeginRenderPass(VkCommandBuffer cb, const VkRender
   DeviceData* d = device_of(cb);
   d->vk.CmdBeginRenderPass(cb, b, contents);
   record(cb, d, begin_render_pass(b, contents));
+  begin_pass_readback(d, cb, b);
 }
 
 VKAPI_ATTR void VKAPI_CALL CmdBeginRenderPass2(VkCommandBuffer cb, const VkRenderPassBeginInfo* b,
@@ -168,6 +171,7 @@ VKAPI_ATTR void VKAPI_CALL CmdBeginRenderPass2(VkCommandBuffer cb, const VkRende
   DeviceData* d = device_of(cb);
   d->vk.CmdBeginRenderPass2(cb, b, sb);
   record(cb, d, begin_render_pass(b, sb->contents));
+  begin_pass_readback(d, cb, b);
 }
 
 VKAPI_ATTR void VKAPI_CALL CmdNextSubpass(VkCommandBuffer cb, VkSubpassContents contents) {
@@ -187,12 +191,14 @@ VKAPI_ATTR void VKAPI_CALL CmdEndRenderPass(VkCommandBuffer cb) {
   DeviceData* d = device_of(cb);
   d->vk.CmdEndRenderPass(cb);
   record(cb, d, cap::CmdEndRenderPassRecord{});
+  end_pass_readback(d, cb);
 }
 
 VKAPI_ATTR void VKAPI_CALL CmdEndRenderPass2(VkCommandBuffer cb, const VkSubpassEndInfo* e) {
   DeviceData* d = device_of(cb);
   d->vk.CmdEndRenderPass2(cb, e);
   record(cb, d, cap::CmdEndRenderPassRecord{});
+  end_pass_readback(d, cb);
 }
 
 namespace {
@@ -232,12 +238,17 @@ VKAPI_ATTR void VKAPI_CALL CmdBeginRendering(VkCommandBuffer cb, const VkRenderi
     rec.stencil = rendering_attachment(*info->pStencilAttachment);
   }
   append_command(s, rec);
+  s->rendering_flags = info->flags;
+  begin_pass_readback(d, cb, info);
 }
 
 VKAPI_ATTR void VKAPI_CALL CmdEndRendering(VkCommandBuffer cb) {
   DeviceData* d = device_of(cb);
   d->vk.CmdEndRendering(cb);
   record(cb, d, cap::CmdEndRenderingRecord{});
+  if (CommandBufferState* s = recording_state(d, cb)) {
+    end_pass_readback(d, cb, (s->rendering_flags & VK_RENDERING_SUSPENDING_BIT) != 0);
+  }
 }
 
 // ---- Binding state ---------------------------------------------------------------------------
@@ -1123,8 +1134,9 @@ void write_stream(DeviceData* d, Session* s, VkCommandBuffer cb, int depth) {
 }
 
 // Things to do before a submit of a captured frame reaches the driver.
-void before_submit(DeviceData* d, Session* s, VkQueue queue,
-                   const std::vector<VkCommandBuffer>& cbs) {
+// Returns the submission's first render pass instance (note_submitted_passes).
+size_t before_submit(DeviceData* d, Session* s, VkQueue queue,
+                     const std::vector<VkCommandBuffer>& cbs) {
   if (s->take_initial_snapshot()) {
     // Resource contents as they are when the first captured frame starts executing: wait for
     // earlier work on this queue so host-visible memory holds its final values.
@@ -1135,6 +1147,7 @@ void before_submit(DeviceData* d, Session* s, VkQueue queue,
     snapshot_memory(d, s, false);
   }
   write_submission(d, s, queue, cbs);
+  return note_submitted_passes(d, cbs);
 }
 
 // The draws recorded in primary command buffers `cbs` (those of secondaries they execute are not
@@ -1184,6 +1197,7 @@ void end_frame_on_queue(DeviceData* d, Session* s, VkQueue queue, const char* ho
       const uint32_t frame = s->current_frame();
       if (queue_idle_within(d, queue, kBoundaryWaitNs)) {
         read_back_images(d, s, queue, true, frame);
+        write_pass_contents(d, s, frame);
       } else {
         s->warn_once("boundary-wait-" + std::to_string(frame),
                      "frame " + std::to_string(frame) + ": the queue did not finish its work within " +
@@ -1231,6 +1245,7 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t n, const VkSu
   DeviceData* d = device_of(queue);
   Session* s = Session::get();
   const auto boundary = s != nullptr ? s->boundary_lock() : std::unique_lock<std::mutex>();
+  size_t passes = SIZE_MAX;  // the submission's first render pass instance, if read back
   // The submit must reach the driver whatever happens while recording it.
   guarded("vkQueueSubmit", [&] {
     if (s == nullptr || !s->recording()) return;
@@ -1239,7 +1254,7 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t n, const VkSu
       cbs.insert(cbs.end(), submits[i].pCommandBuffers,
                  submits[i].pCommandBuffers + submits[i].commandBufferCount);
     }
-    if (s->in_captured_frame()) before_submit(d, s, queue, cbs);
+    if (s->in_captured_frame()) passes = before_submit(d, s, queue, cbs);
     track_layouts(d, cbs);
     if (s->counting_draws()) s->add_draws(draws_of(d, cbs));
   });
@@ -1248,6 +1263,7 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t n, const VkSu
   guarded("vkQueueSubmit", [&] { chains = without_frame_boundaries(d, n, submits); });
   const VkResult r = down(d->vk.QueueSubmit(queue, n, submits, fence));
   chains.clear();
+  guarded("vkQueueSubmit", [&] { fence_submitted_passes(d, queue, passes, r == VK_SUCCESS); });
   uint32_t count = 0;
   for (uint32_t i = 0; i < n; ++i) count += submits[i].commandBufferCount;
   if (r == VK_SUCCESS) {
@@ -1262,6 +1278,7 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t n,
   DeviceData* d = device_of(queue);
   Session* s = Session::get();
   const auto boundary = s != nullptr ? s->boundary_lock() : std::unique_lock<std::mutex>();
+  size_t passes = SIZE_MAX;  // the submission's first render pass instance, if read back
   // The submit must reach the driver whatever happens while recording it.
   guarded("vkQueueSubmit2", [&] {
     if (s == nullptr || !s->recording()) return;
@@ -1271,7 +1288,7 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t n,
         cbs.push_back(submits[i].pCommandBufferInfos[j].commandBuffer);
       }
     }
-    if (s->in_captured_frame()) before_submit(d, s, queue, cbs);
+    if (s->in_captured_frame()) passes = before_submit(d, s, queue, cbs);
     track_layouts(d, cbs);
     if (s->counting_draws()) s->add_draws(draws_of(d, cbs));
   });
@@ -1280,6 +1297,7 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t n,
   guarded("vkQueueSubmit2", [&] { chains = without_frame_boundaries(d, n, submits); });
   const VkResult r = down(d->vk.QueueSubmit2(queue, n, submits, fence));
   chains.clear();
+  guarded("vkQueueSubmit2", [&] { fence_submitted_passes(d, queue, passes, r == VK_SUCCESS); });
   uint32_t count = 0;
   for (uint32_t i = 0; i < n; ++i) count += submits[i].commandBufferInfoCount;
   if (r == VK_SUCCESS) {

@@ -285,6 +285,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateImageView(VkDevice device, const VkImageVie
       {
         std::lock_guard lock(d->mutex);
         d->view_images[*view] = ci->image;
+        if (s->read_passes()) {
+          d->views[*view] = {ci->image, ci->format, ci->subresourceRange.baseMipLevel,
+                             ci->subresourceRange.baseArrayLayer};
+        }
       }
       s->write(cap::ImageViewRecord{
           id(*view), id(ci->image), static_cast<uint32_t>(ci->viewType),
@@ -304,6 +308,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyImageView(VkDevice device, VkImageView view,
   {
     std::lock_guard lock(d->mutex);
     d->view_images.erase(view);
+    d->views.erase(view);
   }
   d->vk.DestroyImageView(device, view, alloc);
 }
@@ -324,6 +329,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyRenderPass(VkDevice device, VkRenderPass rp,
   {
     std::lock_guard lock(d->mutex);
     d->final_layouts.erase(rp);
+    d->pass_attachments.erase(rp);
   }
   d->vk.DestroyRenderPass(device, rp, alloc);
 }
@@ -755,7 +761,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass(VkDevice device, const VkRenderP
                                                 VkRenderPass* rp) {
   DeviceData* d = device_of(device);
   const VkResult r = down(d->vk.CreateRenderPass(device, ci, alloc, rp));
-  if (r == VK_SUCCESS) note_render_pass(d, ci, *rp);
+  if (r == VK_SUCCESS) {
+    note_render_pass(d, ci, *rp);
+    note_render_pass_attachments(d, ci, *rp);
+  }
   return r;
 }
 
@@ -765,7 +774,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass2(VkDevice device,
                                                  VkRenderPass* rp) {
   DeviceData* d = device_of(device);
   const VkResult r = down(d->vk.CreateRenderPass2(device, ci, alloc, rp));
-  if (r == VK_SUCCESS) note_render_pass(d, ci, *rp);
+  if (r == VK_SUCCESS) {
+    note_render_pass(d, ci, *rp);
+    note_render_pass_attachments(d, ci, *rp);
+  }
   return r;
 }
 

@@ -3,10 +3,6 @@
 
 namespace tessera::layer {
 
-namespace {
-
-// A memory type among `bits` with every `want` property, the first one that also has every
-// `prefer` property if any does.
 uint32_t find_memory_type(const VkPhysicalDeviceMemoryProperties& mp, uint32_t bits,
                           VkMemoryPropertyFlags want, VkMemoryPropertyFlags prefer) {
   uint32_t fallback = UINT32_MAX;
@@ -17,8 +13,6 @@ uint32_t find_memory_type(const VkPhysicalDeviceMemoryProperties& mp, uint32_t b
   }
   return fallback;
 }
-
-}  // namespace
 
 VkBufferMemoryBarrier host_read_barrier(VkBuffer buffer) {
   VkBufferMemoryBarrier b{};

@@ -12,6 +12,11 @@
 
 namespace tessera::layer {
 
+// A memory type among `bits` with every `want` property, the first one that also has every
+// `prefer` property if any does; UINT32_MAX when none has `want`.
+uint32_t find_memory_type(const VkPhysicalDeviceMemoryProperties& mp, uint32_t bits,
+                          VkMemoryPropertyFlags want, VkMemoryPropertyFlags prefer);
+
 // The barrier that makes a transfer's writes to `buffer` visible to host reads after the wait.
 VkBufferMemoryBarrier host_read_barrier(VkBuffer buffer);
 // A layout transition of `range` of `image` on the queue that owns it.

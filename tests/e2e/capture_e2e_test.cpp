@@ -27,6 +27,9 @@
 #include "tessera/capture/reader.h"
 #include "tessera/capture/records.h"
 #include "tessera/capture/vk_records.h"
+#ifdef TESSERA_HAVE_FRONTEND
+#include "tessera/frontend/replay.h"
+#endif
 
 namespace tessera::capture {
 namespace {
@@ -125,6 +128,7 @@ struct FrameContents {
   std::vector<CmdDrawIndexedRecord> indexed_draws;
   std::vector<ImageRecord> images;
   std::vector<RenderTargetContentsRecord> render_targets;
+  std::vector<RenderPassContentsRecord> pass_contents;
   std::vector<CmdSetDynamicStateRecord> dynamic_states;
   std::vector<CmdSetVertexInputRecord> vertex_inputs;
   uint64_t submits = 0, pipeline_binds = 0, descriptor_binds = 0, render_passes = 0;
@@ -176,6 +180,7 @@ CaptureContents load(const fs::path& file) {
           take(kind, body, f.indexed_draws, f.undecodable) ||
           take(kind, body, f.images, f.undecodable) ||
           take(kind, body, f.render_targets, f.undecodable) ||
+          take(kind, body, f.pass_contents, f.undecodable) ||
           take(kind, body, f.dynamic_states, f.undecodable) ||
           take(kind, body, f.vertex_inputs, f.undecodable);
       switch (static_cast<VkRecordKind>(kind)) {
@@ -316,6 +321,7 @@ TEST_F(CaptureE2E, VkscenePresentedImageMatchesTheSamplesOwnDump) {
     EXPECT_EQ(f.draws.size(), 13u);
     EXPECT_EQ(f.indexed_draws.size(), 41u);
     ASSERT_EQ(f.presented.size(), 1u);
+    EXPECT_TRUE(f.pass_contents.empty()) << "render passes read back without --readback passes";
     // The render-to-texture target (512x512 RGBA8) and the main pass's depth buffer as the
     // frame ends; the main pass's colour goes to the swapchain image, the presented image.
     ASSERT_EQ(f.render_targets.size(), 2u);
@@ -447,6 +453,245 @@ TEST_F(CaptureE2E, VksceneUnderValidationReportsNothingTheLayerInserts) {
   for (const auto& f : c.frames) EXPECT_EQ(f.render_targets.size(), 2u);
 }
 #endif
+
+#ifdef TESSERA_HAVE_FRONTEND
+// The render pass instances replay hands its renderer, in order, with each attachment's image
+// subresource: what a RenderPassContentsRecord's `pass` and `attachment` name.
+class AttachmentRecorder : public frontend::PassRenderer {
+ public:
+  struct Target {
+    uint64_t image = 0;
+    uint32_t format = 0, width = 0, height = 0, mip = 0, layer = 0;
+  };
+  void render_pass(const frontend::RenderPassInstance& pass, frontend::SkipCounts&) override {
+    std::vector<Target> targets;
+    for (const auto& a : pass.attachments) {
+      Target t;
+      if (a.view != nullptr && a.view->image != nullptr) {
+        t.image = a.view->image->handle;
+        t.format = a.format;
+        t.mip = a.view->range.base_mip;
+        t.layer = a.view->range.base_layer;
+        t.width = std::max(1u, a.view->image->width >> t.mip);
+        t.height = std::max(1u, a.view->image->height >> t.mip);
+      }
+      targets.push_back(t);
+    }
+    passes.push_back(std::move(targets));
+  }
+  std::vector<std::vector<Target>> passes;
+};
+
+// Bytes per texel of one aspect as vkCmdCopyImageToBuffer writes it, for the formats the
+// captured samples render to; 0 for others (not checked).
+uint32_t copy_texel_bytes(uint32_t format, uint32_t aspect) {
+  if (aspect == VK_IMAGE_ASPECT_STENCIL_BIT) return 1;
+  switch (format) {
+    case VK_FORMAT_D16_UNORM: case VK_FORMAT_D16_UNORM_S8_UINT: return 2;
+    case VK_FORMAT_X8_D24_UNORM_PACK32: case VK_FORMAT_D24_UNORM_S8_UINT: case VK_FORMAT_D32_SFLOAT:
+    case VK_FORMAT_D32_SFLOAT_S8_UINT: return aspect == VK_IMAGE_ASPECT_DEPTH_BIT ? 4 : 0;
+    case VK_FORMAT_R8G8B8A8_UNORM: case VK_FORMAT_R8G8B8A8_SRGB: case VK_FORMAT_B8G8R8A8_UNORM:
+    case VK_FORMAT_B8G8R8A8_SRGB: case VK_FORMAT_A2B10G10R10_UNORM_PACK32: case VK_FORMAT_R32_SFLOAT: return 4;
+    case VK_FORMAT_R16G16B16A16_SFLOAT: return 8;
+    default: return 0;
+  }
+}
+
+// Replays every frame of `c` and checks its render_pass_contents records against the
+// instances replay counts: numbered as replay numbers them, in execution order, each naming
+// its attachment's image, format, extent and subresource, with a blob of that many texels.
+// Returns per frame the passes replay counted and the passes that have records.
+std::vector<std::pair<uint32_t, uint32_t>> check_pass_contents(const CaptureContents& c) {
+  std::vector<std::pair<uint32_t, uint32_t>> counts;
+  std::string error;
+  auto replay = frontend::CaptureReplay::open(*c.reader, &error);
+  EXPECT_NE(replay, nullptr) << error;
+  if (!replay) return counts;
+  for (size_t i = 0; i < c.frames.size(); ++i) {
+    const FrameContents& f = c.frames[i];
+    AttachmentRecorder recorder;
+    frontend::FrameResult result;
+    EXPECT_TRUE(replay->replay_frame(i, recorder, &result, &error)) << error;
+    EXPECT_EQ(recorder.passes.size(), result.passes);
+    std::set<uint32_t> with_records;
+    uint32_t previous = 0;
+    for (const RenderPassContentsRecord& pc : f.pass_contents) {
+      EXPECT_EQ(pc.present, f.present);
+      EXPECT_GE(pc.pass, previous) << "frame " << f.present << ": records out of execution order";
+      previous = pc.pass;
+      if (pc.pass >= recorder.passes.size()) {
+        ADD_FAILURE() << "frame " << f.present << ": pass " << pc.pass << " of " << recorder.passes.size();
+        continue;
+      }
+      with_records.insert(pc.pass);
+      const auto& atts = recorder.passes[pc.pass];
+      if (pc.attachment >= atts.size()) {
+        ADD_FAILURE() << "frame " << f.present << " pass " << pc.pass << ": attachment " << pc.attachment;
+        continue;
+      }
+      const auto& a = atts[pc.attachment];
+      const std::string where = "frame " + std::to_string(f.present) + " pass " + std::to_string(pc.pass) +
+                                " attachment " + std::to_string(pc.attachment);
+      if (pc.resolved == 0) {
+        EXPECT_EQ(pc.image, a.image) << where;
+        EXPECT_EQ(pc.format, a.format) << where;
+        EXPECT_EQ(pc.width, a.width) << where;
+        EXPECT_EQ(pc.height, a.height) << where;
+        EXPECT_EQ(pc.mip, a.mip) << where;
+        EXPECT_EQ(pc.layer, a.layer) << where;
+      }
+      auto bytes = c.reader->blob(pc.contents, &error);
+      EXPECT_TRUE(bytes.has_value()) << where << ": " << error;
+      if (const uint32_t texel = copy_texel_bytes(pc.format, pc.aspect); texel != 0 && bytes) {
+        EXPECT_EQ(bytes->data.size(), size_t{pc.width} * pc.height * texel) << where;
+      }
+    }
+    counts.emplace_back(result.passes, static_cast<uint32_t>(with_records.size()));
+  }
+  return counts;
+}
+
+#ifdef TESSERA_VKSCENE
+// `--readback passes` (TESSERA_CAPTURE_READBACK=passes): vkscene's two render pass instances a
+// frame (render to texture; main pass to the swapchain image with depth) each leave their
+// attachments in the file as they ended, copied by commands the layer records after each
+// vkCmdEndRenderPass -- under core and synchronisation validation, which sits below the layer
+// and checks those barriers and copies.
+TEST_F(CaptureE2E, VksceneReadbackPassesStoresEveryPassInstancesAttachments) {
+  const fs::path file = dir_ / "vkscene-passes.tcap";
+  auto env = layer_env(file, "3-4");
+  env["TESSERA_CAPTURE_READBACK"] = "passes";
+  env["VK_INSTANCE_LAYERS"] = "VK_LAYER_TESSERA_capture:VK_LAYER_KHRONOS_validation";
+  env["VK_LAYER_ENABLES"] = "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT";
+  const auto r = run({TESSERA_VKSCENE, "--frames", "4"}, env);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("VUID"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("SYNC-"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("ERROR"), std::string::npos) << r.err;
+  const auto c = load(file);
+  ASSERT_TRUE(c.reader);
+  EXPECT_EQ(c.reader->verify(), "");
+  EXPECT_EQ(c.undecodable, 0u);
+  ASSERT_EQ(c.frames.size(), 2u);
+  const auto counts = check_pass_contents(c);
+  ASSERT_EQ(counts.size(), 2u);
+  for (size_t i = 0; i < c.frames.size(); ++i) {
+    const FrameContents& f = c.frames[i];
+    EXPECT_EQ(f.undecodable, 0u);
+    // Both instances replay counts, each with records.
+    EXPECT_EQ(counts[i].first, 2u) << "frame " << f.present;
+    EXPECT_EQ(counts[i].second, counts[i].first) << "frame " << f.present;
+    // Render to texture: its colour; main pass: colour and the depth aspect.
+    ASSERT_EQ(f.pass_contents.size(), 3u) << "frame " << f.present;
+    const RenderPassContentsRecord* texture = nullptr;
+    const RenderPassContentsRecord* colour = nullptr;
+    const RenderPassContentsRecord* depth = nullptr;
+    for (const auto& pc : f.pass_contents) {
+      EXPECT_EQ(pc.resolved, 0u);
+      if (pc.pass == 0 && pc.aspect == VK_IMAGE_ASPECT_COLOR_BIT) texture = &pc;
+      if (pc.pass == 1 && pc.aspect == VK_IMAGE_ASPECT_COLOR_BIT) colour = &pc;
+      if (pc.pass == 1 && pc.aspect == VK_IMAGE_ASPECT_DEPTH_BIT) depth = &pc;
+    }
+    ASSERT_NE(texture, nullptr);
+    ASSERT_NE(colour, nullptr);
+    ASSERT_NE(depth, nullptr);
+    std::string error;
+    // The render-to-texture target is not written after its pass: its record holds what the
+    // frame-end render-target readback holds.
+    EXPECT_EQ(texture->width, 512u);
+    bool texture_at_end = false;
+    for (const auto& rt : f.render_targets) {
+      if (rt.image == texture->image) texture_at_end = rt.contents == texture->contents;
+    }
+    EXPECT_TRUE(texture_at_end) << "frame " << f.present;
+    // The main pass renders into the presented swapchain image: the last pass's colour is the
+    // presented picture, byte for byte, and names that image in the layout it was presented in.
+    ASSERT_EQ(f.presented.size(), 1u);
+    const auto& p = f.presented[0];
+    ASSERT_FALSE(c.swapchains.empty());
+    uint64_t presented_image = 0;
+    for (const auto& sc : c.swapchains) {
+      if (sc.swapchain == p.swapchain && p.image_index < sc.images.size()) presented_image = sc.images[p.image_index];
+    }
+    EXPECT_EQ(colour->image, presented_image);
+    EXPECT_EQ(colour->format, p.format);
+    EXPECT_EQ(colour->layout, static_cast<uint32_t>(VK_IMAGE_LAYOUT_PRESENT_SRC_KHR));
+    EXPECT_EQ(colour->contents, p.pixels) << "frame " << f.present << ": last pass differs from the presented image";
+    // Depth: one float per texel in [0, 1], cleared to 1 and written nearer where geometry was
+    // drawn (lavapipe keeps what the pass wrote although vkscene's store op is DONT_CARE).
+    ASSERT_EQ(depth->format, 126u) << "lavapipe exposes D32_SFLOAT as a depth attachment";
+    EXPECT_EQ(depth->width, p.width);
+    EXPECT_EQ(depth->height, p.height);
+    auto zbytes = c.reader->blob(depth->contents, &error);
+    ASSERT_TRUE(zbytes.has_value()) << error;
+    const size_t texels = size_t{depth->width} * depth->height;
+    ASSERT_EQ(zbytes->data.size(), texels * 4u);
+    std::vector<float> z(texels);
+    std::memcpy(z.data(), zbytes->data.data(), zbytes->data.size());
+    std::set<float> values;
+    size_t nearer = 0, in_range = 0;
+    for (float v : z) {
+      if (v >= 0.0f && v <= 1.0f) ++in_range;
+      if (v < 1.0f) ++nearer;
+      if (values.size() < 64) values.insert(v);
+    }
+    EXPECT_EQ(in_range, texels);
+    EXPECT_GT(nearer, texels / 4);
+    EXPECT_GT(values.size(), 16u) << "depth looks flat";
+  }
+}
+#endif  // TESSERA_VKSCENE
+
+#ifdef TESSERA_GLREFLECT
+// An OpenGL application through Zink, whose command buffers Zink records and ends render passes
+// in as it sees fit: with `--readback passes` it still runs, is captured, and replays, and its
+// records name instances replay counts.
+TEST_F(CaptureE2E, GlreflectThroughZinkWithReadbackPassesCapturesAndReplays) {
+  const fs::path file = dir_ / "glreflect-passes.tcap";
+  const auto r = run({TESSERA_CLI, "capture", "--gl", "--readback", "passes", "--frames", "3-4", "-o", file.string(), "--",
+                      TESSERA_GLREFLECT, "--frames", "6", "--width", "640", "--height", "360"},
+                     {});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto c = load(file);
+  ASSERT_TRUE(c.reader);
+  EXPECT_EQ(c.reader->verify(), "");
+  ASSERT_EQ(c.frames.size(), 2u);
+  for (const auto& f : c.frames) {
+    EXPECT_EQ(f.presented.size(), 1u);
+    EXPECT_FALSE(f.pass_contents.empty()) << "frame " << f.present;
+  }
+  for (const auto& [passes, with_records] : check_pass_contents(c)) {
+    EXPECT_GT(passes, 0u);
+    EXPECT_EQ(with_records, passes);
+  }
+  const std::string replay = std::string(TESSERA_CLI) + " replay " + file.string() + " --config mobile4 > " +
+                             (dir_ / "replay.log").string() + " 2>&1";
+  EXPECT_EQ(std::system(replay.c_str()), 0) << replay;
+}
+#endif  // TESSERA_GLREFLECT
+
+#ifdef TESSERA_VKSTRESS
+// vkstress with `--readback passes`: command buffers recorded on 4 threads, targets destroyed
+// by another thread during the present. The layer's readback buffers live as long as the
+// command buffers that copy into them and the frame that reads them; nothing may be reported.
+TEST_F(CaptureE2E, VkstressReadbackPassesUnderValidation) {
+  const fs::path file = dir_ / "vkstress-passes.tcap";
+  auto env = layer_env(file, "3-8");
+  env["TESSERA_CAPTURE_READBACK"] = "passes";
+  const auto r = run({TESSERA_VKSTRESS, "--frames", "12", "--validate"}, env);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(r.err.find("validation"), std::string::npos) << r.err;
+  const auto c = load(file);
+  ASSERT_TRUE(c.reader);
+  EXPECT_EQ(c.reader->verify(), "");
+  ASSERT_EQ(c.frames.size(), 6u);
+  for (const auto& [passes, with_records] : check_pass_contents(c)) {
+    EXPECT_GT(passes, 0u);
+    EXPECT_EQ(with_records, passes);
+  }
+}
+#endif  // TESSERA_VKSTRESS
+#endif  // TESSERA_HAVE_FRONTEND
 
 #ifdef TESSERA_VKSTRESS
 // vkstress records on 4 threads, recreates its targets, views, framebuffers, render pass,
@@ -779,6 +1024,16 @@ TEST_F(CaptureE2E, LauncherReturnsTheApplicationsExitCode) {
                      {{"TESSERA_LAYER_DIR", TESSERA_LAYER_DIR}});
   EXPECT_EQ(r.exit_code, 7) << r.err;
   EXPECT_NE(r.err.find("no capture written"), std::string::npos) << r.err;
+}
+
+TEST_F(CaptureE2E, LauncherRefusesAnUnknownReadback) {
+  const fs::path file = dir_ / "never.tcap";
+  const fs::path ran = dir_ / "ran";
+  const auto r = run({TESSERA_CLI, "capture", "--readback", "pass", "-o", file.string(), "--", "touch", ran.string()},
+                     {{"TESSERA_LAYER_DIR", TESSERA_LAYER_DIR}});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "tessera capture: --readback 'pass': expected present or passes\n");
+  EXPECT_FALSE(fs::exists(ran)) << "the application ran";
 }
 
 }  // namespace
