@@ -640,6 +640,48 @@ TEST_F(CaptureE2E, VksceneReadbackPassesStoresEveryPassInstancesAttachments) {
     EXPECT_GT(values.size(), 16u) << "depth looks flat";
   }
 }
+
+// At submit boundaries (a headless vkscene: each vkQueueSubmit call is a frame, uploads
+// included) the layer waits for the frame's submission as it ends and writes its instances'
+// contents there; the main pass renders offscreen, and its colour at the pass's end is the
+// image's contents as the frame ends.
+TEST_F(CaptureE2E, VksceneReadbackPassesAtSubmitBoundaries) {
+  const fs::path file = dir_ / "vkscene-submit-passes.tcap";
+  auto env = layer_env(file, "1-64");
+  env["TESSERA_CAPTURE_BOUNDARY"] = "submit";
+  env["TESSERA_CAPTURE_READBACK"] = "passes";
+  const auto r = run({TESSERA_VKSCENE, "--headless", "--frames", "2", "--width", "320", "--height", "180"}, env);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto c = load(file);
+  ASSERT_TRUE(c.reader);
+  EXPECT_EQ(c.reader->verify(), "");
+  const auto counts = check_pass_contents(c);
+  ASSERT_EQ(counts.size(), c.frames.size());
+  uint32_t drawn = 0;
+  for (size_t i = 0; i < c.frames.size(); ++i) {
+    const FrameContents& f = c.frames[i];
+    EXPECT_EQ(counts[i].second, counts[i].first) << "frame " << f.present;
+    if (counts[i].first == 0) {
+      EXPECT_TRUE(f.pass_contents.empty()) << "frame " << f.present;
+      continue;
+    }
+    ++drawn;
+    EXPECT_EQ(counts[i].first, 2u) << "frame " << f.present;
+    const RenderPassContentsRecord* colour = nullptr;
+    for (const auto& pc : f.pass_contents) {
+      if (pc.pass == counts[i].first - 1 && pc.aspect == VK_IMAGE_ASPECT_COLOR_BIT) colour = &pc;
+    }
+    ASSERT_NE(colour, nullptr) << "frame " << f.present;
+    EXPECT_EQ(colour->width, 320u);
+    EXPECT_EQ(colour->height, 180u);
+    bool same = false;
+    for (const auto& rt : f.render_targets) {
+      if (rt.image == colour->image) same = rt.contents == colour->contents;
+    }
+    EXPECT_TRUE(same) << "frame " << f.present << ": last pass's colour differs from the frame's end";
+  }
+  EXPECT_EQ(drawn, 2u);
+}
 #endif  // TESSERA_VKSCENE
 
 #ifdef TESSERA_GLREFLECT
