@@ -17,5 +17,6 @@ void setup_replay(CLI::App& app, int* exit_code);
 void setup_report(CLI::App& app, int* exit_code);
 void setup_compare(CLI::App& app, int* exit_code);
 void setup_sweep(CLI::App& app, int* exit_code);
+void setup_diff(CLI::App& app, int* exit_code);
 
 }  // namespace tessera::cli

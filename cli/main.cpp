@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
 #if TESSERA_HAVE_REPLAY
   tessera::cli::setup_replay(app, &exit_code);
   tessera::cli::setup_sweep(app, &exit_code);
+  tessera::cli::setup_diff(app, &exit_code);
 #endif
   tessera::cli::setup_schemes(app, &exit_code);
   tessera::cli::setup_report(app, &exit_code);

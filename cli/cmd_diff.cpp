@@ -1,0 +1,773 @@
+// tessera diff CAPTURE --frame N [--threshold DB] [-o DIR] [--threads N]
+//
+// A pass-by-pass bisect of the replay against the captured device: a capture taken with
+// `tessera capture --readback passes` holds every attachment of every render pass instance as
+// the device left it at the instance's end (RenderPassContentsRecord). The frame is replayed as
+// `tessera replay` renders it (render::Renderer, state carried over from the frames before), each
+// attachment is compared with the replay's image at the same instance's end, and the first
+// instance below the threshold is named. Within it, the instance is replayed again one draw at a
+// time (load ops once, each draw then as an instance of its own that loads what the previous one
+// stored), and the first draw whose changed pixels touch the pixels that differ at the
+// instance's end, counting the pixels it wrote last (those the instance's end shows as it wrote
+// them), is named: the first draw that changes them at all is most often one under the divergent
+// draw, a ground or a background that a later draw covered there. A pixel no replayed draw
+// changed is one the driver wrote where no replayed draw covers.
+//
+// Exit status: 0 no pass below the threshold, 1 a pass below it (named), 2 the capture cannot be
+// compared (not readable, no pass contents, frame not in it, replay error).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <variant>
+#include <vector>
+
+#include "commands.h"
+#include "image_compare.h"
+#include "png_writer.h"
+#include "tessera/capture/reader.h"
+#include "tessera/capture/records.h"
+#include "tessera/capture/vk_records.h"
+#include "tessera/frontend/replay.h"
+#include "tessera/pipeline/pixel_format.h"
+#include "tessera/render/renderer.h"
+
+namespace tessera::cli {
+namespace {
+
+namespace cap = tessera::capture;
+namespace fe = tessera::frontend;
+
+constexpr int kAllMatch = 0, kDiverged = 1, kTrouble = 2;
+constexpr uint32_t kAspectColor = 1, kAspectDepth = 2, kAspectStencil = 4;  // VkImageAspectFlagBits
+constexpr uint32_t kLoadOpLoad = 0, kStoreOpStore = 0;  // VK_ATTACHMENT_LOAD_OP_LOAD, _STORE_OP_STORE
+// A pixel differs when one of its channels (R, G, B; depth x 255; stencil) differs by more than
+// this many levels of 255: a rounding difference of one level in a blend or a filter is not a
+// divergence, and would make the differing pixels of a matching pass cover it.
+constexpr float kPixelTolerance = 2.0f;
+constexpr size_t kListedDraws = 8;  // draws listed with their share of the differing pixels
+
+struct DiffOptions {
+  std::string file;
+  uint32_t frame = 0;
+  double threshold = 40.0;
+  std::string out_dir;
+  unsigned threads = 0;
+};
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string db_text(double db) {
+  if (std::isinf(db)) return "exact";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f dB", db);
+  return buf;
+}
+
+const char* aspect_name(uint32_t aspect) {
+  switch (aspect) {
+    case kAspectColor: return "colour";
+    case kAspectDepth: return "depth";
+    case kAspectStencil: return "stencil";
+    default: return "unknown aspect";
+  }
+}
+
+// Bytes of one texel of `aspect` in `format` as a buffer copy of that aspect lays it out (the
+// replay's planes and the read-back contents alike); 0 when the format has no such aspect or is
+// not one the replay decodes.
+uint32_t texel_bytes(uint32_t format, uint32_t aspect) {
+  pipeline::PixelFormat f;
+  if (!pipeline::pixel_format(format, &f)) return 0;
+  if (aspect == kAspectStencil) return f.stencil ? 1 : 0;
+  if (aspect == kAspectDepth) return f.depth ? f.bytes : 0;
+  if (aspect == kAspectColor) return f.depth || f.stencil ? 0 : f.bytes;
+  return 0;
+}
+
+// One aspect of one attachment in the form both sides are compared in: `channels` values per pixel
+// on a 0..255 scale (colour R, G, B as the texture library decodes them to 8 bits; depth as a float
+// in [0, 1] times 255; stencil values), and for colour the RGBA8 pixels.
+struct Comparable {
+  uint32_t width = 0, height = 0, channels = 0, aspect = 0;
+  std::vector<float> levels;
+  std::vector<uint8_t> rgba8;  // colour only
+  size_t pixels() const { return size_t{width} * height; }
+};
+
+bool to_comparable(uint32_t format, uint32_t aspect, uint32_t width, uint32_t height, std::span<const uint8_t> bytes,
+                   Comparable* out, std::string* why) {
+  pipeline::PixelFormat f;
+  const uint32_t bpp = texel_bytes(format, aspect);
+  if (bpp == 0 || !pipeline::pixel_format(format, &f)) {
+    *why = "format " + std::to_string(format) + " has no " + aspect_name(aspect) + " aspect the replay decodes";
+    return false;
+  }
+  const size_t count = size_t{width} * height;
+  if (bytes.size() / bpp < count) {
+    *why = std::to_string(width) + "x" + std::to_string(height) + " texels of format " + std::to_string(format) +
+           " need " + std::to_string(count * bpp) + " bytes, " + std::to_string(bytes.size()) + " held";
+    return false;
+  }
+  out->width = width;
+  out->height = height;
+  out->aspect = aspect;
+  const uint8_t* src = bytes.data();
+  if (aspect == kAspectColor) {
+    out->channels = 3;
+    if (!f.integer) {
+      if (!image::to_rgba8(format, width, height, bytes, &out->rgba8, why)) return false;
+    } else {
+      // Integer attachments hold values, not intensities: compared as values clamped to 0..255.
+      out->rgba8.resize(count * 4);
+      for (size_t i = 0; i < count; ++i) {
+        float rgba[4];
+        pipeline::decode_color(f, src + i * bpp, rgba);
+        for (size_t c = 0; c < 4; ++c)
+          out->rgba8[i * 4 + c] = static_cast<uint8_t>(std::clamp(std::nearbyint(rgba[c]), 0.0f, 255.0f));
+      }
+    }
+    out->levels.resize(count * 3);
+    for (size_t i = 0; i < count; ++i)
+      for (size_t c = 0; c < 3; ++c) out->levels[i * 3 + c] = out->rgba8[i * 4 + c];
+    return true;
+  }
+  out->channels = 1;
+  out->levels.resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    out->levels[i] = aspect == kAspectDepth ? std::clamp(pipeline::decode_depth(f, src + i * bpp), 0.0f, 1.0f) * 255.0f
+                                            : static_cast<float>(src[i]);
+  }
+  return true;
+}
+
+// Colour through the PSNR `tessera replay` reports (R, G, B; alpha ignored); depth and stencil
+// by the same formula on their one channel.
+double psnr(const Comparable& a, const Comparable& b) {
+  if (a.aspect == kAspectColor) return image::psnr_rgb(a.rgba8.data(), b.rgba8.data(), a.pixels()).psnr_db;
+  double sum = 0;
+  for (size_t i = 0; i < a.levels.size(); ++i) {
+    const double d = double{a.levels[i]} - double{b.levels[i]};
+    sum += d * d;
+  }
+  if (sum == 0 || a.levels.empty()) return std::numeric_limits<double>::infinity();
+  return 10.0 * std::log10(255.0 * 255.0 / (sum / static_cast<double>(a.levels.size())));
+}
+
+float pixel_difference(const Comparable& a, const Comparable& b, size_t p) {
+  float m = 0;
+  for (size_t c = 0; c < a.channels; ++c)
+    m = std::max(m, std::fabs(a.levels[p * a.channels + c] - b.levels[p * a.channels + c]));
+  return m;
+}
+
+std::vector<uint8_t> differing_pixels(const Comparable& a, const Comparable& b, size_t* count) {
+  std::vector<uint8_t> mask(a.pixels(), 0);
+  *count = 0;
+  for (size_t p = 0; p < mask.size(); ++p) {
+    if (pixel_difference(a, b, p) > kPixelTolerance) {
+      mask[p] = 1;
+      ++*count;
+    }
+  }
+  return mask;
+}
+
+// Grey level of pixel p for the PNGs: colour as stored (opaque), depth stretched over [lo, hi]
+// (a perspective depth buffer lies close to 1), stencil values.
+uint8_t grey(const Comparable& c, size_t p, float lo, float hi) {
+  if (c.aspect == kAspectColor) {
+    const uint8_t* px = &c.rgba8[p * 4];
+    return static_cast<uint8_t>((px[0] * 77 + px[1] * 150 + px[2] * 29) >> 8);
+  }
+  const float v = c.levels[p];
+  if (c.aspect == kAspectDepth && hi > lo) return static_cast<uint8_t>(std::nearbyint((v - lo) / (hi - lo) * 255.0f));
+  return static_cast<uint8_t>(std::nearbyint(v));
+}
+
+std::vector<uint8_t> picture(const Comparable& c, float lo, float hi) {
+  std::vector<uint8_t> out(c.pixels() * 4, 255);
+  for (size_t p = 0; p < c.pixels(); ++p) {
+    if (c.aspect == kAspectColor) {
+      std::copy_n(&c.rgba8[p * 4], 3, &out[p * 4]);
+    } else {
+      const uint8_t g = grey(c, p, lo, hi);
+      out[p * 4] = out[p * 4 + 1] = out[p * 4 + 2] = g;
+    }
+  }
+  return out;
+}
+
+// The difference magnified 16 times in grey, pixels beyond the tolerance in red (brighter the
+// larger the difference).
+std::vector<uint8_t> difference_picture(const Comparable& a, const Comparable& b) {
+  std::vector<uint8_t> out(a.pixels() * 4, 255);
+  for (size_t p = 0; p < a.pixels(); ++p) {
+    const float d = pixel_difference(a, b, p);
+    uint8_t* px = &out[p * 4];
+    if (d > kPixelTolerance) {
+      px[0] = static_cast<uint8_t>(std::min(255.0f, 128.0f + d));
+      px[1] = px[2] = 0;
+    } else {
+      px[0] = px[1] = px[2] = static_cast<uint8_t>(std::min(255.0f, d * 16.0f));
+    }
+  }
+  return out;
+}
+
+// The replay's image darkened, the pixels that differ at the pass's end in red, the pixels the
+// draw changed in green, both in yellow.
+std::vector<uint8_t> coverage_picture(const Comparable& replay, const std::vector<uint8_t>& differ,
+                                      const std::vector<uint8_t>& changed, float lo, float hi) {
+  std::vector<uint8_t> out(replay.pixels() * 4, 255);
+  for (size_t p = 0; p < replay.pixels(); ++p) {
+    uint8_t* px = &out[p * 4];
+    const auto g = static_cast<uint8_t>(grey(replay, p, lo, hi) / 3);
+    px[0] = differ[p] ? 255 : g;
+    px[1] = changed[p] ? 255 : g;
+    px[2] = differ[p] || changed[p] ? 0 : g;
+  }
+  return out;
+}
+
+void depth_range(const Comparable& a, const Comparable& b, float* lo, float* hi) {
+  *lo = 255.0f;
+  *hi = 0.0f;
+  for (const Comparable* c : {&a, &b})
+    for (float v : c->levels) {
+      *lo = std::min(*lo, v);
+      *hi = std::max(*hi, v);
+    }
+}
+
+// One aspect of one attachment of the replay, copied from its image (sample 0), in the
+// subresource the read-back record names.
+struct Snapshot {
+  uint32_t format = 0, width = 0, height = 0;
+  std::vector<uint8_t> bytes;
+  std::string note;  // why there is none
+};
+
+Snapshot take_snapshot(fe::CaptureReplay& replay, const cap::RenderPassContentsRecord& rec) {
+  Snapshot s;
+  const fe::Image* image = replay.find_image(rec.image);
+  if (image == nullptr) {
+    s.note = "the replay has no image " + hex(rec.image);
+    return s;
+  }
+  if (rec.mip >= image->mip_levels || rec.layer >= image->array_layers) {
+    s.note = "the replay's image " + hex(rec.image) + " has no mip " + std::to_string(rec.mip) + ", layer " +
+             std::to_string(rec.layer);
+    return s;
+  }
+  const uint32_t bpp = texel_bytes(image->format, rec.aspect);
+  if (bpp == 0) {
+    s.note = "the replay's image " + hex(rec.image) + " (format " + std::to_string(image->format) + ") has no " +
+             aspect_name(rec.aspect) + " aspect it decodes";
+    return s;
+  }
+  const auto& plane = image->subresource(rec.aspect == kAspectStencil ? fe::Aspect::Stencil : fe::Aspect::ColorOrDepth,
+                                         rec.layer, rec.mip);
+  s.format = image->format;
+  s.width = image->mip_width(rec.mip);
+  s.height = image->mip_height(rec.mip);
+  const size_t need = size_t{s.width} * s.height * bpp;
+  if (plane.size() < need) {
+    s.note = "the replay holds no contents of image " + hex(rec.image);
+    return s;
+  }
+  s.bytes.assign(plane.begin(), plane.begin() + static_cast<std::ptrdiff_t>(need));
+  return s;
+}
+
+using Key = std::tuple<uint32_t, uint32_t, uint32_t>;  // pass, attachment, aspect
+Key key_of(const cap::RenderPassContentsRecord& r) { return {r.pass, r.attachment, r.aspect}; }
+
+uint32_t draws_in(const fe::RenderPassInstance& pass) {
+  return static_cast<uint32_t>(std::count_if(pass.commands.begin(), pass.commands.end(), [](const fe::PassCommand& c) {
+    return std::holds_alternative<fe::Draw>(c);
+  }));
+}
+
+// Renders as `inner` does and, after each pass, copies the attachments the capture read back.
+class SnapshotRenderer final : public fe::PassRenderer {
+ public:
+  SnapshotRenderer(fe::PassRenderer& inner, fe::CaptureReplay& replay, const std::vector<cap::RenderPassContentsRecord>& wanted)
+      : inner_(inner), replay_(replay), wanted_(wanted) {}
+  void render_pass(const fe::RenderPassInstance& pass, fe::SkipCounts& skipped) override {
+    inner_.render_pass(pass, skipped);
+    draws[pass.index] = draws_in(pass);
+    for (const auto& rec : wanted_)
+      if (rec.pass == pass.index) snapshots[key_of(rec)] = take_snapshot(replay_, rec);
+  }
+  void dispatch(const fe::Dispatch& d, fe::SkipCounts& skipped) override { inner_.dispatch(d, skipped); }
+
+  std::map<Key, Snapshot> snapshots;
+  std::map<uint32_t, uint32_t> draws;  // draws of each pass
+
+ private:
+  fe::PassRenderer& inner_;
+  fe::CaptureReplay& replay_;
+  const std::vector<cap::RenderPassContentsRecord>& wanted_;
+};
+
+// What identifies a draw in the report.
+struct DrawInfo {
+  uint32_t in_pass = 0, in_frame = 0;
+  uint64_t pipeline = 0;
+  bool indexed = false;
+  uint32_t count = 0, instances = 0, first = 0, first_instance = 0;
+  int32_t vertex_offset = 0;
+};
+
+std::string describe(const DrawInfo& d) {
+  std::string s = "draw " + std::to_string(d.in_pass) + " of the pass (draw " + std::to_string(d.in_frame) +
+                  " of the frame): pipeline " + hex(d.pipeline) + ", ";
+  if (d.indexed) {
+    s += "indexed, " + std::to_string(d.count) + " indices x " + std::to_string(d.instances) + " instances, first index " +
+         std::to_string(d.first) + ", vertex offset " + std::to_string(d.vertex_offset);
+  } else {
+    s += std::to_string(d.count) + " vertices x " + std::to_string(d.instances) + " instances, first vertex " +
+         std::to_string(d.first);
+  }
+  return s + ", first instance " + std::to_string(d.first_instance);
+}
+
+// A step of the pass replayed one command at a time: a draw, or a vkCmdClearAttachments.
+struct Step {
+  bool is_draw = false;
+  DrawInfo draw;         // is_draw
+  uint32_t before_draw = 0;  // a clear: the draws of the pass before it
+  uint64_t changed = 0;  // pixels it changed, over the compared attachments
+  uint64_t touched = 0;  // of them, pixels that differ at the pass's end
+  uint64_t shown = 0;    // differing pixels whose replayed value it wrote last
+};
+
+std::string describe(const Step& s) {
+  if (s.is_draw) return describe(s.draw);
+  return "vkCmdClearAttachments after " + std::to_string(s.before_draw) + " draws of the pass";
+}
+
+// An attachment of the divergent pass followed through the steps.
+struct Target {
+  cap::RenderPassContentsRecord rec;
+  std::vector<uint8_t> differ;  // pixels that differ at the pass's end
+  std::vector<uint8_t> previous;  // the attachment's bytes before the step
+  std::vector<int32_t> last_step;  // per pixel the last step that changed it, -1 none
+  uint32_t bpp = 0;
+};
+
+// Renders the passes before `pass` as `inner` does; renders `pass` once for its load ops and
+// then one command at a time, each as an instance of its own that loads what the one before
+// stored, and follows what each step changes; renders nothing after it (the bisect needs no more).
+class StepRenderer final : public fe::PassRenderer {
+ public:
+  StepRenderer(fe::PassRenderer& inner, fe::CaptureReplay& replay, uint32_t pass, std::vector<Target>& targets)
+      : inner_(inner), replay_(replay), pass_(pass), targets_(targets) {}
+  void render_pass(const fe::RenderPassInstance& pass, fe::SkipCounts& skipped) override {
+    if (done_) return;
+    if (pass.index != pass_) {
+      inner_.render_pass(pass, skipped);
+      return;
+    }
+    done_ = reached = true;
+    walk(pass, skipped);
+  }
+  void dispatch(const fe::Dispatch& d, fe::SkipCounts& skipped) override {
+    if (!done_) inner_.dispatch(d, skipped);
+  }
+
+  bool reached = false;
+  std::vector<Step> steps;
+  // For each step that changed differing pixels, what it changed in each target.
+  std::map<size_t, std::vector<std::vector<uint8_t>>> touching_changed;
+  std::string note;
+
+ private:
+  void walk(const fe::RenderPassInstance& pass, fe::SkipCounts& skipped) {
+    if (pass.subpasses.empty()) {
+      note = "the pass has no subpass";
+      inner_.render_pass(pass, skipped);
+      return;
+    }
+    fe::RenderPassInstance step;
+    step.index = pass.index;
+    step.limits = pass.limits;
+    step.render_area = pass.render_area;
+    step.layers = pass.layers;
+    step.attachments = pass.attachments;
+    // Every step stores, so the next one starts from what this one left.
+    for (auto& a : step.attachments) a.store_op = a.stencil_store_op = kStoreOpStore;
+    step.subpasses = {pass.subpasses[0]};
+    // The load ops, once: what they leave is where the draws start from.
+    inner_.render_pass(step, skipped);
+    for (Target& t : targets_) {
+      const Snapshot s = take_snapshot(replay_, t.rec);
+      t.previous = s.bytes;
+      t.bpp = texel_bytes(s.format, t.rec.aspect);
+      t.last_step.assign(t.differ.size(), -1);
+    }
+    for (auto& a : step.attachments) a.load_op = a.stencil_load_op = kLoadOpLoad;
+    size_t subpass = 0;
+    uint32_t draw_in_pass = 0;
+    for (const fe::PassCommand& cmd : pass.commands) {
+      if (std::holds_alternative<fe::NextSubpass>(cmd)) {
+        if (subpass + 1 < pass.subpasses.size()) ++subpass;
+        continue;
+      }
+      step.subpasses = {pass.subpasses[subpass]};
+      step.commands = {cmd};
+      Step s;
+      if (const auto* d = std::get_if<fe::Draw>(&cmd)) {
+        s.is_draw = true;
+        s.draw = {draw_in_pass++, d->index, d->state.pipeline, d->indexed, d->vertex_count, d->instance_count,
+                  d->first_vertex, d->first_instance, d->vertex_offset};
+      } else {
+        s.before_draw = draw_in_pass;
+      }
+      inner_.render_pass(step, skipped);
+      follow(s);
+      steps.push_back(s);
+    }
+  }
+
+  // Which pixels the step changed, and which of them differ at the pass's end.
+  void follow(Step& s) {
+    const auto index = static_cast<int32_t>(steps.size());
+    std::vector<std::vector<uint8_t>> changed(targets_.size());
+    for (size_t i = 0; i < targets_.size(); ++i) {
+      Target& t = targets_[i];
+      Snapshot now = take_snapshot(replay_, t.rec);
+      if (t.bpp == 0 || now.bytes.size() != t.previous.size() || now.bytes.size() != t.differ.size() * t.bpp) continue;
+      changed[i].assign(t.differ.size(), 0);
+      for (size_t p = 0; p < t.differ.size(); ++p) {
+        if (std::equal(&now.bytes[p * t.bpp], &now.bytes[p * t.bpp] + t.bpp, &t.previous[p * t.bpp])) continue;
+        changed[i][p] = 1;
+        t.last_step[p] = index;
+        ++s.changed;
+        if (t.differ[p]) ++s.touched;
+      }
+      t.previous = std::move(now.bytes);
+    }
+    if (s.touched != 0) touching_changed[steps.size()] = std::move(changed);
+  }
+
+  fe::PassRenderer& inner_;
+  fe::CaptureReplay& replay_;
+  uint32_t pass_;
+  std::vector<Target>& targets_;
+  bool done_ = false;
+};
+
+// Replays the frames before `index` and then frame `index` through `renderer`, with a fresh
+// replay of the capture; false with *error set.
+bool replay_to(fe::CaptureReplay& replay, render::Renderer& base, fe::PassRenderer& last, size_t index,
+               fe::FrameResult* result, std::string* error) {
+  for (size_t i = 0; i < index; ++i) {
+    fe::FrameResult r;
+    if (!replay.replay_frame(i, base, &r, error)) return false;
+  }
+  return replay.replay_frame(index, last, result, error);
+}
+
+struct Compared {
+  cap::RenderPassContentsRecord rec;
+  Comparable replay, driver;
+  double db = 0;
+  size_t differing = 0;
+  std::vector<uint8_t> differ;
+};
+
+bool write_picture(const std::string& path, uint32_t w, uint32_t h, const std::vector<uint8_t>& rgba) {
+  std::string error;
+  if (image::write_png(path, w, h, rgba.data(), &error)) return true;
+  std::fprintf(stderr, "tessera diff: %s\n", error.c_str());
+  return false;
+}
+
+std::string stem(const std::string& dir, const cap::RenderPassContentsRecord& r) {
+  return dir + "/pass" + std::to_string(r.pass) + "-att" + std::to_string(r.attachment) +
+         (r.aspect == kAspectStencil ? "-stencil" : "");
+}
+
+int run_diff(const DiffOptions& opt) {
+  std::string error;
+  auto reader = cap::CaptureReader::open(opt.file, &error);
+  if (!reader) {
+    std::fprintf(stderr, "tessera diff: %s\n", error.c_str());
+    return kTrouble;
+  }
+  const auto& frames = reader->frames();
+  size_t index = frames.size();
+  for (size_t i = 0; i < frames.size(); ++i)
+    if (frames[i].present == opt.frame) index = i;
+  if (index == frames.size()) {
+    std::fprintf(stderr, "tessera diff: %s: frame %u is not in the capture (%s)\n", opt.file.c_str(), opt.frame,
+                 frames.empty() ? "it holds no complete frame"
+                                : ("presents " + std::to_string(frames.front().present) + "-" +
+                                   std::to_string(frames.back().present))
+                                      .c_str());
+    return kTrouble;
+  }
+  const auto& kinds = reader->summary().records_by_kind;
+  const auto contents_kind = cap::kind_of<cap::RenderPassContentsRecord>();
+  if (kinds.find(contents_kind) == kinds.end() || kinds.at(contents_kind) == 0) {
+    std::fprintf(stderr,
+                 "tessera diff: %s: capture has no pass contents; capture it with tessera capture --readback passes\n",
+                 opt.file.c_str());
+    return kTrouble;
+  }
+  // What to copy from the replay as each pass ends: the frame's read-back attachments.
+  std::vector<cap::RenderPassContentsRecord> wanted;
+  std::string problem;
+  const bool read = reader->read_frame(
+      index,
+      [&](uint32_t kind, std::span<const std::byte> body) {
+        if (kind != contents_kind) return true;
+        auto rec = cap::decode_record<cap::RenderPassContentsRecord>(body);
+        if (!rec) {
+          problem = "render_pass_contents record does not decode";
+          return false;
+        }
+        wanted.push_back(*rec);
+        return true;
+      },
+      &error);
+  if (!read || !problem.empty()) {
+    std::fprintf(stderr, "tessera diff: %s\n",
+                 read ? (opt.file + ": frame " + std::to_string(opt.frame) + ": " + problem).c_str() : error.c_str());
+    return kTrouble;
+  }
+  if (wanted.empty()) {
+    std::fprintf(stderr, "tessera diff: %s: frame %u has no pass contents (other frames of the capture have)\n",
+                 opt.file.c_str(), opt.frame);
+    return kTrouble;
+  }
+
+  render::RenderConfig rc;
+  rc.threads = opt.threads != 0 ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<Compared> compared;
+  uint32_t passes = 0;
+  std::map<uint32_t, uint32_t> draws;
+  {
+    auto replay = fe::CaptureReplay::open(*reader, &error);
+    if (!replay) {
+      std::fprintf(stderr, "tessera diff: %s\n", error.c_str());
+      return kTrouble;
+    }
+    render::Renderer renderer(nullptr, rc);
+    SnapshotRenderer snapshots(renderer, *replay, wanted);
+    fe::FrameResult result;
+    if (!replay_to(*replay, renderer, snapshots, index, &result, &error)) {
+      std::fprintf(stderr, "tessera diff: %s\n", error.c_str());
+      return kTrouble;
+    }
+    passes = result.passes;
+    draws = snapshots.draws;
+    std::printf("%s frame %u: %u render pass instances, %u draws, %zu attachment aspects read back\n", opt.file.c_str(),
+                opt.frame, result.passes, result.draws, result.pass_contents.size());
+    for (const auto& [reason, n] : result.skipped.reasons)
+      std::printf("  not replayed: %s x%llu\n", reason.c_str(), static_cast<unsigned long long>(n));
+    for (const cap::RenderPassContentsRecord& rec : result.pass_contents) {
+      const std::string where = "pass " + std::to_string(rec.pass) + " attachment " + std::to_string(rec.attachment) +
+                                " " + aspect_name(rec.aspect);
+      const auto snap = snapshots.snapshots.find(key_of(rec));
+      std::string why;
+      Compared c;
+      c.rec = rec;
+      if (rec.pass >= result.passes) {
+        why = "the replay rendered " + std::to_string(result.passes) + " passes";
+      } else if (snap == snapshots.snapshots.end() || !snap->second.note.empty()) {
+        why = snap == snapshots.snapshots.end() ? "the replay did not render it" : snap->second.note;
+      } else if (snap->second.width != rec.width || snap->second.height != rec.height) {
+        why = "the driver's image is " + std::to_string(rec.width) + "x" + std::to_string(rec.height) + ", the replay's " +
+              std::to_string(snap->second.width) + "x" + std::to_string(snap->second.height);
+      } else {
+        const auto bytes = reader->blob(rec.contents, &why);
+        if (bytes) {
+          const std::span<const uint8_t> driver(reinterpret_cast<const uint8_t*>(bytes->data.data()), bytes->data.size());
+          if (to_comparable(snap->second.format, rec.aspect, rec.width, rec.height, snap->second.bytes, &c.replay, &why) &&
+              to_comparable(rec.format, rec.aspect, rec.width, rec.height, driver, &c.driver, &why)) {
+            why.clear();
+          } else if (why.empty()) {
+            why = "cannot be decoded";
+          }
+        }
+      }
+      if (!why.empty()) {
+        std::printf("%s: not compared: %s\n", where.c_str(), why.c_str());
+        continue;
+      }
+      c.db = psnr(c.replay, c.driver);
+      c.differ = differing_pixels(c.replay, c.driver, &c.differing);
+      std::printf("%s (image %s, format %u, %ux%u, %u draws): %s, %zu of %zu pixels differ\n", where.c_str(),
+                  hex(rec.image).c_str(), rec.format, rec.width, rec.height, draws[rec.pass], db_text(c.db).c_str(),
+                  c.differing, c.replay.pixels());
+      compared.push_back(std::move(c));
+    }
+  }
+  if (compared.empty()) {
+    std::fprintf(stderr, "tessera diff: %s: frame %u: no read-back attachment could be compared\n", opt.file.c_str(),
+                 opt.frame);
+    return kTrouble;
+  }
+  const Compared* worst = nullptr;  // the lowest attachment of the first pass below the threshold
+  for (const Compared& c : compared) {
+    if (!(c.db < opt.threshold)) continue;
+    if (worst == nullptr || c.rec.pass < worst->rec.pass || (c.rec.pass == worst->rec.pass && c.db < worst->db)) worst = &c;
+  }
+  if (worst == nullptr) {
+    std::printf("no pass below %.1f dB (%zu attachment aspects of %u passes compared)\n", opt.threshold, compared.size(),
+                passes);
+    return kAllMatch;
+  }
+  const uint32_t pass = worst->rec.pass;
+  std::printf("first pass below %.1f dB: pass %u (%u draws): attachment %u %s (image %s, format %u, %ux%u): %s, %zu of "
+              "%zu pixels differ\n",
+              opt.threshold, pass, draws[pass], worst->rec.attachment, aspect_name(worst->rec.aspect),
+              hex(worst->rec.image).c_str(), worst->rec.format, worst->rec.width, worst->rec.height,
+              db_text(worst->db).c_str(), worst->differing, worst->replay.pixels());
+  if (!opt.out_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(opt.out_dir, ec);
+    if (ec) {
+      std::fprintf(stderr, "tessera diff: %s: %s\n", opt.out_dir.c_str(), ec.message().c_str());
+      return kTrouble;
+    }
+    for (const Compared& c : compared) {
+      if (c.rec.pass != pass) continue;
+      float lo = 0, hi = 255;
+      if (c.rec.aspect == kAspectDepth) depth_range(c.replay, c.driver, &lo, &hi);
+      const std::string s = stem(opt.out_dir, c.rec);
+      write_picture(s + "-replay.png", c.rec.width, c.rec.height, picture(c.replay, lo, hi));
+      write_picture(s + "-driver.png", c.rec.width, c.rec.height, picture(c.driver, lo, hi));
+      write_picture(s + "-diff.png", c.rec.width, c.rec.height, difference_picture(c.replay, c.driver));
+    }
+  }
+
+  // The bisect: the attachments of the pass below the threshold, followed draw by draw.
+  std::vector<Target> targets;
+  std::vector<const Compared*> target_compared;
+  for (const Compared& c : compared) {
+    if (c.rec.pass != pass || !(c.db < opt.threshold)) continue;
+    Target t;
+    t.rec = c.rec;
+    t.differ = c.differ;
+    targets.push_back(std::move(t));
+    target_compared.push_back(&c);
+  }
+  auto replay = fe::CaptureReplay::open(*reader, &error);
+  if (!replay) {
+    std::fprintf(stderr, "tessera diff: %s\n", error.c_str());
+    return kTrouble;
+  }
+  render::Renderer renderer(nullptr, rc);
+  StepRenderer stepper(renderer, *replay, pass, targets);
+  fe::FrameResult result;
+  if (!replay_to(*replay, renderer, stepper, index, &result, &error)) {
+    std::fprintf(stderr, "tessera diff: %s\n", error.c_str());
+    return kTrouble;
+  }
+  if (!stepper.reached || !stepper.note.empty()) {
+    std::printf("no draw to bisect: %s\n", stepper.note.empty() ? "the replay did not reach the pass" : stepper.note.c_str());
+    return kDiverged;
+  }
+  // Who wrote last, in the replay, the pixels that differ at the pass's end.
+  uint64_t differing = 0, never_written = 0;
+  for (const Target& t : targets) {
+    for (size_t p = 0; p < t.differ.size(); ++p) {
+      if (!t.differ[p]) continue;
+      ++differing;
+      if (t.last_step[p] < 0) {
+        ++never_written;
+      } else {
+        ++stepper.steps[static_cast<size_t>(t.last_step[p])].shown;
+      }
+    }
+  }
+  // The first draw whose writes the pass's end still shows at differing pixels. The first draw
+  // that merely changes them is most often one under the divergent draw (a ground or a
+  // background that everything covers), whose pixels a later draw replaced there.
+  std::optional<size_t> first_shown;
+  for (size_t i = 0; i < stepper.steps.size() && !first_shown; ++i)
+    if (stepper.steps[i].shown != 0) first_shown = i;
+  if (!first_shown) {
+    std::printf("no replayed draw of pass %u changes the %llu pixels that differ: the driver wrote pixels no replayed "
+                "draw covers (or the pass's load operations differ)\n",
+                pass, static_cast<unsigned long long>(differing));
+    return kDiverged;
+  }
+  const Step& first = stepper.steps[*first_shown];
+  std::printf("first divergent draw: %s; it changed %llu pixels, %llu of the %llu that differ, and wrote last %llu of "
+              "them\n",
+              describe(first).c_str(), static_cast<unsigned long long>(first.changed),
+              static_cast<unsigned long long>(first.touched), static_cast<unsigned long long>(differing),
+              static_cast<unsigned long long>(first.shown));
+  std::printf("draws changing differing pixels (changed / written last):");
+  size_t listed = 0;
+  for (const Step& s : stepper.steps) {
+    if (s.touched == 0) continue;
+    if (listed++ == kListedDraws) {
+      std::printf(" ...");
+      break;
+    }
+    std::printf(" %s %u (%llu / %llu)", s.is_draw ? "draw" : "clear before draw",
+                s.is_draw ? s.draw.in_pass : s.before_draw, static_cast<unsigned long long>(s.touched),
+                static_cast<unsigned long long>(s.shown));
+  }
+  std::printf("%s\n", never_written != 0 ? ("; by none: " + std::to_string(never_written)).c_str() : "");
+  if (!opt.out_dir.empty()) {
+    const auto& changed = stepper.touching_changed[*first_shown];
+    for (size_t i = 0; i < targets.size(); ++i) {
+      const Target& t = targets[i];
+      if (i >= changed.size() || changed[i].size() != t.differ.size()) continue;
+      const Compared& c = *target_compared[i];
+      float lo = 0, hi = 255;
+      if (c.rec.aspect == kAspectDepth) depth_range(c.replay, c.driver, &lo, &hi);
+      const std::string path = stem(opt.out_dir, c.rec) + "-draw" +
+                               std::to_string(first.is_draw ? first.draw.in_pass : first.before_draw) + "-coverage.png";
+      if (write_picture(path, c.rec.width, c.rec.height, coverage_picture(c.replay, t.differ, changed[i], lo, hi)))
+        std::printf("coverage of the draw: %s\n", path.c_str());
+    }
+  }
+  return kDiverged;
+}
+
+}  // namespace
+
+void setup_diff(CLI::App& app, int* exit_code) {
+  auto opt = std::make_shared<DiffOptions>();
+  auto* cmd = app.add_subcommand(
+      "diff",
+      "Bisect a frame pass by pass against the captured device (a capture taken with tessera capture --readback "
+      "passes): name the first render pass instance whose attachments differ from the driver's, and in it the first "
+      "draw whose writes the instance's end shows at the differing pixels. Exit 0: no pass below the threshold; 1: a pass below it; 2: the "
+      "capture cannot be compared");
+  cmd->add_option("file", opt->file, "Capture file (.tcap) with pass contents")->required();
+  cmd->add_option("--frame", opt->frame, "Present number of the frame to bisect (as tessera replay --frames)")
+      ->required();
+  cmd->add_option("--threshold", opt->threshold,
+                  "PSNR in dB below which a pass's attachment diverges (default 40: the RMS error is then 1% of full "
+                  "scale; README's workloads replay at 40-86 dB against their drivers' frames, the differences of rounding "
+                  "and filtering, while a draw missing or drawn wrong leaves its pass far below)");
+  cmd->add_option("-o,--out", opt->out_dir,
+                  "Write PNGs here: passK-attA-replay.png, -driver.png and -diff.png (difference x16 in grey, pixels "
+                  "differing by more than 2 of 255 in red) for the first pass below the threshold, and "
+                  "passK-attA-drawJ-coverage.png (differing pixels red, the draw's changes green, both yellow)");
+  cmd->add_option("--threads", opt->threads,
+                  "Threads the tiles of each pass are shaded on (default 0: one per core); results do not depend on it");
+  cmd->callback([opt, exit_code] { *exit_code = run_diff(*opt); });
+}
+
+}  // namespace tessera::cli

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# tessera diff on constructed captures: vkscene captured headless (frames at submit boundaries),
+# copied by diff_fixture with the pass contents `tessera capture --readback passes` writes, made
+# from this replay's own attachments (the "driver" is the replay), and copied again with one
+# draw's push constants changed (its tint: the draw's pixels change, its coverage does not).
+# Checks:
+#  - without pass contents: exit 2, one line naming the file and `--readback passes`,
+#  - on the copy: exit 0, "no pass below 40.0 dB",
+#  - with a draw perturbed in the main pass (where the ground plane, drawn first, lies under the
+#    draw) and in the render-to-texture pass: exit 1, the draw's pass named as the first below
+#    the threshold and the draw as the first divergent one, PNGs written,
+#  - a frame not in the capture, a damaged file, a file that is no capture: exit 2, one line.
+# Usage: diff_e2e.sh TESSERA_CLI DIFF_FIXTURE VKSCENE
+set -euo pipefail
+tessera=$1 fixture=$2 vkscene=$3
+work=$(mktemp -d /tmp/tessera-diff-e2e-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+export XDG_RUNTIME_DIR=$work/xdg
+mkdir -m 700 "$XDG_RUNTIME_DIR"
+fail=0
+check() {  # check DESCRIPTION COMMAND...: the command must succeed
+  local what=$1; shift
+  if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
+}
+# diff_run NAME ARGS...: runs tessera diff, stdout to NAME.out, stderr to NAME.err, status to NAME.rc
+diff_run() {
+  local name=$1; shift
+  local rc=0
+  "$tessera" diff "$@" > "$work/$name.out" 2> "$work/$name.err" || rc=$?
+  echo "$rc" > "$work/$name.rc"
+  echo "--- tessera diff $* (exit $rc)"; cat "$work/$name.out" "$work/$name.err"
+}
+rc() { cat "$work/$1.rc"; }
+one_line() { [ "$(wc -l < "$work/$1.err")" = 1 ] && [ ! -s "$work/$1.out" ]; }
+
+"$tessera" capture --frame-boundary submit --frames 1-64 -o "$work/c.tcap" -- \
+  "$vkscene" --headless --frames 2 --width 320 --height 180 > "$work/capture.log" 2>&1 || { cat "$work/capture.log"; exit 1; }
+"$fixture" "$work/c.tcap" "$work/same.tcap" > "$work/fixture.txt"
+cat "$work/fixture.txt"
+# vkscene's last frame: its two passes (render to texture, main) and 54 draws.
+frame=$(awk '/ 2 passes, 54 draws/ { sub(":", "", $2); f = $2 } END { print f }' "$work/fixture.txt")
+[ -n "$frame" ] || { echo "FAIL: no frame of vkscene's two passes and 54 draws"; exit 1; }
+
+diff_run none "$work/c.tcap" --frame "$frame"
+check "no pass contents: exit 2" [ "$(rc none)" = 2 ]
+check "no pass contents: one line naming the file and --readback passes" one_line none
+check "no pass contents: the message" grep -qF "$work/c.tcap: capture has no pass contents; capture it with tessera capture --readback passes" "$work/none.err"
+
+diff_run same "$work/same.tcap" --frame "$frame" -o "$work/png-same"
+check "the replay's own contents: exit 0" [ "$(rc same)" = 0 ]
+check "the replay's own contents: no pass below 40 dB" grep -q "^no pass below 40.0 dB" "$work/same.out"
+check "the replay's own contents: every attachment exact" \
+  [ "$(grep -c ': exact, 0 of ' "$work/same.out")" = "$(grep -c '^pass .* attachment ' "$work/same.out")" ]
+check "the replay's own contents: no PNG" [ ! -e "$work/png-same" ]
+
+# perturbed NAME DRAW PUSH_OFFSET VALUE: the copy with the float at PUSH_OFFSET of draw DRAW's
+# push constants set to VALUE; tessera diff must name the draw's pass and the draw.
+perturbed() {
+  local name=$1 draw=$2 offset=$3 value=$4
+  "$fixture" "$work/c.tcap" "$work/$name.tcap" --perturb "$frame" "$draw" "push:$offset=$value" > "$work/$name.fixture"
+  local line; line=$(grep '^perturbed:' "$work/$name.fixture")
+  echo "$line"
+  local pass in_pass
+  pass=$(echo "$line" | awk '{ print $7 }')
+  in_pass=$(echo "$line" | awk '{ print $9 }')
+  diff_run "$name" "$work/$name.tcap" --frame "$frame" -o "$work/png-$name"
+  check "$name: exit 1" [ "$(rc "$name")" = 1 ]
+  check "$name: pass $pass named" grep -q "^first pass below 40.0 dB: pass $pass " "$work/$name.out"
+  check "$name: draw $in_pass of pass $pass (draw $draw of the frame) named" \
+    grep -q "^first divergent draw: draw $in_pass of the pass (draw $draw of the frame): pipeline 0x" "$work/$name.out"
+  for png in replay driver diff "draw$in_pass-coverage"; do
+    check "$name: pass$pass-att0-$png.png written" [ -s "$work/png-$name/pass$pass-att0-$png.png" ]
+  done
+}
+# Draw 20: a grid cube of the main pass (draws 8-53; the ground plane, draw 8, lies under it):
+# its tint's red set to 0. Draw 2: a blade of the render-to-texture pass (draws 0-7).
+perturbed main 20 64 0
+check "main: the perturbed draw is in the main pass" grep -q "^perturbed: frame $frame draw 20 pass 1 draw 12$" "$work/main.fixture"
+perturbed rtt 2 64 0
+check "rtt: the perturbed draw is in the render-to-texture pass" grep -q "^perturbed: frame $frame draw 2 pass 0 draw 2$" "$work/rtt.fixture"
+
+diff_run range "$work/same.tcap" --frame 999
+check "frame not in the capture: exit 2" [ "$(rc range)" = 2 ]
+check "frame not in the capture: one line naming the file" one_line range
+check "frame not in the capture: the message" grep -q "^tessera diff: $work/same.tcap: frame 999 is not in the capture (presents 1-" "$work/range.err"
+
+head -c 1000 "$work/same.tcap" > "$work/cut.tcap"
+diff_run cut "$work/cut.tcap" --frame "$frame"
+check "damaged file: exit 2" [ "$(rc cut)" = 2 ]
+check "damaged file: one line naming the file" one_line cut
+check "damaged file: the file named" grep -qF "$work/cut.tcap" "$work/cut.err"
+
+printf 'not a capture' > "$work/text.tcap"
+diff_run text "$work/text.tcap" --frame 1
+check "not a capture: exit 2" [ "$(rc text)" = 2 ]
+check "not a capture: one line naming the file" one_line text
+check "not a capture: the file named" grep -qF "$work/text.tcap" "$work/text.err"
+
+exit $fail

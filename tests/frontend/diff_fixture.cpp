@@ -1,0 +1,340 @@
+// diff_fixture IN OUT [--perturb PRESENT DRAW FIELD=VALUE]
+//
+// Writes OUT, a copy of the capture IN with the render_pass_contents records `tessera capture
+// --readback passes` writes, made from this replay's own attachments at each render pass
+// instance's end (render::Renderer, as tessera replay and tessera diff render): a capture whose
+// "driver" is the replay, so `tessera diff` must find no pass below any threshold on it. With
+// --perturb, draw DRAW (numbered from 0 in the frame, as Draw::index) of frame PRESENT is
+// changed in OUT's command stream, and the contents stay those of the unchanged draw:
+//   count=N      its vertex (index) count
+//   instances=N  its instance count
+//   first=N      its first vertex (index)
+//   push:O=F     the float at byte O of the push constants it draws with (the last
+//                vkCmdPushConstants before it that covers that byte)
+// OUT is then replayed and compared with the contents: the tool fails unless the change alters
+// pixels of the draw's pass and of no pass before it, so a test on OUT checks a real divergence.
+// Prints "frame P: N passes, D draws" per frame of IN, and "perturbed: frame P draw D pass K
+// draw J" (J: the draw's index within its pass).
+// Test tool, not installed.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <variant>
+#include <vector>
+
+#include "tessera/capture/reader.h"
+#include "tessera/capture/records.h"
+#include "tessera/capture/vk_records.h"
+#include "tessera/capture/writer.h"
+#include "tessera/frontend/replay.h"
+#include "tessera/pipeline/pixel_format.h"
+#include "tessera/render/renderer.h"
+
+namespace {
+
+namespace cap = tessera::capture;
+namespace fe = tessera::frontend;
+
+constexpr uint32_t kAspectColor = 1, kAspectDepth = 2, kAspectStencil = 4;  // VkImageAspectFlagBits
+
+struct Perturbation {
+  uint32_t present = 0, draw = 0;
+  std::string field;
+  uint32_t push_offset = 0;
+  double value = 0;
+};
+
+// One attachment aspect as a pass left it in the replay.
+struct Contents {
+  cap::RenderPassContentsRecord rec;  // without `contents`
+  std::vector<uint8_t> bytes;
+};
+
+// Renders as the replay does and keeps every attachment aspect of every pass at the pass's end,
+// in the subresource its view renders (a multisampled attachment through its resolve target, not
+// at all without one, as the capture layer reads them).
+class KeepingRenderer final : public fe::PassRenderer {
+ public:
+  KeepingRenderer(fe::PassRenderer& inner, uint32_t present) : inner_(inner), present_(present) {}
+  void render_pass(const fe::RenderPassInstance& pass, fe::SkipCounts& skipped) override {
+    inner_.render_pass(pass, skipped);
+    uint32_t draws = 0;
+    for (const auto& c : pass.commands)
+      if (const auto* d = std::get_if<fe::Draw>(&c)) draw_pass[d->index] = {pass.index, draws++};
+    for (uint32_t a = 0; a < pass.attachments.size(); ++a) {
+      const fe::Attachment& att = pass.attachments[a];
+      const fe::ImageView* view = att.view;
+      uint32_t resolved = 0;
+      if (view == nullptr || view->image == nullptr) continue;
+      if (view->image->held_samples() > 1) {
+        if (att.resolve == nullptr || att.resolve->image == nullptr) continue;
+        view = att.resolve;
+        resolved = 1;
+      }
+      const fe::Image& image = *view->image;
+      tessera::pipeline::PixelFormat f;
+      if (!tessera::pipeline::pixel_format(image.format, &f)) continue;
+      const uint32_t mip = view->range.base_mip, layer = view->range.base_layer;
+      const auto keep = [&](uint32_t aspect, fe::Aspect plane_aspect, uint32_t bpp) {
+        Contents c;
+        c.rec.present = present_;
+        c.rec.pass = pass.index;
+        c.rec.attachment = a;
+        c.rec.resolved = resolved;
+        c.rec.image = image.handle;
+        c.rec.format = image.format;
+        c.rec.width = image.mip_width(mip);
+        c.rec.height = image.mip_height(mip);
+        c.rec.mip = mip;
+        c.rec.layer = layer;
+        c.rec.aspect = aspect;
+        const auto& plane = image.subresource(plane_aspect, layer, mip);
+        const size_t n = size_t{c.rec.width} * c.rec.height * bpp;
+        if (plane.size() < n) return;
+        c.bytes.assign(plane.begin(), plane.begin() + static_cast<std::ptrdiff_t>(n));
+        kept.push_back(std::move(c));
+      };
+      if (f.depth) keep(kAspectDepth, fe::Aspect::ColorOrDepth, f.bytes);
+      if (f.stencil) keep(kAspectStencil, f.depth ? fe::Aspect::Stencil : fe::Aspect::ColorOrDepth, 1);
+      if (!f.depth && !f.stencil) keep(kAspectColor, fe::Aspect::ColorOrDepth, f.bytes);
+    }
+  }
+  void dispatch(const fe::Dispatch& d, fe::SkipCounts& skipped) override { inner_.dispatch(d, skipped); }
+
+  std::vector<Contents> kept;
+  std::map<uint32_t, std::pair<uint32_t, uint32_t>> draw_pass;  // Draw::index -> (pass, draw in pass)
+
+ private:
+  fe::PassRenderer& inner_;
+  uint32_t present_;
+};
+
+// Every frame's kept contents, by present.
+bool replay_all(const cap::CaptureReader& reader, std::map<uint32_t, std::vector<Contents>>* kept,
+                std::map<uint32_t, std::map<uint32_t, std::pair<uint32_t, uint32_t>>>* draw_pass, std::string* error) {
+  auto replay = fe::CaptureReplay::open(reader, error);
+  if (!replay) return false;
+  tessera::render::RenderConfig rc;
+  tessera::render::Renderer renderer(nullptr, rc);
+  for (size_t i = 0; i < replay->frame_count(); ++i) {
+    const uint32_t present = reader.frames()[i].present;
+    KeepingRenderer keeping(renderer, present);
+    fe::FrameResult result;
+    if (!replay->replay_frame(i, keeping, &result, error)) return false;
+    (*kept)[present] = std::move(keeping.kept);
+    if (draw_pass) {
+      std::printf("frame %u: %u passes, %u draws\n", present, result.passes, result.draws);
+      (*draw_pass)[present] = std::move(keeping.draw_pass);
+    }
+  }
+  return true;
+}
+
+bool is_draw(uint32_t kind) {
+  return kind == cap::kind_of<cap::CmdDrawRecord>() || kind == cap::kind_of<cap::CmdDrawIndexedRecord>();
+}
+
+// The record ordinals (within the frame) of the draw and of the push constants it draws with.
+bool locate(const cap::CaptureReader& reader, size_t frame, const Perturbation& p, size_t* draw_record,
+            std::optional<size_t>* push_record, std::string* error) {
+  size_t ordinal = 0;
+  uint32_t draws = 0;
+  bool found = false;
+  std::optional<size_t> push;
+  const bool ok = reader.read_frame(
+      frame,
+      [&](uint32_t kind, std::span<const std::byte> body) {
+        if (kind == cap::kind_of<cap::CmdDrawIndirectRecord>()) {
+          *error = "the frame has an indirect draw: draws cannot be numbered from its records";
+          return false;
+        }
+        if (kind == cap::kind_of<cap::CmdPushConstantsRecord>()) {
+          auto rec = cap::decode_record<cap::CmdPushConstantsRecord>(body);
+          if (rec && p.push_offset >= rec->offset && p.push_offset + 4 <= rec->offset + rec->data.size()) push = ordinal;
+        }
+        if (is_draw(kind) && draws++ == p.draw) {
+          *draw_record = ordinal;
+          *push_record = push;
+          found = true;
+          return false;
+        }
+        ++ordinal;
+        return true;
+      },
+      error);
+  if (!found && error->empty()) *error = "frame has " + std::to_string(draws) + " draws, no draw " + std::to_string(p.draw);
+  return found && (ok || error->empty());
+}
+
+template <typename R>
+std::vector<std::byte> encoded(const R& rec) {
+  cap::ByteWriter w;
+  encode(w, rec);
+  return w.take();
+}
+
+// The record changed as the perturbation says; false when it does not apply to it.
+bool perturb(uint32_t kind, std::span<const std::byte> body, const Perturbation& p, std::vector<std::byte>* out) {
+  const auto v = static_cast<uint32_t>(p.value);
+  if (kind == cap::kind_of<cap::CmdPushConstantsRecord>()) {
+    auto rec = cap::decode_record<cap::CmdPushConstantsRecord>(body);
+    if (!rec) return false;
+    const auto f = static_cast<float>(p.value);
+    if (p.push_offset < rec->offset || rec->data.size() < p.push_offset - rec->offset + 4) return false;
+    // The data are the record's last field, its bytes the body's last ones: changed in place
+    // (re-encoding the record trips a false -Wstringop-overflow of GCC 12 in the byte writer).
+    out->assign(body.begin(), body.end());
+    std::memcpy(out->data() + (out->size() - rec->data.size()) + (p.push_offset - rec->offset), &f, 4);
+    auto check = cap::decode_record<cap::CmdPushConstantsRecord>(*out);
+    float got = 0;
+    if (check) std::memcpy(&got, check->data.data() + (p.push_offset - rec->offset), 4);
+    return check && check->offset == rec->offset && got == f;
+  }
+  if (kind == cap::kind_of<cap::CmdDrawRecord>()) {
+    auto rec = cap::decode_record<cap::CmdDrawRecord>(body);
+    if (!rec) return false;
+    if (p.field == "count") rec->vertex_count = v;
+    else if (p.field == "instances") rec->instance_count = v;
+    else if (p.field == "first") rec->first_vertex = v;
+    else return false;
+    *out = encoded(*rec);
+    return true;
+  }
+  auto rec = cap::decode_record<cap::CmdDrawIndexedRecord>(body);
+  if (!rec) return false;
+  if (p.field == "count") rec->index_count = v;
+  else if (p.field == "instances") rec->instance_count = v;
+  else if (p.field == "first") rec->first_index = v;
+  else return false;
+  *out = encoded(*rec);
+  return true;
+}
+
+int fail(const std::string& what) {
+  std::fprintf(stderr, "diff_fixture: %s\n", what.c_str());
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3 && argc != 7) {
+    std::fprintf(stderr, "usage: diff_fixture IN OUT [--perturb PRESENT DRAW FIELD=VALUE]\n");
+    return 2;
+  }
+  const std::string in = argv[1], out = argv[2];
+  std::optional<Perturbation> perturbation;
+  if (argc == 7) {
+    if (std::string(argv[3]) != "--perturb") return fail("expected --perturb");
+    Perturbation p;
+    p.present = static_cast<uint32_t>(std::stoul(argv[4]));
+    p.draw = static_cast<uint32_t>(std::stoul(argv[5]));
+    const std::string spec = argv[6];
+    const size_t eq = spec.find('=');
+    if (eq == std::string::npos) return fail("FIELD=VALUE expected, got " + spec);
+    p.field = spec.substr(0, eq);
+    p.value = std::stod(spec.substr(eq + 1));
+    if (p.field.rfind("push:", 0) == 0) {
+      p.push_offset = static_cast<uint32_t>(std::stoul(p.field.substr(5)));
+      p.field = "push";
+    } else if (p.field != "count" && p.field != "instances" && p.field != "first") {
+      return fail("unknown field " + p.field);
+    }
+    perturbation = p;
+  }
+
+  std::string error;
+  auto reader = cap::CaptureReader::open(in, &error);
+  if (!reader) return fail(error);
+  std::map<uint32_t, std::vector<Contents>> kept;
+  std::map<uint32_t, std::map<uint32_t, std::pair<uint32_t, uint32_t>>> draw_pass;
+  if (!replay_all(*reader, &kept, &draw_pass, &error)) return fail(error);
+
+  size_t draw_record = 0;
+  std::optional<size_t> push_record;
+  size_t perturbed_frame = reader->frames().size();
+  if (perturbation) {
+    for (size_t i = 0; i < reader->frames().size(); ++i)
+      if (reader->frames()[i].present == perturbation->present) perturbed_frame = i;
+    if (perturbed_frame == reader->frames().size()) return fail("no frame " + std::to_string(perturbation->present));
+    if (!locate(*reader, perturbed_frame, *perturbation, &draw_record, &push_record, &error)) return fail(error);
+    if (perturbation->field == "push" && !push_record)
+      return fail("no push constants cover byte " + std::to_string(perturbation->push_offset) + " of draw " +
+                  std::to_string(perturbation->draw));
+  }
+  const std::optional<size_t> target =
+      !perturbation ? std::nullopt : perturbation->field == "push" ? push_record : std::optional<size_t>(draw_record);
+
+  cap::WriterOptions options;
+  auto writer = cap::CaptureWriter::open(out, options, &error);
+  if (!writer) return fail(error);
+  for (const cap::Hash128& h : reader->blob_hashes()) {
+    auto b = reader->blob(h, &error);
+    if (!b) return fail(error);
+    writer->put_blob(b->data);
+  }
+  const auto copy = [&](uint32_t kind, std::span<const std::byte> body) {
+    writer->write_record(kind, body);
+    return true;
+  };
+  if (!reader->read_global(copy, &error)) return fail(error);
+  bool changed = false;
+  for (size_t i = 0; i < reader->frames().size(); ++i) {
+    const uint32_t present = reader->frames()[i].present;
+    writer->begin_frame(present);
+    size_t ordinal = 0;
+    const bool ok = reader->read_frame(
+        i,
+        [&](uint32_t kind, std::span<const std::byte> body) {
+          std::vector<std::byte> replaced;
+          if (i == perturbed_frame && target && ordinal == *target) {
+            if (!perturb(kind, body, *perturbation, &replaced)) {
+              error = "the record of draw " + std::to_string(perturbation->draw) + " cannot take " + perturbation->field;
+              return false;
+            }
+            changed = true;
+            writer->write_record(kind, replaced);
+          } else {
+            writer->write_record(kind, body);
+          }
+          ++ordinal;
+          return true;
+        },
+        &error);
+    if (!ok) return fail(error);
+    for (Contents& c : kept[present]) {
+      c.rec.contents = writer->put_blob({reinterpret_cast<const std::byte*>(c.bytes.data()), c.bytes.size()});
+      writer->write(c.rec);
+    }
+    writer->flush_frame();
+  }
+  if (!writer->close()) return fail(out + ": not written");
+  if (!perturbation) return 0;
+  if (!changed) return fail("nothing perturbed");
+
+  // Honest: the change must alter the draw's pass and leave the passes before it as they were.
+  const auto where = draw_pass[perturbation->present].find(perturbation->draw);
+  if (where == draw_pass[perturbation->present].end()) return fail("draw not rendered by the replay");
+  const auto [pass, in_pass] = where->second;
+  auto perturbed_reader = cap::CaptureReader::open(out, &error);
+  if (!perturbed_reader) return fail(error);
+  std::map<uint32_t, std::vector<Contents>> perturbed;
+  if (!replay_all(*perturbed_reader, &perturbed, nullptr, &error)) return fail(error);
+  const auto& before = kept[perturbation->present];
+  const auto& after = perturbed[perturbation->present];
+  if (before.size() != after.size()) return fail("the perturbed frame has other attachments");
+  bool pass_differs = false;
+  for (size_t k = 0; k < before.size(); ++k) {
+    if (before[k].bytes == after[k].bytes) continue;
+    if (before[k].rec.pass < pass) return fail("the change alters pass " + std::to_string(before[k].rec.pass) + ", before the draw's");
+    if (before[k].rec.pass == pass) pass_differs = true;
+  }
+  if (!pass_differs) return fail("the change alters no pixel of the draw's pass " + std::to_string(pass));
+  std::printf("perturbed: frame %u draw %u pass %u draw %u\n", perturbation->present, perturbation->draw, pass, in_pass);
+  return 0;
+}
