@@ -114,6 +114,21 @@ TEST_F(TextureViewsTest, MinMaxReductionOfALinearSamplerIsCountedAsApproximated)
   EXPECT_EQ(skipped.total(), 0u);
 }
 
+// An image neither captured nor written before a draw samples it (the layer could not read it
+// back) reads as zeros, counted as approximated; once a pass writes it, it is not.
+TEST_F(TextureViewsTest, SamplingAnImageWithoutContentsIsCountedAsApproximated) {
+  frontend::Image* r8 = scene.image(VK_FORMAT_R8_UNORM, 1, 1, 1, 0x7000000);
+  r8->defined = false;
+  EXPECT_EQ(render_one(textured(scene.view(r8))), (Rgba8{0, 0, 0, 255}));
+  using Counts = std::vector<std::pair<std::string, uint64_t>>;
+  EXPECT_EQ(skipped.approximations,
+            (Counts{{"texture: image sampled whose contents the capture does not hold (read as zeros)", 1}}));
+  r8->touch();  // what a pass or transfer writing it does
+  EXPECT_EQ(render_one(textured(scene.view(r8)))[3], 255);
+  EXPECT_EQ(skipped.approximated(), 1u);
+  EXPECT_EQ(skipped.total(), 0u);
+}
+
 TEST_F(TextureViewsTest, CubeAnd3DViews) {
   // A cube of 2x2 RGBA8 faces, face f coloured (40 f, 255 - 40 f, 7, 255).
   frontend::Image* cube = scene.image(VK_FORMAT_R8G8B8A8_UNORM, 2, 2, 4, 0x7000000);

@@ -83,6 +83,11 @@ void bind_stage(std::span<const frontend::DescriptorBinding> descriptors, std::s
             continue;
           }
           if (res.kind != shader::ResourceKind::Sampler && e.view != nullptr) {
+            // Neither captured at frame start nor written since: the layer could not read it
+            // back (no TRANSFER_SRC usage, multisampled, a format it cannot copy; its warning
+            // says which) or it was never given contents. The driver read what the app uploaded.
+            if (e.view->image != nullptr && !e.view->image->defined)
+              notes.approximate("texture: image sampled whose contents the capture does not hold (read as zeros)");
             std::string error;
             const texture::Texture* tex = textures.get(*e.view, error);
             if (tex != nullptr) out.textures.bind_texture(r, i, tex);
