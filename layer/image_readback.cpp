@@ -112,13 +112,23 @@ void read_back_images(DeviceData* d, Session* s, VkQueue queue, bool final_targe
                                             VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT}
                         : VkImageUsageFlags{VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
                                             VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT};
-      if (!st.bound || (st.usage & readable) == 0 ||
-          (st.usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) == 0 || st.samples != VK_SAMPLE_COUNT_1_BIT) {
-        continue;
-      }
+      if (!st.bound || (st.usage & readable) == 0) continue;
       // UNDEFINED: no defined contents. PREINITIALIZED: host-written linear image, whose bytes
       // the memory snapshot holds; it cannot be returned to PREINITIALIZED after a copy.
       if (st.layout == VK_IMAGE_LAYOUT_UNDEFINED || st.layout == VK_IMAGE_LAYOUT_PREINITIALIZED) {
+        continue;
+      }
+      // Contents a draw may read but the layer cannot copy (TRANSFER_SRC could not be added at
+      // creation, or vkCmdCopyImageToBuffer needs one sample): replay reads zeros where the
+      // driver read the app's texels, so the file says so.
+      if ((st.usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) == 0 || st.samples != VK_SAMPLE_COUNT_1_BIT) {
+        const bool single = st.samples == VK_SAMPLE_COUNT_1_BIT;
+        if (!final_targets)
+          s->warn_once(std::string("image-unreadable-") + (single ? "usage-" : "samples-") + std::to_string(st.format),
+                       "contents of images in format " + std::to_string(st.format) + " are not read back (" +
+                           (single ? "the driver refused TRANSFER_SRC usage for them"
+                                   : "multisampled, not copied") +
+                           "); replay reads zeros from them until the frame writes them");
         continue;
       }
       Pending p;
