@@ -7,11 +7,13 @@
 // attachment is compared with the replay's image at the same instance's end, and the first
 // instance below the threshold is named. Within it, the instance is replayed again one draw at a
 // time (load ops once, each draw then as an instance of its own that loads what the previous one
-// stored), and the first draw whose changed pixels touch the pixels that differ at the
-// instance's end, counting the pixels it wrote last (those the instance's end shows as it wrote
-// them), is named: the first draw that changes them at all is most often one under the divergent
-// draw, a ground or a background that a later draw covered there. A pixel no replayed draw
-// changed is one the driver wrote where no replayed draw covers.
+// stored). Each pixel of the instance's end is the last write of one draw (or of none: the load
+// ops'); the first draw whose pixels alone, with the error they carry there, bring the instance
+// below the threshold is named. The first draw that changes differing pixels at all is most often
+// one under the divergent draw (a ground, a background) that a later draw covered there, and
+// differences of rounding and filtering spread over every draw leave each draw's share far above
+// the threshold. When only the pixels no replayed draw changed are below it, the driver wrote
+// pixels no replayed draw covers.
 //
 // Exit status: 0 no pass below the threshold, 1 a pass below it (named), 2 the capture cannot be
 // compared (not readable, no pass contents, frame not in it, replay error).
@@ -19,6 +21,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -48,6 +51,7 @@ namespace fe = tessera::frontend;
 constexpr int kAllMatch = 0, kDiverged = 1, kTrouble = 2;
 constexpr uint32_t kAspectColor = 1, kAspectDepth = 2, kAspectStencil = 4;  // VkImageAspectFlagBits
 constexpr uint32_t kLoadOpLoad = 0, kStoreOpStore = 0;  // VK_ATTACHMENT_LOAD_OP_LOAD, _STORE_OP_STORE
+constexpr uint32_t kStoreOpDontCare = 1;                // VK_ATTACHMENT_STORE_OP_DONT_CARE
 // A pixel differs when one of its channels (R, G, B; depth x 255; stencil) differs by more than
 // this many levels of 255: a rounding difference of one level in a blend or a filter is not a
 // divergence, and would make the differing pixels of a matching pass cover it.
@@ -308,8 +312,18 @@ class SnapshotRenderer final : public fe::PassRenderer {
   void render_pass(const fe::RenderPassInstance& pass, fe::SkipCounts& skipped) override {
     inner_.render_pass(pass, skipped);
     draws[pass.index] = draws_in(pass);
-    for (const auto& rec : wanted_)
-      if (rec.pass == pass.index) snapshots[key_of(rec)] = take_snapshot(replay_, rec);
+    for (const auto& rec : wanted_) {
+      if (rec.pass != pass.index) continue;
+      snapshots[key_of(rec)] = take_snapshot(replay_, rec);
+      // What a pass leaves in an attachment it does not store is undefined (spec "Render Pass
+      // Store Operations"): the driver and the replay may each leave anything there. A resolve
+      // target is written by the resolve whatever the multisampled attachment's store op.
+      if (rec.attachment < pass.attachments.size() && rec.resolved == 0) {
+        const fe::Attachment& a = pass.attachments[rec.attachment];
+        if ((rec.aspect == kAspectStencil ? a.stencil_store_op : a.store_op) == kStoreOpDontCare)
+          snapshots[key_of(rec)].note = "its store op is DONT_CARE, its contents after the pass undefined";
+      }
+    }
   }
   void dispatch(const fe::Dispatch& d, fe::SkipCounts& skipped) override { inner_.dispatch(d, skipped); }
 
@@ -683,52 +697,92 @@ int run_diff(const DiffOptions& opt) {
     std::printf("no draw to bisect: %s\n", stepper.note.empty() ? "the replay did not reach the pass" : stepper.note.c_str());
     return kDiverged;
   }
-  // Who wrote last, in the replay, the pixels that differ at the pass's end.
+  // Who wrote last, in the replay, each pixel of the pass's end, and the error between the
+  // replay and the driver that each step's pixels carry there (bucket `none`: pixels no step
+  // changed, left as the load ops left them).
+  const size_t none = stepper.steps.size();
+  std::vector<std::vector<double>> sq_error(none + 1, std::vector<double>(targets.size(), 0.0));
   uint64_t differing = 0, never_written = 0;
-  for (const Target& t : targets) {
+  for (size_t i = 0; i < targets.size(); ++i) {
+    const Target& t = targets[i];
+    const Compared& c = *target_compared[i];
+    if (t.last_step.size() != t.differ.size()) continue;
     for (size_t p = 0; p < t.differ.size(); ++p) {
+      const size_t b = t.last_step[p] < 0 ? none : static_cast<size_t>(t.last_step[p]);
+      for (size_t k = 0; k < c.replay.channels; ++k) {
+        const double d = double{c.replay.levels[p * c.replay.channels + k]} - c.driver.levels[p * c.replay.channels + k];
+        sq_error[b][i] += d * d;
+      }
       if (!t.differ[p]) continue;
       ++differing;
-      if (t.last_step[p] < 0) {
+      if (b == none) {
         ++never_written;
       } else {
-        ++stepper.steps[static_cast<size_t>(t.last_step[p])].shown;
+        ++stepper.steps[b].shown;
       }
     }
   }
-  // The first draw whose writes the pass's end still shows at differing pixels. The first draw
-  // that merely changes them is most often one under the divergent draw (a ground or a
-  // background that everything covers), whose pixels a later draw replaced there.
-  std::optional<size_t> first_shown;
-  for (size_t i = 0; i < stepper.steps.size() && !first_shown; ++i)
-    if (stepper.steps[i].shown != 0) first_shown = i;
-  if (!first_shown) {
-    std::printf("no replayed draw of pass %u changes the %llu pixels that differ: the driver wrote pixels no replayed "
-                "draw covers (or the pass's load operations differ)\n",
-                pass, static_cast<unsigned long long>(differing));
+  // The PSNR of the pass were a step's pixels (as the pass's end shows them) its only error: the
+  // lowest over the attachments below the threshold.
+  const auto alone = [&](size_t b) {
+    double lowest = std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < targets.size(); ++i) {
+      const Comparable& r = target_compared[i]->replay;
+      const double mse = sq_error[b][i] / (static_cast<double>(r.channels) * static_cast<double>(r.pixels()));
+      if (mse > 0) lowest = std::min(lowest, 10.0 * std::log10(255.0 * 255.0 / mse));
+    }
+    return lowest;
+  };
+  // The first draw whose pixels alone bring the pass below the threshold: its writes, not an
+  // earlier draw's, are what the pass's end shows wrong. (The first draw that merely changes
+  // differing pixels is most often one under the divergent draw, a ground or a background that
+  // a later draw covered there; and differences of rounding and filtering, spread over every
+  // draw, leave each draw's share far above the threshold.)
+  std::optional<size_t> named;
+  for (size_t i = 0; i < none && !named; ++i)
+    if (alone(i) < opt.threshold) named = i;
+  if (!named && alone(none) < opt.threshold) {
+    std::printf("no replayed draw of pass %u is below %.1f dB alone; the %llu pixels no replayed draw changes are "
+                "(%s): the driver wrote pixels no replayed draw covers (or the pass's load operations differ)\n",
+                pass, opt.threshold, static_cast<unsigned long long>(never_written), db_text(alone(none)).c_str());
     return kDiverged;
   }
-  const Step& first = stepper.steps[*first_shown];
-  std::printf("first divergent draw: %s; it changed %llu pixels, %llu of the %llu that differ, and wrote last %llu of "
-              "them\n",
-              describe(first).c_str(), static_cast<unsigned long long>(first.changed),
+  if (!named) {
+    for (size_t i = 0; i < none; ++i)
+      if (alone(i) < std::numeric_limits<double>::infinity() && (!named || alone(i) < alone(*named))) named = i;
+    if (!named) {
+      std::printf("no replayed draw of pass %u changes the pixels that differ: the driver wrote pixels no replayed "
+                  "draw covers (or the pass's load operations differ)\n",
+                  pass);
+      return kDiverged;
+    }
+    std::printf("no single draw of pass %u is below %.1f dB alone (the error is spread over draws); the draw whose "
+                "pixels hold the most of it follows\n",
+                pass, opt.threshold);
+  }
+  const size_t first_shown = *named;
+  const Step& first = stepper.steps[first_shown];
+  std::printf("first divergent draw: %s; its pixels at the pass's end alone: %s; it changed %llu pixels, %llu of the "
+              "%llu that differ, and wrote last %llu of them\n",
+              describe(first).c_str(), db_text(alone(first_shown)).c_str(), static_cast<unsigned long long>(first.changed),
               static_cast<unsigned long long>(first.touched), static_cast<unsigned long long>(differing),
               static_cast<unsigned long long>(first.shown));
-  std::printf("draws changing differing pixels (changed / written last):");
+  std::printf("draws changing differing pixels (changed / written last, their pixels alone):");
   size_t listed = 0;
-  for (const Step& s : stepper.steps) {
+  for (size_t i = 0; i < none; ++i) {
+    const Step& s = stepper.steps[i];
     if (s.touched == 0) continue;
     if (listed++ == kListedDraws) {
       std::printf(" ...");
       break;
     }
-    std::printf(" %s %u (%llu / %llu)", s.is_draw ? "draw" : "clear before draw",
+    std::printf(" %s %u (%llu / %llu, %s)", s.is_draw ? "draw" : "clear before draw",
                 s.is_draw ? s.draw.in_pass : s.before_draw, static_cast<unsigned long long>(s.touched),
-                static_cast<unsigned long long>(s.shown));
+                static_cast<unsigned long long>(s.shown), db_text(alone(i)).c_str());
   }
   std::printf("%s\n", never_written != 0 ? ("; by none: " + std::to_string(never_written)).c_str() : "");
   if (!opt.out_dir.empty()) {
-    const auto& changed = stepper.touching_changed[*first_shown];
+    const auto& changed = stepper.touching_changed[first_shown];
     for (size_t i = 0; i < targets.size(); ++i) {
       const Target& t = targets[i];
       if (i >= changed.size() || changed[i].size() != t.differ.size()) continue;

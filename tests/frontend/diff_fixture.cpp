@@ -3,7 +3,8 @@
 // Writes OUT, a copy of the capture IN with the render_pass_contents records `tessera capture
 // --readback passes` writes, made from this replay's own attachments at each render pass
 // instance's end (render::Renderer, as tessera replay and tessera diff render): a capture whose
-// "driver" is the replay, so `tessera diff` must find no pass below any threshold on it. With
+// "driver" is the replay, so `tessera diff` must find no pass below any threshold on it. A
+// capture that holds such records (taken with --readback passes) keeps its own. With
 // --perturb, draw DRAW (numbered from 0 in the frame, as Draw::index) of frame PRESENT is
 // changed in OUT's command stream, and the contents stay those of the unchanged draw:
 //   count=N      its vertex (index) count
@@ -270,6 +271,9 @@ int main(int argc, char** argv) {
   const std::optional<size_t> target =
       !perturbation ? std::nullopt : perturbation->field == "push" ? push_record : std::optional<size_t>(draw_record);
 
+  const auto& kinds = reader->summary().records_by_kind;
+  const auto contents_kind = cap::kind_of<cap::RenderPassContentsRecord>();
+  const bool has_contents = kinds.find(contents_kind) != kinds.end() && kinds.at(contents_kind) != 0;
   cap::WriterOptions options;
   auto writer = cap::CaptureWriter::open(out, options, &error);
   if (!writer) return fail(error);
@@ -307,10 +311,12 @@ int main(int argc, char** argv) {
         },
         &error);
     if (!ok) return fail(error);
-    for (Contents& c : kept[present]) {
-      c.rec.contents = writer->put_blob({reinterpret_cast<const std::byte*>(c.bytes.data()), c.bytes.size()});
-      writer->write(c.rec);
-    }
+    // A capture taken with --readback passes keeps the driver's own contents.
+    if (!has_contents)
+      for (Contents& c : kept[present]) {
+        c.rec.contents = writer->put_blob({reinterpret_cast<const std::byte*>(c.bytes.data()), c.bytes.size()});
+        writer->write(c.rec);
+      }
     writer->flush_frame();
   }
   if (!writer->close()) return fail(out + ": not written");
