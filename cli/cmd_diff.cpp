@@ -16,7 +16,8 @@
 // pixels no replayed draw covers.
 //
 // Exit status: 0 no pass below the threshold, 1 a pass below it (named), 2 the capture cannot be
-// compared (not readable, no pass contents, frame not in it, replay error).
+// compared (not readable, no pass contents, frame not in it, replay error), 3 the replay refuses
+// the capture (beyond its memory budget or bounds, as tessera replay's exit 3).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -48,7 +49,9 @@ namespace {
 namespace cap = tessera::capture;
 namespace fe = tessera::frontend;
 
-constexpr int kAllMatch = 0, kDiverged = 1, kTrouble = 2;
+// As diff(1): 0 the same, 1 different, 2 trouble; 3 a capture the replay refuses, as tessera
+// replay exits (docs/contracts.md).
+constexpr int kAllMatch = 0, kDiverged = 1, kTrouble = 2, kRefused = 3;
 constexpr uint32_t kAspectColor = 1, kAspectDepth = 2, kAspectStencil = 4;  // VkImageAspectFlagBits
 constexpr uint32_t kLoadOpLoad = 0, kStoreOpStore = 0;  // VK_ATTACHMENT_LOAD_OP_LOAD, _STORE_OP_STORE
 constexpr uint32_t kStoreOpDontCare = 1;                // VK_ATTACHMENT_STORE_OP_DONT_CARE
@@ -585,7 +588,7 @@ int run_diff(const DiffOptions& opt) {
     fe::FrameResult result;
     if (!replay_to(*replay, renderer, snapshots, index, &result, &error)) {
       std::fprintf(stderr, "tessera diff: %s\n", error.c_str());
-      return kTrouble;
+      return replay->refused() ? kRefused : kTrouble;
     }
     passes = result.passes;
     draws = snapshots.draws;
@@ -691,7 +694,7 @@ int run_diff(const DiffOptions& opt) {
   fe::FrameResult result;
   if (!replay_to(*replay, renderer, stepper, index, &result, &error)) {
     std::fprintf(stderr, "tessera diff: %s\n", error.c_str());
-    return kTrouble;
+    return replay->refused() ? kRefused : kTrouble;
   }
   if (!stepper.reached || !stepper.note.empty()) {
     std::printf("no draw to bisect: %s\n", stepper.note.empty() ? "the replay did not reach the pass" : stepper.note.c_str());
@@ -806,8 +809,8 @@ void setup_diff(CLI::App& app, int* exit_code) {
       "diff",
       "Bisect a frame pass by pass against the captured device (a capture taken with tessera capture --readback "
       "passes): name the first render pass instance whose attachments differ from the driver's, and in it the first "
-      "draw whose writes the instance's end shows at the differing pixels. Exit 0: no pass below the threshold; 1: a pass below it; 2: the "
-      "capture cannot be compared");
+      "draw whose pixels there alone fall below the threshold. Exit 0: no pass below the threshold; 1: a pass below it; "
+      "2: the capture cannot be compared; 3: the replay refuses it (as tessera replay)");
   cmd->add_option("file", opt->file, "Capture file (.tcap) with pass contents")->required();
   cmd->add_option("--frame", opt->frame, "Present number of the frame to bisect (as tessera replay --frames)")
       ->required();
