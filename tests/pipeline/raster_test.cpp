@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numbers>
 #include <random>
 #include <vector>
@@ -197,6 +198,45 @@ TEST(Raster, PartlyCoveredQuadCarriesHelperPixels) {
 }
 
 // Perspective-correct interpolation equals the 1/w-weighted reference at every covered pixel;
+// Two triangles on one plane but with different vertices (a decal on a wall) get the same depth
+// at every pixel they share: depth comes from the plane through the unsnapped vertices, as
+// lavapipe interpolates it. Through the snapped vertices the two planes differ by up to the depth
+// slope times half a sub-pixel step, here more than 16 units of a 24-bit depth buffer, beyond
+// what a decal's depth bias of a few units makes up for.
+TEST(Raster, CoplanarTrianglesWithDifferentVerticesShareDepth) {
+  const auto z_of = [](float x) { return 0.2f + 0.6f * (x + 1) / 2; };  // depth rises across x
+  const auto triangle = [&](const float (*xy)[2]) {
+    ClipTriangle in;
+    for (size_t i = 0; i < 3; ++i) in[i].position = {xy[i][0], xy[i][1], z_of(xy[i][0]), 1};
+    ScreenTriangle t;
+    EXPECT_EQ(setup_triangle(in, 0, Viewport{0, 0, 640, 360, 0, 1}, kCullNone, FrontFace::CounterClockwise, t),
+              SetupOutcome::Kept);
+    return t;
+  };
+  const float wall[3][2] = {{-1, -1}, {1, -1}, {-1, 1}};
+  const float decal[3][2] = {{-0.7013f, -0.6031f}, {0.2977f, -0.5507f}, {-0.6511f, 0.4023f}};
+  const ScreenTriangle a = triangle(wall), b = triangle(decal);
+  std::vector<Quad> qa, qb;
+  rasterize(a, PixelRect{0, 0, 640, 360}, qa);
+  rasterize(b, PixelRect{0, 0, 640, 360}, qb);
+  std::map<std::pair<int, int>, float> depth;
+  for (const Quad& q : qa)
+    for (int i = 0; i < 4; ++i)
+      if (q.coverage & (1 << i)) depth[{q.x + (i & 1), q.y + (i >> 1)}] = q.depth[i];
+  int shared = 0;
+  double worst = 0;
+  for (const Quad& q : qb)
+    for (int i = 0; i < 4; ++i) {
+      if (!(q.coverage & (1 << i))) continue;
+      const auto it = depth.find({q.x + (i & 1), q.y + (i >> 1)});
+      if (it == depth.end()) continue;
+      ++shared;
+      worst = std::max(worst, std::fabs(double{q.depth[i]} - it->second));
+    }
+  EXPECT_GT(shared, 10000);
+  EXPECT_LT(worst, 2.0 / 16777216);  // within 2 units of a 24-bit depth buffer
+}
+
 // NoPerspective and depth are linear in screen space.
 TEST(Raster, PerspectiveCorrectInterpolationMatchesOneOverWReference) {
   ClipTriangle in;
@@ -237,7 +277,12 @@ TEST(Raster, PerspectiveCorrectInterpolationMatchesOneOverWReference) {
       const double linear = l0 * u[0] + l1 * u[1] + l2 * u[2];
       EXPECT_NEAR(interpolate(t, q.bary[i], 0), persp, 1e-5);
       EXPECT_NEAR(interpolate(t, q.linear_bary[i], 0), linear, 1e-5);
-      EXPECT_NEAR(q.depth[i], l0 * z[0] + l1 * z[1] + l2 * z[2], 1e-5);
+      // Depth: linear on the plane through the unsnapped vertices (raster_internal.h, DepthPlane).
+      const double ux[3] = {t.v[0].x, t.v[1].x, t.v[2].x}, uy[3] = {t.v[0].y, t.v[1].y, t.v[2].y};
+      const double utotal = area(ux[0], uy[0], ux[1], uy[1], ux[2], uy[2]);
+      const double m0 = area(px, py, ux[1], uy[1], ux[2], uy[2]) / utotal;
+      const double m1 = area(ux[0], uy[0], px, py, ux[2], uy[2]) / utotal;
+      EXPECT_NEAR(q.depth[i], m0 * z[0] + m1 * z[1] + (1 - m0 - m1) * z[2], 1e-6);
       max_gap = std::max(max_gap, std::fabs(persp - linear));
       ++checked;
     }

@@ -43,6 +43,7 @@ uint32_t rasterize_triangle_samples(const ScreenTriangle& t, const PixelRect& re
   const PixelRange r = triangle_pixels(t, rect);
   if (r.empty()) return 0;
   const double inv_sum = 1.0 / static_cast<double>(ef.sum);
+  const DepthPlane plane = depth_plane(t);
   uint32_t emitted = 0;
   for (int64_t qy = r.y0 & ~int64_t{1}; qy <= r.y1; qy += 2)
     for (int64_t qx = r.x0 & ~int64_t{1}; qx <= r.x1; qx += 2) {
@@ -62,7 +63,11 @@ uint32_t rasterize_triangle_samples(const ScreenTriangle& t, const PixelRect& re
           if (!in) continue;
           qs.covered[i] = static_cast<uint16_t>(qs.covered[i] | (1u << s));
           float z = 0;
-          for (int k = 0; k < 3; ++k) z += static_cast<float>(static_cast<double>(w[k]) * inv_sum) * t.v[k].z;
+          if (!plane.flat) {
+            z = plane.at(static_cast<double>(sx) / kSubPixelOne, static_cast<double>(sy) / kSubPixelOne);
+          } else {
+            for (int k = 0; k < 3; ++k) z += static_cast<float>(static_cast<double>(w[k]) * inv_sum) * t.v[k].z;
+          }
           qs.depth[i][s] = z;
         }
         if (qs.covered[i]) mask = static_cast<uint8_t>(mask | (1u << i));
@@ -75,6 +80,7 @@ uint32_t rasterize_triangle_samples(const ScreenTriangle& t, const PixelRect& re
         float l[3];
         for (int k = 0; k < 3; ++k) l[k] = static_cast<float>(static_cast<double>(ef.e[k].eval(cx, cy)) * inv_sum);
         set_pixel(t, l, q, i);
+        if (!plane.flat) q.depth[i] = plane.at(static_cast<double>(cx) / kSubPixelOne, static_cast<double>(cy) / kSubPixelOne);
       }
       samples.push_back(qs);
       ++emitted;
@@ -93,6 +99,7 @@ uint32_t rasterize_triangle(const ScreenTriangle& t, const PixelRect& rect, std:
   const int64_t qx0 = r.x0 & ~int64_t{1}, qy0 = r.y0 & ~int64_t{1};
 
   const double inv_sum = 1.0 / static_cast<double>(ef.sum);
+  const DepthPlane plane = depth_plane(t);
   const Edge& e0 = ef.e[0];
   const Edge& e1 = ef.e[1];
   const Edge& e2 = ef.e[2];
@@ -127,6 +134,7 @@ uint32_t rasterize_triangle(const ScreenTriangle& t, const PixelRect& rect, std:
         float l[3];
         for (int k = 0; k < 3; ++k) l[k] = static_cast<float>(static_cast<double>(w[i][k]) * inv_sum);
         set_pixel(t, l, q, i);
+        if (!plane.flat) q.depth[i] = plane.at(static_cast<double>(qx + (i & 1)) + 0.5, static_cast<double>(qy + (i >> 1)) + 0.5);
       }
       ++emitted;
     }
@@ -199,6 +207,10 @@ void interpolate_at(const ScreenTriangle& t, double x, double y, float bary[3], 
   std::copy_n(q.bary[0], 3, bary);
   std::copy_n(q.linear_bary[0], 3, linear);
   *depth = q.depth[0];
+  if (t.kind == PrimitiveKind::Triangle) {
+    const DepthPlane plane = depth_plane(t);
+    if (!plane.flat) *depth = plane.at(x, y);
+  }
 }
 
 float interpolate(const ScreenTriangle& t, const float bary[3], uint32_t index) {

@@ -56,6 +56,34 @@ inline void set_pixel(const ScreenTriangle& t, const float l[3], Quad& q, int i)
   q.depth[i] = l[0] * t.v[0].z + l[1] * t.v[1].z + l[2] * t.v[2].z;
 }
 
+// A triangle's depth as a plane through its vertices as the viewport transform gave them, before
+// their positions were snapped to sub-pixel precision: z(x, y) = z0 + dzdx (x - x0) + dzdy (y - y0)
+// at framebuffer position (x, y) pixels. Coverage uses the snapped vertices (spec "Polygon
+// Rasterization": sub-pixel precision), but lavapipe sets up its interpolation planes from the
+// unsnapped positions (llvmpipe's triangle setup computes the coefficients from the vertices'
+// floating-point positions), and so two coplanar triangles with different vertices get the same
+// depth at a pixel; through the snapped vertices they would differ by up to the depth slope times
+// half a sub-pixel step, more than a depth bias of a few units (a decal drawn with
+// vkCmdSetDepthBias) covers. `flat`: the unsnapped vertices are collinear (the snapped ones are
+// not); depth then comes from the snapped barycentrics.
+struct DepthPlane {
+  double x0 = 0, y0 = 0, z0 = 0, dzdx = 0, dzdy = 0;
+  bool flat = true;
+  float at(double x, double y) const { return static_cast<float>(z0 + dzdx * (x - x0) + dzdy * (y - y0)); }
+};
+inline DepthPlane depth_plane(const ScreenTriangle& t) {
+  DepthPlane p;
+  p.x0 = t.v[0].x, p.y0 = t.v[0].y, p.z0 = t.v[0].z;
+  const double x1 = double{t.v[1].x} - p.x0, y1 = double{t.v[1].y} - p.y0, z1 = double{t.v[1].z} - p.z0;
+  const double x2 = double{t.v[2].x} - p.x0, y2 = double{t.v[2].y} - p.y0, z2 = double{t.v[2].z} - p.z0;
+  const double det = x1 * y2 - x2 * y1;
+  if (det == 0.0) return p;
+  p.dzdx = (z1 * y2 - z2 * y1) / det;
+  p.dzdy = (x1 * z2 - x2 * z1) / det;
+  p.flat = false;
+  return p;
+}
+
 // A line's t at framebuffer position (x, y) pixels: spec "Basic Line Segment Rasterization",
 // t = ((p - pa) . (pb - pa)) / |pb - pa|^2 on the snapped endpoints, clamped to [0, 1].
 double line_parameter(const ScreenTriangle& line, double x, double y);
