@@ -10,7 +10,10 @@
 # glmark2-texture-msaa4 (a 4-sample default framebuffer, resolved for the present), glreflect
 # (Tessera's GL sample through Zink: a stencil-masked planar reflection clipped by a user clip
 # plane, with a front-face flip; APP is its binary), glreflect-breadth (its breadth scene: stencil
-# per face, depth bias, clip and cull distances, winding))
+# per face, depth bias, clip and cull distances, winding), vkbreadth-d32 and vkbreadth-d24
+# (Tessera's Vulkan breadth sample with a D32_SFLOAT_S8_UINT or D24_UNORM_S8_UINT depth/stencil
+# buffer: stencil state per face as dynamic state, negative-height viewports, mirrored winding,
+# depth bias with its clamp; APP is its binary))
 set -euo pipefail
 tessera=$1 layer_dir=$2 workload=$3 app=${4:-}
 work=$(mktemp -d /tmp/tessera-replay-e2e-XXXXXX)
@@ -41,6 +44,8 @@ case $workload in
   vkscene) capture 2-3 -- "$app" --frames 4 --width 640 --height 360 ;;
   glreflect) capture --gl 3-4 -- "$app" --frames 6 --width 640 --height 360 ;;
   glreflect-breadth) capture --gl 2-3 -- "$app" --scene breadth --frames 4 --width 640 --height 360 ;;
+  vkbreadth-d32|vkbreadth-d24)
+    capture 2-3 -- "$app" --frames 4 --width 640 --height 360 --depth-format "${workload#vkbreadth-}" ;;
   # ideas: scene time 10x wall time, so its animation has moved by frame 5.
   glmark2-ideas) capture --gl 5-6 -- glmark2 -s $size -b "ideas:nframes=10:duration=1000:speed=10" ;;
   glmark2-texture-msaa4)

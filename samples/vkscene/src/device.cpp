@@ -287,6 +287,9 @@ void Device::createDevice(bool windowed, float wantedAnisotropy, bool frameBound
     enabled.samplerAnisotropy = anisotropy ? VK_TRUE : VK_FALSE;
     maxAnisotropy =
         anisotropy ? std::min(wantedAnisotropy, properties.limits.maxSamplerAnisotropy) : 1.0f;
+    // depthBiasClamp is optional too; samples that clamp depth bias (vkbreadth) check it.
+    depthBiasClamp = supported.depthBiasClamp == VK_TRUE;
+    enabled.depthBiasClamp = supported.depthBiasClamp;
 
     std::vector<const char*> extensions;
     if (windowed) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);

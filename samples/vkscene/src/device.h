@@ -53,6 +53,7 @@ public:
     VkPhysicalDeviceMemoryProperties memory{};
     bool anisotropy = false;       // samplerAnisotropy enabled on the device
     float maxAnisotropy = 1.0f;    // what the anisotropic sampler uses (<= 16)
+    bool depthBiasClamp = false;   // the depthBiasClamp feature, enabled when supported
 
 private:
     static VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(
