@@ -745,9 +745,10 @@ int run_diff(const DiffOptions& opt) {
   for (size_t i = 0; i < none && !named; ++i)
     if (alone(i) < opt.threshold) named = i;
   if (!named && alone(none) < opt.threshold) {
-    std::printf("no replayed draw of pass %u is below %.1f dB alone; the %llu pixels no replayed draw changes are "
-                "(%s): the driver wrote pixels no replayed draw covers (or the pass's load operations differ)\n",
-                pass, opt.threshold, static_cast<unsigned long long>(never_written), db_text(alone(none)).c_str());
+    std::printf("no replayed draw of pass %u falls below %.1f dB alone, but the pixels no replayed draw changes do "
+                "(%s, %llu of them differ): the driver wrote pixels no replayed draw covers (or the pass's load "
+                "operations differ)\n",
+                pass, opt.threshold, db_text(alone(none)).c_str(), static_cast<unsigned long long>(never_written));
     return kDiverged;
   }
   if (!named) {

@@ -10,7 +10,8 @@
 #    exact),
 #  - with a draw perturbed in the main pass (where the ground plane, drawn first, lies under the
 #    draw) and in the render-to-texture pass: exit 1, the draw's pass named as the first below
-#    the threshold and the draw as the first divergent one, PNGs written,
+#    the threshold and the draw as the first divergent one, PNGs written; with a draw of the
+#    render-to-texture pass left out: the pixels no replayed draw covers named,
 #  - (constructed) a frame not in the capture, a damaged file, a file that is no capture: exit 2,
 #    one line.
 # Usage: diff_e2e.sh TESSERA_CLI DIFF_FIXTURE VKSCENE constructed|readback
@@ -92,6 +93,13 @@ perturbed main 20 64 0
 check "main: the perturbed draw is in the main pass" grep -q "^perturbed: frame $frame draw 20 pass 1 draw 12$" "$work/main.fixture"
 perturbed rtt 2 64 0
 check "rtt: the perturbed draw is in the render-to-texture pass" grep -q "^perturbed: frame $frame draw 2 pass 0 draw 2$" "$work/rtt.fixture"
+# The blade left out (instance count 0): only the render-to-texture pass's clear is under it.
+"$fixture" "$work/c.tcap" "$work/gone.tcap" --perturb "$frame" 2 instances=0 > "$work/gone.fixture"
+diff_run gone "$work/gone.tcap" --frame "$frame"
+check "gone: exit 1" [ "$(rc gone)" = 1 ]
+check "gone: pass 0 named" grep -q "^first pass below 40.0 dB: pass 0 " "$work/gone.out"
+check "gone: the driver wrote pixels no replayed draw covers" \
+  grep -q "^no replayed draw of pass 0 falls below 40.0 dB alone, but the pixels no replayed draw changes do (.*): the driver wrote pixels no replayed draw covers" "$work/gone.out"
 
 if [ "$mode" = constructed ]; then
 diff_run range "$work/same.tcap" --frame 999
