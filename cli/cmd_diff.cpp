@@ -407,8 +407,9 @@ class StepRenderer final : public fe::PassRenderer {
 
   bool reached = false;
   std::vector<Step> steps;
-  // For each step that changed differing pixels, what it changed in each target.
-  std::map<size_t, std::vector<std::vector<uint8_t>>> touching_changed;
+  // For each step that changed differing pixels, the pixels it changed in each target (indices:
+  // a pass of a thousand draws keeps what its draws changed, not a mask per draw).
+  std::map<size_t, std::vector<std::vector<uint32_t>>> touching_changed;
   std::string note;
 
  private:
@@ -462,15 +463,14 @@ class StepRenderer final : public fe::PassRenderer {
   // Which pixels the step changed, and which of them differ at the pass's end.
   void follow(Step& s) {
     const auto index = static_cast<int32_t>(steps.size());
-    std::vector<std::vector<uint8_t>> changed(targets_.size());
+    std::vector<std::vector<uint32_t>> changed(targets_.size());
     for (size_t i = 0; i < targets_.size(); ++i) {
       Target& t = targets_[i];
       Snapshot now = take_snapshot(replay_, t.rec);
       if (t.bpp == 0 || now.bytes.size() != t.previous.size() || now.bytes.size() != t.differ.size() * t.bpp) continue;
-      changed[i].assign(t.differ.size(), 0);
       for (size_t p = 0; p < t.differ.size(); ++p) {
         if (std::equal(&now.bytes[p * t.bpp], &now.bytes[p * t.bpp] + t.bpp, &t.previous[p * t.bpp])) continue;
-        changed[i][p] = 1;
+        changed[i].push_back(static_cast<uint32_t>(p));
         t.last_step[p] = index;
         ++s.changed;
         if (t.differ[p]) ++s.touched;
@@ -789,13 +789,15 @@ int run_diff(const DiffOptions& opt) {
     const auto& changed = stepper.touching_changed[first_shown];
     for (size_t i = 0; i < targets.size(); ++i) {
       const Target& t = targets[i];
-      if (i >= changed.size() || changed[i].size() != t.differ.size()) continue;
+      if (i >= changed.size() || changed[i].empty()) continue;
+      std::vector<uint8_t> mask(t.differ.size(), 0);
+      for (uint32_t p : changed[i]) mask[p] = 1;
       const Compared& c = *target_compared[i];
       float lo = 0, hi = 255;
       if (c.rec.aspect == kAspectDepth) depth_range(c.replay, c.driver, &lo, &hi);
       const std::string path = stem(opt.out_dir, c.rec) + "-draw" +
                                std::to_string(first.is_draw ? first.draw.in_pass : first.before_draw) + "-coverage.png";
-      if (write_picture(path, c.rec.width, c.rec.height, coverage_picture(c.replay, t.differ, changed[i], lo, hi)))
+      if (write_picture(path, c.rec.width, c.rec.height, coverage_picture(c.replay, t.differ, mask, lo, hi)))
         std::printf("coverage of the draw: %s\n", path.c_str());
     }
   }
