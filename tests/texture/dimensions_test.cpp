@@ -192,15 +192,18 @@ TEST(Cube, ArraysSelectTheCubeAndLodUsesTheFaceDerivatives) {
   r.explicit_lod = false;
   r.derivatives.dsdx = -0.1f;
   const LodSelection sel = select_lod(tex, s, r);
-  EXPECT_FLOAT_EQ(sel.lambda, std::log2(12.8f));
-  // A derivative of the major axis alone (towards the face) changes nothing at the centre.
+  // lavapipe's LOD: 0.5 fast_log2(12.8^2 = 163.84 = 1.28 x 2^7) = 0.5 (7 + 0.28) = 3.64.
+  EXPECT_FLOAT_EQ(sel.lambda, 3.64f);
+  // A derivative of the major axis alone (towards the face) changes nothing at the centre: rho
+  // stays 0, 0.5 fast_log2(0) = 0.5 (-127) (zero's exponent field read as 2^-127).
   r.derivatives = {};
   r.derivatives.drdx = 0.3f;
-  EXPECT_EQ(select_lod(tex, s, r).lambda, 0.0f);
+  EXPECT_EQ(select_lod(tex, s, r).lambda, -63.5f);
   // Off centre it does: (rx, ry, rz) = (0.5, 0, -1): sc = -0.5, d|rc|/dx = -d(rz)/dx = -0.3,
   // d(s_face)/dx = 0.5 (1 * 0 - (-0.5)(-0.3)) = -0.075 -> 19.2 texels.
   r.s = 0.5f;
-  EXPECT_FLOAT_EQ(select_lod(tex, s, r).lambda, std::log2(19.2f));
+  // 19.2^2 = 368.64 = 1.44 x 2^8: 0.5 (8 + 0.44) = 4.22.
+  EXPECT_FLOAT_EQ(select_lod(tex, s, r).lambda, 4.22f);
 }
 
 TEST(Texture3D, TrilinearWithinALevelAndAcrossMips) {

@@ -1,15 +1,13 @@
 #include "tessera/texture/sampler.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 
 namespace tessera::texture {
 
 namespace {
-
-// The spec's maxSamplerLodBias limit (lavapipe and most desktop devices report 16).
-constexpr float kMaxSamplerLodBias = 16.0f;
 
 // VK_EXT_custom_border_color values, named here so the header does not depend on the extension.
 constexpr VkBorderColor kFloatCustom = static_cast<VkBorderColor>(1000287003);
@@ -109,7 +107,8 @@ bool compare(VkCompareOp op, float ref, float d) {
 }
 
 [[gnu::always_inline]] inline void footprint_end_probe(Footprint& fp, FootprintCase fc, uint32_t texels, uint32_t level) {
-  if (fp.probe_count == Footprint::kMaxProbeRecords) return;  // not reached: kMaxProbeRecords bounds the sampler's probes
+  // Only an anisotropic (EWA) sample reads more texels than this: its further probes go unrecorded.
+  if (fp.probe_count == Footprint::kMaxProbeRecords) return;
   const uint32_t first = fp.open_probe_first();
   const uint32_t n = fp.block_count - first;
   // Algorithm 2 looks up 1, 2, 2 or 4 blocks for cases 1..4; a footprint with another count of
@@ -533,83 +532,325 @@ Rgba probe_cube(const Context& c, uint32_t face, uint32_t level, VkFilter filter
   return out;
 }
 
-// The rest of sampling, shared by every dimensionality: anisotropic probes along the major axis
-// and the mip level(s) ("Texel Mipmap Filtering"). probe(level, filter, s, t, r) filters once.
-// Forced inline, with its level_sample: an Rgba returned from a call comes back through the
-// stack, and reading it as one vector stalls on the two halves just stored.
+// The rest of sampling, shared by every dimensionality: the mip level(s) of `sel` and their blend
+// ("Texel Mipmap Filtering" as lavapipe does it: gallivm's lp_build_sample_mipmap samples level0
+// and, where the weight is positive, level1, and blends v0 + w (v1 - v0)). Magnified samples
+// use magFilter on level0 alone (lp_build_sample_general: the mag branch has no mip filter).
+// probe(level, filter, s, t, r) filters once. Forced inline: an Rgba returned from a call comes
+// back through the stack, and reading it as one vector stalls on the two halves just stored.
 template <typename Probe>
-[[gnu::always_inline]] inline Rgba filter_levels(const Texture& tex, const SamplerState& sampler, const LodSelection& sel,
-                                                 float s, float t, float r, Probe probe) {
+[[gnu::always_inline]] inline Rgba filter_levels(const SamplerState& sampler, const LodSelection& sel, float s, float t,
+                                                 float r, Probe probe) {
   const VkFilter filter = sel.magnify ? sampler.mag_filter : sampler.min_filter;
-  const uint32_t q = tex.levels() - 1;
-  auto level_sample = [&](uint32_t level) __attribute__((always_inline)) {
-    if (sel.probes <= 1) return probe(level, filter, s, t, r);
-    Rgba sum = {0, 0, 0, 0};
-    for (uint32_t p = 0; p < sel.probes; ++p) {
-      const float f = (static_cast<float>(p) + 0.5f) / static_cast<float>(sel.probes) - 0.5f;
-      const Rgba v = probe(level, filter, s + f * sel.major_ds, t + f * sel.major_dt, r + f * sel.major_dr);
-      for (int k = 0; k < 4; ++k) sum[k] += v[k];
-    }
-    for (float& v : sum) v /= static_cast<float>(sel.probes);
-    return sum;
-  };
-  if (sampler.mipmap_mode == VK_SAMPLER_MIPMAP_MODE_NEAREST || sampler.unnormalized_coordinates) {
-    const uint32_t d = std::min(q, static_cast<uint32_t>(std::max(0.0f, std::ceil(sel.d + 0.5f) - 1.0f)));
-    return level_sample(d);
-  }
-  const uint32_t d_hi = static_cast<uint32_t>(std::floor(sel.d));
-  const uint32_t d_lo = std::min(d_hi + 1, q);
-  const float delta = sel.d - static_cast<float>(d_hi);
-  if (delta == 0.0f || d_lo == d_hi) return level_sample(d_hi);
+  if (!(sel.weight > 0.0f) || sel.level1 == sel.level0) return probe(sel.level0, filter, s, t, r);
   // Two statements so the footprint lists the finer level first.
-  const Rgba hi = level_sample(d_hi);
-  const Rgba lo = level_sample(d_lo);
-  return lerp(hi, lo, delta);
+  const Rgba hi = probe(sel.level0, filter, s, t, r);
+  const Rgba lo = probe(sel.level1, filter, s, t, r);
+  return lerp(hi, lo, sel.weight);
 }
 
-// Scale Factor and LOD Operations on derivatives `d` (normalised coordinates of a face for cube
-// maps).
-LodSelection select_lod_from(const Texture& tex, const SamplerState& sampler, const SampleRequest& req,
-                             const Derivatives& d) {
-  LodSelection sel;
-  float lambda_base;
+// Bits of a float as gallivm's lp_build_extract_exponent / lp_build_extract_mantissa read them.
+uint32_t float_bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+// lp_build_extract_exponent(x, 0): the biased exponent field minus 127 (floor(log2 |x|) for a
+// normal x; -127 for zero).
+int32_t exponent_of(float x) { return static_cast<int32_t>((float_bits(x) >> 23) & 0xffu) - 127; }
+
+// lp_build_extract_mantissa: x's mantissa with the exponent of 1.0, in [1, 2).
+float mantissa_of(float x) { return pattern((float_bits(x) & 0x007fffffu) | 0x3f800000u); }
+
+// Float to int as the x86 conversions gallivm emits give it, made defined for every input: NaN
+// and values beyond +-2^30 clamp (they only ever meet a clamp to the level range after this).
+int32_t to_int(float x) {
+  if (!(x == x)) return 0;
+  return static_cast<int32_t>(std::clamp(x, -1073741824.0f, 1073741824.0f));
+}
+
+}  // namespace
+
+// Mesa gallivm's lp_build_fast_log2 (lp_bld_arit.c): with x = m 2^e, m in [1, 2), log2 x is
+// taken as e + (m - 1), exact at powers of two and linear between them (at most 0.086 low).
+float gallivm_fast_log2(float x) { return static_cast<float>(exponent_of(x) - 1) + mantissa_of(x); }
+
+// Mesa gallivm's lp_build_ilog2_sqrt (lp_bld_sample.c): round(log2 sqrt(x)) as
+// (exponent(x) + 1) >> 1, so level n for x in [2^(2n - 1), 2^(2n + 1)): rho = sqrt(x) rounds
+// to n exactly at 2^(n + 1/2).
+int32_t gallivm_ilog2_sqrt(float x) { return (exponent_of(x) + 1) >> 1; }
+
+namespace {
+
+// pipe_sampler_state's limit below which lp_sampler_static_sampler_state applies maxLod
+// (lp_bld_sample.c: max_lod < PIPE_MAX_TEXTURE_LEVELS - 1, PIPE_MAX_TEXTURE_LEVELS = 16).
+constexpr float kGalliumMaxLodLimit = 15.0f;
+
+// What lavapipe's sampler makes of a VkSamplerCreateInfo (its pipe_sampler_state and gallivm's
+// lp_sampler_static_sampler_state): max_anisotropy is maxAnisotropy when anisotropy is
+// enabled, else 1, and "aniso" means more than 1; min_max_lod_equal when minLod == maxLod (the
+// LOD is then minLod, nothing else); apply_min_lod when minLod > 0; apply_max_lod when maxLod
+// < 15 (VK_LOD_CLAMP_NONE, 1000, is never applied); lod_bias_non_zero when mipLodBias != 0.
+struct GalliumSampler {
+  bool aniso, min_max_lod_equal, apply_min_lod, apply_max_lod, lod_bias_non_zero, linear_mip;
+  float max_aniso;
+};
+
+GalliumSampler gallium_sampler(const SamplerState& s) {
+  GalliumSampler g{};
+  g.max_aniso = s.anisotropy_enable ? s.max_anisotropy : 1.0f;
+  g.aniso = g.max_aniso > 1.0f;
+  g.min_max_lod_equal = s.min_lod == s.max_lod;
+  g.apply_min_lod = !g.min_max_lod_equal && s.min_lod > 0.0f;
+  g.apply_max_lod = !g.min_max_lod_equal && s.max_lod < kGalliumMaxLodLimit;
+  g.lod_bias_non_zero = s.mip_lod_bias != 0.0f;
+  g.linear_mip = s.mipmap_mode == VK_SAMPLER_MIPMAP_MODE_LINEAR;
+  return g;
+}
+
+// rho^2 of derivatives `d` (normalised coordinates) on a base level of w x h x depth texels, as
+// gallivm computes it for lavapipe (Mesa lp_bld_sample.c; lavapipe runs with GALLIVM_PERF unset,
+// so its rho_approx option is off, lp_bld_sample_soa.c: no_rho_approx):
+//  - isotropic samplers (lp_build_rho, no_rho_approx): rho^2 = max(|d/dx|^2, |d/dy|^2) of the
+//    texel-space derivative vectors (s, t and r for 3D): the spec's rho, squared, no sqrt;
+//    non-finite values of explicit (Grad) derivatives read 0.
+//  - anisotropic samplers (lp_build_pmin): rho^2 = min(|d/dx|^2, |d/dy|^2) of the s, t vectors.
+//    gallivm then replaces pmin2 by pmax2 / maxAniso^2 where pmin2 > pmin2 x maxAniso^2, which
+//    no finite pmin2 >= 0 satisfies for maxAniso > 1: the LOD follows the minor axis whatever
+//    the ratio, where the spec's "Texel Anisotropic Filtering" takes log2(rho_max / min(ratio,
+//    maxAniso)).
+float gallivm_rho2(const Derivatives& d, float w, float h, float depth, bool three_d, bool explicit_derivatives,
+                   const GalliumSampler& g) {
+  const float sx = d.dsdx * w, tx = d.dtdx * h, sy = d.dsdy * w, ty = d.dtdy * h;
+  float px2 = sx * sx + tx * tx, py2 = sy * sy + ty * ty;
+  if (g.aniso) {
+    float pmin2 = std::min(px2, py2);
+    const float pmax2 = std::max(px2, py2);
+    const float max_aniso2 = g.max_aniso * g.max_aniso;
+    if (pmin2 > pmin2 * max_aniso2) pmin2 = pmax2 / max_aniso2;  // never true: see above
+    return pmin2;
+  }
+  if (three_d) {
+    const float rx = d.drdx * depth, ry = d.drdy * depth;
+    px2 += rx * rx;
+    py2 += ry * ry;
+  }
+  float rho2 = std::max(px2, py2);
+  if (explicit_derivatives && !std::isfinite(rho2)) rho2 = 0.0f;
+  return rho2;
+}
+
+// The LOD of a request as lavapipe computes it (Mesa gallivm lp_build_lod_selector,
+// lp_bld_sample.c), before it becomes levels. `ipart`/`fpart` are set when a fast path made
+// them directly (then `fast` and `lod` is unset).
+struct GalliumLod {
+  float lod = 0;            // after biases and clamps
+  float unclamped = 0;      // after biases, before the min/max clamps (OpImageQueryLod's y)
+  bool fast = false;
+  int32_t ipart = 0;
+  float fpart = 0;
+  bool positive = false;    // minified (lod > 0, or rho^2 > 1 on the fast path)
+};
+
+GalliumLod gallium_lod(const Texture& tex, const SamplerState& sampler, const SampleRequest& req,
+                       const Derivatives& d, const GalliumSampler& g, bool query) {
+  GalliumLod out;
+  if (g.min_max_lod_equal && !query) {
+    // "User is forcing sampling from a particular mipmap level": lod = minLod, no bias at all.
+    out.lod = out.unclamped = sampler.min_lod;
+    out.positive = out.lod > 0.0f;
+    return out;
+  }
+  float lod;
   if (req.explicit_lod) {
-    lambda_base = req.lod;
+    lod = req.lod;
   } else {
-    // Scale Factor Operation: derivatives in texel space of the base level.
     const bool unnorm = sampler.unnormalized_coordinates;
     const float w = unnorm ? 1.0f : static_cast<float>(tex.width(0));
     const float h = unnorm ? 1.0f : static_cast<float>(tex.height(0));
-    const float ux = d.dsdx * w, vx = d.dtdx * h, uy = d.dsdy * w, vy = d.dtdy * h;
-    float mx2 = ux * ux + vx * vx, my2 = uy * uy + vy * vy;
-    if (tex.is_3d() && req.dim != SampleDim::Cube) {
-      const float depth = unnorm ? 1.0f : static_cast<float>(tex.depth(0));
-      const float wx = d.drdx * depth, wy = d.drdy * depth;
-      mx2 += wx * wx;
-      my2 += wy * wy;
+    const float depth = unnorm ? 1.0f : static_cast<float>(tex.depth(0));
+    const float rho2 = gallivm_rho2(d, w, h, depth, tex.is_3d() && req.dim != SampleDim::Cube,
+                                    req.explicit_derivatives, g);
+    // NEAREST mipmapping with no adjustment after the log2 (no Bias operand -- its presence,
+    // whatever its value --, no sampler bias, no min/max LOD to apply, not anisotropic, not a
+    // query): the level comes from rho^2's exponent, exactly rounded (lp_build_ilog2_sqrt).
+    const bool adjusted = req.has_bias || req.min_lod > 0.0f || query || g.aniso || g.lod_bias_non_zero ||
+                          g.apply_max_lod || g.apply_min_lod;
+    if (!adjusted && !g.linear_mip) {
+      out.fast = true;
+      out.ipart = gallivm_ilog2_sqrt(rho2);
+      out.positive = rho2 > 1.0f;
+      return out;
     }
-    const float mx = std::sqrt(mx2);  // the spec's m_x, m_y (no hypot: speed)
-    const float my = std::sqrt(my2);
-    const float rho_max = std::max(mx, my), rho_min = std::min(mx, my);
-    if (sampler.anisotropy_enable && sampler.max_anisotropy > 1.0f && rho_max > 0.0f) {
-      sel.eta = rho_min > 0.0f ? std::min(rho_max / rho_min, sampler.max_anisotropy) : sampler.max_anisotropy;
-      sel.probes = std::min<uint32_t>(Footprint::kMaxProbes, static_cast<uint32_t>(std::ceil(sel.eta)));
-      sel.major_ds = mx >= my ? d.dsdx : d.dsdy;
-      sel.major_dt = mx >= my ? d.dtdx : d.dtdy;
-      sel.major_dr = mx >= my ? d.drdx : d.drdy;
-    }
-    // log2(0) = -inf: a constant coordinate magnifies.
-    lambda_base = std::log2(rho_max / sel.eta);
+    // lod = 0.5 fast_log2(rho^2) (lp_build_fast_log2: piecewise linear between powers of two).
+    lod = gallivm_fast_log2(rho2) * 0.5f;
+    if (req.has_bias) lod += req.bias;  // the instruction's Bias, before the sampler's
   }
-  const float bias = std::clamp(sampler.mip_lod_bias + req.bias, -kMaxSamplerLodBias, kMaxSamplerLodBias);
-  const float lambda_prime = lambda_base + bias;
-  const float min_lod = std::max(sampler.min_lod, req.min_lod);
-  sel.lambda = std::min(std::max(lambda_prime, min_lod), sampler.max_lod);
-  if (!(sel.lambda == sel.lambda)) sel.lambda = min_lod;  // NaN derivatives or LOD operand
-  sel.magnify = sel.lambda <= 0.0f;
-  const float q = static_cast<float>(tex.levels() - 1);
-  sel.d = sampler.unnormalized_coordinates ? 0.0f : std::clamp(sel.lambda, 0.0f, q);
+  if (g.lod_bias_non_zero) lod += sampler.mip_lod_bias;  // the sampler's bias, unclamped
+  out.unclamped = lod;
+  // Clamps: maxLod first, then minLod (so minLod wins when minLod > maxLod), then the
+  // instruction's MinLod operand.
+  if (g.apply_max_lod) lod = std::min(lod, sampler.max_lod);
+  if (g.apply_min_lod) lod = std::max(lod, sampler.min_lod);
+  if (req.min_lod > 0.0f) lod = std::max(lod, req.min_lod);
+  out.lod = lod;
+  out.positive = lod > 0.0f;
+  return out;
+}
+
+// The LOD selection of lavapipe (Mesa gallivm lp_build_lod_selector, lp_build_nearest_mip_level,
+// lp_build_linear_mip_levels; lp_bld_sample.c), on derivatives `d` (normalised coordinates of a
+// face for cube maps). The Vulkan spec ("Scale Factor Operation, LOD Operation and Image Level(s)
+// Selection") leaves the log2's precision, the rounding and the clamps' details to the
+// implementation; see gallivm_rho2, gallium_lod and replay/texture/README.md for each choice.
+LodSelection select_lod_from(const Texture& tex, const SamplerState& sampler, const SampleRequest& req,
+                             const Derivatives& d) {
+  const GalliumSampler g = gallium_sampler(sampler);
+  const GalliumLod gl = gallium_lod(tex, sampler, req, d, g, false);
+  LodSelection sel;
+  sel.magnify = !gl.positive;
+  const auto last = static_cast<int32_t>(tex.levels() - 1);
+  int32_t ipart = gl.ipart;
+  float fpart = gl.fpart;
+  sel.lambda = gl.fast ? static_cast<float>(gl.ipart) : gl.lod;
+  if (!gl.fast) {
+    if (g.aniso) {
+      ipart = to_int(std::trunc(gl.lod));  // lp_build_itrunc
+    } else if (g.linear_mip) {
+      // lp_build_ifloor_fract (brilinear is off: GALLIVM_PERF's brilinear option is unset).
+      const float fl = std::floor(gl.lod);
+      ipart = to_int(fl);
+      fpart = gl.lod - fl;
+      if (!(fpart == fpart)) fpart = 0.0f;
+    } else {
+      ipart = to_int(std::nearbyint(gl.lod));  // lp_build_iround: to nearest, ties to even
+    }
+  }
+  if (sampler.unnormalized_coordinates) {
+    ipart = 0;
+    fpart = 0.0f;
+  }
+  if (g.linear_mip && !g.aniso) {
+    // lp_build_linear_mip_levels: level0 = ipart, level1 = ipart + 1, both clamped to the view's
+    // levels with the weight zeroed at either end.
+    if (ipart < 0) {
+      ipart = 0;
+      fpart = 0.0f;
+    }
+    if (ipart >= last) {
+      ipart = last;
+      fpart = 0.0f;
+    }
+    sel.level0 = static_cast<uint32_t>(ipart);
+    sel.level1 = static_cast<uint32_t>(std::min(ipart + 1, last));
+    sel.weight = fpart > 0.0f && !sel.magnify ? fpart : 0.0f;
+  } else {
+    // lp_build_nearest_mip_level: clamp(ipart, first, last).
+    sel.level0 = sel.level1 = static_cast<uint32_t>(std::clamp(ipart, 0, last));
+  }
+  sel.d = static_cast<float>(sel.level0) + sel.weight;
+  if (g.aniso && req.dim == SampleDim::D2 && !tex.is_3d() && !sampler.unnormalized_coordinates) {
+    // lp_build_sample_aniso: an elliptical weighted average on level0 whether minified or not.
+    sel.ewa = true;
+    sel.dudx = d.dsdx * static_cast<float>(tex.width(0));
+    sel.dudy = d.dsdy * static_cast<float>(tex.width(0));
+    sel.dvdx = d.dtdx * static_cast<float>(tex.height(0));
+    sel.dvdy = d.dtdy * static_cast<float>(tex.height(0));
+  }
   return sel;
+}
+
+// The EWA table of llvmpipe (WEIGHT_LUT_SIZE = 1024 entries, weight(i) = exp(-2 i / 1023), as
+// softpipe's create_filter_table): a Gaussian of the ellipse's normalised radius squared.
+constexpr uint32_t kEwaLutSize = 1024;
+const float* ewa_weights() {
+  static const auto table = [] {
+    std::array<float, kEwaLutSize> t{};
+    for (uint32_t i = 0; i < kEwaLutSize; ++i)
+      t[i] = static_cast<float>(std::exp(-2.0 * static_cast<double>(static_cast<float>(i) /
+                                                                  static_cast<float>(kEwaLutSize - 1))));
+    return t;
+  }();
+  return table.data();
+}
+
+// Anisotropic filtering as lavapipe does it (Mesa lp_bld_sample_soa.c lp_build_sample_aniso, a
+// port of softpipe's img_filter_2d_ewa: Heckbert's elliptical weighted average). On `level`, the
+// texel-space derivatives (scaled by 2^-level) define the ellipse A u^2 + B u v + C v^2 = F with
+// A = vx^2 + vy^2 + 1, B = -2 (ux vx + uy vy), C = ux^2 + uy^2 + 1, F = A C - B^2 / 4; every
+// texel centre of its bounding box is weighted by the table at q = trunc(1023 (A U^2 + B U V +
+// C V^2) / F) (q accumulated incrementally along each row, as gallivm does), texels with q >
+// 1023 weigh 0, each texel read NEAREST with the address modes; the sum is divided by the
+// weights' sum, and a bilinear sample of the level replaces it when that is 0. No mip blend:
+// one level, that of trunc(lod). The spec leaves the anisotropic footprint to the implementation
+// ("Texel Anisotropic Filtering").
+Rgba ewa_2d(const Context& c, const LevelView& lv, uint32_t level, const LodSelection& sel, float s, float t) {
+  note_level(c.fp, level);
+  const float scaling = 1.0f / static_cast<float>(1u << std::min(level, 30u));
+  const float ux = sel.dudx * scaling, uy = sel.dudy * scaling;
+  const float vx = sel.dvdx * scaling, vy = sel.dvdy * scaling;
+  float A = vx * vx + vy * vy + 1.0f;
+  float B = (ux * vx + uy * vy) * -2.0f;
+  float C = ux * ux + uy * uy + 1.0f;
+  const float F = A * C - B * B / 4.0f;
+  const float det = (0.0f - B * B) + A * C * 4.0f;
+  const float box_u = 2.0f / det * std::sqrt(det * C * F);
+  const float box_v = 2.0f / det * std::sqrt(A * det * F);
+  const float form_scale = static_cast<float>(kEwaLutSize - 1) / F;
+  A *= form_scale;
+  B *= form_scale;
+  C *= form_scale;
+  const float ddq = A * 2.0f;
+  const float width = static_cast<float>(c.tex.width(0)) * scaling;
+  const float height = static_cast<float>(c.tex.height(0)) * scaling;
+  const float tex_u = s * width + -0.5f;
+  const float tex_v = t * height + -0.5f;
+  const float lo_u = std::floor(tex_u - box_u), hi_u = std::ceil(tex_u + box_u);
+  const float lo_v = std::floor(tex_v - box_v), hi_v = std::ceil(tex_v + box_v);
+  // The replay's guard, not gallivm's: a box beyond 2^16 texels a side (non-finite or absurd
+  // derivatives) takes the bilinear sample instead of looping for minutes.
+  constexpr float kMaxBox = 65536.0f;
+  const bool sane = hi_u - lo_u <= kMaxBox && hi_v - lo_v <= kMaxBox;  // false for NaN
+  Rgba sum = {0, 0, 0, 0};
+  float den = 0.0f;
+  if (sane) {
+    const float* table = ewa_weights();
+    const int32_t u0 = to_int(lo_u), u1 = to_int(hi_u), v0 = to_int(lo_v), v1 = to_int(hi_v);
+    const float U = static_cast<float>(u0) - tex_u;
+    const float dq_base = (U * 2.0f + 1.0f) * A;
+    const float q_base = U * U * A;
+    const auto lw = static_cast<int32_t>(lv.width), lh = static_cast<int32_t>(lv.height);
+    const float level_w = static_cast<float>(lv.width), level_h = static_cast<float>(lv.height);
+    for (int32_t v = v0; v <= v1; ++v) {
+      const float V = static_cast<float>(v) - tex_v;
+      float dq = V * B + dq_base;
+      float q = (C * V + B * U) * V + q_base;
+      for (int32_t u = u0; u <= u1; ++u) {
+        const int32_t qi = to_int(q);
+        if (qi <= static_cast<int32_t>(kEwaLutSize - 1)) {
+          const float weight = table[std::max(qi, 0)];
+          // The texel: NEAREST at normalised (u / width, v / height) of the level, as gallivm
+          // re-enters its nearest sampler with those coordinates.
+          const float cu = static_cast<float>(u) / level_w * level_w;
+          const float cv = static_cast<float>(v) / level_h * level_h;
+          const TexelRead r = read_wrapped(c, lv, level, wrap(texel_index(cu) + c.req.offset_x, lw, c.sampler.address_u),
+                                           wrap(texel_index(cv) + c.req.offset_y, lh, c.sampler.address_v));
+          note_probe(c.fp, classify(&r, 1), 1, level);
+          for (int k = 0; k < 4; ++k) sum[k] += r.value[k] * weight;
+          den += weight;
+        }
+        q += dq;
+        dq += ddq;
+      }
+    }
+  }
+  if (!(den > 0.0f)) {
+    float u = s * static_cast<float>(lv.width), v = t * static_cast<float>(lv.height);
+    return filter_2d(c, lv, level, VK_FILTER_LINEAR, u, v);
+  }
+  for (float& x : sum) x /= den;
+  return sum;
 }
 
 // The face-local request of a cube request (face selected, coordinates and derivatives on it).
@@ -660,6 +901,21 @@ LodSelection select_lod(const Texture& tex, const SamplerState& sampler, const S
   return select_lod_from(tex, sampler, req, req.derivatives);
 }
 
+QueryLod query_lod(const Texture& tex, const SamplerState& sampler, const SampleRequest& req) {
+  const Derivatives d = req.dim == SampleDim::Cube && !req.explicit_lod
+                            ? cube_coord(req.s, req.t, req.r, req.derivatives).derivatives
+                            : req.derivatives;
+  const GalliumSampler g = gallium_sampler(sampler);
+  const GalliumLod gl = gallium_lod(tex, sampler, req, d, g, true);
+  QueryLod q;
+  q.y = gl.unclamped;
+  // lp_build_sample_common, is_lodq: NEAREST rounds (lp_build_round: to nearest, ties to even),
+  // then both modes clamp to [0, last level].
+  const float x = g.linear_mip ? gl.lod : std::nearbyint(gl.lod);
+  q.x = std::min(std::max(x, 0.0f), static_cast<float>(tex.levels() - 1));
+  return q;
+}
+
 namespace {
 
 // Cube, 3D and 1D sampling, out of the way of the 2D path.
@@ -676,7 +932,7 @@ namespace {
     if (fp) fp->clear();
     const Context c = make_context(tex, sampler, face, fp);
     const LodSelection sel = select_lod_from(tex, sampler, face, face.derivatives);
-    return tex.swizzle(filter_levels(tex, sampler, sel, face.s, face.t, 0.0f,
+    return tex.swizzle(filter_levels(sampler, sel, face.s, face.t, 0.0f,
                                      [&](uint32_t level, VkFilter filter, float s, float t, float) {
                                        return probe_cube(c, cc.face, level, filter, s, t);
                                      }));
@@ -692,7 +948,7 @@ namespace {
   if (fp) fp->clear();
   const Context c = make_context(tex, sampler, req, fp);
   const LodSelection sel = select_lod_from(tex, sampler, req, req.derivatives);
-  return tex.swizzle(filter_levels(tex, sampler, sel, req.s, req.t, req.r,
+  return tex.swizzle(filter_levels(sampler, sel, req.s, req.t, req.r,
                                    [&](uint32_t level, VkFilter filter, float s, float t, float r) {
                                      return probe_3d(c, level, filter, s, t, r);
                                    }));
@@ -709,11 +965,16 @@ Rgba sample_2d(const Texture& tex, const SamplerState& sampler, const SampleRequ
                Footprint* fp) {
   if (fp) fp->clear();
   const Context c = make_context(tex, sampler, req, fp);
+  if (sel.ewa) {
+    Rgba e = ewa_2d(c, tex.level_view(req.layer, sel.level0), sel.level0, sel, req.s, req.t);
+    if (!tex.identity_swizzle()) e = tex.swizzle(e);
+    return e;
+  }
   // The probe is forced inline (see filter_levels). The level's view is looked up once for the
-  // probes on it (anisotropic filtering makes up to 16).
+  // probes on it.
   uint32_t view_level = UINT32_MAX;
   LevelView view;
-  Rgba v = filter_levels(tex, sampler, sel, req.s, req.t, 0.0f,
+  Rgba v = filter_levels(sampler, sel, req.s, req.t, 0.0f,
                          [&](uint32_t level, VkFilter filter, float s, float t, float) __attribute__((always_inline)) {
                            if (level != view_level) {
                              view = tex.level_view(req.layer, level);

@@ -28,7 +28,7 @@ uint32_t select_layer(float a, uint32_t layers) {
 // What select_lod reads of a 2D request besides the texture and the sampler ("Scale Factor
 // Operation", "LOD Operation"), as bit patterns: equal keys select the same LOD.
 struct LodKey {
-  uint32_t bits[10] = {};
+  uint32_t bits[11] = {};
   bool operator==(const LodKey&) const = default;
 };
 
@@ -38,6 +38,7 @@ LodKey lod_key_of(const SampleRequest& s) {
                       s.derivatives.drdx, s.derivatives.drdy, s.lod, s.bias, s.min_lod};
   std::memcpy(k.bits, f, sizeof f);
   k.bits[9] = s.explicit_lod ? 1u : 0u;
+  k.bits[10] = (s.has_bias ? 1u : 0u) | (s.explicit_derivatives ? 2u : 0u);
   return k;
 }
 
@@ -238,7 +239,11 @@ void ShaderTextureUnit::execute(const shader::ImageRequest& req, uint32_t* const
           s.explicit_lod = true;
           s.lod = req.lod[l];
         }
-        if (req.bias) s.bias = req.bias[l];
+        s.explicit_derivatives = explicit_op && !req.lod && req.ddx[0] != nullptr;
+        if (req.bias) {
+          s.has_bias = true;
+          s.bias = req.bias[l];
+        }
         if (req.min_lod) s.min_lod = req.min_lod[l];
         if (req.dref) {
           s.has_dref = true;
@@ -250,8 +255,8 @@ void ShaderTextureUnit::execute(const shader::ImageRequest& req, uint32_t* const
           s.offset_z = req.offset[2];
         }
         if (req.op == ImageOp::QueryLod) {
-          const LodSelection sel = select_lod(*tex, *smp, s);
-          put({sel.d, sel.lambda, 0.0f, 0.0f});
+          const QueryLod q = query_lod(*tex, *smp, s);
+          put({q.x, q.y, 0.0f, 0.0f});
           continue;
         }
         if (req.op == ImageOp::Gather || req.op == ImageOp::DrefGather) {

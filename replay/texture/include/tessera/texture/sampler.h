@@ -2,21 +2,21 @@
 // footprint of every sample (the texel-block addresses the GPU model replays).
 //
 // Rules followed (Vulkan spec, chapter "Image Operations"):
-//  - "Scale Factor Operation, LOD Operation and Image Level(s) Selection": rho from the texel-
-//    space derivatives, lambda = log2(rho_max / eta) + clamp(bias), clamped to [minLod, maxLod],
-//    magFilter when lambda <= 0, level d' = clamp(lambda, 0, q); NEAREST mipmapMode picks
-//    ceil(d' + 0.5) - 1, LINEAR blends floor(d') and floor(d') + 1 by frac(d').
+//  - "Scale Factor Operation, LOD Operation and Image Level(s) Selection" as lavapipe (Mesa
+//    gallivm, lp_bld_sample.c) implements it, since the replayed captures come from lavapipe:
+//    rho^2 = max(|d/dx|^2, |d/dy|^2) in texels; lambda = 0.5 fast_log2(rho^2) (piecewise-linear
+//    log2) plus the instruction's then the sampler's bias, clamped to maxLod then minLod;
+//    LINEAR mipmapping blends floor and floor + 1, NEAREST rounds; without any bias or clamp a
+//    NEAREST level comes straight from rho^2's exponent. replay/texture/README.md has each rule.
 //  - "Wrapping Operation" for the five address modes (u, v and w); CLAMP_TO_BORDER texels are
 //    replaced per "Texel Replacement": only the format's components take the border colour
 //    (custom colours included), the rest follow "Conversion to RGBA".
 //  - "Texel Filtering": NEAREST i = floor(u), LINEAR i0 = floor(u - 0.5), alpha = frac(u - 0.5).
 //  - "Depth Compare Operation": each texel is replaced by (Dref OP D) before filtering.
 //  - sRGB decode happens when texels are decoded, i.e. before filtering ("Format Conversion").
-//  - Anisotropy ("Texel Anisotropic Filtering" leaves the footprint to the implementation).
-//    Tessera's approximation: eta = min(rho_max / rho_min, maxAnisotropy), lambda uses
-//    rho_max / eta, and N = ceil(eta) trilinear (or bilinear) probes are taken at equal steps
-//    along the major axis of the pixel footprint, at offsets ((i + 0.5) / N - 0.5) times the
-//    major-axis derivative, and averaged with equal weights.
+//  - Anisotropy ("Texel Anisotropic Filtering" leaves the footprint to the implementation) as
+//    lavapipe does it: the LOD of the minor axis, truncated to one level, and an elliptical
+//    weighted average (Gaussian weights) over the texels of the pixel's ellipse on that level.
 //  - "Cube Map Face Selection and Transformations": face by the major axis (ties: z over y over
 //    x, the spec's recommended rule), (s_face, t_face) = 0.5 (sc, tc) / |rc| + 0.5, derivatives
 //    through the spec's derivative table for the LOD; "Cube Map Edge Handling": NEAREST clamps to
@@ -111,7 +111,7 @@ struct Footprint {
   uint8_t line_level[kMaxLines];
   uint32_t level_count = 0;       // 1 or 2 (trilinear)
   uint32_t levels[2] = {0, 0};
-  uint32_t probe_count = 0;       // filter probes: 1 per level, N per level when anisotropic
+  uint32_t probe_count = 0;       // filter probes: 1 per level; anisotropic: 1 per weighted texel (capped)
   uint32_t case_count[5] = {};    // probes per FootprintCase
   FootprintCase first_case = FootprintCase::None;  // the case of the first probe
   ProbeRecord probes[kMaxProbeRecords];  // probe_count of them
@@ -138,6 +138,8 @@ struct Footprint {
   }
   // A block of the current probe (once: a block seen before in this probe is ignored).
   void add_block(uint64_t block) {
+    // A probe beyond the records kept (only anisotropic samples make so many) keeps no blocks.
+    if (probe_count == kMaxProbeRecords) return;
     const uint32_t first = open_probe_first();
     for (uint32_t k = first; k < block_count; ++k)
       if (blocks[k] == block) return;
@@ -163,14 +165,17 @@ struct Derivatives {
 // direction (rx, ry, rz) = (s, t, r) for a cube.
 enum class SampleDim : uint8_t { D1, D2, D3, Cube };
 
-// Result of the LOD operation (also what OpImageQueryLod reports).
+// Result of the LOD selection: the level(s) a sample reads and how they are blended, as
+// lavapipe selects them (select_lod; replay/texture/README.md, "LOD selection").
 struct LodSelection {
-  float lambda = 0;     // after bias and clamping
-  float d = 0;          // d' = clamp(lambda, 0, q)
-  bool magnify = false; // lambda <= 0: magFilter applies
-  float eta = 1;        // anisotropic ratio used
-  uint32_t probes = 1;
-  float major_ds = 0, major_dt = 0, major_dr = 0;  // major-axis derivative (normalised coordinates)
+  float lambda = 0;     // the LOD after biases and clamps (on gallivm's fast paths, which never
+                        // form it, the integer level they selected)
+  float d = 0;          // level0 + weight
+  bool magnify = false; // not minified: magFilter on level0 alone
+  uint32_t level0 = 0, level1 = 0;  // the level(s) read, level1 = level0 + 1 when blending
+  float weight = 0;     // level1's weight (0: level0 alone)
+  bool ewa = false;     // anisotropic: an elliptical weighted average on level0
+  float dudx = 0, dudy = 0, dvdx = 0, dvdy = 0;  // texel-space derivatives on level 0 (EWA)
 };
 
 struct SampleRequest {
@@ -182,6 +187,8 @@ struct SampleRequest {
   Derivatives derivatives;      // implicit LOD or explicit Grad
   bool explicit_lod = false;    // use `lod` instead of derivatives
   float lod = 0;
+  bool explicit_derivatives = false;  // Grad operand (not implicit derivatives)
+  bool has_bias = false;        // the instruction has a Bias operand (whatever its value)
   float bias = 0;               // shader Bias operand
   float min_lod = 0;            // shader MinLod operand
   bool has_dref = false;
@@ -207,6 +214,21 @@ struct CubeTexel {
 CubeTexel cube_edge_texel(uint32_t face, int32_t i, int32_t j, int32_t n);
 
 LodSelection select_lod(const Texture& tex, const SamplerState& sampler, const SampleRequest& req);
+
+// OpImageQueryLod as lavapipe answers it (Mesa gallivm lp_build_sample_common's lodq path): y is
+// the LOD after the instruction's and the sampler's biases, before the sampler's min/max LOD
+// clamps; x is the clamped LOD (rounded to nearest, ties to even, for NEAREST mipmapping),
+// clamped to [0, levels - 1]. Both use the fast log2 (no level fast paths).
+struct QueryLod {
+  float x = 0, y = 0;
+};
+QueryLod query_lod(const Texture& tex, const SamplerState& sampler, const SampleRequest& req);
+
+// Mesa gallivm's log2 approximations (lp_bld_arit.c), used by select_lod:
+// lp_build_fast_log2: with x = m 2^e, m in [1, 2), e + (m - 1).
+float gallivm_fast_log2(float x);
+// lp_build_ilog2_sqrt: round(log2 sqrt(x)) as (exponent(x) + 1) >> 1.
+int32_t gallivm_ilog2_sqrt(float x);
 
 // Filtered sample; footprint may be null.
 Rgba sample(const Texture& tex, const SamplerState& sampler, const SampleRequest& req, Footprint* fp);
