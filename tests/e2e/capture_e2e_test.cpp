@@ -741,13 +741,19 @@ TEST_F(CaptureE2E, VkstressReadbackPassesUnderValidation) {
 // A command buffer submitted twice in one frame holds the copies of its last run only. In this
 // process, with the layer loaded through the loader's environment as `tessera capture` sets it:
 // one frame (marker boundary) of three submissions on lavapipe -- command buffer A's instance
-// clears a 64x64 image to red, B's to green, then A runs again. Replay numbers them 0, 1, 2; the
-// file has B's at 1 and A's last run at 2, and a warning that instance 0 was not read back.
+// clears a 64x64 image to red, B's clears a 4-sample image to green and resolves it into a
+// second image, then A runs again. Replay numbers them 0, 1, 2; the file has B's at 1 (the
+// multisampled attachment through its resolve attachment, and the resolve attachment itself)
+// and A's last run at 2, and a warning that instance 0 was not read back.
 TEST_F(CaptureE2E, CommandBufferRunTwiceInAFrameKeepsItsLastRunAndSaysWhatWasLost) {
   const fs::path file = dir_ / "twice.tcap";
   auto env = layer_env(file, "1");
   env["TESSERA_CAPTURE_BOUNDARY"] = std::string("marker");
   env["TESSERA_CAPTURE_READBACK"] = std::string("passes");
+  // Core and synchronisation validation below the layer check its copies and barriers (the
+  // resolve attachment ends in TRANSFER_SRC_OPTIMAL: a barrier to the same layout).
+  env["VK_INSTANCE_LAYERS"] = std::string("VK_LAYER_TESSERA_capture:VK_LAYER_KHRONOS_validation");
+  env["VK_LAYER_ENABLES"] = std::string("VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT");
   // Set for this process's loader and layer only: the other tests' applications inherit the
   // environment, so it is put back however this test ends.
   struct Restore {
@@ -756,6 +762,7 @@ TEST_F(CaptureE2E, CommandBufferRunTwiceInAFrameKeepsItsLastRunAndSaysWhatWasLos
       for (const auto& [k, v] : old) v ? setenv(k.c_str(), v->c_str(), 1) : unsetenv(k.c_str());
     }
   } restore;
+  const auto id_of = [](VkImage image) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(image)); };
   for (const auto& [k, v] : env) {
     const char* was = std::getenv(k.c_str());
     restore.old[k] = was != nullptr ? std::optional<std::string>(was) : std::nullopt;
@@ -764,8 +771,29 @@ TEST_F(CaptureE2E, CommandBufferRunTwiceInAFrameKeepsItsLastRunAndSaysWhatWasLos
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO, nullptr, "twice", 1, nullptr, 0, VK_API_VERSION_1_1};
   const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
   VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, nullptr, 0, &app, 0, nullptr, 1, extensions};
+  std::vector<std::string> reports;  // validation warnings and errors
+  VkDebugUtilsMessengerCreateInfoEXT mci{};
+  mci.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
+  mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;  // not the loader's notes
+  mci.pfnUserCallback = [](VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
+                           const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) -> VkBool32 {
+    static_cast<std::vector<std::string>*>(user)->push_back(data->pMessage != nullptr ? data->pMessage : "");
+    return VK_FALSE;
+  };
+  mci.pUserData = &reports;
+  ici.pNext = &mci;  // reports of vkCreateInstance and vkDestroyInstance
   VkInstance instance = VK_NULL_HANDLE;
   ASSERT_EQ(vkCreateInstance(&ici, nullptr, &instance), VK_SUCCESS);
+  // ... and of everything between.
+  auto create_messenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+      vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
+  auto destroy_messenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+      vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
+  ASSERT_NE(create_messenger, nullptr);
+  ASSERT_NE(destroy_messenger, nullptr);
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  ASSERT_EQ(create_messenger(instance, &mci, nullptr, &messenger), VK_SUCCESS);
   uint32_t n = 0;
   vkEnumeratePhysicalDevices(instance, &n, nullptr);
   std::vector<VkPhysicalDevice> gpus(n);
@@ -789,40 +817,57 @@ TEST_F(CaptureE2E, CommandBufferRunTwiceInAFrameKeepsItsLastRunAndSaysWhatWasLos
   ASSERT_EQ(vkCreateDevice(gpu, &dci, nullptr, &device), VK_SUCCESS);
   VkQueue queue = VK_NULL_HANDLE;
   vkGetDeviceQueue(device, family, 0, &queue);
-  VkImageCreateInfo ii{};
-  ii.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
-  ii.imageType = VK_IMAGE_TYPE_2D;
-  ii.format = VK_FORMAT_R8G8B8A8_UNORM;
-  ii.extent = {64, 64, 1};
-  ii.mipLevels = ii.arrayLayers = 1;
-  ii.samples = VK_SAMPLE_COUNT_1_BIT;
-  ii.tiling = VK_IMAGE_TILING_OPTIMAL;
-  ii.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;  // the layer adds TRANSFER_SRC
-  VkImage image = VK_NULL_HANDLE;
-  ASSERT_EQ(vkCreateImage(device, &ii, nullptr, &image), VK_SUCCESS);
-  VkMemoryRequirements req{};
-  vkGetImageMemoryRequirements(device, image, &req);
-  VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size,
-                           static_cast<uint32_t>(std::countr_zero(req.memoryTypeBits))};
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-  ASSERT_EQ(vkAllocateMemory(device, &mai, nullptr, &memory), VK_SUCCESS);
-  ASSERT_EQ(vkBindImageMemory(device, image, memory, 0), VK_SUCCESS);
-  VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, nullptr, 0, image, VK_IMAGE_VIEW_TYPE_2D,
-                            ii.format, {}, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
-  VkImageView view = VK_NULL_HANDLE;
-  ASSERT_EQ(vkCreateImageView(device, &vci, nullptr, &view), VK_SUCCESS);
-  VkAttachmentDescription att{0, ii.format, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
-                              VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-                              VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
-                              VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-  VkAttachmentReference ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-  VkSubpassDescription sub{0, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, nullptr, 1, &ref, nullptr, nullptr, 0, nullptr};
-  VkRenderPassCreateInfo rpci{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, nullptr, 0, 1, &att, 1, &sub, 0, nullptr};
-  VkRenderPass rp = VK_NULL_HANDLE;
-  ASSERT_EQ(vkCreateRenderPass(device, &rpci, nullptr, &rp), VK_SUCCESS);
-  VkFramebufferCreateInfo fci{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, nullptr, 0, rp, 1, &view, 64, 64, 1};
-  VkFramebuffer fb = VK_NULL_HANDLE;
-  ASSERT_EQ(vkCreateFramebuffer(device, &fci, nullptr, &fb), VK_SUCCESS);
+  constexpr VkFormat kFormat = VK_FORMAT_R8G8B8A8_UNORM;
+  // images[0]: A's target; images[1]: B's 4-sample target; images[2]: B's resolve target.
+  VkImage images[3] = {};
+  VkDeviceMemory memories[3] = {};
+  VkImageView views[3] = {};
+  for (int i = 0; i < 3; ++i) {
+    VkImageCreateInfo ii{};
+    ii.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
+    ii.imageType = VK_IMAGE_TYPE_2D;
+    ii.format = kFormat;
+    ii.extent = {64, 64, 1};
+    ii.mipLevels = ii.arrayLayers = 1;
+    ii.samples = i == 1 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT;
+    ii.tiling = VK_IMAGE_TILING_OPTIMAL;
+    ii.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;  // the layer adds TRANSFER_SRC
+    ASSERT_EQ(vkCreateImage(device, &ii, nullptr, &images[i]), VK_SUCCESS);
+    VkMemoryRequirements req{};
+    vkGetImageMemoryRequirements(device, images[i], &req);
+    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size,
+                             static_cast<uint32_t>(std::countr_zero(req.memoryTypeBits))};
+    ASSERT_EQ(vkAllocateMemory(device, &mai, nullptr, &memories[i]), VK_SUCCESS);
+    ASSERT_EQ(vkBindImageMemory(device, images[i], memories[i], 0), VK_SUCCESS);
+    VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, nullptr, 0, images[i], VK_IMAGE_VIEW_TYPE_2D,
+                              kFormat, {}, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+    ASSERT_EQ(vkCreateImageView(device, &vci, nullptr, &views[i]), VK_SUCCESS);
+  }
+  const VkAttachmentDescription atts[3] = {
+      {0, kFormat, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
+       VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+       VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL},
+      {0, kFormat, VK_SAMPLE_COUNT_4_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_DONT_CARE,
+       VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+       VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL},
+      {0, kFormat, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_STORE,
+       VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+       VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL}};
+  VkAttachmentReference refs[2] = {{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL}, {1, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL}};
+  VkSubpassDescription subs[2] = {
+      {0, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, nullptr, 1, &refs[0], nullptr, nullptr, 0, nullptr},
+      {0, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, nullptr, 1, &refs[0], &refs[1], nullptr, 0, nullptr}};
+  VkRenderPass rps[2] = {};
+  VkFramebuffer fbs[2] = {};
+  for (int i = 0; i < 2; ++i) {
+    // A: images[0] alone; B: images[1] resolved into images[2] (attachments 0 and 1).
+    VkRenderPassCreateInfo rpci{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, nullptr, 0, i == 0 ? 1u : 2u,
+                                &atts[i], 1, &subs[i], 0, nullptr};
+    ASSERT_EQ(vkCreateRenderPass(device, &rpci, nullptr, &rps[i]), VK_SUCCESS);
+    VkFramebufferCreateInfo fci{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, nullptr, 0, rps[i], i == 0 ? 1u : 2u,
+                                &views[i], 64, 64, 1};
+    ASSERT_EQ(vkCreateFramebuffer(device, &fci, nullptr, &fbs[i]), VK_SUCCESS);
+  }
   VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, 0, family};
   VkCommandPool pool = VK_NULL_HANDLE;
   ASSERT_EQ(vkCreateCommandPool(device, &pci, nullptr, &pool), VK_SUCCESS);
@@ -836,7 +881,7 @@ TEST_F(CaptureE2E, CommandBufferRunTwiceInAFrameKeepsItsLastRunAndSaysWhatWasLos
     ASSERT_EQ(vkBeginCommandBuffer(cbs[i], &bi), VK_SUCCESS);
     VkClearValue clear{};
     clear.color = colours[i];
-    VkRenderPassBeginInfo rbi{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, nullptr, rp, fb, {{0, 0}, {64, 64}}, 1, &clear};
+    VkRenderPassBeginInfo rbi{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, nullptr, rps[i], fbs[i], {{0, 0}, {64, 64}}, 1, &clear};
     vkCmdBeginRenderPass(cbs[i], &rbi, VK_SUBPASS_CONTENTS_INLINE);
     vkCmdEndRenderPass(cbs[i]);
     ASSERT_EQ(vkEndCommandBuffer(cbs[i]), VK_SUCCESS);
@@ -853,13 +898,19 @@ TEST_F(CaptureE2E, CommandBufferRunTwiceInAFrameKeepsItsLastRunAndSaysWhatWasLos
   label_fn(queue, &label);
   vkDeviceWaitIdle(device);
   vkDestroyCommandPool(device, pool, nullptr);
-  vkDestroyFramebuffer(device, fb, nullptr);
-  vkDestroyRenderPass(device, rp, nullptr);
-  vkDestroyImageView(device, view, nullptr);
-  vkDestroyImage(device, image, nullptr);
-  vkFreeMemory(device, memory, nullptr);
+  for (int i = 0; i < 2; ++i) {
+    vkDestroyFramebuffer(device, fbs[i], nullptr);
+    vkDestroyRenderPass(device, rps[i], nullptr);
+  }
+  for (int i = 0; i < 3; ++i) {
+    vkDestroyImageView(device, views[i], nullptr);
+    vkDestroyImage(device, images[i], nullptr);
+    vkFreeMemory(device, memories[i], nullptr);
+  }
   vkDestroyDevice(device, nullptr);
+  destroy_messenger(instance, messenger, nullptr);
   vkDestroyInstance(instance, nullptr);
+  for (const auto& m : reports) ADD_FAILURE() << "validation: " << m;
 
   const auto c = load(file);
   ASSERT_TRUE(c.reader);
@@ -870,13 +921,22 @@ TEST_F(CaptureE2E, CommandBufferRunTwiceInAFrameKeepsItsLastRunAndSaysWhatWasLos
   EXPECT_EQ(counts[0].first, 3u);   // replay counts the three instances
   EXPECT_EQ(counts[0].second, 2u);  // the last two have records
   const auto& f = c.frames[0];
-  ASSERT_EQ(f.pass_contents.size(), 2u);
-  EXPECT_EQ(f.pass_contents[0].pass, 1u);
-  EXPECT_EQ(f.pass_contents[1].pass, 2u);
-  const uint32_t expected[2] = {0xff00ff00u, 0xff0000ffu};  // B green, A red (RGBA8 little-endian)
-  for (int i = 0; i < 2; ++i) {
+  ASSERT_EQ(f.pass_contents.size(), 3u);
+  // B: the 4-sample attachment 0 through its resolve attachment, then attachment 1 itself;
+  // A's last run.
+  const uint32_t passes[3] = {1, 1, 2}, attachments[3] = {0, 1, 0}, resolved[3] = {1, 0, 0};
+  const uint64_t read[3] = {id_of(images[2]), id_of(images[2]), id_of(images[0])};
+  const uint32_t layouts[3] = {VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                               VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  const uint32_t expected[3] = {0xff00ff00u, 0xff00ff00u, 0xff0000ffu};  // B green, A red (RGBA8 little-endian)
+  for (int i = 0; i < 3; ++i) {
     const auto& pc = f.pass_contents[i];
-    EXPECT_EQ(pc.layout, static_cast<uint32_t>(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL));
+    EXPECT_EQ(pc.pass, passes[i]) << "record " << i;
+    EXPECT_EQ(pc.attachment, attachments[i]) << "record " << i;
+    EXPECT_EQ(pc.resolved, resolved[i]) << "record " << i;
+    EXPECT_EQ(pc.image, read[i]) << "record " << i;
+    EXPECT_EQ(pc.format, static_cast<uint32_t>(kFormat));
+    EXPECT_EQ(pc.layout, layouts[i]) << "record " << i;
     std::string error;
     auto bytes = c.reader->blob(pc.contents, &error);
     ASSERT_TRUE(bytes.has_value()) << error;
