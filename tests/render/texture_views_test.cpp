@@ -115,16 +115,22 @@ TEST_F(TextureViewsTest, MinMaxReductionOfALinearSamplerIsCountedAsApproximated)
 }
 
 // An image neither captured nor written before a draw samples it (the layer could not read it
-// back) reads as zeros, counted as approximated; once a pass writes it, it is not.
+// back) reads as zeros: counted as approximated once for the draw's fragment stage, however many
+// lanes read it; not when the image is only bound, or once a pass or transfer has written it.
 TEST_F(TextureViewsTest, SamplingAnImageWithoutContentsIsCountedAsApproximated) {
   frontend::Image* r8 = scene.image(VK_FORMAT_R8_UNORM, 1, 1, 1, 0x7000000);
+  r8->planes[0][0] = 51;
   r8->defined = false;
-  EXPECT_EQ(render_one(textured(scene.view(r8))), (Rgba8{0, 0, 0, 255}));
+  // Bound to a draw whose shader never samples it: nothing read, nothing counted.
+  frontend::Draw unsampled = draw("color.frag", rect(0, kW, {1, 1, 1, 1}), scene.view(r8));
+  EXPECT_EQ(render_one(std::move(unsampled)), (Rgba8{255, 255, 255, 255}));
+  EXPECT_EQ(skipped.approximated(), 0u);
+  render_one(textured(scene.view(r8)));
   using Counts = std::vector<std::pair<std::string, uint64_t>>;
   EXPECT_EQ(skipped.approximations,
-            (Counts{{"texture: image sampled whose contents the capture does not hold (read as zeros)", 1}}));
+            (Counts{{"texture: fragment shader read an image whose contents the capture does not hold (zeros)", 1}}));
   r8->touch();  // what a pass or transfer writing it does
-  EXPECT_EQ(render_one(textured(scene.view(r8)))[3], 255);
+  EXPECT_EQ(render_one(textured(scene.view(r8))), (Rgba8{51, 0, 0, 255}));
   EXPECT_EQ(skipped.approximated(), 1u);
   EXPECT_EQ(skipped.total(), 0u);
 }

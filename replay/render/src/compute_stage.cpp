@@ -63,6 +63,8 @@ bool ComputeStage::run(const frontend::Dispatch& d, ShaderCache& shaders, Textur
     notes.add("texture: compute shader image instruction on an unbound image (zeros)", n);
   if (const uint64_t n = sb.textures.unsupported_requests())
     notes.add("texture: compute shader image instruction on an unsupported dimensionality (zeros)", n);
+  if (sb.textures.unknown_contents_requests())
+    notes.approximate("texture: compute shader read an image whose contents the capture does not hold (zeros)");
   if (const uint64_t n = sb.storage_images.unbound_requests())
     notes.add("storage image: compute shader access to an unbound image (zeros, writes dropped)", n);
   if (const uint64_t n = sb.storage_images.unsupported_requests())

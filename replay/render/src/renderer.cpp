@@ -649,12 +649,14 @@ void Renderer::Impl::count_unserved_image_requests(const std::vector<std::unique
     for (const auto& [bind, stage] : {std::pair{ds->vs_bind.get(), "vertex"}, std::pair{ds->fs_bind.get(), "fragment"}}) {
       if (bind == nullptr) continue;
       uint64_t unbound = bind->textures.unbound_requests(), unsupported = bind->textures.unsupported_requests();
+      uint64_t unknown_contents = bind->textures.unknown_contents_requests();
       uint64_t storage_unbound = bind->storage_images.unbound_requests();
       uint64_t storage_unsupported = bind->storage_images.unsupported_requests();
       for (size_t w = 0; w < workers_used && bind == ds->fs_bind.get(); ++w) {
         if (const StageBindings* own = workers[w]->fragment.private_bindings(*ds)) {
           unbound += own->textures.unbound_requests();
           unsupported += own->textures.unsupported_requests();
+          unknown_contents += own->textures.unknown_contents_requests();
           storage_unbound += own->storage_images.unbound_requests();
           storage_unsupported += own->storage_images.unsupported_requests();
         }
@@ -662,6 +664,11 @@ void Renderer::Impl::count_unserved_image_requests(const std::vector<std::unique
       if (unbound) skipped.add(std::string("texture: ") + stage + " shader image instruction on an unbound image (zeros)", unbound);
       if (unsupported)
         skipped.add(std::string("texture: ") + stage + " shader image instruction on an unsupported dimensionality (zeros)", unsupported);
+      // Rendered, but from zeros where the driver read the application's texels: once per draw
+      // stage (replay.approximated counts draw stages).
+      if (unknown_contents)
+        skipped.approximate(std::string("texture: ") + stage +
+                            " shader read an image whose contents the capture does not hold (zeros)");
       if (storage_unbound)
         skipped.add(std::string("storage image: ") + stage + " shader access to an unbound image (zeros, writes dropped)", storage_unbound);
       if (storage_unsupported)

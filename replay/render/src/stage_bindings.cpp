@@ -3,6 +3,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include <algorithm>
+#include <string>
 
 namespace tessera::render {
 
@@ -22,6 +23,14 @@ const frontend::DescriptorBinding* find_binding(std::span<const frontend::Descri
   for (const frontend::DescriptorBinding& b : descriptors)
     if (b.set == set && b.binding == binding) return &b;
   return nullptr;
+}
+
+std::string reduction_name(uint32_t mode) {
+  switch (mode) {
+    case VK_SAMPLER_REDUCTION_MODE_MIN: return "MIN";
+    case VK_SAMPLER_REDUCTION_MODE_MAX: return "MAX";
+    default: return std::to_string(mode);
+  }
 }
 
 bool storage_buffer_descriptor(uint32_t type) {
@@ -52,6 +61,7 @@ void bind_stage(std::span<const frontend::DescriptorBinding> descriptors, std::s
                 const shader::ShaderModule& module, TextureCache& textures,
                 std::deque<texture::SamplerState>& samplers, StageBindings& out, frontend::SkipCounts& notes) {
   const std::vector<shader::ResourceBinding>& resources = module.resources();
+  bool reduction_counted = false;
   out.buffers.assign(resources.size(), shader::BufferView{});
   out.push = {reinterpret_cast<const std::byte*>(push_constants.data()), push_constants.size()};
   for (uint32_t r = 0; r < resources.size(); ++r) {
@@ -83,28 +93,31 @@ void bind_stage(std::span<const frontend::DescriptorBinding> descriptors, std::s
             continue;
           }
           if (res.kind != shader::ResourceKind::Sampler && e.view != nullptr) {
-            // Neither captured at frame start nor written since: the layer could not read it
-            // back (no TRANSFER_SRC usage, multisampled, a format it cannot copy; its warning
-            // says which) or it was never given contents. The driver read what the app uploaded.
-            if (e.view->image != nullptr && !e.view->image->defined)
-              notes.approximate("texture: image sampled whose contents the capture does not hold (read as zeros)");
             std::string error;
             const texture::Texture* tex = textures.get(*e.view, error);
-            if (tex != nullptr) out.textures.bind_texture(r, i, tex);
+            // Neither captured at frame start nor written since (Image::defined): what the
+            // shader reads from it is counted where it reads it (count_unserved_image_requests).
+            if (tex != nullptr) out.textures.bind_texture(r, i, tex, e.view->image == nullptr || e.view->image->defined);
             else notes.add("texture: " + error);
           }
           if (res.kind != shader::ResourceKind::SampledImage && e.sampler != nullptr) {
             // Spec "Texel Filtering": a MIN or MAX reduction (VK_EXT_sampler_filter_minmax, core
             // in 1.2) takes the component-wise minimum or maximum of the texels a linear filter
             // would weight; the texture unit filters every sampler as a weighted average, which
-            // is the same only when nothing is filtered linearly (one texel of one level).
+            // is the same only when one texel of one level is read: NEAREST filters, and either
+            // NEAREST mipmapping or a single level to choose from. Counted once per stage.
             const capture::SamplerRecord& sr = *e.sampler;
-            if (sr.reduction_mode != VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE &&
-                (sr.mag_filter != VK_FILTER_NEAREST || sr.min_filter != VK_FILTER_NEAREST ||
-                 sr.mipmap_mode != VK_SAMPLER_MIPMAP_MODE_NEAREST || sr.anisotropy_enable))
-              notes.approximate(std::string("texture: sampler reduction mode ") +
-                                (sr.reduction_mode == VK_SAMPLER_REDUCTION_MODE_MIN ? "MIN" : "MAX") +
+            const bool blends_levels = sr.mipmap_mode != VK_SAMPLER_MIPMAP_MODE_NEAREST && sr.min_lod < sr.max_lod &&
+                                       (e.view == nullptr || e.view->range.mip_count > 1);
+            const bool min_max = sr.reduction_mode == VK_SAMPLER_REDUCTION_MODE_MIN ||
+                                 sr.reduction_mode == VK_SAMPLER_REDUCTION_MODE_MAX;
+            if (sr.reduction_mode != VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE && !reduction_counted &&
+                (!min_max || sr.mag_filter != VK_FILTER_NEAREST || sr.min_filter != VK_FILTER_NEAREST ||
+                 blends_levels || sr.anisotropy_enable)) {
+              reduction_counted = true;
+              notes.approximate("texture: sampler reduction mode " + reduction_name(sr.reduction_mode) +
                                 " filtered as a weighted average");
+            }
             samplers.push_back(sampler_state(*e.sampler));
             out.textures.bind_sampler(r, i, &samplers.back());
           }

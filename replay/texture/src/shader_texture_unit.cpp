@@ -44,14 +44,16 @@ LodKey lod_key_of(const SampleRequest& s) {
 
 }  // namespace
 
-void ShaderTextureUnit::bind_texture(uint32_t resource, uint32_t array_element, const Texture* texture) {
+void ShaderTextureUnit::bind_texture(uint32_t resource, uint32_t array_element, const Texture* texture,
+                                     bool contents_known) {
   for (TextureBinding& b : textures_) {
     if (b.resource == resource && b.element == array_element) {
       b.texture = texture;
+      b.contents_known = contents_known;
       return;
     }
   }
-  textures_.push_back({resource, array_element, texture});
+  textures_.push_back({resource, array_element, texture, contents_known});
 }
 
 void ShaderTextureUnit::bind_sampler(uint32_t resource, uint32_t array_element, const SamplerState* sampler) {
@@ -128,8 +130,12 @@ void ShaderTextureUnit::execute(const shader::ImageRequest& req, uint32_t* const
     return;
   }
   const Texture* tex = nullptr;
+  bool contents_known = true;
   for (const TextureBinding& b : textures_)
-    if (b.resource == req.image_resource && b.element == req.array_element) tex = b.texture;
+    if (b.resource == req.image_resource && b.element == req.array_element) {
+      tex = b.texture;
+      contents_known = b.contents_known;
+    }
   const SamplerState* smp = nullptr;
   for (const SamplerBinding& b : samplers_)
     if (b.resource == req.sampler_resource && b.element == req.array_element) smp = b.sampler;
@@ -164,6 +170,7 @@ void ShaderTextureUnit::execute(const shader::ImageRequest& req, uint32_t* const
     zero_all();
     return;
   }
+  if (!contents_known && !is_query && req.op != ImageOp::QueryLod) ++unknown_contents_;
   // Coordinates per Dim (spec "Texel Coordinate Systems"): 1D s, 2D (s, t), 3D (s, t, r), cube
   // the direction (s, t, r); the array layer follows them.
   const uint32_t spatial = req.dim == ImageDim::Dim1D ? 1 : req.dim == ImageDim::Dim3D || cube ? 3 : 2;

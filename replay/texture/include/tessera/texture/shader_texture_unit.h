@@ -20,7 +20,10 @@ class ShaderTextureUnit final : public shader::TextureSampler {
 
   // `resource` is the index into ShaderModule::resources(); a combined image sampler binds both
   // a texture and a sampler under the same index. Pointers must outlive the unit.
-  void bind_texture(uint32_t resource, uint32_t array_element, const Texture* texture);
+  // `contents_known`: false for an image neither captured nor written before the draw (its
+  // texels are zeros here, whatever the application had put in it); requests reading it are
+  // counted (unknown_contents_requests).
+  void bind_texture(uint32_t resource, uint32_t array_element, const Texture* texture, bool contents_known = true);
   void bind_sampler(uint32_t resource, uint32_t array_element, const SamplerState* sampler);
   // A uniform texel buffer (spec "Texel Buffers"): the view's bytes, its format and where the
   // bytes live in the simulated GPU address space. Read by OpImageFetch with Dim Buffer (GLSL
@@ -45,9 +48,12 @@ class ShaderTextureUnit final : public shader::TextureSampler {
   uint64_t lanes_sampled() const { return lanes_sampled_; }
   uint64_t unbound_requests() const { return unbound_; }
   uint64_t unsupported_requests() const { return unsupported_; }
+  // Samples, gathers and fetches served from a texture bound with contents_known false (queries
+  // of size, levels and LOD do not read its contents).
+  uint64_t unknown_contents_requests() const { return unknown_contents_; }
 
  private:
-  struct TextureBinding { uint32_t resource, element; const Texture* texture; };
+  struct TextureBinding { uint32_t resource, element; const Texture* texture; bool contents_known; };
   struct SamplerBinding { uint32_t resource, element; const SamplerState* sampler; };
   struct TexelBufferBinding { uint32_t resource, element; TexelBuffer buffer; };
   void execute_texel_buffer(const shader::ImageRequest& request, uint32_t* const out[4]);
@@ -55,7 +61,7 @@ class ShaderTextureUnit final : public shader::TextureSampler {
   std::vector<SamplerBinding> samplers_;
   std::vector<TexelBufferBinding> texel_buffers_;
   FootprintSink sink_;
-  uint64_t lanes_sampled_ = 0, unbound_ = 0, unsupported_ = 0;
+  uint64_t lanes_sampled_ = 0, unbound_ = 0, unsupported_ = 0, unknown_contents_ = 0;
 };
 
 }  // namespace tessera::texture
