@@ -197,7 +197,6 @@ TEST(Raster, PartlyCoveredQuadCarriesHelperPixels) {
   EXPECT_EQ(rasterize(t, PixelRect{5, 0, 16, 16}, quads), 0u);
 }
 
-// Perspective-correct interpolation equals the 1/w-weighted reference at every covered pixel;
 // Two triangles on one plane but with different vertices (a decal on a wall) get the same depth
 // at every pixel they share: depth comes from the plane through the unsnapped vertices, as
 // lavapipe interpolates it. Through the snapped vertices the two planes differ by up to the depth
@@ -237,6 +236,42 @@ TEST(Raster, CoplanarTrianglesWithDifferentVerticesShareDepth) {
   EXPECT_LT(worst, 2.0 / 16777216);  // within 2 units of a 24-bit depth buffer
 }
 
+// A sliver whose third vertex is a fraction of a pixel off the line through the other two: the
+// snapped triangle covers pixels where the unsnapped plane extrapolates far beyond the vertices'
+// depths; depth stays within their range, as every barycentric combination of them does.
+TEST(Raster, SliverDepthStaysWithinItsVerticesRange) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> pos(-0.9f, 0.9f), frac(0.0f, 1.0f), off(0.0005f, 0.025f);
+  int covered = 0;
+  for (int k = 0; k < 20000; ++k) {
+    // Two vertices 30 to 60 pixels apart, the third on the segment between them moved 0.0005 to
+    // 0.025 pixels off it (NDC: 2 / 64 per pixel).
+    const float ax = pos(rng), ay = pos(rng), len = 0.9f + frac(rng) * 0.9f, angle = frac(rng) * 6.2831853f;
+    const float bx = ax + len * std::cos(angle), by = ay + len * std::sin(angle), f = frac(rng);
+    const float d = off(rng) * 2 / 64;
+    const float cx = ax + f * (bx - ax) - d * std::sin(angle), cy = ay + f * (by - ay) + d * std::cos(angle);
+    ClipTriangle in;
+    const float xy[3][2] = {{ax, ay}, {bx, by}, {cx, cy}};
+    const float z[3] = {0.1f, 0.9f, 0.5f};
+    for (size_t i = 0; i < 3; ++i) in[i].position = {xy[i][0], xy[i][1], z[i], 1};
+    ScreenTriangle t;
+    if (setup_triangle(in, 0, Viewport{0, 0, 64, 64, 0, 1}, kCullNone, FrontFace::CounterClockwise, t) !=
+        SetupOutcome::Kept)
+      continue;
+    std::vector<Quad> quads;
+    rasterize(t, PixelRect{0, 0, 64, 64}, quads);
+    for (const Quad& q : quads)
+      for (int i = 0; i < 4; ++i)
+        if (q.coverage & (1 << i)) {
+          ++covered;
+          ASSERT_GE(q.depth[i], 0.1f) << k;
+          ASSERT_LE(q.depth[i], 0.9f) << k;
+        }
+  }
+  EXPECT_GT(covered, 1000);
+}
+
+// Perspective-correct interpolation equals the 1/w-weighted reference at every covered pixel;
 // NoPerspective and depth are linear in screen space.
 TEST(Raster, PerspectiveCorrectInterpolationMatchesOneOverWReference) {
   ClipTriangle in;

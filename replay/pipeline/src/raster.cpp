@@ -34,8 +34,8 @@ const SampleGrid kGrid16 = make_grid(16, {{9, 9}, {7, 5}, {5, 10}, {12, 7}, {3, 
                                           {6, 14}, {8, 1}, {4, 2}, {2, 12}, {0, 8}, {15, 4}, {14, 15}, {1, 0}});
 
 // Triangle coverage at several samples per pixel: each sample tested on the exact edge
-// functions, its depth from the linear barycentrics at its location; the quad's barycentrics
-// and depth stay those of the pixel centres (shading once per pixel).
+// functions, its depth from the triangle's depth plane at its location (DepthPlane); the quad's
+// barycentrics and depth stay those of the pixel centres (shading once per pixel).
 uint32_t rasterize_triangle_samples(const ScreenTriangle& t, const PixelRect& rect, const SampleGrid& g,
                                     std::vector<Quad>& out, std::vector<QuadSamples>& samples) {
   if (rect.x0 >= rect.x1 || rect.y0 >= rect.y1 || t.area2 == 0) return 0;

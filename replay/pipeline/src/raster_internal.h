@@ -59,21 +59,30 @@ inline void set_pixel(const ScreenTriangle& t, const float l[3], Quad& q, int i)
 // A triangle's depth as a plane through its vertices as the viewport transform gave them, before
 // their positions were snapped to sub-pixel precision: z(x, y) = z0 + dzdx (x - x0) + dzdy (y - y0)
 // at framebuffer position (x, y) pixels. Coverage uses the snapped vertices (spec "Polygon
-// Rasterization": sub-pixel precision), but lavapipe sets up its interpolation planes from the
-// unsnapped positions (llvmpipe's triangle setup computes the coefficients from the vertices'
-// floating-point positions), and so two coplanar triangles with different vertices get the same
-// depth at a pixel; through the snapped vertices they would differ by up to the depth slope times
-// half a sub-pixel step, more than a depth bias of a few units (a decal drawn with
-// vkCmdSetDepthBias) covers. `flat`: the unsnapped vertices are collinear (the snapped ones are
-// not); depth then comes from the snapped barycentrics.
+// Rasterization": sub-pixel precision); lavapipe sets up its interpolation coefficients from the
+// vertices' floating-point positions (llvmpipe's triangle setup), so two coplanar triangles with
+// different vertices get the same depth at a pixel, where through the snapped vertices they would
+// differ by up to the depth slope times half a sub-pixel step: more than a depth bias of a few
+// units (a decal) makes up for. Depth only: varyings keep the snapped barycentrics. llvmpipe
+// evaluates its plane from the origin in single precision; this one is relative to a vertex in
+// double, so it agrees with lavapipe to within lavapipe's own rounding. A sample inside the
+// snapped triangle may lie outside the unsnapped one, where the plane extrapolates (far, on a
+// sliver whose unsnapped vertices are nearly collinear): depth is kept within the vertices'
+// range, as any barycentric combination of them is. `flat`: the unsnapped vertices are collinear;
+// depth then comes from the snapped barycentrics.
 struct DepthPlane {
   double x0 = 0, y0 = 0, z0 = 0, dzdx = 0, dzdy = 0;
+  float zmin = 0, zmax = 0;
   bool flat = true;
-  float at(double x, double y) const { return static_cast<float>(z0 + dzdx * (x - x0) + dzdy * (y - y0)); }
+  float at(double x, double y) const {
+    return std::clamp(static_cast<float>(z0 + dzdx * (x - x0) + dzdy * (y - y0)), zmin, zmax);
+  }
 };
 inline DepthPlane depth_plane(const ScreenTriangle& t) {
   DepthPlane p;
   p.x0 = t.v[0].x, p.y0 = t.v[0].y, p.z0 = t.v[0].z;
+  p.zmin = std::min({t.v[0].z, t.v[1].z, t.v[2].z});
+  p.zmax = std::max({t.v[0].z, t.v[1].z, t.v[2].z});
   const double x1 = double{t.v[1].x} - p.x0, y1 = double{t.v[1].y} - p.y0, z1 = double{t.v[1].z} - p.z0;
   const double x2 = double{t.v[2].x} - p.x0, y2 = double{t.v[2].y} - p.y0, z2 = double{t.v[2].z} - p.z0;
   const double det = x1 * y2 - x2 * y1;
