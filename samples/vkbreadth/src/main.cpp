@@ -1,14 +1,17 @@
 // vkbreadth: one render pass that draws the rasterization state a replay must get exactly right
 // to match the driver, each in its own third of the window (samples/vkbreadth/README.md):
-//  - left: stencil. Front and back faces with different compare and stencil operations (every
-//    VkStencilOp and most VkCompareOps), reference, compare mask and write mask as dynamic state,
-//    then the stencil buffer shown bit by bit (EQUAL against each bit, blended additively);
+//  - left: stencil. Bands of four stencil values, then columns of draws whose front and back
+//    faces have their own compare and stencil operations (every VkStencilOp and VkCompareOp, each
+//    where any other would leave a different stencil buffer), reference, compare mask and write
+//    mask as dynamic state; then the stencil buffer shown bit by bit (EQUAL against each bit,
+//    blended additively);
 //  - middle: winding. An asymmetric shape in both windings under back-face culling, in a viewport
 //    of positive height (top) and one of negative height (bottom, VK_KHR_maintenance1: the image
 //    is flipped, and so is every triangle's orientation), each also mirrored by a negative x
 //    scale; small copies under the other front face and front-face culling;
 //  - right: depth bias as dynamic state on decals coplanar with a slanted quad: pulled forward by
-//    the constant and the slope factor, pushed back, and two decals set behind the plane whose
+//    the constant and the slope factor, one set slightly in front and pushed back behind it, and
+//    two decals set behind the plane whose
 //    forward slope bias is clamped (depthBiasClamp) or not.
 // The frame does not change: frame N is the same image for every N.
 #include <array>
@@ -171,12 +174,14 @@ public:
             si.pWaitDstStageMask = &wait;
             si.commandBufferCount = 1;
             si.pCommandBuffers = &cb_;
+            // One semaphore per swapchain image: the present that waits on an image's semaphore
+            // is done with it once that image is acquired again (spec "WSI Swapchain").
             si.signalSemaphoreCount = 1;
-            si.pSignalSemaphores = &rendered_;
+            si.pSignalSemaphores = &rendered_[index];
             check(vkQueueSubmit(d_.queue, 1, &si, inFlight_), "vkQueueSubmit");
             auto pi = info<VkPresentInfoKHR>(VK_STRUCTURE_TYPE_PRESENT_INFO_KHR);
             pi.waitSemaphoreCount = 1;
-            pi.pWaitSemaphores = &rendered_;
+            pi.pWaitSemaphores = &rendered_[index];
             pi.swapchainCount = 1;
             pi.pSwapchains = &swapchain_.swapchain;
             pi.pImageIndices = &index;
@@ -256,7 +261,8 @@ private:
         check(vkAllocateCommandBuffers(dev, &ci, &cb_), "vkAllocateCommandBuffers");
         auto sci = info<VkSemaphoreCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO);
         check(vkCreateSemaphore(dev, &sci, nullptr, &acquired_), "vkCreateSemaphore");
-        check(vkCreateSemaphore(dev, &sci, nullptr, &rendered_), "vkCreateSemaphore");
+        rendered_.resize(swapchain_.images.size());
+        for (VkSemaphore& r : rendered_) check(vkCreateSemaphore(dev, &sci, nullptr, &r), "vkCreateSemaphore");
         auto fci = info<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
         fci.flags = VK_FENCE_CREATE_SIGNALED_BIT;
         check(vkCreateFence(dev, &fci, nullptr, &inFlight_), "vkCreateFence");
@@ -309,8 +315,11 @@ private:
 
     void createGeometry() {
         Geometry g;
-        unitQuad_ = g.add(quad(-1, -1, 1, 1, false, 0.5f, 0.5f));
-        unitQuadReversed_ = g.add(quad(-1, -1, 1, 1, true, 0.5f, 0.5f));
+        // With a viewport of positive height, quad()'s winding has a negative signed area in
+        // framebuffer coordinates (spec "Basic Polygon Rasterization"): back-facing under
+        // COUNTER_CLOCKWISE; the reversed one is front-facing.
+        backQuad_ = g.add(quad(-1, -1, 1, 1, false, 0.5f, 0.5f));
+        frontQuad_ = g.add(quad(-1, -1, 1, 1, true, 0.5f, 0.5f));
         flag_ = g.add(flag(false));
         flagReversed_ = g.add(flag(true));
         // The right third: a plane whose depth rises from 0.2 to 0.8 across it, and decals on it
@@ -323,7 +332,7 @@ private:
         plane_ = onPlane(x0, x1, -0.9f, 0.9f, 0);
         const float w = (x1 - x0) / 2;
         decalForward_ = onPlane(x0 + 0.1f * w, x0 + 0.9f * w, -0.8f, -0.45f, 0);
-        decalBack_ = onPlane(x0 + 1.1f * w, x0 + 1.9f * w, -0.8f, -0.45f, 0);
+        decalBack_ = onPlane(x0 + 1.1f * w, x0 + 1.9f * w, -0.8f, -0.45f, -0.001f);  // in front, unbiased
         decalConstant_ = onPlane(x0 + 0.1f * w, x0 + 0.9f * w, -0.3f, 0.05f, 0);
         decalClamped_ = onPlane(x0 + 1.1f * w, x0 + 1.9f * w, -0.3f, 0.05f, 0.002f);
         decalUnclamped_ = onPlane(x0 + 0.1f * w, x0 + 1.9f * w, 0.2f, 0.6f, 0.002f);
@@ -442,22 +451,33 @@ private:
         li.pPushConstantRanges = &push;
         check(vkCreatePipelineLayout(d_.device, &li, nullptr, &layout_), "vkCreatePipelineLayout");
 
-        // Stencil writers: no colour, both faces drawn, front and back with their own state.
+        // Stencil writers: no colour, both faces drawn, front and back with their own state. Each
+        // slot's operation is chosen so that, on the values the set-up bands hold (0, 0xFF, 0x5A,
+        // 0xA5), every other VkStencilOp would leave a different stencil buffer, and each compare
+        // op so that every other VkCompareOp would (the ALWAYS front's fail and the NEVER back's
+        // pass excepted: they never run).
         PipelineDesc w;
         w.colourWrites = false;
         w.stencilTest = true;
-        w.front = stencil(VK_STENCIL_OP_KEEP, VK_STENCIL_OP_REPLACE, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_ALWAYS);
-        w.back = stencil(VK_STENCIL_OP_KEEP, VK_STENCIL_OP_INVERT, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_ALWAYS);
-        replaceInvert_ = pipeline(w);
+        w.front = w.back = stencil(VK_STENCIL_OP_KEEP, VK_STENCIL_OP_REPLACE, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_ALWAYS);
+        setup_ = pipeline(w);
         w.front = stencil(VK_STENCIL_OP_DECREMENT_AND_WRAP, VK_STENCIL_OP_INCREMENT_AND_CLAMP, VK_STENCIL_OP_KEEP,
                           VK_COMPARE_OP_EQUAL);
-        w.back = stencil(VK_STENCIL_OP_INCREMENT_AND_WRAP, VK_STENCIL_OP_ZERO, VK_STENCIL_OP_KEEP,
+        w.back = stencil(VK_STENCIL_OP_DECREMENT_AND_CLAMP, VK_STENCIL_OP_INCREMENT_AND_WRAP, VK_STENCIL_OP_KEEP,
                          VK_COMPARE_OP_NOT_EQUAL);
-        equalNotEqual_ = pipeline(w);
-        w.front = stencil(VK_STENCIL_OP_KEEP, VK_STENCIL_OP_DECREMENT_AND_CLAMP, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_LESS);
-        w.back = stencil(VK_STENCIL_OP_REPLACE, VK_STENCIL_OP_INCREMENT_AND_WRAP, VK_STENCIL_OP_KEEP,
-                         VK_COMPARE_OP_GREATER_OR_EQUAL);
+        clampWrap_ = pipeline(w);
+        w.front = stencil(VK_STENCIL_OP_ZERO, VK_STENCIL_OP_INVERT, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_EQUAL);
+        w.back = stencil(VK_STENCIL_OP_KEEP, VK_STENCIL_OP_REPLACE, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_NOT_EQUAL);
+        invertZero_ = pipeline(w);
+        w.front = stencil(VK_STENCIL_OP_INVERT, VK_STENCIL_OP_REPLACE, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_LESS);
+        w.back = stencil(VK_STENCIL_OP_INVERT, VK_STENCIL_OP_REPLACE, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_GREATER_OR_EQUAL);
         lessGreaterEqual_ = pipeline(w);
+        w.front = stencil(VK_STENCIL_OP_INVERT, VK_STENCIL_OP_REPLACE, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_LESS_OR_EQUAL);
+        w.back = stencil(VK_STENCIL_OP_INVERT, VK_STENCIL_OP_REPLACE, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_GREATER);
+        lessEqualGreater_ = pipeline(w);
+        w.front = stencil(VK_STENCIL_OP_KEEP, VK_STENCIL_OP_DECREMENT_AND_CLAMP, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_ALWAYS);
+        w.back = stencil(VK_STENCIL_OP_INVERT, VK_STENCIL_OP_KEEP, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_NEVER);
+        alwaysNever_ = pipeline(w);
         // Stencil shown: EQUAL against one bit (compare mask = reference = the bit), added up.
         PipelineDesc s;
         s.additive = true;
@@ -534,18 +554,44 @@ private:
         const auto inLeft = [](float cx, float cy, float hw, float hh) {
             return std::array<float, 4>{-2.0f / 3 + cx / 3, cy, hw / 3, hh};
         };
-        stencilState(5, 0xff, 0xff);
-        draw(replaceInvert_, unitQuad_, none, inLeft(-0.3f, -0.2f, 0.6f, 0.6f));
-        stencilState(5, 0xff, 0x0f);
-        draw(replaceInvert_, unitQuadReversed_, none, inLeft(0.3f, -0.2f, 0.6f, 0.6f));
-        stencilState(0x0a, 0x0f, 0xff);
-        draw(equalNotEqual_, unitQuad_, none, inLeft(0.0f, -0.4f, 0.9f, 0.4f));
-        stencilState(0, 0xff, 0xf0);
-        draw(equalNotEqual_, unitQuadReversed_, none, inLeft(0.0f, 0.45f, 0.9f, 0.45f));
-        stencilState(8, 0xff, 0xff);
-        draw(lessGreaterEqual_, unitQuad_, none, inLeft(-0.4f, 0.1f, 0.35f, 0.7f));
-        stencilState(200, 0xff, 0x3f);
-        draw(lessGreaterEqual_, unitQuadReversed_, none, inLeft(0.45f, 0.1f, 0.35f, 0.7f));
+        // Bands of the left third, top to bottom: 0 (cleared), 0xFF, 0x5A, 0xA5.
+        stencilState(0xff, 0xff, 0xff);
+        draw(setup_, frontQuad_, none, inLeft(0, -0.25f, 1, 0.25f));
+        stencilState(0x5a, 0xff, 0xff);
+        draw(setup_, backQuad_, none, inLeft(0, 0.25f, 1, 0.25f));
+        stencilState(0xa5, 0xff, 0xff);
+        draw(setup_, frontQuad_, none, inLeft(0, 0.75f, 1, 0.25f));
+        // Fourteen columns across the bands, each one face of one pipeline under its reference,
+        // compare mask and write mask. A compare mask of 0 compares 0 with 0: EQUAL passes
+        // everywhere, NOT_EQUAL fails everywhere, so every band sees the slot's operation.
+        struct Column {
+            VkPipeline pipeline;
+            bool front;
+            std::uint32_t reference, compareMask, writeMask;
+        };
+        const Column columns[] = {
+            {clampWrap_, true, 0x33, 0x00, 0xff},   // EQUAL passes: INCREMENT_AND_CLAMP (0xFF stays)
+            {clampWrap_, true, 0x33, 0xff, 0xff},   // EQUAL fails: DECREMENT_AND_WRAP (0 -> 0xFF)
+            {clampWrap_, false, 0x33, 0xff, 0xff},  // NOT_EQUAL passes: INCREMENT_AND_WRAP (0xFF -> 0)
+            {clampWrap_, false, 0x33, 0x00, 0xff},  // NOT_EQUAL fails: DECREMENT_AND_CLAMP (0 stays)
+            {invertZero_, true, 0x33, 0x00, 0xff},  // INVERT
+            {invertZero_, true, 0x33, 0xff, 0xff},  // ZERO
+            {invertZero_, false, 0x33, 0xff, 0x0f}, // REPLACE under a write mask
+            {invertZero_, false, 0x33, 0x00, 0xff}, // KEEP
+            {lessGreaterEqual_, true, 0x5a, 0xff, 0xff},
+            {lessGreaterEqual_, false, 0x5a, 0xff, 0xff},
+            {lessEqualGreater_, true, 0x0a, 0x0f, 0xff},
+            {lessEqualGreater_, false, 0x5a, 0xff, 0xf0},
+            {alwaysNever_, true, 0xa5, 0xff, 0x3f},
+            {alwaysNever_, false, 0x5a, 0xff, 0xff},
+        };
+        constexpr float kColumn = 2.0f / 14;
+        for (std::uint32_t k = 0; k < 14; ++k) {
+            const Column& c = columns[k];
+            stencilState(c.reference, c.compareMask, c.writeMask);
+            draw(c.pipeline, c.front ? frontQuad_ : backQuad_, none,
+                 inLeft(-1 + kColumn * (static_cast<float>(k) + 0.5f), 0, kColumn * 0.4f, 1));
+        }
         const std::array<std::array<float, 4>, 8> bitColour = {{{0.5f, 0, 0, 0},
                                                                 {0, 0.5f, 0, 0},
                                                                 {0, 0, 0.5f, 0},
@@ -556,7 +602,7 @@ private:
                                                                 {0.0625f, 0.0625f, 0.0625f, 0}}};
         for (std::uint32_t bit = 0; bit < 8; ++bit) {
             stencilState(1u << bit, 1u << bit, 0);
-            draw(showBit_, unitQuad_, bitColour[bit], inLeft(0, 0, 1, 1));
+            draw(showBit_, frontQuad_, bitColour[bit], inLeft(0, 0, 1, 1));
         }
 
         // Middle third: the flag in both windings under back-face culling, in a viewport of
@@ -581,7 +627,7 @@ private:
         draw(depth_plane_, plane_, {0.55f, 0.55f, 0.6f, 1}, unplaced);
         vkCmdSetDepthBias(cb_, -16.0f, 0.0f, -2.0f);  // forward: constant and slope
         draw(decal_, decalForward_, {0.2f, 0.85f, 0.3f, 1}, unplaced);
-        vkCmdSetDepthBias(cb_, 16.0f, 0.0f, 2.0f);  // pushed back: hidden by the plane
+        vkCmdSetDepthBias(cb_, 16.0f, 0.0f, 2.0f);  // 0.001 in front, pushed about 0.006 back: hidden
         draw(decal_, decalBack_, {0.95f, 0.2f, 0.2f, 1}, unplaced);
         vkCmdSetDepthBias(cb_, -16.0f, 0.0f, 0.0f);  // the constant alone
         draw(decal_, decalConstant_, {0.25f, 0.45f, 0.95f, 1}, unplaced);
@@ -599,7 +645,7 @@ private:
     void destroyObjects() {
         VkDevice dev = d_.device;
         vkDestroyFence(dev, inFlight_, nullptr);
-        vkDestroySemaphore(dev, rendered_, nullptr);
+        for (VkSemaphore r : rendered_) vkDestroySemaphore(dev, r, nullptr);
         vkDestroySemaphore(dev, acquired_, nullptr);
         vkDestroyCommandPool(dev, pool_, nullptr);
         for (VkPipeline p : pipelines_) vkDestroyPipeline(dev, p, nullptr);
@@ -629,17 +675,19 @@ private:
     std::vector<VkFramebuffer> framebuffers_;
     VkBuffer vertices_ = VK_NULL_HANDLE;
     VkDeviceMemory vertexMemory_ = VK_NULL_HANDLE;
-    Mesh unitQuad_, unitQuadReversed_, flag_, flagReversed_, plane_;
+    Mesh backQuad_, frontQuad_, flag_, flagReversed_, plane_;
     Mesh decalForward_, decalBack_, decalConstant_, decalClamped_, decalUnclamped_;
     VkShaderModule vs_ = VK_NULL_HANDLE, fs_ = VK_NULL_HANDLE;
     VkPipelineLayout layout_ = VK_NULL_HANDLE;
     std::vector<VkPipeline> pipelines_;
-    VkPipeline replaceInvert_ = VK_NULL_HANDLE, equalNotEqual_ = VK_NULL_HANDLE, lessGreaterEqual_ = VK_NULL_HANDLE;
+    VkPipeline setup_ = VK_NULL_HANDLE, clampWrap_ = VK_NULL_HANDLE, invertZero_ = VK_NULL_HANDLE;
+    VkPipeline lessGreaterEqual_ = VK_NULL_HANDLE, lessEqualGreater_ = VK_NULL_HANDLE, alwaysNever_ = VK_NULL_HANDLE;
     VkPipeline showBit_ = VK_NULL_HANDLE, cullBack_ = VK_NULL_HANDLE, cullFrontClockwise_ = VK_NULL_HANDLE;
     VkPipeline depth_plane_ = VK_NULL_HANDLE, decal_ = VK_NULL_HANDLE, bound_ = VK_NULL_HANDLE;
     VkCommandPool pool_ = VK_NULL_HANDLE;
     VkCommandBuffer cb_ = VK_NULL_HANDLE;
-    VkSemaphore acquired_ = VK_NULL_HANDLE, rendered_ = VK_NULL_HANDLE;
+    VkSemaphore acquired_ = VK_NULL_HANDLE;
+    std::vector<VkSemaphore> rendered_;  // per swapchain image
     VkFence inFlight_ = VK_NULL_HANDLE;
 };
 
