@@ -186,13 +186,13 @@ int run_info(const InfoOptions& opt) {
       },
       &read_error);
   if (!hidden.empty()) std::printf("hidden from app %s\n", hidden.c_str());
-  // Every warning, those written while a frame was captured with the frame's present number.
+  // Every warning, those written while a frame was captured with the frame's present number;
+  // on a damaged frame, those read before it (the global ones first) and then the error.
   std::vector<capture::CaptureWarning> warnings;
-  if (read_error.empty() && capture::read_warnings(*reader, 0, UINT32_MAX, &warnings, &read_error)) {
-    for (const capture::CaptureWarning& w : warnings) {
-      if (w.present != 0) std::printf("warning         frame %u: %s\n", w.present, w.text.c_str());
-      else std::printf("warning         %s\n", w.text.c_str());
-    }
+  if (read_error.empty()) capture::read_warnings(*reader, 0, UINT32_MAX, &warnings, &read_error);
+  for (const capture::CaptureWarning& w : warnings) {
+    if (w.present != 0) std::printf("warning         frame %u: %s\n", w.present, w.text.c_str());
+    else std::printf("warning         %s\n", w.text.c_str());
   }
   if (!read_error.empty()) {
     std::fprintf(stderr, "tessera info: %s\n", read_error.c_str());

@@ -163,6 +163,7 @@ TEST(WriterReader, AWarningThatDoesNotDecodeIsAnErrorNamingTheFrame) {
   TempPath path("bad-warning.tcap");
   auto w = CaptureWriter::open(path.str(), {}, nullptr);
   ASSERT_TRUE(w);
+  w->write(WarningRecord{"global"});
   w->begin_frame(2);
   const std::byte truncated[] = {std::byte{9}, std::byte{'a'}};  // a 9-byte string of 1 byte
   w->write_record(static_cast<uint32_t>(RecordKind::kWarning), truncated);
@@ -174,6 +175,8 @@ TEST(WriterReader, AWarningThatDoesNotDecodeIsAnErrorNamingTheFrame) {
   std::vector<CaptureWarning> got;
   EXPECT_FALSE(read_warnings(*r, 0, UINT32_MAX, &got, &error));
   EXPECT_EQ(error, path.str() + ": frame 2: warning record does not decode");
+  ASSERT_EQ(got.size(), 1u);  // what was read before the damage (tessera info prints it)
+  EXPECT_EQ(got[0].text, "global");
 }
 
 TEST(WriterReader, SameBlobStoredOnceAcrossFrames) {

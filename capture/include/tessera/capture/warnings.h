@@ -19,6 +19,7 @@ struct CaptureWarning {
 // The warnings outside every frame, then those of the frames whose present number is in
 // [first_present, last_present], in file order. Reads no frame when the summary counts no warning
 // record. False with *error on damaged records; a warning that does not decode is an error too.
+// What was read before the error stays in *out (the global warnings first).
 bool read_warnings(const CaptureReader& reader, uint32_t first_present, uint32_t last_present,
                    std::vector<CaptureWarning>* out, std::string* error);
 
