@@ -596,6 +596,9 @@ int run_diff(const DiffOptions& opt) {
                 opt.frame, result.passes, result.draws, result.pass_contents.size());
     for (const auto& [reason, n] : result.skipped.reasons)
       std::printf("  not replayed: %s x%llu\n", reason.c_str(), static_cast<unsigned long long>(n));
+    // Drawn, but not as the driver drew them: a likely cause of the differences named below.
+    for (const auto& [reason, n] : result.skipped.approximations)
+      std::printf("  approximated: %s x%llu\n", reason.c_str(), static_cast<unsigned long long>(n));
     for (const cap::RenderPassContentsRecord& rec : result.pass_contents) {
       const std::string where = "pass " + std::to_string(rec.pass) + " attachment " + std::to_string(rec.attachment) +
                                 " " + aspect_name(rec.aspect);

@@ -145,7 +145,8 @@ void warn_low_psnr(const std::string& file, const study::StudyResults& r) {
     if (!f.psnr_db || *f.psnr_db >= kWarnBelowDb) continue;
     std::fprintf(stderr,
                  "tessera replay: warning: %s: frame %u is %.2f dB from the presented image (below %.0f dB); the "
-                 "first render pass that differs: tessera diff %s --frame %u\n",
+                 "first render pass that differs: tessera diff %s --frame %u (on a capture made with tessera "
+                 "capture --readback passes)\n",
                  file.c_str(), f.present, *f.psnr_db, kWarnBelowDb, file.c_str(), f.present);
   }
 }

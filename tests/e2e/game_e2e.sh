@@ -50,6 +50,8 @@ check "a PSNR for every frame" \
   "SELECT (SELECT count(*) FROM frame) - count(*) FROM frame_metrics WHERE metric = 'replay.psnr_db'"
 check "no skipped draws" \
   "SELECT count(*) FROM frame_metrics WHERE metric = 'replay.skipped' AND value != 0"
+check "no draw rendered with an approximation" \
+  "SELECT count(*) FROM frame_metrics WHERE metric = 'replay.approximated' AND value != 0"
 for m in texture_lines texture_bytes draws primitives quads fragments overdraw \
          instructions_per_fragment instructions_per_vertex passes; do
   check "workload.$m on every frame, above zero" \

@@ -43,6 +43,8 @@ low=$(q "SELECT count(*) FROM frame_metrics d LEFT JOIN frame_metrics p ON p.cap
   { echo "FAIL: $low frames that drew have no PSNR or one below 35 dB"; fail=1; }
 skipped=$(q "SELECT count(*) FROM frame_metrics WHERE metric = 'replay.skipped' AND value != 0")
 [ "$skipped" = 0 ] || { echo "FAIL: skipped draws in $skipped frames"; fail=1; }
+approximated=$(q "SELECT count(*) FROM frame_metrics WHERE metric = 'replay.approximated' AND value != 0")
+[ "$approximated" = 0 ] || { echo "FAIL: draws rendered with an approximation in $approximated frames"; fail=1; }
 last=$(q "SELECT max(frame) FROM frame_metrics WHERE metric = 'replay.draws_submitted' AND value > 0")
 if psnr=$(/usr/bin/python3 "$here/image_psnr.py" "$work/png/frame$last.png" "$work/last.ppm" --min 35); then
   echo "ok: replayed frame $last against vkscene's own readback: $psnr dB"
