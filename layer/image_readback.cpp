@@ -113,9 +113,16 @@ void read_back_images(DeviceData* d, Session* s, VkQueue queue, bool final_targe
                         : VkImageUsageFlags{VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
                                             VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT};
       if (!st.bound || (st.usage & readable) == 0) continue;
-      // UNDEFINED: no defined contents. PREINITIALIZED: host-written linear image, whose bytes
-      // the memory snapshot holds; it cannot be returned to PREINITIALIZED after a copy.
-      if (st.layout == VK_IMAGE_LAYOUT_UNDEFINED || st.layout == VK_IMAGE_LAYOUT_PREINITIALIZED) {
+      // UNDEFINED: no defined contents. PREINITIALIZED: a host-written linear image; it cannot
+      // be returned to PREINITIALIZED after a copy, and replay does not build image contents
+      // from the memory snapshot, so a draw reading it reads zeros: the file says so.
+      if (st.layout == VK_IMAGE_LAYOUT_UNDEFINED) continue;
+      if (st.layout == VK_IMAGE_LAYOUT_PREINITIALIZED) {
+        if (!final_targets)
+          s->warn_once("image-preinitialized-" + std::to_string(st.format),
+                       "contents of PREINITIALIZED (host-written linear) images in format " +
+                           std::to_string(st.format) +
+                           " are not read back; replay reads zeros from them until the frame writes them");
         continue;
       }
       // Contents a draw may read but the layer cannot copy (TRANSFER_SRC could not be added at
@@ -126,7 +133,8 @@ void read_back_images(DeviceData* d, Session* s, VkQueue queue, bool final_targe
         if (!final_targets)
           s->warn_once(std::string("image-unreadable-") + (single ? "usage-" : "samples-") + std::to_string(st.format),
                        "contents of images in format " + std::to_string(st.format) + " are not read back (" +
-                           (single ? "the driver refused TRANSFER_SRC usage for them"
+                           (single ? "no TRANSFER_SRC usage: the driver refused it, or they were created "
+                                     "before the capture began"
                                    : "multisampled, not copied") +
                            "); replay reads zeros from them until the frame writes them");
         continue;
