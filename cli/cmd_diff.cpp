@@ -504,7 +504,15 @@ struct Compared {
   double db = 0;
   size_t differing = 0;
   std::vector<uint8_t> differ;
+  uint32_t image_format = 0;  // the format both sides are decoded in
 };
+
+// "format F" (the image's), with the view's format the record names when it is another.
+std::string format_text(const Compared& c) {
+  std::string s = "format " + std::to_string(c.image_format);
+  if (c.rec.format != c.image_format) s += ", view format " + std::to_string(c.rec.format);
+  return s;
+}
 
 bool write_picture(const std::string& path, uint32_t w, uint32_t h, const std::vector<uint8_t>& rgba) {
   std::string error;
@@ -615,10 +623,14 @@ int run_diff(const DiffOptions& opt) {
               std::to_string(snap->second.width) + "x" + std::to_string(snap->second.height);
       } else {
         const auto bytes = reader->blob(rec.contents, &why);
+        c.image_format = snap->second.format;
         if (bytes) {
           const std::span<const uint8_t> driver(reinterpret_cast<const uint8_t*>(bytes->data.data()), bytes->data.size());
+          // vkCmdCopyImageToBuffer writes texels in the source image's format, not the view's
+          // (spec "Copying Data Between Buffers and Images"): both sides decode with the image's
+          // format, the record's view format is only reported.
           if (to_comparable(snap->second.format, rec.aspect, rec.width, rec.height, snap->second.bytes, &c.replay, &why) &&
-              to_comparable(rec.format, rec.aspect, rec.width, rec.height, driver, &c.driver, &why)) {
+              to_comparable(snap->second.format, rec.aspect, rec.width, rec.height, driver, &c.driver, &why)) {
             why.clear();
           } else if (why.empty()) {
             why = "cannot be decoded";
@@ -631,8 +643,8 @@ int run_diff(const DiffOptions& opt) {
       }
       c.db = psnr(c.replay, c.driver);
       c.differ = differing_pixels(c.replay, c.driver, &c.differing);
-      std::printf("%s (image %s, format %u, %ux%u, %u draws): %s, %zu of %zu pixels differ\n", where.c_str(),
-                  hex(rec.image).c_str(), rec.format, rec.width, rec.height, draws[rec.pass], db_text(c.db).c_str(),
+      std::printf("%s (image %s, %s, %ux%u, %u draws): %s, %zu of %zu pixels differ\n", where.c_str(),
+                  hex(rec.image).c_str(), format_text(c).c_str(), rec.width, rec.height, draws[rec.pass], db_text(c.db).c_str(),
                   c.differing, c.replay.pixels());
       compared.push_back(std::move(c));
     }
@@ -653,10 +665,10 @@ int run_diff(const DiffOptions& opt) {
     return kAllMatch;
   }
   const uint32_t pass = worst->rec.pass;
-  std::printf("first pass below %.1f dB: pass %u (%u draws): attachment %u %s (image %s, format %u, %ux%u): %s, %zu of "
+  std::printf("first pass below %.1f dB: pass %u (%u draws): attachment %u %s (image %s, %s, %ux%u): %s, %zu of "
               "%zu pixels differ\n",
               opt.threshold, pass, draws[pass], worst->rec.attachment, aspect_name(worst->rec.aspect),
-              hex(worst->rec.image).c_str(), worst->rec.format, worst->rec.width, worst->rec.height,
+              hex(worst->rec.image).c_str(), format_text(*worst).c_str(), worst->rec.width, worst->rec.height,
               db_text(worst->db).c_str(), worst->differing, worst->replay.pixels());
   if (!opt.out_dir.empty()) {
     std::error_code ec;

@@ -68,6 +68,17 @@ if [ "$mode" = constructed ]; then
   check "unchanged: both colour attachments exact" [ "$(grep -c ' colour (.*): exact, 0 of ' "$work/same.out")" = 2 ]
 fi
 
+if [ "$mode" = constructed ]; then
+  # Records naming a view format of the other component order: the bytes are the image's (as
+  # vkCmdCopyImageToBuffer writes them), so the pass still matches exactly.
+  "$fixture" "$work/c.tcap" "$work/view.tcap" --swap-view-format > "$work/view.fixture"
+  check "view format: records rewritten" grep -q "^view formats swapped: " "$work/view.fixture"
+  diff_run view "$work/view.tcap" --frame "$frame"
+  check "view format: exit 0" [ "$(rc view)" = 0 ]
+  check "view format: both colour attachments exact, the view format reported" \
+    [ "$(grep -c ' colour (.*, view format [0-9]*, .*): exact, 0 of ' "$work/view.out")" = 2 ]
+fi
+
 # perturbed NAME DRAW PUSH_OFFSET VALUE: the copy with the float at PUSH_OFFSET of draw DRAW's
 # push constants set to VALUE; tessera diff must name the draw's pass and the draw.
 perturbed() {

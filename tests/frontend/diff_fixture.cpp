@@ -1,4 +1,4 @@
-// diff_fixture IN OUT [--perturb PRESENT DRAW FIELD=VALUE]
+// diff_fixture IN OUT [--perturb PRESENT DRAW FIELD=VALUE] [--swap-view-format]
 //
 // Writes OUT, a copy of the capture IN with the render_pass_contents records `tessera capture
 // --readback passes` writes, made from this replay's own attachments at each render pass
@@ -224,8 +224,15 @@ int fail(const std::string& what) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // --swap-view-format: as the last argument, the colour records made here name the view format
+  // of the other component order (R8G8B8A8 <-> B8G8R8A8) while their bytes stay in the image's.
+  bool swap_view_format = false;
+  if (argc > 3 && std::string(argv[argc - 1]) == "--swap-view-format") {
+    swap_view_format = true;
+    --argc;
+  }
   if (argc != 3 && argc != 7) {
-    std::fprintf(stderr, "usage: diff_fixture IN OUT [--perturb PRESENT DRAW FIELD=VALUE]\n");
+    std::fprintf(stderr, "usage: diff_fixture IN OUT [--perturb PRESENT DRAW FIELD=VALUE] [--swap-view-format]\n");
     return 2;
   }
   const std::string in = argv[1], out = argv[2];
@@ -288,6 +295,7 @@ int main(int argc, char** argv) {
   };
   if (!reader->read_global(copy, &error)) return fail(error);
   bool changed = false;
+  uint32_t swapped = 0;
   for (size_t i = 0; i < reader->frames().size(); ++i) {
     const uint32_t present = reader->frames()[i].present;
     writer->begin_frame(present);
@@ -314,12 +322,24 @@ int main(int argc, char** argv) {
     // A capture taken with --readback passes keeps the driver's own contents.
     if (!has_contents)
       for (Contents& c : kept[present]) {
-        c.rec.contents = writer->put_blob({reinterpret_cast<const std::byte*>(c.bytes.data()), c.bytes.size()});
-        writer->write(c.rec);
+        cap::RenderPassContentsRecord rec = c.rec;
+        if (swap_view_format && rec.aspect == kAspectColor) {
+          static const std::map<uint32_t, uint32_t> other = {{37, 44}, {44, 37}, {43, 50}, {50, 43}};
+          const auto o = other.find(rec.format);
+          if (o == other.end()) return fail("no view format of the other order for format " + std::to_string(rec.format));
+          rec.format = o->second;
+          ++swapped;
+        }
+        rec.contents = writer->put_blob({reinterpret_cast<const std::byte*>(c.bytes.data()), c.bytes.size()});
+        writer->write(rec);
       }
     writer->flush_frame();
   }
   if (!writer->close()) return fail(out + ": not written");
+  if (swap_view_format) {
+    if (swapped == 0) return fail("no colour record made to name another view format");
+    std::printf("view formats swapped: %u records\n", swapped);
+  }
   if (!perturbation) return 0;
   if (!changed) return fail("nothing perturbed");
 
