@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -55,10 +56,6 @@ constexpr int kAllMatch = 0, kDiverged = 1, kTrouble = 2, kRefused = 3;
 constexpr uint32_t kAspectColor = 1, kAspectDepth = 2, kAspectStencil = 4;  // VkImageAspectFlagBits
 constexpr uint32_t kLoadOpLoad = 0, kStoreOpStore = 0;  // VK_ATTACHMENT_LOAD_OP_LOAD, _STORE_OP_STORE
 constexpr uint32_t kStoreOpDontCare = 1;                // VK_ATTACHMENT_STORE_OP_DONT_CARE
-// A pixel differs when one of its channels (R, G, B; depth x 255; stencil) differs by more than
-// this many levels of 255: a rounding difference of one level in a blend or a filter is not a
-// divergence, and would make the differing pixels of a matching pass cover it.
-constexpr float kPixelTolerance = 2.0f;
 constexpr size_t kListedDraws = 8;  // draws listed with their share of the differing pixels
 
 struct DiffOptions {
@@ -76,7 +73,7 @@ std::string hex(uint64_t v) {
 }
 
 std::string db_text(double db) {
-  if (std::isinf(db)) return "exact";
+  if (std::isinf(db)) return db > 0 ? "exact" : "values differ";  // -inf: stencil or integer values
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f dB", db);
   return buf;
@@ -103,15 +100,49 @@ uint32_t texel_bytes(uint32_t format, uint32_t aspect) {
   return 0;
 }
 
-// One aspect of one attachment in the form both sides are compared in: `channels` values per pixel
-// on a 0..255 scale (colour R, G, B as the texture library decodes them to 8 bits; depth as a float
-// in [0, 1] times 255; stencil values), and for colour the RGBA8 pixels.
+// How an aspect is compared (a pixel of 8-bit colour differs beyond 2 levels of 255: a rounding
+// difference of one level in a blend or a filter is not a divergence, and would make the
+// differing pixels of a matching pass cover it; stencil and integer values have no rounding, so
+// any difference is one): normalized colour as the 8-bit codes `tessera replay` compares
+// (levels of 255), float colour in its own range, integer colour and stencil as exact values,
+// depth in the format's own units.
+enum class Kind { Normalized, Float, Integer, Depth, Stencil };
+
+// One aspect of one attachment as it is compared: for normalized colour the RGBA8 pixels of
+// image::to_rgba8 (the stored 8-bit codes), otherwise the texels as the copy laid them out.
 struct Comparable {
-  uint32_t width = 0, height = 0, channels = 0, aspect = 0;
-  std::vector<float> levels;
-  std::vector<uint8_t> rgba8;  // colour only
+  uint32_t width = 0, height = 0, aspect = 0, channels = 0, bpp = 0;
+  Kind kind = Kind::Normalized;
+  pipeline::PixelFormat f;
+  std::vector<uint8_t> data;
   size_t pixels() const { return size_t{width} * height; }
+  const uint8_t* texel(size_t p) const { return &data[p * bpp]; }
 };
+
+bool exact_kind(Kind k) { return k == Kind::Integer || k == Kind::Stencil; }
+
+// Depth in the format's own units: D16 and D24 as their stored integers; D32_SFLOAT as the float's
+// bits mapped onto a line where neighbouring floats are one apart (differences are then in ULPs).
+double depth_units(const pipeline::PixelFormat& f, const uint8_t* src) {
+  if (f.bytes == 2) {
+    uint16_t v;
+    std::memcpy(&v, src, 2);
+    return v;
+  }
+  uint32_t v;
+  std::memcpy(&v, src, 4);
+  if (!f.is_float) return v & 0xFFFFFFu;
+  const auto i = static_cast<int32_t>(v);
+  return i < 0 ? -static_cast<double>(i & 0x7FFFFFFF) : static_cast<double>(i);
+}
+
+// A pixel's depth differs beyond rounding when it is more than 1/65536 of the depth range away:
+// D16 1 unit, D24 256 units, D32_SFLOAT 256 ULPs (ULPs of depths in [0.5, 1) are 2^-24).
+double depth_tolerance(const pipeline::PixelFormat& f) { return f.bytes == 2 ? 1.0 : 256.0; }
+
+const char* depth_unit_name(const pipeline::PixelFormat& f) {
+  return f.bytes == 2 ? "D16 units" : f.is_float ? "float ULPs" : "D24 units";
+}
 
 bool to_comparable(uint32_t format, uint32_t aspect, uint32_t width, uint32_t height, std::span<const uint8_t> bytes,
                    Comparable* out, std::string* why) {
@@ -130,104 +161,196 @@ bool to_comparable(uint32_t format, uint32_t aspect, uint32_t width, uint32_t he
   out->width = width;
   out->height = height;
   out->aspect = aspect;
-  const uint8_t* src = bytes.data();
+  out->f = f;
+  out->bpp = bpp;
   if (aspect == kAspectColor) {
-    out->channels = 3;
-    if (!f.integer) {
-      if (!image::to_rgba8(format, width, height, bytes, &out->rgba8, why)) return false;
-    } else {
-      // Integer attachments hold values, not intensities: compared as values clamped to 0..255.
-      out->rgba8.resize(count * 4);
-      for (size_t i = 0; i < count; ++i) {
-        float rgba[4];
-        pipeline::decode_color(f, src + i * bpp, rgba);
-        for (size_t c = 0; c < 4; ++c)
-          out->rgba8[i * 4 + c] = static_cast<uint8_t>(std::clamp(std::nearbyint(rgba[c]), 0.0f, 255.0f));
-      }
+    out->channels = std::clamp(f.components, 1u, 4u);  // alpha too where the format has it
+    out->kind = f.integer ? Kind::Integer : f.is_float ? Kind::Float : Kind::Normalized;
+    if (out->kind == Kind::Normalized) {
+      out->bpp = 4;
+      return image::to_rgba8(format, width, height, bytes, &out->data, why);
     }
-    out->levels.resize(count * 3);
-    for (size_t i = 0; i < count; ++i)
-      for (size_t c = 0; c < 3; ++c) out->levels[i * 3 + c] = out->rgba8[i * 4 + c];
-    return true;
+  } else {
+    out->channels = 1;
+    out->kind = aspect == kAspectDepth ? Kind::Depth : Kind::Stencil;
   }
-  out->channels = 1;
-  out->levels.resize(count);
-  for (size_t i = 0; i < count; ++i) {
-    out->levels[i] = aspect == kAspectDepth ? std::clamp(pipeline::decode_depth(f, src + i * bpp), 0.0f, 1.0f) * 255.0f
-                                            : static_cast<float>(src[i]);
-  }
+  out->data.assign(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(count * bpp));
   return true;
 }
 
-// Colour through the PSNR `tessera replay` reports (R, G, B; alpha ignored); depth and stencil
-// by the same formula on their one channel.
-double psnr(const Comparable& a, const Comparable& b) {
-  if (a.aspect == kAspectColor) return image::psnr_rgb(a.rgba8.data(), b.rgba8.data(), a.pixels()).psnr_db;
+// Channel c of pixel p in the aspect's units: 8-bit codes, float values, integer values, depth
+// units, stencil values.
+double value(const Comparable& a, size_t p, uint32_t c) {
+  switch (a.kind) {
+    case Kind::Normalized: return a.data[p * 4 + c];
+    case Kind::Depth: return depth_units(a.f, a.texel(p));
+    case Kind::Stencil: return a.data[p];
+    default: {
+      float rgba[4];
+      pipeline::decode_color(a.f, a.texel(p), rgba);
+      return rgba[c];
+    }
+  }
+}
+
+// Depth as a fraction of its range (the PSNR's scale and the pictures').
+double depth_fraction(const Comparable& a, size_t p) {
+  return std::clamp(static_cast<double>(pipeline::decode_depth(a.f, a.texel(p))), 0.0, 1.0);
+}
+
+// The scale a comparison works on: `peak` the full scale of the PSNR (255 for 8-bit codes, 1 for
+// depth fractions; for float colour the larger of 1 and the largest finite magnitude either side
+// holds), `tolerance` the difference in the aspect's units a pixel may have and still match
+// (0 for exact kinds: any difference counts).
+struct Scale {
+  double peak = 255.0, tolerance = 2.0;
+};
+
+Scale scale_of(const Comparable& a, const Comparable& b) {
+  Scale s;
+  switch (a.kind) {
+    case Kind::Normalized: break;
+    case Kind::Depth: s.peak = 1.0; s.tolerance = depth_tolerance(a.f); break;
+    case Kind::Integer:
+    case Kind::Stencil: s.tolerance = 0; break;
+    case Kind::Float: {
+      s.peak = 1.0;
+      for (const Comparable* c : {&a, &b})
+        for (size_t p = 0; p < c->pixels(); ++p)
+          for (uint32_t k = 0; k < c->channels; ++k) {
+            const double v = value(*c, p, k);
+            if (std::isfinite(v)) s.peak = std::max(s.peak, std::fabs(v));
+          }
+      s.tolerance = s.peak * 2.0 / 255.0;
+      break;
+    }
+  }
+  return s;
+}
+
+// The largest difference over the channels of pixel p, in the aspect's units (a NaN or an
+// infinity against anything else: the full scale).
+double pixel_difference(const Comparable& a, const Comparable& b, const Scale& s, size_t p) {
+  if (exact_kind(a.kind) && std::equal(a.texel(p), a.texel(p) + a.bpp, b.texel(p))) return 0;
+  double m = 0;
+  for (uint32_t c = 0; c < a.channels; ++c) {
+    const double x = value(a, p, c), y = value(b, p, c);
+    if (x == y || (std::isnan(x) && std::isnan(y))) continue;
+    m = std::max(m, std::isfinite(x) && std::isfinite(y) ? std::fabs(x - y) : s.peak);
+  }
+  // Integer values wider than a float's 24 bits can decode alike and differ in their bytes.
+  return exact_kind(a.kind) ? std::max(m, 1.0) : m;
+}
+
+bool pixel_differs(const Comparable& a, const Comparable& b, const Scale& s, size_t p) {
+  return pixel_difference(a, b, s, p) > s.tolerance;
+}
+
+// Squared error of pixel p over its channels as fractions of the PSNR's full scale.
+double squared_error(const Comparable& a, const Comparable& b, const Scale& s, size_t p) {
+  if (exact_kind(a.kind)) return 0;
+  if (a.kind == Kind::Depth) {
+    const double d = depth_fraction(a, p) - depth_fraction(b, p);
+    return d * d;
+  }
   double sum = 0;
-  for (size_t i = 0; i < a.levels.size(); ++i) {
-    const double d = double{a.levels[i]} - double{b.levels[i]};
+  for (uint32_t c = 0; c < a.channels; ++c) {
+    const double x = value(a, p, c), y = value(b, p, c);
+    if (x == y || (std::isnan(x) && std::isnan(y))) continue;
+    const double d = std::isfinite(x) && std::isfinite(y) ? std::min(std::fabs(x - y) / s.peak, 1.0) : 1.0;
     sum += d * d;
   }
-  if (sum == 0 || a.levels.empty()) return std::numeric_limits<double>::infinity();
-  return 10.0 * std::log10(255.0 * 255.0 / (sum / static_cast<double>(a.levels.size())));
+  return sum;
 }
 
-float pixel_difference(const Comparable& a, const Comparable& b, size_t p) {
-  float m = 0;
-  for (size_t c = 0; c < a.channels; ++c)
-    m = std::max(m, std::fabs(a.levels[p * a.channels + c] - b.levels[p * a.channels + c]));
-  return m;
+double psnr_of(double squared, size_t samples) {
+  if (squared == 0 || samples == 0) return std::numeric_limits<double>::infinity();
+  return 10.0 * std::log10(static_cast<double>(samples) / squared);
 }
 
-std::vector<uint8_t> differing_pixels(const Comparable& a, const Comparable& b, size_t* count) {
-  std::vector<uint8_t> mask(a.pixels(), 0);
-  *count = 0;
-  for (size_t p = 0; p < mask.size(); ++p) {
-    if (pixel_difference(a, b, p) > kPixelTolerance) {
-      mask[p] = 1;
-      ++*count;
-    }
+// What one comparison found.
+struct Stats {
+  double db = 0;            // PSNR (exact kinds: +inf when no value differs, -inf otherwise)
+  size_t differing = 0;     // pixels beyond the tolerance
+  double max_diff = 0, rms_diff = 0;  // in the aspect's units
+};
+
+Stats compare(const Comparable& a, const Comparable& b, const Scale& s) {
+  Stats st;
+  double squared = 0, units2 = 0;
+  for (size_t p = 0; p < a.pixels(); ++p) {
+    const double d = pixel_difference(a, b, s, p);
+    if (d > s.tolerance) ++st.differing;
+    st.max_diff = std::max(st.max_diff, d);
+    units2 += d * d;
+    squared += squared_error(a, b, s, p);
   }
-  return mask;
+  st.rms_diff = a.pixels() ? std::sqrt(units2 / static_cast<double>(a.pixels())) : 0;
+  if (exact_kind(a.kind)) {
+    st.db = st.differing ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+  } else {
+    st.db = psnr_of(squared, a.pixels() * a.channels);
+  }
+  return st;
 }
 
-// Grey level of pixel p for the PNGs: colour as stored (opaque), depth stretched over [lo, hi]
-// (a perspective depth buffer lies close to 1), stencil values.
-uint8_t grey(const Comparable& c, size_t p, float lo, float hi) {
+// "exact", "N dB", or for exact kinds "values differ"; with depth's largest and RMS difference.
+std::string verdict_text(const Comparable& c, const Stats& st) {
+  std::string s = db_text(st.db);
+  if (c.kind == Kind::Depth) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, " (max %.0f, RMS %.1f %s)", st.max_diff, st.rms_diff, depth_unit_name(c.f));
+    s += buf;
+  }
+  return s;
+}
+
+// Pixel p for the pictures: normalized colour as stored, float colour clamped to [0, 1], integer
+// colour clamped to 0..255, depth stretched over [lo, hi] (a perspective depth buffer lies close to
+// 1), stencil values.
+void display(const Comparable& c, size_t p, double lo, double hi, uint8_t rgb[3]) {
   if (c.aspect == kAspectColor) {
-    const uint8_t* px = &c.rgba8[p * 4];
-    return static_cast<uint8_t>((px[0] * 77 + px[1] * 150 + px[2] * 29) >> 8);
+    for (uint32_t k = 0; k < 3; ++k) {
+      if (k >= c.channels) {
+        rgb[k] = 0;
+        continue;
+      }
+      double v = value(c, p, k);
+      if (c.kind == Kind::Float) v *= 255.0;
+      rgb[k] = static_cast<uint8_t>(std::clamp(std::isnan(v) ? 0.0 : std::nearbyint(v), 0.0, 255.0));
+    }
+    return;
   }
-  const float v = c.levels[p];
-  if (c.aspect == kAspectDepth && hi > lo) return static_cast<uint8_t>(std::nearbyint((v - lo) / (hi - lo) * 255.0f));
-  return static_cast<uint8_t>(std::nearbyint(v));
+  double v = c.kind == Kind::Depth ? depth_fraction(c, p) : value(c, p, 0) / 255.0;
+  if (c.kind == Kind::Depth && hi > lo) v = (v - lo) / (hi - lo);
+  rgb[0] = rgb[1] = rgb[2] = static_cast<uint8_t>(std::clamp(std::nearbyint(v * 255.0), 0.0, 255.0));
 }
 
-std::vector<uint8_t> picture(const Comparable& c, float lo, float hi) {
+uint8_t grey(const Comparable& c, size_t p, double lo, double hi) {
+  uint8_t rgb[3];
+  display(c, p, lo, hi, rgb);
+  return static_cast<uint8_t>((rgb[0] * 77 + rgb[1] * 150 + rgb[2] * 29) >> 8);
+}
+
+std::vector<uint8_t> picture(const Comparable& c, double lo, double hi) {
   std::vector<uint8_t> out(c.pixels() * 4, 255);
-  for (size_t p = 0; p < c.pixels(); ++p) {
-    if (c.aspect == kAspectColor) {
-      std::copy_n(&c.rgba8[p * 4], 3, &out[p * 4]);
-    } else {
-      const uint8_t g = grey(c, p, lo, hi);
-      out[p * 4] = out[p * 4 + 1] = out[p * 4 + 2] = g;
-    }
-  }
+  for (size_t p = 0; p < c.pixels(); ++p) display(c, p, lo, hi, &out[p * 4]);
   return out;
 }
 
-// The difference magnified 16 times in grey, pixels beyond the tolerance in red (brighter the
-// larger the difference).
-std::vector<uint8_t> difference_picture(const Comparable& a, const Comparable& b) {
+// The difference in grey, 32 levels per tolerance (16 per level of 255 for 8-bit colour, 32 per
+// value for exact kinds), pixels beyond the tolerance in red (brighter the larger the difference).
+std::vector<uint8_t> difference_picture(const Comparable& a, const Comparable& b, const Scale& s) {
   std::vector<uint8_t> out(a.pixels() * 4, 255);
+  const double unit = s.tolerance > 0 ? s.tolerance : 1.0;
   for (size_t p = 0; p < a.pixels(); ++p) {
-    const float d = pixel_difference(a, b, p);
+    const double d = pixel_difference(a, b, s, p) / unit;
     uint8_t* px = &out[p * 4];
-    if (d > kPixelTolerance) {
-      px[0] = static_cast<uint8_t>(std::min(255.0f, 128.0f + d));
+    if (pixel_differs(a, b, s, p)) {
+      px[0] = static_cast<uint8_t>(std::min(255.0, 128.0 + d * 2.0));
       px[1] = px[2] = 0;
     } else {
-      px[0] = px[1] = px[2] = static_cast<uint8_t>(std::min(255.0f, d * 16.0f));
+      px[0] = px[1] = px[2] = static_cast<uint8_t>(std::min(255.0, d * 32.0));
     }
   }
   return out;
@@ -236,7 +359,7 @@ std::vector<uint8_t> difference_picture(const Comparable& a, const Comparable& b
 // The replay's image darkened, the pixels that differ at the pass's end in red, the pixels the
 // draw changed in green, both in yellow.
 std::vector<uint8_t> coverage_picture(const Comparable& replay, const std::vector<uint8_t>& differ,
-                                      const std::vector<uint8_t>& changed, float lo, float hi) {
+                                      const std::vector<uint8_t>& changed, double lo, double hi) {
   std::vector<uint8_t> out(replay.pixels() * 4, 255);
   for (size_t p = 0; p < replay.pixels(); ++p) {
     uint8_t* px = &out[p * 4];
@@ -248,13 +371,13 @@ std::vector<uint8_t> coverage_picture(const Comparable& replay, const std::vecto
   return out;
 }
 
-void depth_range(const Comparable& a, const Comparable& b, float* lo, float* hi) {
-  *lo = 255.0f;
-  *hi = 0.0f;
+void depth_range(const Comparable& a, const Comparable& b, double* lo, double* hi) {
+  *lo = 1.0;
+  *hi = 0.0;
   for (const Comparable* c : {&a, &b})
-    for (float v : c->levels) {
-      *lo = std::min(*lo, v);
-      *hi = std::max(*hi, v);
+    for (size_t p = 0; p < c->pixels(); ++p) {
+      *lo = std::min(*lo, depth_fraction(*c, p));
+      *hi = std::max(*hi, depth_fraction(*c, p));
     }
 }
 
@@ -501,6 +624,8 @@ bool replay_to(fe::CaptureReplay& replay, render::Renderer& base, fe::PassRender
 struct Compared {
   cap::RenderPassContentsRecord rec;
   Comparable replay, driver;
+  Scale scale;
+  Stats st;
   double db = 0;
   size_t differing = 0;
   std::vector<uint8_t> differ;
@@ -641,10 +766,14 @@ int run_diff(const DiffOptions& opt) {
         std::printf("%s: not compared: %s\n", where.c_str(), why.c_str());
         continue;
       }
-      c.db = psnr(c.replay, c.driver);
-      c.differ = differing_pixels(c.replay, c.driver, &c.differing);
+      c.scale = scale_of(c.replay, c.driver);
+      c.st = compare(c.replay, c.driver, c.scale);
+      c.db = c.st.db;
+      c.differing = c.st.differing;
+      c.differ.assign(c.replay.pixels(), 0);
+      for (size_t p = 0; p < c.differ.size(); ++p) c.differ[p] = pixel_differs(c.replay, c.driver, c.scale, p) ? 1 : 0;
       std::printf("%s (image %s, %s, %ux%u, %u draws): %s, %zu of %zu pixels differ\n", where.c_str(),
-                  hex(rec.image).c_str(), format_text(c).c_str(), rec.width, rec.height, draws[rec.pass], db_text(c.db).c_str(),
+                  hex(rec.image).c_str(), format_text(c).c_str(), rec.width, rec.height, draws[rec.pass], verdict_text(c.replay, c.st).c_str(),
                   c.differing, c.replay.pixels());
       compared.push_back(std::move(c));
     }
@@ -669,7 +798,7 @@ int run_diff(const DiffOptions& opt) {
               "%zu pixels differ\n",
               opt.threshold, pass, draws[pass], worst->rec.attachment, aspect_name(worst->rec.aspect),
               hex(worst->rec.image).c_str(), format_text(*worst).c_str(), worst->rec.width, worst->rec.height,
-              db_text(worst->db).c_str(), worst->differing, worst->replay.pixels());
+              verdict_text(worst->replay, worst->st).c_str(), worst->differing, worst->replay.pixels());
   if (!opt.out_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(opt.out_dir, ec);
@@ -679,12 +808,12 @@ int run_diff(const DiffOptions& opt) {
     }
     for (const Compared& c : compared) {
       if (c.rec.pass != pass) continue;
-      float lo = 0, hi = 255;
+      double lo = 0, hi = 1;
       if (c.rec.aspect == kAspectDepth) depth_range(c.replay, c.driver, &lo, &hi);
       const std::string s = stem(opt.out_dir, c.rec);
       write_picture(s + "-replay.png", c.rec.width, c.rec.height, picture(c.replay, lo, hi));
       write_picture(s + "-driver.png", c.rec.width, c.rec.height, picture(c.driver, lo, hi));
-      write_picture(s + "-diff.png", c.rec.width, c.rec.height, difference_picture(c.replay, c.driver));
+      write_picture(s + "-diff.png", c.rec.width, c.rec.height, difference_picture(c.replay, c.driver, c.scale));
     }
   }
 
@@ -720,6 +849,8 @@ int run_diff(const DiffOptions& opt) {
   // changed, left as the load ops left them).
   const size_t none = stepper.steps.size();
   std::vector<std::vector<double>> sq_error(none + 1, std::vector<double>(targets.size(), 0.0));
+  // Stencil and integer targets: the differing values each step's pixels hold.
+  std::vector<std::vector<uint64_t>> exact_differ(none + 1, std::vector<uint64_t>(targets.size(), 0));
   uint64_t differing = 0, never_written = 0;
   for (size_t i = 0; i < targets.size(); ++i) {
     const Target& t = targets[i];
@@ -727,11 +858,9 @@ int run_diff(const DiffOptions& opt) {
     if (t.last_step.size() != t.differ.size()) continue;
     for (size_t p = 0; p < t.differ.size(); ++p) {
       const size_t b = t.last_step[p] < 0 ? none : static_cast<size_t>(t.last_step[p]);
-      for (size_t k = 0; k < c.replay.channels; ++k) {
-        const double d = double{c.replay.levels[p * c.replay.channels + k]} - c.driver.levels[p * c.replay.channels + k];
-        sq_error[b][i] += d * d;
-      }
+      sq_error[b][i] += squared_error(c.replay, c.driver, c.scale, p);
       if (!t.differ[p]) continue;
+      ++exact_differ[b][i];
       ++differing;
       if (b == none) {
         ++never_written;
@@ -746,8 +875,11 @@ int run_diff(const DiffOptions& opt) {
     double lowest = std::numeric_limits<double>::infinity();
     for (size_t i = 0; i < targets.size(); ++i) {
       const Comparable& r = target_compared[i]->replay;
-      const double mse = sq_error[b][i] / (static_cast<double>(r.channels) * static_cast<double>(r.pixels()));
-      if (mse > 0) lowest = std::min(lowest, 10.0 * std::log10(255.0 * 255.0 / mse));
+      if (exact_kind(r.kind)) {
+        if (exact_differ[b][i] != 0) lowest = -std::numeric_limits<double>::infinity();
+        continue;
+      }
+      lowest = std::min(lowest, psnr_of(sq_error[b][i], r.channels * r.pixels()));
     }
     return lowest;
   };
@@ -808,7 +940,7 @@ int run_diff(const DiffOptions& opt) {
       std::vector<uint8_t> mask(t.differ.size(), 0);
       for (uint32_t p : changed[i]) mask[p] = 1;
       const Compared& c = *target_compared[i];
-      float lo = 0, hi = 255;
+      double lo = 0, hi = 1;
       if (c.rec.aspect == kAspectDepth) depth_range(c.replay, c.driver, &lo, &hi);
       const std::string path = stem(opt.out_dir, c.rec) + "-draw" +
                                std::to_string(first.is_draw ? first.draw.in_pass : first.before_draw) + "-coverage.png";
@@ -835,10 +967,14 @@ void setup_diff(CLI::App& app, int* exit_code) {
   cmd->add_option("--threshold", opt->threshold,
                   "PSNR in dB below which a pass's attachment diverges (default 40: the RMS error is then 1% of full "
                   "scale; README's workloads replay at 40-86 dB against their drivers' frames, the differences of rounding "
-                  "and filtering, while a draw missing or drawn wrong leaves its pass far below)");
+                  "and filtering, while a draw missing or drawn wrong leaves its pass far below). Full scale: 255 for "
+                  "8-bit colour (R, G, B and alpha where the format has it), for float colour the larger of 1 and the "
+                  "largest finite magnitude either side holds, for depth its [0, 1] range (the largest and RMS difference "
+                  "reported in D16/D24 units or float ULPs). Stencil and integer colour are compared exactly: any "
+                  "differing value diverges, whatever the threshold");
   cmd->add_option("-o,--out", opt->out_dir,
-                  "Write PNGs here: passK-attA-replay.png, -driver.png and -diff.png (difference x16 in grey, pixels "
-                  "differing by more than 2 of 255 in red) for the first pass below the threshold, and "
+                  "Write PNGs here: passK-attA-replay.png, -driver.png and -diff.png (difference in grey, 32 levels per "
+                  "tolerance: x16 for 8-bit colour; pixels beyond the tolerance, any difference for stencil, in red) for the first pass below the threshold, and "
                   "passK-attA-drawJ-coverage.png (differing pixels red, the draw's changes green, both yellow)");
   cmd->add_option("--threads", opt->threads,
                   "Threads the tiles of each pass are shaded on (default 0: one per core); results do not depend on it");

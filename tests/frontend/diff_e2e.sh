@@ -77,6 +77,17 @@ if [ "$mode" = constructed ]; then
   check "view format: exit 0" [ "$(rc view)" = 0 ]
   check "view format: both colour attachments exact, the view format reported" \
     [ "$(grep -c ' colour (.*, view format [0-9]*, .*): exact, 0 of ' "$work/view.out")" = 2 ]
+  # Alpha is compared where the format has it: the driver's alpha of pass 0 set to 0 diverges,
+  # set one level off (254) stays within the tolerance.
+  "$fixture" "$work/c.tcap" "$work/alpha.tcap" --set-byte 0 3 0 > "$work/alpha.fixture"
+  check "alpha: contents changed" grep -q "^bytes set: pass 0" "$work/alpha.fixture"
+  diff_run alpha "$work/alpha.tcap" --frame "$frame"
+  check "alpha: exit 1" [ "$(rc alpha)" = 1 ]
+  check "alpha: pass 0 named" grep -q "^first pass below 40.0 dB: pass 0 " "$work/alpha.out"
+  "$fixture" "$work/c.tcap" "$work/alpha1.tcap" --set-byte 0 3 254 > "$work/alpha1.fixture"
+  diff_run alpha1 "$work/alpha1.tcap" --frame "$frame"
+  check "alpha one level off: exit 0" [ "$(rc alpha1)" = 0 ]
+  check "alpha one level off: no pixel differs" grep -q "^pass 0 attachment 0 colour (.*): [0-9.]* dB, 0 of " "$work/alpha1.out"
 fi
 
 # perturbed NAME DRAW PUSH_OFFSET VALUE: the copy with the float at PUSH_OFFSET of draw DRAW's

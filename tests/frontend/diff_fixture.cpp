@@ -1,4 +1,4 @@
-// diff_fixture IN OUT [--perturb PRESENT DRAW FIELD=VALUE] [--swap-view-format]
+// diff_fixture IN OUT [--perturb PRESENT DRAW FIELD=VALUE] [--swap-view-format] [--set-byte PASS BYTE VALUE]
 //
 // Writes OUT, a copy of the capture IN with the render_pass_contents records `tessera capture
 // --readback passes` writes, made from this replay's own attachments at each render pass
@@ -18,6 +18,7 @@
 // draw J" (J: the draw's index within its pass).
 // Test tool, not installed.
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -224,25 +225,39 @@ int fail(const std::string& what) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // --swap-view-format: as the last argument, the colour records made here name the view format
-  // of the other component order (R8G8B8A8 <-> B8G8R8A8) while their bytes stay in the image's.
+  // --swap-view-format: the colour records made here name the view format of the other
+  // component order (R8G8B8A8 <-> B8G8R8A8) while their bytes stay in the image's.
+  // --set-byte PASS BYTE VALUE: byte BYTE of every texel of the colour contents made for pass
+  // PASS is set to VALUE (the driver's side only).
   bool swap_view_format = false;
-  if (argc > 3 && std::string(argv[argc - 1]) == "--swap-view-format") {
-    swap_view_format = true;
-    --argc;
+  std::optional<std::array<uint32_t, 3>> set_byte;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::vector<std::string> positional;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--swap-view-format") {
+      swap_view_format = true;
+    } else if (args[i] == "--set-byte" && i + 3 < args.size()) {
+      set_byte = std::array<uint32_t, 3>{static_cast<uint32_t>(std::stoul(args[i + 1])),
+                                         static_cast<uint32_t>(std::stoul(args[i + 2])),
+                                         static_cast<uint32_t>(std::stoul(args[i + 3]))};
+      i += 3;
+    } else {
+      positional.push_back(args[i]);
+    }
   }
-  if (argc != 3 && argc != 7) {
-    std::fprintf(stderr, "usage: diff_fixture IN OUT [--perturb PRESENT DRAW FIELD=VALUE] [--swap-view-format]\n");
+  if (positional.size() != 2 && positional.size() != 6) {
+    std::fprintf(stderr, "usage: diff_fixture IN OUT [--perturb PRESENT DRAW FIELD=VALUE] [--swap-view-format] "
+                 "[--set-byte PASS BYTE VALUE]\n");
     return 2;
   }
-  const std::string in = argv[1], out = argv[2];
+  const std::string in = positional[0], out = positional[1];
   std::optional<Perturbation> perturbation;
-  if (argc == 7) {
-    if (std::string(argv[3]) != "--perturb") return fail("expected --perturb");
+  if (positional.size() == 6) {
+    if (positional[2] != "--perturb") return fail("expected --perturb");
     Perturbation p;
-    p.present = static_cast<uint32_t>(std::stoul(argv[4]));
-    p.draw = static_cast<uint32_t>(std::stoul(argv[5]));
-    const std::string spec = argv[6];
+    p.present = static_cast<uint32_t>(std::stoul(positional[3]));
+    p.draw = static_cast<uint32_t>(std::stoul(positional[4]));
+    const std::string spec = positional[5];
     const size_t eq = spec.find('=');
     if (eq == std::string::npos) return fail("FIELD=VALUE expected, got " + spec);
     p.field = spec.substr(0, eq);
@@ -329,6 +344,13 @@ int main(int argc, char** argv) {
           if (o == other.end()) return fail("no view format of the other order for format " + std::to_string(rec.format));
           rec.format = o->second;
           ++swapped;
+        }
+        if (set_byte && rec.aspect == kAspectColor && rec.pass == (*set_byte)[0]) {
+          tessera::pipeline::PixelFormat f;
+          if (!tessera::pipeline::pixel_format(rec.format, &f) || (*set_byte)[1] >= f.bytes)
+            return fail("no byte " + std::to_string((*set_byte)[1]) + " in a texel of format " + std::to_string(rec.format));
+          for (size_t t = (*set_byte)[1]; t < c.bytes.size(); t += f.bytes) c.bytes[t] = static_cast<uint8_t>((*set_byte)[2]);
+          std::printf("bytes set: pass %u\n", rec.pass);
         }
         rec.contents = writer->put_blob({reinterpret_cast<const std::byte*>(c.bytes.data()), c.bytes.size()});
         writer->write(rec);
