@@ -237,17 +237,52 @@ TEST(Sample, AnisotropicEllipticalWeightedAverage) {
   const double sum = 1 + 2 * (w(60) + w(240) + w(541) + w(962)) + 2 * (w(511) + 2 * w(571) + 2 * w(752));
   Footprint fp;
   EXPECT_NEAR(sample(tex, s, r, &fp)[0], 1.0 / sum, 1e-5);
-  EXPECT_EQ(fp.probe_count, 19u);  // one nearest probe per weighted texel
+  // The footprint is the modelled texture unit's, not the EWA's 19 texels: rho_max = 4, rho_min
+  // = 1, eta = 4, N = 4 bilinear probes along x at (i + 0.5) / 4 - 0.5 = -3/8 .. 3/8 of the 4-texel
+  // step (u = 7, 8, 9, 10 about v = 8.5); lambda = log2(4 / 4) = 0: magnified, level 0 alone.
+  EXPECT_EQ(fp.probe_count, 4u);
   EXPECT_EQ(fp.level_count, 1u);
   EXPECT_EQ(fp.levels[0], 0u);
-  // 64 B lines of 4x4 R32F texels: row 7 reads x 6..10 (block columns 1, 2 of block row 1),
-  // row 8 x 4..12 (columns 1, 2, 3 of block row 2), row 9 x 6..10 (row 2 again): 5 lines.
-  EXPECT_EQ(fp.line_count, 5u);
+  EXPECT_EQ(fp.dropped, 0u);
+  // 64 B lines of 4x4 R32F texels: x 6..10 (block columns 1, 2), y 8, 9 (block row 2): 2 lines.
+  EXPECT_EQ(fp.line_count, 2u);
   // A texture whose texel (x, y) is x: the weights are symmetric in U, the average is 8.
   for (uint32_t y = 0; y < 16; ++y)
     for (uint32_t x = 0; x < 16; ++x) l0[y * 16 + x] = static_cast<float>(x);
   ASSERT_TRUE(tex.upload(0, 0, l0.data(), l0.size() * 4, &error)) << error;
   EXPECT_NEAR(sample(tex, s, r, nullptr)[0], 8.0f, 1e-4f);
+}
+
+TEST(Sample, AnisotropicFootprintIsTheTextureUnitsProbesWithinTheCaps) {
+  // The most the texture unit reads: maxAnisotropy 16, a ratio far beyond it (x step 256 texels,
+  // y step 1/4), trilinear: eta = 16, N = 16 probes per level; lambda = log2(256 / 16) = 4, plus
+  // a sampler bias of 0.5: 4.5, levels 4 and 5 blended -> 32 probe records, none dropped, each
+  // bilinear probe of RGBA8 in at most 4 lines.
+  Texture tex;
+  std::string error;
+  ASSERT_TRUE(tex.create(VK_FORMAT_R8G8B8A8_UNORM, 256, 256, 9, 1, 0, &error)) << error;
+  SamplerState s = sampler(VK_SAMPLER_MIPMAP_MODE_LINEAR);
+  s.anisotropy_enable = true;
+  s.max_anisotropy = 16.0f;
+  s.mip_lod_bias = 0.5f;
+  SampleRequest r = derivs(256, 0, 0, 0.25f);
+  r.s = 0.3f;
+  r.t = 0.6f;
+  const LodSelection sel = select_lod(tex, s, r);
+  EXPECT_EQ(sel.probes, 16u);
+  EXPECT_EQ(sel.hw_level0, 4u);
+  EXPECT_EQ(sel.hw_level1, 5u);
+  EXPECT_EQ(sel.hw_weight, 0.5f);
+  Footprint fp;
+  sample(tex, s, r, &fp);
+  EXPECT_EQ(fp.probe_count, 32u);
+  EXPECT_EQ(fp.dropped, 0u);
+  EXPECT_LE(fp.line_count, 32u * 4u);
+  EXPECT_EQ(fp.level_count, 2u);
+  // The colour is the EWA's, on lavapipe's level: min(65536, 1/16) -> lod 0.5 x fast_log2(1/16)
+  // = -2: level 0.
+  EXPECT_TRUE(sel.ewa);
+  EXPECT_EQ(sel.level0, 0u);
 }
 
 TEST(QueryLod, YBeforeClampsXClampedAndRoundedForNearest) {

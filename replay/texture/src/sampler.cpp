@@ -103,12 +103,17 @@ bool compare(VkCompareOp op, float ref, float d) {
     fp.lines[fp.line_count] = address;
     fp.line_level[fp.line_count] = static_cast<uint8_t>(level);
     ++fp.line_count;
+  } else {
+    ++fp.dropped;
   }
 }
 
 [[gnu::always_inline]] inline void footprint_end_probe(Footprint& fp, FootprintCase fc, uint32_t texels, uint32_t level) {
-  // Only an anisotropic (EWA) sample reads more texels than this: its further probes go unrecorded.
-  if (fp.probe_count == Footprint::kMaxProbeRecords) return;
+  // Not reached by the sampler (at most kMaxProbes per level and slice): counted, not recorded.
+  if (fp.probe_count == Footprint::kMaxProbeRecords) {
+    ++fp.dropped;
+    return;
+  }
   const uint32_t first = fp.open_probe_first();
   const uint32_t n = fp.block_count - first;
   // Algorithm 2 looks up 1, 2, 2 or 4 blocks for cases 1..4; a footprint with another count of
@@ -549,6 +554,31 @@ template <typename Probe>
   return lerp(hi, lo, sel.weight);
 }
 
+// The modelled texture unit's anisotropic filter (LodSelection's probes and hw_ levels): N probes
+// along the major axis on each level, averaged with equal weights, the levels blended by
+// hw_weight. Its footprint is what the access stream gets for every anisotropic sample.
+template <typename Probe>
+[[gnu::always_inline]] inline Rgba filter_unit_probes(const SamplerState& sampler, const LodSelection& sel, float s,
+                                                      float t, float r, Probe probe) {
+  const VkFilter filter = sel.hw_magnify ? sampler.mag_filter : sampler.min_filter;
+  auto level_sample = [&](uint32_t level) __attribute__((always_inline)) {
+    if (sel.probes <= 1) return probe(level, filter, s, t, r);
+    Rgba sum = {0, 0, 0, 0};
+    for (uint32_t p = 0; p < sel.probes; ++p) {
+      const float f = (static_cast<float>(p) + 0.5f) / static_cast<float>(sel.probes) - 0.5f;
+      const Rgba v = probe(level, filter, s + f * sel.major_ds, t + f * sel.major_dt, r + f * sel.major_dr);
+      for (int k = 0; k < 4; ++k) sum[k] += v[k];
+    }
+    for (float& v : sum) v /= static_cast<float>(sel.probes);
+    return sum;
+  };
+  if (!(sel.hw_weight > 0.0f) || sel.hw_level1 == sel.hw_level0) return level_sample(sel.hw_level0);
+  // Two statements so the footprint lists the finer level first.
+  const Rgba hi = level_sample(sel.hw_level0);
+  const Rgba lo = level_sample(sel.hw_level1);
+  return lerp(hi, lo, sel.hw_weight);
+}
+
 // Bits of a float as gallivm's lp_build_extract_exponent / lp_build_extract_mantissa read them.
 uint32_t float_bits(float f) {
   uint32_t u;
@@ -699,6 +729,62 @@ GalliumLod gallium_lod(const Texture& tex, const SamplerState& sampler, const Sa
   return out;
 }
 
+// The modelled GPU's anisotropic texture unit (Tessera's model, as before the replay's colour
+// followed lavapipe; "Texel Anisotropic Filtering" leaves the footprint to the implementation):
+// eta = min(rho_max / rho_min, maxAnisotropy), N = ceil(eta) probes along the major axis, lambda =
+// log2(rho_max / eta) + clamp(bias) clamped to [minLod, maxLod], the levels of "Image Level(s)
+// Selection" (NEAREST: ceil(d' + 0.5) - 1; LINEAR: floor(d') and floor(d') + 1 by frac(d')).
+// lavapipe's EWA reads every texel of the pixel's ellipse, one at a time; charging those as
+// probes would make the GPU model pay for how lavapipe computes a colour.
+constexpr float kMaxSamplerLodBias = 16.0f;
+
+void unit_anisotropy(const Texture& tex, const SamplerState& sampler, const SampleRequest& req, const Derivatives& d,
+                     LodSelection* sel) {
+  float lambda_base;
+  float eta = 1.0f;
+  if (req.explicit_lod) {
+    lambda_base = req.lod;
+  } else {
+    const float w = static_cast<float>(tex.width(0)), h = static_cast<float>(tex.height(0));
+    const float ux = d.dsdx * w, vx = d.dtdx * h, uy = d.dsdy * w, vy = d.dtdy * h;
+    float mx2 = ux * ux + vx * vx, my2 = uy * uy + vy * vy;
+    if (tex.is_3d() && req.dim != SampleDim::Cube) {
+      const float depth = static_cast<float>(tex.depth(0));
+      const float wx = d.drdx * depth, wy = d.drdy * depth;
+      mx2 += wx * wx;
+      my2 += wy * wy;
+    }
+    const float mx = std::sqrt(mx2), my = std::sqrt(my2);
+    const float rho_max = std::max(mx, my), rho_min = std::min(mx, my);
+    if (rho_max > 0.0f) {
+      eta = rho_min > 0.0f ? std::min(rho_max / rho_min, sampler.max_anisotropy) : sampler.max_anisotropy;
+      // ceil(eta) <= maxAnisotropy <= 16 (maxSamplerAnisotropy); NaN derivatives make 1 probe.
+      const float n = std::ceil(eta);
+      sel->probes = n >= 1.0f ? std::min<uint32_t>(Footprint::kMaxProbes, static_cast<uint32_t>(n)) : 1u;
+      sel->major_ds = mx >= my ? d.dsdx : d.dsdy;
+      sel->major_dt = mx >= my ? d.dtdx : d.dtdy;
+      sel->major_dr = mx >= my ? d.drdx : d.drdy;
+    }
+    lambda_base = std::log2(rho_max / eta);  // log2(0) = -inf: a constant coordinate magnifies
+  }
+  const float bias = std::clamp(sampler.mip_lod_bias + req.bias, -kMaxSamplerLodBias, kMaxSamplerLodBias);
+  const float min_lod = std::max(sampler.min_lod, req.min_lod);
+  float lambda = std::min(std::max(lambda_base + bias, min_lod), sampler.max_lod);
+  if (!(lambda == lambda)) lambda = min_lod;
+  sel->hw_magnify = lambda <= 0.0f;
+  const float q = static_cast<float>(tex.levels() - 1);
+  const float dp = std::clamp(lambda, 0.0f, q);
+  if (sampler.mipmap_mode == VK_SAMPLER_MIPMAP_MODE_NEAREST) {
+    sel->hw_level0 = sel->hw_level1 = static_cast<uint32_t>(std::min(q, std::max(0.0f, std::ceil(dp + 0.5f) - 1.0f)));
+    sel->hw_weight = 0.0f;
+  } else {
+    const float fl = std::floor(dp);
+    sel->hw_level0 = static_cast<uint32_t>(fl);
+    sel->hw_level1 = std::min(sel->hw_level0 + 1, tex.levels() - 1);
+    sel->hw_weight = dp - fl;
+  }
+}
+
 // The LOD selection of lavapipe (Mesa gallivm lp_build_lod_selector, lp_build_nearest_mip_level,
 // lp_build_linear_mip_levels; lp_bld_sample.c), on derivatives `d` (normalised coordinates of a
 // face for cube maps). The Vulkan spec ("Scale Factor Operation, LOD Operation and Image Level(s)
@@ -750,6 +836,11 @@ LodSelection select_lod_from(const Texture& tex, const SamplerState& sampler, co
     sel.level0 = sel.level1 = static_cast<uint32_t>(std::clamp(ipart, 0, last));
   }
   sel.d = static_cast<float>(sel.level0) + sel.weight;
+  sel.hw_level0 = sel.level0;
+  sel.hw_level1 = sel.level1;
+  sel.hw_weight = sel.weight;
+  sel.hw_magnify = sel.magnify;
+  if (g.aniso && !sampler.unnormalized_coordinates) unit_anisotropy(tex, sampler, req, d, &sel);
   if (g.aniso && req.dim == SampleDim::D2 && !tex.is_3d() && !sampler.unnormalized_coordinates) {
     // lp_build_sample_aniso: an elliptical weighted average on level0 whether minified or not.
     sel.ewa = true;
@@ -836,7 +927,6 @@ Rgba ewa_2d(const Context& c, const LevelView& lv, uint32_t level, const LodSele
           const float cv = static_cast<float>(v) / level_h * level_h;
           const TexelRead r = read_wrapped(c, lv, level, wrap(texel_index(cu) + c.req.offset_x, lw, c.sampler.address_u),
                                            wrap(texel_index(cv) + c.req.offset_y, lh, c.sampler.address_v));
-          note_probe(c.fp, classify(&r, 1), 1, level);
           for (int k = 0; k < 4; ++k) sum[k] += r.value[k] * weight;
           den += weight;
         }
@@ -966,7 +1056,21 @@ Rgba sample_2d(const Texture& tex, const SamplerState& sampler, const SampleRequ
   if (fp) fp->clear();
   const Context c = make_context(tex, sampler, req, fp);
   if (sel.ewa) {
-    Rgba e = ewa_2d(c, tex.level_view(req.layer, sel.level0), sel.level0, sel, req.s, req.t);
+    // The colour is lavapipe's (its EWA, read without a footprint); the footprint is the modelled
+    // texture unit's N probes (unit_anisotropy), whose colour is dropped.
+    const Context colour = make_context(tex, sampler, req, nullptr);
+    Rgba e = ewa_2d(colour, tex.level_view(req.layer, sel.level0), sel.level0, sel, req.s, req.t);
+    if (fp) {
+      uint32_t unit_level = UINT32_MAX;
+      LevelView unit_view;
+      filter_unit_probes(sampler, sel, req.s, req.t, 0.0f, [&](uint32_t level, VkFilter filter, float s, float t, float) {
+        if (level != unit_level) {
+          unit_view = tex.level_view(req.layer, level);
+          unit_level = level;
+        }
+        return probe_2d(c, unit_view, level, filter, s, t);
+      });
+    }
     if (!tex.identity_swizzle()) e = tex.swizzle(e);
     return e;
   }

@@ -16,7 +16,10 @@
 //  - sRGB decode happens when texels are decoded, i.e. before filtering ("Format Conversion").
 //  - Anisotropy ("Texel Anisotropic Filtering" leaves the footprint to the implementation) as
 //    lavapipe does it: the LOD of the minor axis, truncated to one level, and an elliptical
-//    weighted average (Gaussian weights) over the texels of the pixel's ellipse on that level.
+//    weighted average (Gaussian weights) over the texels of the pixel's ellipse on that level,
+//    for the colour only: the footprint (what the GPU model charges) is the modelled texture
+//    unit's N = min(ceil(ratio), maxAnisotropy) bilinear probes along the major axis
+//    (LodSelection::probes).
 //  - "Cube Map Face Selection and Transformations": face by the major axis (ties: z over y over
 //    x, the spec's recommended rule), (s_face, t_face) = 0.5 (sc, tc) / |rc| + 0.5, derivatives
 //    through the spec's derivative table for the LOD; "Cube Map Edge Handling": NEAREST clamps to
@@ -111,7 +114,7 @@ struct Footprint {
   uint8_t line_level[kMaxLines];
   uint32_t level_count = 0;       // 1 or 2 (trilinear)
   uint32_t levels[2] = {0, 0};
-  uint32_t probe_count = 0;       // filter probes: 1 per level; anisotropic: 1 per weighted texel (capped)
+  uint32_t probe_count = 0;       // filter probes: 1 per level, N per level when anisotropic
   uint32_t case_count[5] = {};    // probes per FootprintCase
   FootprintCase first_case = FootprintCase::None;  // the case of the first probe
   ProbeRecord probes[kMaxProbeRecords];  // probe_count of them
@@ -120,8 +123,12 @@ struct Footprint {
   uint32_t block_bytes = 0;       // bytes of one 4x4 block of the sampled format
   // The sample's coordinates came from an earlier sample (a dependent read, paper 002 section 3).
   bool dependent = false;
+  // Probes and lines beyond kMaxProbeRecords / kMaxLines, not recorded (0 unless a caller makes
+  // more probes than the texture unit's N <= kMaxProbes per level and slice).
+  uint32_t dropped = 0;
 
   void clear() {
+    dropped = 0;
     line_count = 0;
     level_count = 0;
     probe_count = 0;
@@ -138,7 +145,7 @@ struct Footprint {
   }
   // A block of the current probe (once: a block seen before in this probe is ignored).
   void add_block(uint64_t block) {
-    // A probe beyond the records kept (only anisotropic samples make so many) keeps no blocks.
+    // A probe beyond the records kept keeps no blocks (counted in dropped by end_probe).
     if (probe_count == kMaxProbeRecords) return;
     const uint32_t first = open_probe_first();
     for (uint32_t k = first; k < block_count; ++k)
@@ -176,6 +183,16 @@ struct LodSelection {
   float weight = 0;     // level1's weight (0: level0 alone)
   bool ewa = false;     // anisotropic: an elliptical weighted average on level0
   float dudx = 0, dudy = 0, dvdx = 0, dvdy = 0;  // texel-space derivatives on level 0 (EWA)
+  // Anisotropic samplers: what the modelled GPU's texture unit reads, the footprint handed to the
+  // access stream (the colour is lavapipe's EWA above): N = min(ceil(rho_max / rho_min),
+  // maxAnisotropy) bilinear probes along the major axis (offsets ((i + 0.5) / N - 0.5) times its
+  // derivative) on the level(s) of lambda = log2(rho_max / eta) + bias, clamped ("Texel
+  // Anisotropic Filtering"). For other samplers probes = 1 and the hw_ levels are those above.
+  uint32_t probes = 1;
+  float major_ds = 0, major_dt = 0, major_dr = 0;  // major-axis derivative (normalised coordinates)
+  uint32_t hw_level0 = 0, hw_level1 = 0;
+  float hw_weight = 0;
+  bool hw_magnify = false;
 };
 
 struct SampleRequest {
