@@ -135,6 +135,7 @@ struct PassAttachmentRead {
   VkFormat image_format = VK_FORMAT_UNDEFINED;  // what the copy reads
   VkFormat format = VK_FORMAT_UNDEFINED;        // the attachment's (its view's) format, recorded
   uint32_t mip = 0, layer = 0, width = 0, height = 0;
+  bool volume = false;  // a 3D image: `layer` is the depth slice a 2D view rendered
   VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
   VkImageAspectFlags barrier_aspects = 0;  // what the layout transitions name
   VkImageAspectFlags aspects = 0;          // what is copied, one record each

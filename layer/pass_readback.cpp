@@ -32,8 +32,9 @@ Session* reading() {
 }
 
 struct ImageInfo {
+  VkImageType type = VK_IMAGE_TYPE_2D;
   VkFormat format = VK_FORMAT_UNDEFINED;
-  VkExtent2D extent{};
+  VkExtent3D extent{};
   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
   bool transfer_src = false;
 };
@@ -41,8 +42,9 @@ struct ImageInfo {
 // An application image or a swapchain's. Caller holds d->mutex.
 bool image_info(const DeviceData* d, VkImage image, ImageInfo* out) {
   if (auto it = d->images.find(image); it != d->images.end()) {
+    out->type = it->second.type;
     out->format = it->second.format;
-    out->extent = {it->second.extent.width, it->second.extent.height};
+    out->extent = it->second.extent;
     out->samples = it->second.samples;
     out->transfer_src = (it->second.usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) != 0;
     return true;
@@ -50,7 +52,7 @@ bool image_info(const DeviceData* d, VkImage image, ImageInfo* out) {
   for (const auto& [swapchain, st] : d->swapchains) {
     if (std::find(st.images.begin(), st.images.end(), image) == st.images.end()) continue;
     out->format = st.format;
-    out->extent = st.extent;
+    out->extent = {st.extent.width, st.extent.height, 1};
     out->samples = VK_SAMPLE_COUNT_1_BIT;
     out->transfer_src = st.transfer_src;
     return true;
@@ -82,9 +84,17 @@ VkImageAspectFlags barrier_aspects(VkImageLayout layout, VkImageAspectFlags all)
 }
 
 // Adds the `wanted` aspects of `view`, ending the instance in `layout`, as what attachment
-// `attachment` holds (read through its resolve attachment: `resolved`). Caller holds d->mutex.
+// `attachment` holds (read through its resolve attachment: `resolved`). `own_layout`: the
+// depth/stencil image's other aspect ends in another layout (VkAttachmentDescriptionStencilLayout,
+// or dynamic rendering's depth and stencil attachments in different layouts), so the barriers
+// name the wanted aspect alone: a barrier's oldLayout must be the layout of every aspect it names
+// (VUID-VkImageMemoryBarrier-oldLayout-01197), and its way back must restore that aspect's layout
+// only. Different layouts per aspect exist only with separateDepthStencilLayouts, which is what
+// lets a barrier name one aspect of a depth/stencil image (VUID-VkImageMemoryBarrier-image-03320).
+// Caller holds d->mutex.
 void add_read(DeviceData* d, Session* s, std::vector<PassAttachmentRead>& reads, VkImageView view,
-              VkImageAspectFlags wanted, VkImageLayout layout, uint32_t attachment, uint32_t resolved) {
+              VkImageAspectFlags wanted, VkImageLayout layout, uint32_t attachment, uint32_t resolved,
+              bool own_layout = false) {
   if (view == VK_NULL_HANDLE || wanted == 0) return;
   auto v = d->views.find(view);
   ImageInfo img;
@@ -105,9 +115,14 @@ void add_read(DeviceData* d, Session* s, std::vector<PassAttachmentRead>& reads,
     return;
   }
   const VkImageAspectFlags aspects = all & wanted;
-  const VkImageAspectFlags barrier = barrier_aspects(layout, all);
+  const VkImageAspectFlags barrier = own_layout ? aspects : barrier_aspects(layout, all);
   if (aspects == 0 || (aspects & barrier) != aspects) return;
   const uint32_t mip = v->second.base_mip;
+  // A 2D view of a 3D image (VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT, VK_EXT_image_2d_view_of_3d)
+  // renders one depth slice, named by the view's baseArrayLayer; the image itself has one layer
+  // (Vulkan spec, "Image Views": for 3D images the slices are addressed as layers of the view).
+  const bool volume = img.type == VK_IMAGE_TYPE_3D;
+  if (volume && v->second.base_layer >= std::max(1u, img.extent.depth >> mip)) return;
   for (PassAttachmentRead& r : reads) {
     // One image subresource is one copy group: a resolve attachment answers for itself and for
     // the attachment it resolves, and a depth/stencil attachment's aspects share a layout.
@@ -127,6 +142,7 @@ void add_read(DeviceData* d, Session* s, std::vector<PassAttachmentRead>& reads,
   r.format = v->second.format;
   r.mip = mip;
   r.layer = v->second.base_layer;
+  r.volume = volume;
   r.width = std::max(1u, img.extent.width >> mip);
   r.height = std::max(1u, img.extent.height >> mip);
   r.layout = layout;
@@ -188,15 +204,16 @@ void note_attachments(DeviceData* d, const CreateInfo* ci, VkRenderPass rp) {
 // A dynamic rendering attachment's aspects `wanted` as attachment `index`: its view, or through
 // its resolve view when multisampled. Caller holds d->mutex.
 void add_rendering_attachment(DeviceData* d, Session* s, std::vector<PassAttachmentRead>& reads,
-                              const VkRenderingAttachmentInfo& a, VkImageAspectFlags wanted, uint32_t index) {
+                              const VkRenderingAttachmentInfo& a, VkImageAspectFlags wanted, uint32_t index,
+                              bool own_layout = false) {
   if (a.imageView == VK_NULL_HANDLE) return;
   ImageInfo img;
   auto v = d->views.find(a.imageView);
   if (v == d->views.end() || !image_info(d, v->second.image, &img)) return;
   if (img.samples == VK_SAMPLE_COUNT_1_BIT) {
-    add_read(d, s, reads, a.imageView, wanted, a.imageLayout, index, 0);
+    add_read(d, s, reads, a.imageView, wanted, a.imageLayout, index, 0, own_layout);
   } else if (a.resolveMode != VK_RESOLVE_MODE_NONE && a.resolveImageView != VK_NULL_HANDLE) {
-    add_read(d, s, reads, a.resolveImageView, wanted, a.resolveImageLayout, index, 1);
+    add_read(d, s, reads, a.resolveImageView, wanted, a.resolveImageLayout, index, 1, own_layout);
   }
 }
 
@@ -240,10 +257,11 @@ void begin_pass_readback(DeviceData* d, VkCommandBuffer cb, const VkRenderPassBe
     const VkImageView view = views[through_resolve ? a.resolve : i];
     const VkImageAspectFlags wanted = through_resolve ? a.resolved_aspects : ~VkImageAspectFlags{0};
     const uint32_t resolved = through_resolve ? 1 : 0;
+    const bool own = src.final_layout != src.stencil_final_layout;
     add_read(d, s, st->open_pass, view, wanted & ~VkImageAspectFlags{VK_IMAGE_ASPECT_STENCIL_BIT},
-             src.final_layout, i, resolved);
+             src.final_layout, i, resolved, own);
     add_read(d, s, st->open_pass, view, wanted & VK_IMAGE_ASPECT_STENCIL_BIT, src.stencil_final_layout, i,
-             resolved);
+             resolved, own);
   }
 }
 
@@ -260,13 +278,20 @@ void begin_pass_readback(DeviceData* d, VkCommandBuffer cb, const VkRenderingInf
   for (uint32_t i = 0; i < info->colorAttachmentCount; ++i) {
     add_rendering_attachment(d, s, st->open_pass, info->pColorAttachments[i], VK_IMAGE_ASPECT_COLOR_BIT, i);
   }
-  if (info->pDepthAttachment != nullptr) {
-    add_rendering_attachment(d, s, st->open_pass, *info->pDepthAttachment, VK_IMAGE_ASPECT_DEPTH_BIT,
-                             info->colorAttachmentCount);
+  // The depth and stencil attachments name one view when both are set
+  // (VUID-VkRenderingInfo-pDepthAttachment-06085); with separateDepthStencilLayouts their layouts
+  // may differ, and then each aspect is transitioned from and back to its own.
+  const VkRenderingAttachmentInfo* depth = info->pDepthAttachment;
+  const VkRenderingAttachmentInfo* stencil = info->pStencilAttachment;
+  const bool own = depth != nullptr && stencil != nullptr && depth->imageView != VK_NULL_HANDLE &&
+                   stencil->imageView != VK_NULL_HANDLE &&
+                   (depth->imageLayout != stencil->imageLayout || depth->resolveImageLayout != stencil->resolveImageLayout);
+  if (depth != nullptr) {
+    add_rendering_attachment(d, s, st->open_pass, *depth, VK_IMAGE_ASPECT_DEPTH_BIT, info->colorAttachmentCount, own);
   }
-  if (info->pStencilAttachment != nullptr) {
-    add_rendering_attachment(d, s, st->open_pass, *info->pStencilAttachment, VK_IMAGE_ASPECT_STENCIL_BIT,
-                             info->colorAttachmentCount);
+  if (stencil != nullptr) {
+    add_rendering_attachment(d, s, st->open_pass, *stencil, VK_IMAGE_ASPECT_STENCIL_BIT, info->colorAttachmentCount,
+                             own);
   }
 }
 
@@ -334,7 +359,16 @@ void end_pass_readback(DeviceData* d, VkCommandBuffer cb, bool suspending) {
   // "Render Pass Multisample Resolve Operations"), made available here and visible to the copy.
   std::vector<VkImageMemoryBarrier> to_src, back;
   for (const PassAttachmentRead& r : reads) {
-    const VkImageSubresourceRange range{r.barrier_aspects, r.mip, 1, r.layer, 1};
+    // A 3D image has one array layer: its barrier names layer 0, all the mip's depth slices
+    // (VUID-vkCmdCopyImageToBuffer-baseArrayLayer-00213 for the copy likewise).
+    const VkImageSubresourceRange range{r.barrier_aspects, r.mip, 1, r.volume ? 0 : r.layer, 1};
+    // Two slices of one 3D image read in the same instance share that barrier: one transition.
+    const bool twice = std::any_of(to_src.begin(), to_src.end(), [&](const VkImageMemoryBarrier& b) {
+      return b.image == r.image && b.subresourceRange.aspectMask == range.aspectMask &&
+             b.subresourceRange.baseMipLevel == range.baseMipLevel &&
+             b.subresourceRange.baseArrayLayer == range.baseArrayLayer;
+    });
+    if (twice) continue;
     to_src.push_back(layout_barrier(r.image, range, r.layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                                     VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
                                     VK_ACCESS_TRANSFER_READ_BIT));
@@ -351,7 +385,10 @@ void end_pass_readback(DeviceData* d, VkCommandBuffer cb, bool suspending) {
   for (const PassReadback::Copy& c : rb->copies) {
     VkBufferImageCopy region{};
     region.bufferOffset = c.offset;  // bufferRowLength 0: rows tightly packed
-    region.imageSubresource = {c.aspect, c.read.mip, c.read.layer, 1};
+    // A 3D image's slice is a z offset of its only layer (Vulkan spec, "Copying Data Between
+    // Buffers and Images").
+    region.imageSubresource = {c.aspect, c.read.mip, c.read.volume ? 0 : c.read.layer, 1};
+    region.imageOffset = {0, 0, c.read.volume ? static_cast<int32_t>(c.read.layer) : 0};
     region.imageExtent = {c.read.width, c.read.height, 1};
     vk.CmdCopyImageToBuffer(cb, c.read.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rb->buffer, 1, &region);
   }

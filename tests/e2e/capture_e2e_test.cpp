@@ -15,6 +15,7 @@
 #include <bit>
 #include <array>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -962,6 +963,335 @@ TEST_F(CaptureE2E, CommandBufferRunTwiceInAFrameKeepsItsLastRunAndSaysWhatWasLos
     return w.find("frame 1: render pass instances 0 are not read back") != std::string::npos;
   });
   EXPECT_TRUE(named) << "no warning names the lost instance";
+}
+
+// An in-process Vulkan 1.2 device under core and synchronisation validation with the layer
+// loaded through the loader's environment (as CommandBufferRunTwiceInAFrame... sets it up), for
+// the cases below: the environment is put back and every validation report is a failure.
+struct InProcessDevice {
+  struct Restore {
+    std::map<std::string, std::optional<std::string>> old;
+    ~Restore() {
+      for (const auto& [k, v] : old) v ? setenv(k.c_str(), v->c_str(), 1) : unsetenv(k.c_str());
+    }
+  } restore;
+  std::vector<std::string> reports;
+  VkInstance instance = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger = nullptr;
+  VkPhysicalDevice gpu = VK_NULL_HANDLE;
+  uint32_t family = 0;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  VkPhysicalDeviceMemoryProperties memory{};
+  std::vector<VkDeviceMemory> memories;
+
+  // Fails (gtest) where setup does; `features12` enables Vulkan 1.2 features.
+  void start(std::map<std::string, std::string> env, const VkPhysicalDeviceVulkan12Features& features12) {
+    env["VK_INSTANCE_LAYERS"] = std::string("VK_LAYER_TESSERA_capture:VK_LAYER_KHRONOS_validation");
+    env["VK_LAYER_ENABLES"] = std::string("VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT");
+    for (const auto& [k, v] : env) {
+      const char* was = std::getenv(k.c_str());
+      restore.old[k] = was != nullptr ? std::optional<std::string>(was) : std::nullopt;
+      setenv(k.c_str(), v.c_str(), 1);
+    }
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO, nullptr, "inproc", 1, nullptr, 0, VK_API_VERSION_1_2};
+    const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+    VkDebugUtilsMessengerCreateInfoEXT mci{};
+    mci.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
+    mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+    mci.pfnUserCallback = [](VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
+                             const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) -> VkBool32 {
+      static_cast<std::vector<std::string>*>(user)->push_back(data->pMessage != nullptr ? data->pMessage : "");
+      return VK_FALSE;
+    };
+    mci.pUserData = &reports;
+    VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, &mci, 0, &app, 0, nullptr, 1, extensions};
+    ASSERT_EQ(vkCreateInstance(&ici, nullptr, &instance), VK_SUCCESS);
+    auto create_messenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
+    destroy_messenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
+    ASSERT_NE(create_messenger, nullptr);
+    ASSERT_NE(destroy_messenger, nullptr);
+    ASSERT_EQ(create_messenger(instance, &mci, nullptr, &messenger), VK_SUCCESS);
+    uint32_t n = 0;
+    vkEnumeratePhysicalDevices(instance, &n, nullptr);
+    std::vector<VkPhysicalDevice> gpus(n);
+    vkEnumeratePhysicalDevices(instance, &n, gpus.data());
+    for (VkPhysicalDevice g : gpus) {
+      uint32_t nf = 0;
+      vkGetPhysicalDeviceQueueFamilyProperties(g, &nf, nullptr);
+      std::vector<VkQueueFamilyProperties> families(nf);
+      vkGetPhysicalDeviceQueueFamilyProperties(g, &nf, families.data());
+      for (uint32_t f = 0; f < nf && gpu == VK_NULL_HANDLE; ++f) {
+        if ((families[f].queueFlags & VK_QUEUE_GRAPHICS_BIT) != 0) gpu = g, family = f;
+      }
+    }
+    ASSERT_NE(gpu, VK_NULL_HANDLE);
+    vkGetPhysicalDeviceMemoryProperties(gpu, &memory);
+    const float priority = 1.0f;
+    VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, nullptr, 0, family, 1, &priority};
+    VkPhysicalDeviceVulkan12Features f12 = features12;
+    f12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+    f12.pNext = nullptr;
+    VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &f12, 0, 1, &qci, 0, nullptr, 0, nullptr, nullptr};
+    ASSERT_EQ(vkCreateDevice(gpu, &dci, nullptr, &device), VK_SUCCESS);
+    vkGetDeviceQueue(device, family, 0, &queue);
+  }
+  // Device-local memory bound to `image`, freed at finish().
+  void bind(VkImage image) {
+    VkMemoryRequirements req{};
+    vkGetImageMemoryRequirements(device, image, &req);
+    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size,
+                             static_cast<uint32_t>(std::countr_zero(req.memoryTypeBits))};
+    VkDeviceMemory m = VK_NULL_HANDLE;
+    ASSERT_EQ(vkAllocateMemory(device, &mai, nullptr, &m), VK_SUCCESS);
+    memories.push_back(m);
+    ASSERT_EQ(vkBindImageMemory(device, image, m, 0), VK_SUCCESS);
+  }
+  void end_frame() {
+    auto label_fn = reinterpret_cast<PFN_vkQueueInsertDebugUtilsLabelEXT>(
+        vkGetDeviceProcAddr(device, "vkQueueInsertDebugUtilsLabelEXT"));
+    ASSERT_NE(label_fn, nullptr);
+    VkDebugUtilsLabelEXT label{VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT, nullptr, "tessera.frame_end", {0, 0, 0, 0}};
+    label_fn(queue, &label);
+  }
+  // Destroys the device (the caller destroyed its objects but memory) and the instance.
+  void finish() {
+    if (device != VK_NULL_HANDLE) {
+      vkDeviceWaitIdle(device);
+      for (VkDeviceMemory m : memories) vkFreeMemory(device, m, nullptr);
+      vkDestroyDevice(device, nullptr);
+    }
+    if (messenger != VK_NULL_HANDLE) destroy_messenger(instance, messenger, nullptr);
+    if (instance != VK_NULL_HANDLE) vkDestroyInstance(instance, nullptr);
+    device = VK_NULL_HANDLE;
+    messenger = VK_NULL_HANDLE;
+    instance = VK_NULL_HANDLE;
+  }
+  ~InProcessDevice() { finish(); }
+};
+
+// Depth and stencil in different final layouts (VkAttachmentDescriptionStencilLayout, with
+// separateDepthStencilLayouts), and a colour attachment that is a 2D view of slice 2 of a 3D
+// image (VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT). The layer's copies must transition each
+// depth/stencil aspect from and back to its own layout, and read the 3D image's slice as a z
+// offset of its only layer; validation checks both (the application's barrier after the
+// instance starts from the layouts the render pass left), and the records hold the clear values
+// of the right aspects and slice, slice 2 as `layer`.
+TEST_F(CaptureE2E, SeparateDepthStencilLayoutsAnd3DSliceAttachmentsAreReadBack) {
+  const fs::path file = dir_ / "layouts.tcap";
+  auto env = layer_env(file, "1");
+  env["TESSERA_CAPTURE_BOUNDARY"] = std::string("marker");
+  env["TESSERA_CAPTURE_READBACK"] = std::string("passes");
+  InProcessDevice v;
+  VkPhysicalDeviceVulkan12Features f12{};
+  f12.separateDepthStencilLayouts = VK_TRUE;
+  v.start(env, f12);
+  if (HasFatalFailure()) return;
+  const auto id_of = [](VkImage image) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(image)); };
+  VkDevice device = v.device;
+  VkFormat ds_format = VK_FORMAT_D24_UNORM_S8_UINT;
+  VkFormatProperties fp{};
+  vkGetPhysicalDeviceFormatProperties(v.gpu, ds_format, &fp);
+  if ((fp.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) == 0) ds_format = VK_FORMAT_D32_SFLOAT_S8_UINT;
+  constexpr VkFormat kColour = VK_FORMAT_R8G8B8A8_UNORM;
+  VkImageCreateInfo ci{};
+  ci.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
+  ci.flags = VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT;
+  ci.imageType = VK_IMAGE_TYPE_3D;
+  ci.format = kColour;
+  ci.extent = {64, 64, 4};
+  ci.mipLevels = ci.arrayLayers = 1;
+  ci.samples = VK_SAMPLE_COUNT_1_BIT;
+  ci.tiling = VK_IMAGE_TILING_OPTIMAL;
+  ci.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;  // the layer adds TRANSFER_SRC
+  VkImage volume = VK_NULL_HANDLE, ds = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateImage(device, &ci, nullptr, &volume), VK_SUCCESS);
+  v.bind(volume);
+  VkImageCreateInfo di = ci;
+  di.flags = 0;
+  di.imageType = VK_IMAGE_TYPE_2D;
+  di.extent = {64, 64, 1};
+  di.format = ds_format;
+  di.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+  ASSERT_EQ(vkCreateImage(device, &di, nullptr, &ds), VK_SUCCESS);
+  v.bind(ds);
+  if (HasFatalFailure()) return;
+  VkImageView views[2] = {};
+  VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, nullptr, 0, volume, VK_IMAGE_VIEW_TYPE_2D,
+                            kColour, {}, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 2, 1}};
+  ASSERT_EQ(vkCreateImageView(device, &vci, nullptr, &views[0]), VK_SUCCESS);
+  vci.image = ds;
+  vci.format = ds_format;
+  vci.subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT, 0, 1, 0, 1};
+  ASSERT_EQ(vkCreateImageView(device, &vci, nullptr, &views[1]), VK_SUCCESS);
+  VkAttachmentDescriptionStencilLayout stencil_layout{};
+  stencil_layout.sType = VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_STENCIL_LAYOUT;
+  stencil_layout.stencilInitialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  stencil_layout.stencilFinalLayout = VK_IMAGE_LAYOUT_STENCIL_ATTACHMENT_OPTIMAL;
+  VkAttachmentDescription2 atts[2]{};
+  atts[0].sType = atts[1].sType = VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2;
+  atts[0].format = kColour;
+  atts[0].samples = VK_SAMPLE_COUNT_1_BIT;
+  atts[0].loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+  atts[0].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  atts[0].stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+  atts[0].stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+  atts[0].initialLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  atts[0].finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  atts[1] = atts[0];
+  atts[1].pNext = &stencil_layout;
+  atts[1].format = ds_format;
+  atts[1].stencilLoadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+  atts[1].stencilStoreOp = VK_ATTACHMENT_STORE_OP_STORE;
+  atts[1].initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  atts[1].finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL;  // both aspects' layout kind, depth's only here
+  const VkAttachmentReference2 colour_ref{VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2, nullptr, 0,
+                                          VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_ASPECT_COLOR_BIT};
+  const VkAttachmentReference2 ds_ref{VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2, nullptr, 1,
+                                      VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+                                      VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT};
+  VkSubpassDescription2 sub{};
+  sub.sType = VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_2;
+  sub.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  sub.colorAttachmentCount = 1;
+  sub.pColorAttachments = &colour_ref;
+  sub.pDepthStencilAttachment = &ds_ref;
+  VkRenderPassCreateInfo2 rpci{};
+  rpci.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2;
+  rpci.attachmentCount = 2;
+  rpci.pAttachments = atts;
+  rpci.subpassCount = 1;
+  rpci.pSubpasses = &sub;
+  VkRenderPass rp = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateRenderPass2(device, &rpci, nullptr, &rp), VK_SUCCESS);
+  VkFramebufferCreateInfo fci{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, nullptr, 0, rp, 2, views, 64, 64, 1};
+  VkFramebuffer fb = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateFramebuffer(device, &fci, nullptr, &fb), VK_SUCCESS);
+  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, 0, v.family};
+  VkCommandPool pool = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateCommandPool(device, &pci, nullptr, &pool), VK_SUCCESS);
+  VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
+                                  VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  ASSERT_EQ(vkAllocateCommandBuffers(device, &cai, &cb), VK_SUCCESS);
+  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr, 0, nullptr};
+  ASSERT_EQ(vkBeginCommandBuffer(cb, &bi), VK_SUCCESS);
+  // Every slice blue first: a copy of another slice than 2 reads blue.
+  VkImageMemoryBarrier to_dst{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, nullptr, 0, VK_ACCESS_TRANSFER_WRITE_BIT,
+                              VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_QUEUE_FAMILY_IGNORED,
+                              VK_QUEUE_FAMILY_IGNORED, volume, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+  vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr, 1,
+                       &to_dst);
+  const VkClearColorValue blue{{0.0f, 0.0f, 1.0f, 1.0f}};
+  vkCmdClearColorImage(cb, volume, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &blue, 1, &to_dst.subresourceRange);
+  VkImageMemoryBarrier to_att = to_dst;
+  to_att.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  to_att.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_COLOR_ATTACHMENT_READ_BIT;
+  to_att.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+  to_att.newLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, 0, 0, nullptr,
+                       0, nullptr, 1, &to_att);
+  VkClearValue clears[2]{};
+  clears[0].color = {{1.0f, 0.0f, 0.0f, 1.0f}};
+  clears[1].depthStencil = {0.5f, 7};
+  VkRenderPassBeginInfo rbi{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, nullptr, rp, fb, {{0, 0}, {64, 64}}, 2, clears};
+  VkSubpassBeginInfo sbi{VK_STRUCTURE_TYPE_SUBPASS_BEGIN_INFO, nullptr, VK_SUBPASS_CONTENTS_INLINE};
+  VkSubpassEndInfo sei{VK_STRUCTURE_TYPE_SUBPASS_END_INFO, nullptr};
+  vkCmdBeginRenderPass2(cb, &rbi, &sbi);
+  vkCmdEndRenderPass2(cb, &sei);
+  // The application's next use starts from the layouts the render pass left, per aspect:
+  // validation reports a barrier whose oldLayout is not the aspect's layout.
+  VkImageMemoryBarrier after[2] = {};
+  for (int i = 0; i < 2; ++i) {
+    after[i] = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, nullptr, VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+                VK_ACCESS_SHADER_READ_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, VK_QUEUE_FAMILY_IGNORED,
+                VK_QUEUE_FAMILY_IGNORED, ds, {0, 0, 1, 0, 1}};
+  }
+  after[0].subresourceRange.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT;
+  after[0].oldLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL;
+  after[1].subresourceRange.aspectMask = VK_IMAGE_ASPECT_STENCIL_BIT;
+  after[1].oldLayout = VK_IMAGE_LAYOUT_STENCIL_ATTACHMENT_OPTIMAL;
+  vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0,
+                       nullptr, 0, nullptr, 2, after);
+  ASSERT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
+  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, 0, nullptr, nullptr, 1, &cb, 0, nullptr};
+  ASSERT_EQ(vkQueueSubmit(v.queue, 1, &si, VK_NULL_HANDLE), VK_SUCCESS);
+  ASSERT_EQ(vkQueueWaitIdle(v.queue), VK_SUCCESS);
+  v.end_frame();
+  vkDeviceWaitIdle(device);
+  vkDestroyCommandPool(device, pool, nullptr);
+  vkDestroyFramebuffer(device, fb, nullptr);
+  vkDestroyRenderPass(device, rp, nullptr);
+  for (VkImageView view : views) vkDestroyImageView(device, view, nullptr);
+  vkDestroyImage(device, volume, nullptr);
+  vkDestroyImage(device, ds, nullptr);
+  v.finish();
+  for (const auto& m : v.reports) ADD_FAILURE() << "validation: " << m;
+
+  const auto c = load(file);
+  ASSERT_TRUE(c.reader);
+  EXPECT_EQ(c.reader->verify(), "");
+  ASSERT_EQ(c.frames.size(), 1u);
+  const auto& f = c.frames[0];
+  ASSERT_EQ(f.pass_contents.size(), 3u);  // colour, depth, stencil
+  std::map<uint32_t, RenderPassContentsRecord> by_aspect;
+  for (const auto& pc : f.pass_contents) {
+    EXPECT_EQ(pc.pass, 0u);
+    by_aspect[pc.aspect] = pc;
+  }
+  ASSERT_EQ(by_aspect.size(), 3u);
+  const auto& colour = by_aspect[VK_IMAGE_ASPECT_COLOR_BIT];
+  EXPECT_EQ(colour.image, id_of(volume));
+  EXPECT_EQ(colour.layer, 2u);  // the slice
+  EXPECT_EQ(colour.attachment, 0u);
+  const auto& depth = by_aspect[VK_IMAGE_ASPECT_DEPTH_BIT];
+  const auto& stencil = by_aspect[VK_IMAGE_ASPECT_STENCIL_BIT];
+  EXPECT_EQ(depth.attachment, 1u);
+  EXPECT_EQ(stencil.attachment, 1u);
+  EXPECT_EQ(depth.layout, static_cast<uint32_t>(VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL));
+  EXPECT_EQ(stencil.layout, static_cast<uint32_t>(VK_IMAGE_LAYOUT_STENCIL_ATTACHMENT_OPTIMAL));
+  std::string error;
+  auto pixels = c.reader->blob(colour.contents, &error);
+  ASSERT_TRUE(pixels.has_value()) << error;
+  ASSERT_EQ(pixels->data.size(), 64u * 64u * 4u);
+  for (size_t t = 0; t < 64 * 64; ++t) {
+    uint32_t px;
+    std::memcpy(&px, pixels->data.data() + t * 4, 4);
+    if (px != 0xff0000ffu) {  // red (RGBA8 little-endian); blue is another slice
+      ADD_FAILURE() << "colour texel " << t << ": " << std::hex << px;
+      break;
+    }
+  }
+  auto depths = c.reader->blob(depth.contents, &error);
+  ASSERT_TRUE(depths.has_value()) << error;
+  ASSERT_EQ(depths->data.size(), 64u * 64u * 4u);
+  for (size_t t = 0; t < 64 * 64; ++t) {
+    uint32_t word;
+    std::memcpy(&word, depths->data.data() + t * 4, 4);
+    float value = 0;
+    if (ds_format == VK_FORMAT_D32_SFLOAT_S8_UINT) {
+      std::memcpy(&value, &word, 4);
+    } else {
+      value = static_cast<float>(word & 0xffffffu) / 16777215.0f;
+    }
+    if (std::abs(value - 0.5f) > 1e-3f) {
+      ADD_FAILURE() << "depth texel " << t << ": " << value;
+      break;
+    }
+  }
+  auto stencils = c.reader->blob(stencil.contents, &error);
+  ASSERT_TRUE(stencils.has_value()) << error;
+  ASSERT_EQ(stencils->data.size(), 64u * 64u);
+  for (size_t t = 0; t < 64 * 64; ++t) {
+    if (std::to_integer<uint32_t>(stencils->data[t]) != 7) {
+      ADD_FAILURE() << "stencil texel " << t << ": " << std::to_integer<uint32_t>(stencils->data[t]);
+      break;
+    }
+  }
 }
 #endif  // TESSERA_E2E_IN_PROCESS_VULKAN
 #endif  // TESSERA_HAVE_FRONTEND
