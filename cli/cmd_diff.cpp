@@ -56,6 +56,14 @@ constexpr int kAllMatch = 0, kDiverged = 1, kTrouble = 2, kRefused = 3;
 constexpr uint32_t kAspectColor = 1, kAspectDepth = 2, kAspectStencil = 4;  // VkImageAspectFlagBits
 constexpr uint32_t kLoadOpLoad = 0, kStoreOpStore = 0;  // VK_ATTACHMENT_LOAD_OP_LOAD, _STORE_OP_STORE
 constexpr uint32_t kStoreOpDontCare = 1;                // VK_ATTACHMENT_STORE_OP_DONT_CARE
+constexpr uint32_t kStoreOpNone = 1000301000;           // VK_ATTACHMENT_STORE_OP_NONE (_KHR, _EXT, _QCOM)
+
+// The name of a store op that leaves the attachment's contents after the pass undefined where the
+// pass wrote them (spec "Render Pass Store Operations": DONT_CARE, and NONE for contents written
+// in the pass), null for STORE.
+const char* unstored(uint32_t store_op) {
+  return store_op == kStoreOpDontCare ? "DONT_CARE" : store_op == kStoreOpNone ? "NONE" : nullptr;
+}
 constexpr size_t kListedDraws = 8;  // draws listed with their share of the differing pixels
 
 struct DiffOptions {
@@ -442,12 +450,27 @@ class SnapshotRenderer final : public fe::PassRenderer {
       if (rec.pass != pass.index) continue;
       snapshots[key_of(rec)] = take_snapshot(replay_, rec);
       // What a pass leaves in an attachment it does not store is undefined (spec "Render Pass
-      // Store Operations"): the driver and the replay may each leave anything there. A resolve
-      // target is written by the resolve whatever the multisampled attachment's store op.
-      if (rec.attachment < pass.attachments.size() && rec.resolved == 0) {
+      // Store Operations"): the driver and the replay may each leave anything there. NONE leaves
+      // what the pass wrote undefined too, and a pass that wrote nothing there has nothing to
+      // compare. A resolve target is written by the resolve whatever the multisampled
+      // attachment's store op, and stored by its own attachment's store op when it is one of the
+      // render pass's attachments (dynamic rendering's resolve images have none).
+      if (rec.attachment < pass.attachments.size()) {
         const fe::Attachment& a = pass.attachments[rec.attachment];
-        if ((rec.aspect == kAspectStencil ? a.stencil_store_op : a.store_op) == kStoreOpDontCare)
-          snapshots[key_of(rec)].note = "its store op is DONT_CARE, its contents after the pass undefined";
+        const fe::Attachment* stored = &a;
+        if (rec.resolved != 0) {
+          stored = nullptr;
+          for (size_t j = 0; j < pass.attachments.size(); ++j)
+            if (j != rec.attachment && a.resolve != nullptr && pass.attachments[j].view == a.resolve)
+              stored = &pass.attachments[j];
+        }
+        const char* op = stored == nullptr ? nullptr
+                                           : unstored(rec.aspect == kAspectStencil ? stored->stencil_store_op
+                                                                                   : stored->store_op);
+        if (op != nullptr)
+          snapshots[key_of(rec)].note = std::string(rec.resolved != 0 ? "its resolve attachment's store op is "
+                                                                      : "its store op is ") +
+                                        op + ", its contents after the pass undefined";
       }
     }
   }

@@ -77,6 +77,14 @@ if [ "$mode" = constructed ]; then
   check "view format: exit 0" [ "$(rc view)" = 0 ]
   check "view format: both colour attachments exact, the view format reported" \
     [ "$(grep -c ' colour (.*, view format [0-9]*, .*): exact, 0 of ' "$work/view.out")" = 2 ]
+  # The main pass's colour stored with STORE_OP_NONE: what the pass wrote there is undefined
+  # after it (spec "Render Pass Store Operations"), so it is not compared.
+  "$fixture" "$work/c.tcap" "$work/none.tcap" --store-none > "$work/storenone.fixture"
+  check "store op NONE: render pass rewritten" grep -q "^stored as NONE: " "$work/storenone.fixture"
+  diff_run storenone "$work/none.tcap" --frame "$frame"
+  check "store op NONE: exit 0" [ "$(rc storenone)" = 0 ]
+  check "store op NONE: the colour not compared" \
+    grep -q "^pass 1 attachment 0 colour: not compared: its store op is NONE, its contents after the pass undefined" "$work/storenone.out"
   # Alpha is compared where the format has it: the driver's alpha of pass 0 set to 0 diverges,
   # set one level off (254) stays within the tolerance.
   "$fixture" "$work/c.tcap" "$work/alpha.tcap" --set-byte 0 3 0 > "$work/alpha.fixture"

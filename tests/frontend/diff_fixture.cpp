@@ -229,13 +229,17 @@ int main(int argc, char** argv) {
   // component order (R8G8B8A8 <-> B8G8R8A8) while their bytes stay in the image's.
   // --set-byte PASS BYTE VALUE: byte BYTE of every texel of the colour contents made for pass
   // PASS is set to VALUE (the driver's side only).
-  bool swap_view_format = false;
+  // --store-none: every render pass with a depth attachment stores its attachment 0 with
+  // VK_ATTACHMENT_STORE_OP_NONE (the contents stay those the pass left).
+  bool swap_view_format = false, store_none = false;
   std::optional<std::array<uint32_t, 3>> set_byte;
   std::vector<std::string> args(argv + 1, argv + argc);
   std::vector<std::string> positional;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--swap-view-format") {
       swap_view_format = true;
+    } else if (args[i] == "--store-none") {
+      store_none = true;
     } else if (args[i] == "--set-byte" && i + 3 < args.size()) {
       set_byte = std::array<uint32_t, 3>{static_cast<uint32_t>(std::stoul(args[i + 1])),
                                          static_cast<uint32_t>(std::stoul(args[i + 2])),
@@ -304,8 +308,40 @@ int main(int argc, char** argv) {
     if (!b) return fail(error);
     writer->put_blob(b->data);
   }
+  uint32_t stores_none = 0;
+  // A render pass record with its attachment 0 stored as NONE, when --store-none asks for it.
+  // Changed in place, as the push constants are (re-encoding trips GCC 12's false
+  // -Wstringop-overflow): the store op's four bytes located by changing them and decoding.
+  const auto store_op_none = [&](uint32_t kind, std::span<const std::byte> body, std::vector<std::byte>* replaced) {
+    if (!store_none || kind != cap::kind_of<cap::RenderPassRecord>()) return false;
+    auto rec = cap::decode_record<cap::RenderPassRecord>(body);
+    if (!rec || rec->attachments.empty()) return false;
+    const bool depth = std::any_of(rec->attachments.begin(), rec->attachments.end(),
+                                   [](const auto& a) { return a.format >= 124 && a.format <= 130; });
+    if (!depth) return false;
+    const uint32_t none = 1000301000;  // VK_ATTACHMENT_STORE_OP_NONE
+    for (size_t at = 0; at + 4 <= body.size(); ++at) {
+      uint32_t v;
+      std::memcpy(&v, body.data() + at, 4);
+      if (v != rec->attachments[0].store_op) continue;
+      replaced->assign(body.begin(), body.end());
+      std::memcpy(replaced->data() + at, &none, 4);
+      auto check = cap::decode_record<cap::RenderPassRecord>(*replaced);
+      if (!check || check->attachments.size() != rec->attachments.size() || check->attachments[0].store_op != none)
+        continue;
+      check->attachments[0].store_op = rec->attachments[0].store_op;
+      if (check->attachments[0].format != rec->attachments[0].format ||
+          check->attachments[0].load_op != rec->attachments[0].load_op ||
+          check->attachments[0].stencil_store_op != rec->attachments[0].stencil_store_op)
+        continue;
+      ++stores_none;
+      return true;
+    }
+    return false;
+  };
   const auto copy = [&](uint32_t kind, std::span<const std::byte> body) {
-    writer->write_record(kind, body);
+    std::vector<std::byte> replaced;
+    writer->write_record(kind, store_op_none(kind, body, &replaced) ? std::span<const std::byte>(replaced) : body);
     return true;
   };
   if (!reader->read_global(copy, &error)) return fail(error);
@@ -325,6 +361,8 @@ int main(int argc, char** argv) {
               return false;
             }
             changed = true;
+            writer->write_record(kind, replaced);
+          } else if (store_op_none(kind, body, &replaced)) {
             writer->write_record(kind, replaced);
           } else {
             writer->write_record(kind, body);
@@ -358,6 +396,10 @@ int main(int argc, char** argv) {
     writer->flush_frame();
   }
   if (!writer->close()) return fail(out + ": not written");
+  if (store_none) {
+    if (stores_none == 0) return fail("no render pass with a depth attachment to store as NONE");
+    std::printf("stored as NONE: %u render passes\n", stores_none);
+  }
   if (swap_view_format) {
     if (swapped == 0) return fail("no colour record made to name another view format");
     std::printf("view formats swapped: %u records\n", swapped);
