@@ -131,6 +131,16 @@ check "gone: pass 0 named" grep -q "^first pass below 40.0 dB: pass 0 " "$work/g
 check "gone: the driver wrote pixels no replayed draw covers" \
   grep -q "^no replayed draw of pass 0 falls below 40.0 dB alone, but the pixels no replayed draw changes do (.*): the driver wrote pixels no replayed draw covers" "$work/gone.out"
 
+# Draw 20 (a cube over the ground plane, draw 0 of the main pass) left out: the ground shows
+# where the driver drew the cube; the ground is not named as the culprit.
+"$fixture" "$work/c.tcap" "$work/hole.tcap" --perturb "$frame" 20 count=0 > "$work/hole.fixture"
+diff_run hole "$work/hole.tcap" --frame "$frame"
+check "hole: exit 1" [ "$(rc hole)" = 1 ]
+check "hole: pass 1 named" grep -q "^first pass below 40.0 dB: pass 1 " "$work/hole.out"
+check "hole: no draw named as the culprit" bash -c '! grep -q "^first divergent draw:" "$1"' _ "$work/hole.out"
+check "hole: a later draw over draw 0 may be missing" \
+  grep -q "^no draw of pass 1 named: the pixels that differ where draw 0 of the pass (draw 8 of the frame): .* is the last write are [0-9]* of the [0-9]* it left, the rest match the driver's (.*): a later draw (between it and the pass's end) may be missing or mis-rasterised at those pixels" "$work/hole.out"
+
 if [ "$mode" = constructed ]; then
 diff_run range "$work/same.tcap" --frame 999
 check "frame not in the capture: exit 2" [ "$(rc range)" = 2 ]
