@@ -163,8 +163,6 @@ struct PassReadback {
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceMemory memory = VK_NULL_HANDLE;
   bool coherent = true;
-  // Still in use by the device when its frame gave up waiting: never freed (as a pending fence).
-  bool leak = false;
   std::vector<Copy> copies;
 };
 
@@ -303,6 +301,13 @@ struct DeviceData {
   std::vector<FramePass> frame_passes;
   uint32_t frame_pass_count = 0;
   std::vector<VkFence> frame_fences;
+  // What the device may still use when the layer stopped waiting for it: fences not signalled
+  // (a pending fence may not be destroyed, VUID-vkDestroyFence-fence-01120) and the readback
+  // buffers their submissions write. Destroyed at vkDestroyDevice, which the application calls
+  // only once the device's work is done (VUID-vkDestroyDevice-device-00378), so that no layer
+  // object outlives the device (VUID-vkDestroyDevice-device-05137). Guarded by pass_mutex.
+  std::vector<VkFence> pending_fences;
+  std::vector<std::shared_ptr<PassReadback>> pending_readbacks;
 };
 
 InstanceData* instance_data(void* key);
@@ -369,7 +374,10 @@ size_t note_submitted_passes(DeviceData* d, const std::vector<VkCommandBuffer>& 
 void fence_submitted_passes(DeviceData* d, VkQueue queue, size_t first, bool ok);
 // At the end of a captured frame: waits for the frame's submissions and writes one
 // RenderPassContentsRecord per attachment aspect of every instance, then forgets the frame's.
-void write_pass_contents(DeviceData* d, Session* s, uint32_t present);
+// Called at every captured frame's end, however it ended: `waited` false (the frame's work was
+// not waited for) forgets the frame's instances without records, with a warning, so that the
+// next frame numbers its own from 0.
+void write_pass_contents(DeviceData* d, Session* s, uint32_t present, bool waited = true);
 // Frees every readback buffer and fence (vkDestroyDevice, before it goes down).
 void release_pass_readbacks(DeviceData* d);
 

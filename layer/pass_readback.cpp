@@ -18,7 +18,6 @@
 namespace tessera::layer {
 
 PassReadback::~PassReadback() {
-  if (leak) return;
   if (buffer != VK_NULL_HANDLE) d->vk.DestroyBuffer(d->device, buffer, nullptr);
   if (memory != VK_NULL_HANDLE) d->vk.FreeMemory(d->device, memory, nullptr);
 }
@@ -489,8 +488,9 @@ void fence_submitted_passes(DeviceData* d, VkQueue queue, size_t first, bool ok)
   }
 }
 
-void write_pass_contents(DeviceData* d, Session* s, uint32_t present) {
-  if (!s->read_passes()) return;
+void write_pass_contents(DeviceData* d, Session* s, uint32_t present, bool waited) {
+  // The frame's instances are forgotten first, whatever follows: the next frame numbers its own
+  // from 0 and fences its own submissions only.
   std::vector<FramePass> passes;
   std::vector<VkFence> fences;
   {
@@ -500,16 +500,34 @@ void write_pass_contents(DeviceData* d, Session* s, uint32_t present) {
     d->frame_pass_count = 0;
   }
   // Wait for every submission of the frame, within one bound: a submission may wait on a
-  // semaphore the application signals later.
+  // semaphore the application signals later. A frame whose end did not wait for its work only
+  // collects what is done already.
   std::vector<bool> done(fences.size(), false);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(kFrameWaitNs);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::nanoseconds(waited ? kFrameWaitNs : uint64_t{0});
   for (size_t i = 0; i < fences.size(); ++i) {
     const auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - std::chrono::steady_clock::now());
     const uint64_t timeout = left.count() > 0 ? static_cast<uint64_t>(left.count()) : 0;
     done[i] = d->vk.WaitForFences(d->device, 1, &fences[i], VK_TRUE, timeout) == VK_SUCCESS;
-    // A pending fence may not be destroyed (VUID-vkDestroyFence-fence-01120): the device's
-    // destruction frees it.
     if (done[i]) d->vk.DestroyFence(d->device, fences[i], nullptr);
+  }
+  {
+    // Still pending: kept with the buffers their submissions write until vkDestroyDevice.
+    std::lock_guard lock(d->pass_mutex);
+    for (size_t i = 0; i < fences.size(); ++i) {
+      if (!done[i]) d->pending_fences.push_back(fences[i]);
+    }
+    for (const FramePass& p : passes) {
+      if (p.readback && p.fence != SIZE_MAX && !done[p.fence]) d->pending_readbacks.push_back(p.readback);
+    }
+  }
+  if (!waited || !s->read_passes()) {
+    if (!passes.empty()) {
+      s->warn_once("pass-readback-aborted-" + std::to_string(present),
+                   "frame " + std::to_string(present) +
+                       ": render pass contents are not written (the frame's end did not wait for its work)");
+    }
+    return;
   }
   // A command buffer executed more than once in the frame holds its last execution's copies.
   std::unordered_map<const PassReadback*, size_t> last;
@@ -522,7 +540,6 @@ void write_pass_contents(DeviceData* d, Session* s, uint32_t present) {
     PassReadback* rb = p.readback.get();
     if (rb == nullptr || p.fence == SIZE_MAX) continue;
     if (!done[p.fence]) {
-      rb->leak = true;  // the device may still write it
       unfinished += (unfinished.empty() ? "" : ", ") + std::to_string(p.pass);
       continue;
     }
@@ -585,6 +602,9 @@ void release_pass_readbacks(DeviceData* d) {
     // device-00378), so these have signalled.
     for (VkFence f : d->frame_fences) d->vk.DestroyFence(d->device, f, nullptr);
     d->frame_fences.clear();
+    for (VkFence f : d->pending_fences) d->vk.DestroyFence(d->device, f, nullptr);
+    d->pending_fences.clear();
+    d->pending_readbacks.clear();  // their buffers and memory, unless a command buffer holds one
   }
   std::unique_lock lock(d->cb_mutex);
   for (auto& [cb, st] : d->command_buffers) {

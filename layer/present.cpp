@@ -136,8 +136,9 @@ VKAPI_ATTR VkResult VKAPI_CALL QueuePresentKHR(VkQueue queue, const VkPresentInf
     guarded("vkQueuePresentKHR", [&] {
       d->vk.QueueWaitIdle(queue);
       read_back_images(d, s, queue, true, s->current_frame());
-      write_pass_contents(d, s, s->current_frame());
     });
+    // On its own: the frame's render pass state is reset even where the readback above threw.
+    guarded("vkQueuePresentKHR", [&] { write_pass_contents(d, s, s->current_frame()); });
     guarded("vkQueuePresentKHR", [&] { r = present_with_readback(d, s, queue, info); });
   }
   // Not captured, or the readback failed before presenting: the application's present as is.

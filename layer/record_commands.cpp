@@ -1182,8 +1182,10 @@ bool queue_idle_within(DeviceData* d, VkQueue queue, uint64_t timeout_ns) {
     d->vk.DestroyFence(d->device, fence, nullptr);
     return true;
   }
-  // Still pending: it may not be destroyed (VUID-vkDestroyFence-fence-01120); the device's
-  // destruction frees it.
+  // Still pending: it may not be destroyed (VUID-vkDestroyFence-fence-01120); vkDestroyDevice
+  // destroys it (release_pass_readbacks).
+  std::lock_guard lock(d->pass_mutex);
+  d->pending_fences.push_back(fence);
   return false;
 }
 
@@ -1195,15 +1197,20 @@ void end_frame_on_queue(DeviceData* d, Session* s, VkQueue queue, const char* ho
     if (!s->recording()) return;
     if (s->in_captured_frame()) {
       const uint32_t frame = s->current_frame();
-      if (queue_idle_within(d, queue, kBoundaryWaitNs)) {
-        read_back_images(d, s, queue, true, frame);
-        write_pass_contents(d, s, frame);
-      } else {
-        s->warn_once("boundary-wait-" + std::to_string(frame),
-                     "frame " + std::to_string(frame) + ": the queue did not finish its work within " +
-                         std::to_string(kBoundaryWaitNs / 1000000000) +
-                         " s (a wait on a semaphore signalled later?): its render targets are not read back");
-      }
+      bool idle = false;
+      guarded(hook, [&] {
+        idle = queue_idle_within(d, queue, kBoundaryWaitNs);
+        if (idle) {
+          read_back_images(d, s, queue, true, frame);
+        } else {
+          s->warn_once("boundary-wait-" + std::to_string(frame),
+                       "frame " + std::to_string(frame) + ": the queue did not finish its work within " +
+                           std::to_string(kBoundaryWaitNs / 1000000000) +
+                           " s (a wait on a semaphore signalled later?): its render targets are not read back");
+        }
+      });
+      // On its own: the frame's render pass state is reset even where the above threw.
+      guarded(hook, [&] { write_pass_contents(d, s, frame, idle); });
     }
     s->end_present();
   });

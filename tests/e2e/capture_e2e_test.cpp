@@ -1074,6 +1074,18 @@ struct InProcessDevice {
   ~InProcessDevice() { finish(); }
 };
 
+std::vector<std::string> frame_warnings(const CaptureContents& c, size_t frame) {
+  std::vector<std::string> warnings;
+  std::string error;
+  EXPECT_TRUE(c.reader->read_frame(frame, [&](uint32_t kind, std::span<const std::byte> body) {
+    if (kind == static_cast<uint32_t>(RecordKind::kWarning)) {
+      if (auto w = decode_record<WarningRecord>(body)) warnings.push_back(w->text);
+    }
+    return true;
+  }, &error)) << error;
+  return warnings;
+}
+
 // Depth and stencil in different final layouts (VkAttachmentDescriptionStencilLayout, with
 // separateDepthStencilLayouts), and a colour attachment that is a 2D view of slice 2 of a 3D
 // image (VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT). The layer's copies must transition each
@@ -1292,6 +1304,111 @@ TEST_F(CaptureE2E, SeparateDepthStencilLayoutsAnd3DSliceAttachmentsAreReadBack) 
       break;
     }
   }
+}
+
+// A frame whose end gives up waiting (its submission waits on a timeline semaphore the
+// application signals only after the frame's end: the layer waits 10 s at most) writes no
+// render pass contents and says so; the next frame numbers its instances from 0 again and
+// has its records; the fences and buffers the device still used when the layer stopped waiting
+// are destroyed at vkDestroyDevice (validation reports objects left at the device's
+// destruction).
+TEST_F(CaptureE2E, AFrameEndThatGivesUpWaitingLeavesTheNextFrameItsOwnPassesAndNothingAtDestroyDevice) {
+  const fs::path file = dir_ / "aborted.tcap";
+  auto env = layer_env(file, "1-2");
+  env["TESSERA_CAPTURE_BOUNDARY"] = std::string("marker");
+  env["TESSERA_CAPTURE_READBACK"] = std::string("passes");
+  InProcessDevice v;
+  VkPhysicalDeviceVulkan12Features f12{};
+  f12.timelineSemaphore = VK_TRUE;
+  v.start(env, f12);
+  if (HasFatalFailure()) return;
+  VkDevice device = v.device;
+  constexpr VkFormat kFormat = VK_FORMAT_R8G8B8A8_UNORM;
+  VkImageCreateInfo ii{};
+  ii.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
+  ii.imageType = VK_IMAGE_TYPE_2D;
+  ii.format = kFormat;
+  ii.extent = {16, 16, 1};
+  ii.mipLevels = ii.arrayLayers = 1;
+  ii.samples = VK_SAMPLE_COUNT_1_BIT;
+  ii.tiling = VK_IMAGE_TILING_OPTIMAL;
+  ii.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+  VkImage image = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateImage(device, &ii, nullptr, &image), VK_SUCCESS);
+  v.bind(image);
+  if (HasFatalFailure()) return;
+  VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, nullptr, 0, image, VK_IMAGE_VIEW_TYPE_2D,
+                            kFormat, {}, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+  VkImageView view = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateImageView(device, &vci, nullptr, &view), VK_SUCCESS);
+  const VkAttachmentDescription att{0, kFormat, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                    VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                    VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+                                    VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  const VkAttachmentReference ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  const VkSubpassDescription sub{0, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, nullptr, 1, &ref, nullptr, nullptr, 0, nullptr};
+  VkRenderPassCreateInfo rpci{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, nullptr, 0, 1, &att, 1, &sub, 0, nullptr};
+  VkRenderPass rp = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateRenderPass(device, &rpci, nullptr, &rp), VK_SUCCESS);
+  VkFramebufferCreateInfo fci{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, nullptr, 0, rp, 1, &view, 16, 16, 1};
+  VkFramebuffer fb = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateFramebuffer(device, &fci, nullptr, &fb), VK_SUCCESS);
+  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, 0, v.family};
+  VkCommandPool pool = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateCommandPool(device, &pci, nullptr, &pool), VK_SUCCESS);
+  VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
+                                  VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  ASSERT_EQ(vkAllocateCommandBuffers(device, &cai, &cb), VK_SUCCESS);
+  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr, 0, nullptr};
+  ASSERT_EQ(vkBeginCommandBuffer(cb, &bi), VK_SUCCESS);
+  VkClearValue clear{};
+  clear.color = {{0.0f, 1.0f, 0.0f, 1.0f}};
+  VkRenderPassBeginInfo rbi{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, nullptr, rp, fb, {{0, 0}, {16, 16}}, 1, &clear};
+  vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+  vkCmdEndRenderPass(cb);
+  ASSERT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
+  VkSemaphoreTypeCreateInfo sti{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO, nullptr, VK_SEMAPHORE_TYPE_TIMELINE, 0};
+  VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &sti, 0};
+  VkSemaphore timeline = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateSemaphore(device, &sci, nullptr, &timeline), VK_SUCCESS);
+  // Frame 1: the submission waits for value 1, signalled from the host after the frame's end.
+  const uint64_t one = 1;
+  VkTimelineSemaphoreSubmitInfo tsi{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO, nullptr, 1, &one, 0, nullptr};
+  const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  VkSubmitInfo waiting{VK_STRUCTURE_TYPE_SUBMIT_INFO, &tsi, 1, &timeline, &stage, 1, &cb, 0, nullptr};
+  ASSERT_EQ(vkQueueSubmit(v.queue, 1, &waiting, VK_NULL_HANDLE), VK_SUCCESS);
+  v.end_frame();  // the layer gives up after 10 s
+  VkSemaphoreSignalInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, nullptr, timeline, 1};
+  ASSERT_EQ(vkSignalSemaphore(device, &signal), VK_SUCCESS);
+  ASSERT_EQ(vkQueueWaitIdle(v.queue), VK_SUCCESS);
+  // Frame 2: the same command buffer, not waiting.
+  VkSubmitInfo plain{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, 0, nullptr, nullptr, 1, &cb, 0, nullptr};
+  ASSERT_EQ(vkQueueSubmit(v.queue, 1, &plain, VK_NULL_HANDLE), VK_SUCCESS);
+  ASSERT_EQ(vkQueueWaitIdle(v.queue), VK_SUCCESS);
+  v.end_frame();
+  vkDeviceWaitIdle(device);
+  vkDestroySemaphore(device, timeline, nullptr);
+  vkDestroyCommandPool(device, pool, nullptr);
+  vkDestroyFramebuffer(device, fb, nullptr);
+  vkDestroyRenderPass(device, rp, nullptr);
+  vkDestroyImageView(device, view, nullptr);
+  vkDestroyImage(device, image, nullptr);
+  v.finish();
+  for (const auto& m : v.reports) ADD_FAILURE() << "validation: " << m;
+
+  const auto c = load(file);
+  ASSERT_TRUE(c.reader);
+  EXPECT_EQ(c.reader->verify(), "");
+  ASSERT_EQ(c.frames.size(), 2u);
+  EXPECT_TRUE(c.frames[0].pass_contents.empty());
+  const auto first = frame_warnings(c, 0);
+  EXPECT_TRUE(std::any_of(first.begin(), first.end(), [](const std::string& w) {
+    return w.find("frame 1: render pass contents are not written") != std::string::npos;
+  })) << "no warning says frame 1's render pass contents are missing";
+  ASSERT_EQ(c.frames[1].pass_contents.size(), 1u);
+  EXPECT_EQ(c.frames[1].pass_contents[0].pass, 0u);
+  EXPECT_EQ(c.frames[1].pass_contents[0].present, 2u);
 }
 #endif  // TESSERA_E2E_IN_PROCESS_VULKAN
 #endif  // TESSERA_HAVE_FRONTEND
