@@ -445,9 +445,10 @@ class SnapshotRenderer final : public fe::PassRenderer {
       : inner_(inner), replay_(replay), wanted_(wanted) {}
   void render_pass(const fe::RenderPassInstance& pass, fe::SkipCounts& skipped) override {
     inner_.render_pass(pass, skipped);
-    draws[pass.index] = draws_in(pass);
+    // Records number instances as the capture layer does, every one the frame ended.
+    draws[pass.instance] = draws_in(pass);
     for (const auto& rec : wanted_) {
-      if (rec.pass != pass.index) continue;
+      if (rec.pass != pass.instance) continue;
       snapshots[key_of(rec)] = take_snapshot(replay_, rec);
       // What a pass leaves in an attachment it does not store is undefined (spec "Render Pass
       // Store Operations"): the driver and the replay may each leave anything there. NONE leaves
@@ -541,7 +542,7 @@ class StepRenderer final : public fe::PassRenderer {
       : inner_(inner), replay_(replay), pass_(pass), targets_(targets) {}
   void render_pass(const fe::RenderPassInstance& pass, fe::SkipCounts& skipped) override {
     if (done_) return;
-    if (pass.index != pass_) {
+    if (pass.instance != pass_) {
       inner_.render_pass(pass, skipped);
       return;
     }
@@ -568,6 +569,7 @@ class StepRenderer final : public fe::PassRenderer {
     }
     fe::RenderPassInstance step;
     step.index = pass.index;
+    step.instance = pass.instance;
     step.limits = pass.limits;
     step.render_area = pass.render_area;
     step.layers = pass.layers;
@@ -747,10 +749,12 @@ int run_diff(const DiffOptions& opt) {
       std::fprintf(stderr, "tessera diff: %s\n", error.c_str());
       return replay->refused() ? kRefused : kTrouble;
     }
-    passes = result.passes;
+    passes = result.instances;
     draws = snapshots.draws;
-    std::printf("%s frame %u: %u render pass instances, %u draws, %zu attachment aspects read back\n", opt.file.c_str(),
-                opt.frame, result.passes, result.draws, result.pass_contents.size());
+    std::printf("%s frame %u: %u render pass instances%s, %u draws, %zu attachment aspects read back\n", opt.file.c_str(),
+                opt.frame, result.instances,
+                result.not_replayed.empty() ? "" : (", " + std::to_string(result.not_replayed.size()) + " not replayed").c_str(),
+                result.draws, result.pass_contents.size());
     for (const auto& [reason, n] : result.skipped.reasons)
       std::printf("  not replayed: %s x%llu\n", reason.c_str(), static_cast<unsigned long long>(n));
     // Drawn, but not as the driver drew them: a likely cause of the differences named below.
@@ -763,8 +767,12 @@ int run_diff(const DiffOptions& opt) {
       std::string why;
       Compared c;
       c.rec = rec;
-      if (rec.pass >= result.passes) {
-        why = "the replay rendered " + std::to_string(result.passes) + " passes";
+      if (std::find(result.not_replayed.begin(), result.not_replayed.end(), rec.pass) != result.not_replayed.end()) {
+        std::printf("%s: not replayed: the replay could not rebuild the instance\n", where.c_str());
+        continue;
+      }
+      if (rec.pass >= result.instances) {
+        why = "the replay's frame ended " + std::to_string(result.instances) + " render pass instances";
       } else if (snap == snapshots.snapshots.end() || !snap->second.note.empty()) {
         why = snap == snapshots.snapshots.end() ? "the replay did not render it" : snap->second.note;
       } else if (snap->second.width != rec.width || snap->second.height != rec.height) {

@@ -67,7 +67,7 @@ class KeepingRenderer final : public fe::PassRenderer {
     inner_.render_pass(pass, skipped);
     uint32_t draws = 0;
     for (const auto& c : pass.commands)
-      if (const auto* d = std::get_if<fe::Draw>(&c)) draw_pass[d->index] = {pass.index, draws++};
+      if (const auto* d = std::get_if<fe::Draw>(&c)) draw_pass[d->index] = {pass.instance, draws++};
     for (uint32_t a = 0; a < pass.attachments.size(); ++a) {
       const fe::Attachment& att = pass.attachments[a];
       const fe::ImageView* view = att.view;
@@ -85,7 +85,7 @@ class KeepingRenderer final : public fe::PassRenderer {
       const auto keep = [&](uint32_t aspect, fe::Aspect plane_aspect, uint32_t bpp) {
         Contents c;
         c.rec.present = present_;
-        c.rec.pass = pass.index;
+        c.rec.pass = pass.instance;  // as the layer numbers them: every instance ended
         c.rec.attachment = a;
         c.rec.resolved = resolved;
         c.rec.image = image.handle;

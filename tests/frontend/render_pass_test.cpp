@@ -131,6 +131,36 @@ TEST(FrontendRenderPass, ImagelessFramebufferTakesViewsFromTheBeginInfo) {
   EXPECT_EQ(r->renderer.passes[0].attachments[0].view, r->replay->find_view(kOtherView));
 }
 
+// The capture layer numbers every instance a frame ends (RenderPassContentsRecord::pass); an
+// instance the replay cannot rebuild takes its number too, so the next one is numbered as the
+// layer numbered it, while `passes` and `index` count what reached the renderer.
+TEST(FrontendRenderPass, AnInstanceNotReplayedKeepsItsNumber) {
+  CaptureBuilder b;
+  Scene s;
+  s.write(b);
+  b.begin_frame(1);
+  auto unknown = Scene::begin_pass();
+  unknown.render_pass = 0x4ff;  // no such render pass
+  b.cmd(unknown);
+  b.cmd(cap::CmdEndRenderPassRecord{});
+  b.cmd(Scene::begin_pass());
+  b.cmd(cap::CmdEndRenderPassRecord{});
+  b.cmd(cap::CmdEndRenderPassRecord{});  // an end without a begin: numbered by the layer too
+  b.cmd(Scene::begin_pass());
+  b.cmd(cap::CmdEndRenderPassRecord{});
+  b.submit();
+  b.end_frame();
+  auto r = replay(b);
+  EXPECT_EQ(r->result.passes, 2u);
+  EXPECT_EQ(r->result.instances, 4u);
+  EXPECT_EQ(r->result.not_replayed, (std::vector<uint32_t>{0, 2}));
+  ASSERT_EQ(r->renderer.passes.size(), 2u);
+  EXPECT_EQ(r->renderer.passes[0].index, 0u);
+  EXPECT_EQ(r->renderer.passes[0].instance, 1u);
+  EXPECT_EQ(r->renderer.passes[1].index, 1u);
+  EXPECT_EQ(r->renderer.passes[1].instance, 3u);
+}
+
 TEST(FrontendRenderPass, DynamicRenderingIsOneSubpassColoursThenDepthStencil) {
   CaptureBuilder b;
   Scene s;

@@ -329,7 +329,7 @@ void CommandWalker::begin_render_pass(const cap::CmdBeginRenderPassRecord& rec) 
   SkipCounts& skipped = result_->skipped;
   if (pass_) {
     skipped.add("render pass: begun inside another");
-    end_pass();
+    end_pass(false);
   }
   pass_.emplace();
   pass_valid_ = false;
@@ -388,7 +388,7 @@ void CommandWalker::begin_rendering(const cap::CmdBeginRenderingRecord& rec) {
   SkipCounts& skipped = result_->skipped;
   if (pass_) {
     skipped.add("render pass: begun inside another");
-    end_pass();
+    end_pass(false);
   }
   pass_.emplace();
   RenderPassInstance& p = *pass_;
@@ -449,11 +449,17 @@ void CommandWalker::begin_rendering(const cap::CmdBeginRenderingRecord& rec) {
   pass_valid_ = true;
 }
 
-void CommandWalker::end_pass() {
+void CommandWalker::end_pass(bool counted) {
+  // Every vkCmdEnd* ends an instance the capture layer numbers (RenderPassContentsRecord::pass),
+  // rebuilt or not: each takes the next number, so the numbers agree after one dropped here.
+  const uint32_t instance = result_->instances;
+  if (counted) ++result_->instances;
   if (!pass_) {
     result_->skipped.add("render pass: end without a begin");
+    if (counted) result_->not_replayed.push_back(instance);
     return;
   }
+  pass_->instance = instance;
   if (pass_valid_) {
     pass_->index = result_->passes++;
     renderer_->render_pass(*pass_, result_->skipped);
@@ -471,6 +477,7 @@ void CommandWalker::end_pass() {
   } else {
     // Its draws were counted as skipped when they were recorded.
     result_->skipped.add("render pass: instance not replayed");
+    result_->not_replayed.push_back(instance);
   }
   pass_.reset();
 }

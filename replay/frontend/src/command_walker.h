@@ -105,7 +105,9 @@ class CommandWalker {
   std::optional<bool> transfer_command(capture::VkRecordKind kind, std::span<const std::byte> body, std::string* error);
   void begin_render_pass(const capture::CmdBeginRenderPassRecord& rec);
   void begin_rendering(const capture::CmdBeginRenderingRecord& rec);
-  void end_pass();
+  // counted: ended by a vkCmdEnd* command (the capture layer numbers those), not by a begin
+  // inside the instance.
+  void end_pass(bool counted = true);
   void bind_descriptor_sets(const capture::CmdBindDescriptorSetsRecord& rec);
   void push_descriptors(const capture::CmdPushDescriptorSetRecord& rec);
   void set_dynamic(const capture::CmdSetDynamicStateRecord& rec);

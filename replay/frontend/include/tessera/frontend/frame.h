@@ -203,7 +203,11 @@ struct Subpass {
 // One render pass instance (vkCmdBeginRenderPass .. End, or BeginRendering .. EndRendering).
 // Dynamic rendering is presented as a one-subpass pass: colours 0..n-1, then depth/stencil.
 struct RenderPassInstance {
-  uint32_t index = 0;  // passes of the frame numbered from 0
+  uint32_t index = 0;  // passes of the frame numbered from 0, as handed to the renderer
+  // The instance among every one the frame ended (vkCmdEndRenderPass / vkCmdEndRendering),
+  // numbered from 0 as the capture layer numbers RenderPassContentsRecord::pass: instances the
+  // replay could not rebuild take their numbers too, so `instance` and `index` part after one.
+  uint32_t instance = 0;
   RasterLimits limits;
   capture::Rect2D render_area;
   uint32_t layers = 1;

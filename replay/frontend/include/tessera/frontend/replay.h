@@ -30,6 +30,11 @@ struct FrameResult {
   uint32_t draws = 0;    // draws handed to the renderer (indirect draws count once per command)
   uint32_t dispatches = 0;  // compute dispatches handed to the renderer (PassRenderer::dispatch)
   uint32_t passes = 0;   // render pass instances handed to the renderer
+  // Render pass instances the frame ended (every vkCmdEndRenderPass / vkCmdEndRendering, as the
+  // capture layer counts them), handed to the renderer or not; RenderPassInstance::instance
+  // numbers them. `not_replayed` lists those the replay could not rebuild, in order.
+  uint32_t instances = 0;
+  std::vector<uint32_t> not_replayed;
   uint32_t transfers = 0;  // transfer commands executed (copies, blits, resolves, clears, updates)
   // What could not be replayed, by reason (see README.md). The first frame replayed also
   // carries what the global records (objects created before the capture) could not rebuild.
@@ -41,7 +46,7 @@ struct FrameResult {
   std::vector<capture::RenderTargetContentsRecord> render_targets;
   // Each attachment of each render pass instance as the captured device left it at the
   // instance's end (`tessera capture --readback passes`), in file order; `pass` numbers the
-  // instances as `passes` counts them, so it matches RenderPassInstance::index. Compared pass by
+  // instances as `instances` counts them, so it matches RenderPassInstance::instance. Compared pass by
   // pass by `tessera diff` (bytes through CaptureReader::blob).
   std::vector<capture::RenderPassContentsRecord> pass_contents;
   // The image the frame's last render pass instance wrote as its first colour attachment (its
