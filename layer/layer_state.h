@@ -221,6 +221,9 @@ struct ImageState {
   uint32_t mips = 1, layers = 1;
   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
   VkImageUsageFlags usage = 0;
+  // The stencil aspect may be copied: `usage` has TRANSFER_SRC and no VkImageStencilUsageCreateInfo
+  // gave the stencil aspect a usage without it (Vulkan spec, "Images": stencilUsage).
+  bool stencil_transfer_src = false;
   bool bound = false;
   // Layout after the last submitted command that changed it (barriers, render pass final
   // layouts), tracked for the whole image.

@@ -36,6 +36,7 @@ struct ImageInfo {
   VkExtent3D extent{};
   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
   bool transfer_src = false;
+  bool stencil_transfer_src = false;  // VkImageStencilUsageCreateInfo may leave the stencil aspect without it
 };
 
 // An application image or a swapchain's. Caller holds d->mutex.
@@ -46,6 +47,7 @@ bool image_info(const DeviceData* d, VkImage image, ImageInfo* out) {
     out->extent = it->second.extent;
     out->samples = it->second.samples;
     out->transfer_src = (it->second.usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) != 0;
+    out->stencil_transfer_src = it->second.stencil_transfer_src;
     return true;
   }
   for (const auto& [swapchain, st] : d->swapchains) {
@@ -116,6 +118,15 @@ void add_read(DeviceData* d, Session* s, std::vector<PassAttachmentRead>& reads,
   const VkImageAspectFlags aspects = all & wanted;
   const VkImageAspectFlags barrier = own_layout ? aspects : barrier_aspects(layout, all);
   if (aspects == 0 || (aspects & barrier) != aspects) return;
+  // A stencil aspect whose separate usage (VkImageStencilUsageCreateInfo) lacks TRANSFER_SRC may
+  // neither be copied nor be in TRANSFER_SRC_OPTIMAL: neither it nor a depth aspect whose barrier
+  // must name it too is read.
+  if ((barrier & VK_IMAGE_ASPECT_STENCIL_BIT) != 0 && !img.stencil_transfer_src) {
+    s->warn_once("pass-readback-stencil-usage-" + std::to_string(img.format),
+                 "render pass contents: depth/stencil attachments in format " + std::to_string(img.format) +
+                     " whose separate stencil usage has no transfer-source usage are not read back");
+    return;
+  }
   const uint32_t mip = v->second.base_mip;
   // A 2D view of a 3D image (VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT, VK_EXT_image_2d_view_of_3d)
   // renders one depth slice, named by the view's baseArrayLayer; the image itself has one layer

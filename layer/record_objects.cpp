@@ -4,9 +4,11 @@
 // logic). Each hook calls the next layer first and records only on success.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "descriptors.h"
 #include "layer_state.h"
+#include "vk_ext_frame_boundary.h"
 
 namespace tessera::layer {
 
@@ -209,19 +211,86 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateImage(VkDevice device, const VkImageCreateI
                                         VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT |
                                         VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
                                         VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
-  if (active() != nullptr && (ci->usage & sampled) != 0 &&
-      (ci->usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) == 0) {
-    VkImageFormatProperties props{};
-    auto& ivk = d->instance->vk;
-    if (ivk.GetPhysicalDeviceImageFormatProperties(
-            d->physical_device, ci->format, ci->imageType, ci->tiling,
-            ci->usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, ci->flags, &props) == VK_SUCCESS) {
-      patched.usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+  constexpr VkImageUsageFlags src = VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+  // A depth/stencil image created with VkImageStencilUsageCreateInfo has the usage of its
+  // stencil aspect there (Vulkan spec, "Images"): TRANSFER_SRC goes into both, or the stencil
+  // aspect cannot be copied. Images with a DRM format modifier or external memory are left as
+  // they are: their usage is part of what the memory's other users agreed on.
+  const VkImageStencilUsageCreateInfo* stencil_usage = nullptr;
+  const VkImageFormatListCreateInfo* format_list = nullptr;
+  bool external = ci->tiling == VK_IMAGE_TILING_DRM_FORMAT_MODIFIER_EXT;
+  for (auto* p = static_cast<const VkBaseInStructure*>(ci->pNext); p != nullptr; p = p->pNext) {
+    if (p->sType == VK_STRUCTURE_TYPE_IMAGE_STENCIL_USAGE_CREATE_INFO) {
+      stencil_usage = reinterpret_cast<const VkImageStencilUsageCreateInfo*>(p);
+    } else if (p->sType == VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO) {
+      format_list = reinterpret_cast<const VkImageFormatListCreateInfo*>(p);
+    } else if (p->sType == VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMAGE_CREATE_INFO ||
+               p->sType == VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMAGE_CREATE_INFO_NV ||
+               p->sType == VK_STRUCTURE_TYPE_IMAGE_DRM_FORMAT_MODIFIER_LIST_CREATE_INFO_EXT ||
+               p->sType == VK_STRUCTURE_TYPE_IMAGE_DRM_FORMAT_MODIFIER_EXPLICIT_CREATE_INFO_EXT) {
+      external = true;
     }
   }
-  VkResult r = down(d->vk.CreateImage(device, &patched, alloc, image));
-  if (r != VK_SUCCESS && patched.usage != ci->usage) {
-    patched.usage = ci->usage;  // never fail the application because of what the layer added
+  const std::vector<CopyAspect> aspects = copy_aspects(ci->format);
+  const bool has_stencil = std::any_of(aspects.begin(), aspects.end(),
+                                       [](const CopyAspect& a) { return a.aspect == VK_IMAGE_ASPECT_STENCIL_BIT; });
+  const bool separate_stencil = stencil_usage != nullptr && has_stencil;
+  VkImageStencilUsageCreateInfo stencil_patched{};
+  if (separate_stencil) stencil_patched = *stencil_usage;
+  const bool wants = (ci->usage & src) == 0 || (separate_stencil && (stencil_usage->stencilUsage & src) == 0);
+  if (active() != nullptr && !external && (ci->usage & sampled) != 0 && wants) {
+    auto& ivk = d->instance->vk;
+    bool supported = false;
+    if (stencil_usage != nullptr || format_list != nullptr) {
+      // The query sees what the creation will: the stencil usage and the view formats
+      // (VkPhysicalDeviceImageFormatInfo2's pNext takes both). Vulkan 1.1 or later only.
+      if (d->instance->api_version >= VK_API_VERSION_1_1 && ivk.GetPhysicalDeviceImageFormatProperties2 != nullptr) {
+        VkImageFormatListCreateInfo list{};
+        VkImageStencilUsageCreateInfo su{};
+        const void* chain = nullptr;
+        if (format_list != nullptr) {
+          list = *format_list;
+          list.pNext = chain;
+          chain = &list;
+        }
+        if (stencil_usage != nullptr) {
+          su = *stencil_usage;
+          su.stencilUsage |= separate_stencil ? src : 0;
+          su.pNext = chain;
+          chain = &su;
+        }
+        VkPhysicalDeviceImageFormatInfo2 info{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_FORMAT_INFO_2, chain, ci->format,
+                                              ci->imageType, ci->tiling, ci->usage | src, ci->flags};
+        VkImageFormatProperties2 props{};
+        props.sType = VK_STRUCTURE_TYPE_IMAGE_FORMAT_PROPERTIES_2;
+        supported = ivk.GetPhysicalDeviceImageFormatProperties2(d->physical_device, &info, &props) == VK_SUCCESS;
+      }
+    } else {
+      VkImageFormatProperties props{};
+      supported = ivk.GetPhysicalDeviceImageFormatProperties(d->physical_device, ci->format, ci->imageType, ci->tiling,
+                                                             ci->usage | src, ci->flags, &props) == VK_SUCCESS;
+    }
+    if (supported) {
+      patched.usage |= src;
+      if (separate_stencil) stencil_patched.stencilUsage |= src;
+    }
+  }
+  VkResult r = VK_ERROR_UNKNOWN;
+  {
+    // The application's stencil usage structure is swapped for the patched copy for the call
+    // only (as ChainWithout takes structures out), and put back before returning.
+    std::optional<ChainWithout> without;
+    if (separate_stencil && stencil_patched.stencilUsage != stencil_usage->stencilUsage) {
+      without.emplace(&patched.pNext, VK_STRUCTURE_TYPE_IMAGE_STENCIL_USAGE_CREATE_INFO);
+      stencil_patched.pNext = patched.pNext;
+      patched.pNext = &stencil_patched;
+    }
+    r = down(d->vk.CreateImage(device, &patched, alloc, image));
+  }
+  if (r != VK_SUCCESS && (patched.usage != ci->usage || (separate_stencil && stencil_patched.stencilUsage != stencil_usage->stencilUsage))) {
+    // never fail the application because of what the layer added
+    patched.usage = ci->usage;
+    if (separate_stencil) stencil_patched.stencilUsage = stencil_usage->stencilUsage;
     r = down(d->vk.CreateImage(device, ci, alloc, image));
   }
   if (r == VK_SUCCESS) {
@@ -235,6 +304,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateImage(VkDevice device, const VkImageCreateI
         st.layers = ci->arrayLayers;
         st.samples = ci->samples;
         st.usage = patched.usage;
+        st.stencil_transfer_src =
+            (patched.usage & src) != 0 && (!separate_stencil || (stencil_patched.stencilUsage & src) != 0);
         st.layout = ci->initialLayout;
         std::lock_guard lock(d->mutex);
         d->images[*image] = st;

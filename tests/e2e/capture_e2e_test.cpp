@@ -1410,6 +1410,105 @@ TEST_F(CaptureE2E, AFrameEndThatGivesUpWaitingLeavesTheNextFrameItsOwnPassesAndN
   EXPECT_EQ(c.frames[1].pass_contents[0].pass, 0u);
   EXPECT_EQ(c.frames[1].pass_contents[0].present, 2u);
 }
+
+// A depth/stencil image with a separate stencil usage (VkImageStencilUsageCreateInfo, Vulkan
+// 1.2) that lacks TRANSFER_SRC: the layer adds it to the stencil usage as well as to the usage,
+// so both aspects are copied, under validation, and hold the clear values.
+TEST_F(CaptureE2E, SeparateStencilUsageGetsTransferSourceToo) {
+  const fs::path file = dir_ / "stencil_usage.tcap";
+  auto env = layer_env(file, "1");
+  env["TESSERA_CAPTURE_BOUNDARY"] = std::string("marker");
+  env["TESSERA_CAPTURE_READBACK"] = std::string("passes");
+  InProcessDevice v;
+  v.start(env, VkPhysicalDeviceVulkan12Features{});
+  if (HasFatalFailure()) return;
+  VkDevice device = v.device;
+  VkFormat format = VK_FORMAT_D24_UNORM_S8_UINT;
+  VkFormatProperties fp{};
+  vkGetPhysicalDeviceFormatProperties(v.gpu, format, &fp);
+  if ((fp.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) == 0) format = VK_FORMAT_D32_SFLOAT_S8_UINT;
+  VkImageStencilUsageCreateInfo stencil_usage{};
+  stencil_usage.sType = VK_STRUCTURE_TYPE_IMAGE_STENCIL_USAGE_CREATE_INFO;
+  stencil_usage.stencilUsage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+  VkImageCreateInfo ii{};
+  ii.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
+  ii.pNext = &stencil_usage;
+  ii.imageType = VK_IMAGE_TYPE_2D;
+  ii.format = format;
+  ii.extent = {16, 16, 1};
+  ii.mipLevels = ii.arrayLayers = 1;
+  ii.samples = VK_SAMPLE_COUNT_1_BIT;
+  ii.tiling = VK_IMAGE_TILING_OPTIMAL;
+  ii.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+  VkImage image = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateImage(device, &ii, nullptr, &image), VK_SUCCESS);
+  EXPECT_EQ(stencil_usage.stencilUsage, VkImageUsageFlags{VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT});  // put back
+  EXPECT_EQ(ii.pNext, &stencil_usage);
+  EXPECT_EQ(stencil_usage.pNext, nullptr);
+  v.bind(image);
+  if (HasFatalFailure()) return;
+  VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, nullptr, 0, image, VK_IMAGE_VIEW_TYPE_2D, format, {},
+                            {VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT, 0, 1, 0, 1}};
+  VkImageView view = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateImageView(device, &vci, nullptr, &view), VK_SUCCESS);
+  const VkAttachmentDescription att{0, format, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                    VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                    VK_ATTACHMENT_STORE_OP_STORE, VK_IMAGE_LAYOUT_UNDEFINED,
+                                    VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+  const VkAttachmentReference ref{0, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+  const VkSubpassDescription sub{0, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, nullptr, 0, nullptr, nullptr, &ref, 0, nullptr};
+  VkRenderPassCreateInfo rpci{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, nullptr, 0, 1, &att, 1, &sub, 0, nullptr};
+  VkRenderPass rp = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateRenderPass(device, &rpci, nullptr, &rp), VK_SUCCESS);
+  VkFramebufferCreateInfo fci{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, nullptr, 0, rp, 1, &view, 16, 16, 1};
+  VkFramebuffer fb = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateFramebuffer(device, &fci, nullptr, &fb), VK_SUCCESS);
+  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, 0, v.family};
+  VkCommandPool pool = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateCommandPool(device, &pci, nullptr, &pool), VK_SUCCESS);
+  VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
+                                  VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  ASSERT_EQ(vkAllocateCommandBuffers(device, &cai, &cb), VK_SUCCESS);
+  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr, 0, nullptr};
+  ASSERT_EQ(vkBeginCommandBuffer(cb, &bi), VK_SUCCESS);
+  VkClearValue clear{};
+  clear.depthStencil = {0.5f, 7};
+  VkRenderPassBeginInfo rbi{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, nullptr, rp, fb, {{0, 0}, {16, 16}}, 1, &clear};
+  vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+  vkCmdEndRenderPass(cb);
+  ASSERT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
+  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, 0, nullptr, nullptr, 1, &cb, 0, nullptr};
+  ASSERT_EQ(vkQueueSubmit(v.queue, 1, &si, VK_NULL_HANDLE), VK_SUCCESS);
+  ASSERT_EQ(vkQueueWaitIdle(v.queue), VK_SUCCESS);
+  v.end_frame();
+  vkDeviceWaitIdle(device);
+  vkDestroyCommandPool(device, pool, nullptr);
+  vkDestroyFramebuffer(device, fb, nullptr);
+  vkDestroyRenderPass(device, rp, nullptr);
+  vkDestroyImageView(device, view, nullptr);
+  vkDestroyImage(device, image, nullptr);
+  v.finish();
+  for (const auto& m : v.reports) ADD_FAILURE() << "validation: " << m;
+
+  const auto c = load(file);
+  ASSERT_TRUE(c.reader);
+  ASSERT_EQ(c.frames.size(), 1u);
+  const auto& f = c.frames[0];
+  ASSERT_EQ(f.pass_contents.size(), 2u);  // depth, stencil
+  EXPECT_EQ(f.pass_contents[0].aspect, static_cast<uint32_t>(VK_IMAGE_ASPECT_DEPTH_BIT));
+  EXPECT_EQ(f.pass_contents[1].aspect, static_cast<uint32_t>(VK_IMAGE_ASPECT_STENCIL_BIT));
+  std::string error;
+  auto stencils = c.reader->blob(f.pass_contents[1].contents, &error);
+  ASSERT_TRUE(stencils.has_value()) << error;
+  ASSERT_EQ(stencils->data.size(), 16u * 16u);
+  for (size_t t = 0; t < 16 * 16; ++t) {
+    if (std::to_integer<uint32_t>(stencils->data[t]) != 7) {
+      ADD_FAILURE() << "stencil texel " << t << ": " << std::to_integer<uint32_t>(stencils->data[t]);
+      break;
+    }
+  }
+}
 #endif  // TESSERA_E2E_IN_PROCESS_VULKAN
 #endif  // TESSERA_HAVE_FRONTEND
 
