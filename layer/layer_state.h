@@ -300,10 +300,15 @@ struct DeviceData {
 
   // Render pass readback: the instances the captured frame executed so far, in execution order,
   // and the fences of the empty submissions that follow each of the frame's submissions.
-  std::mutex pass_mutex;  // guards the three below; taken after cb_mutex, never with `mutex`
+  // One captured submission at a time writes its Submit record and command streams and numbers
+  // its instances, so that the file's order of submissions is the order of the numbers (replay
+  // numbers instances in file order). Taken before cb_mutex and pass_mutex.
+  std::mutex submit_mutex;
+  std::mutex pass_mutex;  // guards the four below; taken after cb_mutex, never with `mutex`
   std::vector<FramePass> frame_passes;
   uint32_t frame_pass_count = 0;
   std::vector<VkFence> frame_fences;
+  uint64_t frame_generation = 0;  // counts frame ends: a submission's range belongs to one frame
   // What the device may still use when the layer stopped waiting for it: fences not signalled
   // (a pending fence may not be destroyed, VUID-vkDestroyFence-fence-01120) and the readback
   // buffers their submissions write. Destroyed at vkDestroyDevice, which the application calls
@@ -371,10 +376,15 @@ void begin_pass_readback(DeviceData* d, VkCommandBuffer cb, const VkRenderingInf
 // `suspending`: a vkCmdEndRendering that suspends the instance, where nothing may be recorded).
 void end_pass_readback(DeviceData* d, VkCommandBuffer cb, bool suspending = false);
 // The instances submission `cbs` executes (secondaries inline, as write_submission writes them),
-// numbered on from the frame's last; returns the first new index in DeviceData::frame_passes.
-size_t note_submitted_passes(DeviceData* d, const std::vector<VkCommandBuffer>& cbs);
-// After that submission went down (ok) or failed: a fence that signals once it is done.
-void fence_submitted_passes(DeviceData* d, VkQueue queue, size_t first, bool ok);
+// numbered on from the frame's last; returns their entries in DeviceData::frame_passes.
+struct SubmittedPasses {
+  uint64_t generation = 0;  // DeviceData::frame_generation when noted
+  size_t first = 0, count = 0;  // entries [first, first + count) of frame_passes
+};
+SubmittedPasses note_submitted_passes(DeviceData* d, const std::vector<VkCommandBuffer>& cbs);
+// After that submission went down (ok) or failed: a fence that signals once it is done, for
+// exactly its entries.
+void fence_submitted_passes(DeviceData* d, VkQueue queue, const SubmittedPasses& passes, bool ok);
 // At the end of a captured frame: waits for the frame's submissions and writes one
 // RenderPassContentsRecord per attachment aspect of every instance, then forgets the frame's.
 // Called at every captured frame's end, however it ended: `waited` false (the frame's work was

@@ -455,25 +455,27 @@ constexpr uint64_t kFrameWaitNs = 10'000'000'000;  // as the layer's wait at sub
 
 }  // namespace
 
-size_t note_submitted_passes(DeviceData* d, const std::vector<VkCommandBuffer>& cbs) {
+SubmittedPasses note_submitted_passes(DeviceData* d, const std::vector<VkCommandBuffer>& cbs) {
   Session* s = reading();
-  if (s == nullptr) return SIZE_MAX;
+  if (s == nullptr) return {};
   std::vector<FramePass> found;
   for (VkCommandBuffer cb : cbs) walk_passes(d, cb, 0, found);
   std::lock_guard lock(d->pass_mutex);
-  const size_t first = d->frame_passes.size();
+  SubmittedPasses r{d->frame_generation, d->frame_passes.size(), found.size()};
   for (FramePass& p : found) {
     p.pass = d->frame_pass_count++;
     d->frame_passes.push_back(std::move(p));
   }
-  return first;
+  return r;
 }
 
-void fence_submitted_passes(DeviceData* d, VkQueue queue, size_t first, bool ok) {
-  if (first == SIZE_MAX) return;
+void fence_submitted_passes(DeviceData* d, VkQueue queue, const SubmittedPasses& passes, bool ok) {
+  if (passes.count == 0) return;  // the submission ran no instance (or nothing is read back)
   {
     std::lock_guard lock(d->pass_mutex);
-    if (first >= d->frame_passes.size()) return;  // the submission ran no instance
+    // The frame ended (another thread's present) before this submission went down: its
+    // entries were forgotten unfenced, and those now there are the next frame's.
+    if (passes.generation != d->frame_generation) return;
   }
   // An empty submission's fence signals once all earlier work on the queue is done (vkQueueSubmit
   // with submitCount 0): the frame's end waits for it, whichever queue ends the frame.
@@ -489,13 +491,15 @@ void fence_submitted_passes(DeviceData* d, VkQueue queue, size_t first, bool ok)
   }
   std::lock_guard lock(d->pass_mutex);
   if (fence == VK_NULL_HANDLE) return;  // never executed (the submit failed) or cannot be waited for
+  if (passes.generation != d->frame_generation) {
+    d->pending_fences.push_back(fence);  // the frame ended meanwhile: vkDestroyDevice destroys it
+    return;
+  }
   const size_t index = d->frame_fences.size();
   d->frame_fences.push_back(fence);
-  // Entries from `first` on that no fence covers yet are this submission's (another thread's
-  // later submission may have appended some: its own fence, later on the queue or on another,
-  // is then waited for too).
-  for (size_t i = first; i < d->frame_passes.size(); ++i) {
-    if (d->frame_passes[i].fence == SIZE_MAX) d->frame_passes[i].fence = index;
+  // Exactly this submission's entries: another thread's submission has its own range and fence.
+  for (size_t i = passes.first; i < passes.first + passes.count && i < d->frame_passes.size(); ++i) {
+    d->frame_passes[i].fence = index;
   }
 }
 
@@ -509,6 +513,7 @@ void write_pass_contents(DeviceData* d, Session* s, uint32_t present, bool waite
     passes.swap(d->frame_passes);
     fences.swap(d->frame_fences);
     d->frame_pass_count = 0;
+    ++d->frame_generation;
   }
   // Wait for every submission of the frame, within one bound: a submission may wait on a
   // semaphore the application signals later. A frame whose end did not wait for its work only

@@ -1134,8 +1134,8 @@ void write_stream(DeviceData* d, Session* s, VkCommandBuffer cb, int depth) {
 }
 
 // Things to do before a submit of a captured frame reaches the driver.
-// Returns the submission's first render pass instance (note_submitted_passes).
-size_t before_submit(DeviceData* d, Session* s, VkQueue queue,
+// Returns the submission's render pass instances (note_submitted_passes).
+SubmittedPasses before_submit(DeviceData* d, Session* s, VkQueue queue,
                      const std::vector<VkCommandBuffer>& cbs) {
   if (s->take_initial_snapshot()) {
     // Resource contents as they are when the first captured frame starts executing: wait for
@@ -1146,6 +1146,9 @@ size_t before_submit(DeviceData* d, Session* s, VkQueue queue,
   } else {
     snapshot_memory(d, s, false);
   }
+  // The Submit record and the instances' numbers in one critical section: another thread's
+  // submission can come neither between them nor change their order.
+  std::lock_guard lock(d->submit_mutex);
   write_submission(d, s, queue, cbs);
   return note_submitted_passes(d, cbs);
 }
@@ -1252,7 +1255,7 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t n, const VkSu
   DeviceData* d = device_of(queue);
   Session* s = Session::get();
   const auto boundary = s != nullptr ? s->boundary_lock() : std::unique_lock<std::mutex>();
-  size_t passes = SIZE_MAX;  // the submission's first render pass instance, if read back
+  SubmittedPasses passes;  // the submission's render pass instances, if read back
   // The submit must reach the driver whatever happens while recording it.
   guarded("vkQueueSubmit", [&] {
     if (s == nullptr || !s->recording()) return;
@@ -1285,7 +1288,7 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t n,
   DeviceData* d = device_of(queue);
   Session* s = Session::get();
   const auto boundary = s != nullptr ? s->boundary_lock() : std::unique_lock<std::mutex>();
-  size_t passes = SIZE_MAX;  // the submission's first render pass instance, if read back
+  SubmittedPasses passes;  // the submission's render pass instances, if read back
   // The submit must reach the driver whatever happens while recording it.
   guarded("vkQueueSubmit2", [&] {
     if (s == nullptr || !s->recording()) return;
