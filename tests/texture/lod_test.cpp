@@ -253,6 +253,45 @@ TEST(Sample, AnisotropicEllipticalWeightedAverage) {
   EXPECT_NEAR(sample(tex, s, r, nullptr)[0], 8.0f, 1e-4f);
 }
 
+TEST(Sample, AnisotropicExplicitLodAndGradShapeTheEllipseFromTheQuadsDifferences) {
+  // The texture and quad derivatives of AnisotropicEllipticalWeightedAverage (texel (8, 8) = 1,
+  // x step 4 texels, y step 1): an explicit Lod 0, or Grad operands of a very different shape,
+  // still average over the quad's ellipse (lp_build_sample_aniso), so the result is the same
+  // 1 / sum. Without quad differences (none known) the ellipse of zero derivatives is the unit
+  // circle: A = C = 1, B = 0, F = 1, q = 1023 (U^2 + V^2): texel (8, 8) (q = 0) and its four
+  // neighbours (q = 1023, weight exp(-2)), so the result is 1 / (1 + 4 exp(-2)).
+  SamplerState s = sampler(VK_SAMPLER_MIPMAP_MODE_LINEAR);
+  s.anisotropy_enable = true;
+  s.max_anisotropy = 16.0f;
+  std::vector<float> l0(256, 0.0f);
+  l0[8 * 16 + 8] = 1.0f;
+  std::vector<std::vector<float>> levels = {l0, std::vector<float>(64, 0.0f), std::vector<float>(16, 0.0f),
+                                            std::vector<float>(4, 0.0f), {0.0f}};
+  Texture tex;
+  std::string error;
+  ASSERT_TRUE(tex.create(VK_FORMAT_R32_SFLOAT, 16, 16, 5, 1, 0x100000, &error)) << error;
+  for (uint32_t l = 0; l < levels.size(); ++l)
+    ASSERT_TRUE(tex.upload(l, 0, levels[l].data(), levels[l].size() * 4, &error)) << error;
+  const auto w = [](int q) { return std::exp(-2.0 * q / 1023.0); };
+  const double sum = 1 + 2 * (w(60) + w(240) + w(541) + w(962)) + 2 * (w(511) + 2 * w(571) + 2 * w(752));
+  SampleRequest r;
+  r.s = 8.5f / 16;
+  r.t = 8.5f / 16;
+  r.explicit_lod = true;
+  r.lod = 0.0f;
+  EXPECT_NEAR(sample(tex, s, r, nullptr)[0], 1.0 / (1.0 + 4.0 * std::exp(-2.0)), 1e-5);
+  r.has_quad_derivatives = true;
+  r.quad_derivatives.dsdx = 4.0f / 16;
+  r.quad_derivatives.dtdy = 1.0f / 16;
+  EXPECT_NEAR(sample(tex, s, r, nullptr)[0], 1.0 / sum, 1e-5);
+  // Grad: x step (0, 1), y step (1, 0) in texels (lod 0): the quad's ellipse all the same.
+  r.explicit_lod = false;
+  r.explicit_derivatives = true;
+  r.derivatives.dtdx = 1.0f / 16;
+  r.derivatives.dsdy = 1.0f / 16;
+  EXPECT_NEAR(sample(tex, s, r, nullptr)[0], 1.0 / sum, 1e-5);
+}
+
 TEST(Sample, AnisotropicFootprintIsTheTextureUnitsProbesWithinTheCaps) {
   // The most the texture unit reads: maxAnisotropy 16, a ratio far beyond it (x step 256 texels,
   // y step 1/4), trilinear: eta = 16, N = 16 probes per level; lambda = log2(256 / 16) = 4, plus

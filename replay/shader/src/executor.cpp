@@ -945,6 +945,7 @@ ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
           alignas(64) float coord[4][kMaxLanes];
           alignas(64) int32_t icoord[4][kMaxLanes];
           alignas(64) float ddx[3][kMaxLanes], ddy[3][kMaxLanes];
+          alignas(64) float qdx[3][kMaxLanes], qdy[3][kMaxLanes];
           alignas(64) float dref[kMaxLanes], lod[kMaxLanes], bias[kMaxLanes], min_lod[kMaxLanes];
           alignas(64) int32_t ilod[kMaxLanes];
           alignas(64) uint32_t out[4][kMaxLanes];
@@ -969,9 +970,9 @@ ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
             default: dims = 2; break;
           }
           if (dims > ncoord) dims = ncoord;
-          if (im.implicit_derivatives) {
-            // Coarse per-quad derivatives of the (projected) coordinates; helper lanes
-            // supply the neighbours (Vulkan spec 16.5.3 "Scale Factor Operation").
+          // Coarse per-quad derivatives of the (projected) coordinates; helper lanes supply the
+          // neighbours (Vulkan spec 16.5.3 "Scale Factor Operation").
+          const auto quad_differences = [&](float (*dx_out)[kMaxLanes], float (*dy_out)[kMaxLanes]) {
             for (uint32_t c = 0; c < dims; ++c) {
               for (uint32_t qd = 0; qd < n; qd += 4) {
                 float v[4];
@@ -979,10 +980,22 @@ ShaderExecutor::Status ShaderExecutor::resume(std::string& error) {
                 const float dx = v[1] - v[0];
                 const float dy = v[2] - v[0];
                 for (uint32_t k = 0; k < 4; ++k) {
-                  ddx[c][qd + k] = dx;
-                  ddy[c][qd + k] = dy;
+                  dx_out[c][qd + k] = dx;
+                  dy_out[c][qd + k] = dy;
                 }
               }
+            }
+          };
+          if (im.quad_derivatives) {
+            quad_differences(qdx, qdy);
+            for (uint32_t c = 0; c < dims; ++c) {
+              r.quad_ddx[c] = qdx[c];
+              r.quad_ddy[c] = qdy[c];
+            }
+          }
+          if (im.implicit_derivatives) {
+            quad_differences(ddx, ddy);
+            for (uint32_t c = 0; c < dims; ++c) {
               r.ddx[c] = ddx[c];
               r.ddy[c] = ddy[c];
             }

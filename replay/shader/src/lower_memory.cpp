@@ -452,6 +452,8 @@ void Decoder::image_inst(const Instr& in) {
   im.implicit_derivatives = (r.op == ImageOp::SampleImplicitLod || r.op == ImageOp::SampleDrefImplicitLod ||
                              r.op == ImageOp::QueryLod);
   if (im.implicit_derivatives && stage_ != Stage::Fragment) fail(opcode_name(in.op) + " outside a fragment shader");
+  im.quad_derivatives = stage_ == Stage::Fragment &&
+                        (r.op == ImageOp::SampleExplicitLod || r.op == ImageOp::SampleDrefExplicitLod);
   if (first_operand != 0 && first_operand < in.wc) {
     uint32_t mask = in[first_operand];
     uint32_t w = first_operand + 1;

@@ -114,6 +114,9 @@ struct ImageInst {
   bool proj = false;
   bool integer_coords = false;
   bool implicit_derivatives = false;
+  // An explicit Lod or Grad sample in a fragment shader: the quad's coordinate differences go
+  // along too (ImageRequest::quad_ddx), for an anisotropic sampler's filter shape.
+  bool quad_derivatives = false;
   uint32_t dref = 0, lod = 0, bias = 0, min_lod = 0, grad_x = 0, grad_y = 0;
   bool has_dref = false, has_lod = false, has_bias = false, has_min_lod = false, has_grad = false;
   bool lod_is_int = false;

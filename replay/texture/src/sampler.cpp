@@ -842,12 +842,16 @@ LodSelection select_lod_from(const Texture& tex, const SamplerState& sampler, co
   sel.hw_magnify = sel.magnify;
   if (g.aniso && !sampler.unnormalized_coordinates) unit_anisotropy(tex, sampler, req, d, &sel);
   if (g.aniso && req.dim == SampleDim::D2 && !tex.is_3d() && !sampler.unnormalized_coordinates) {
-    // lp_build_sample_aniso: an elliptical weighted average on level0 whether minified or not.
+    // lp_build_sample_aniso: an elliptical weighted average on level0 whether minified or not,
+    // its ellipse from the quad's implicit coordinate differences even for an explicit Lod or
+    // Grad (gallivm derives them from the coordinates there, not from the LOD operands).
+    const bool quad = (req.explicit_lod || req.explicit_derivatives) && req.has_quad_derivatives;
+    const Derivatives& e = quad ? req.quad_derivatives : d;
     sel.ewa = true;
-    sel.dudx = d.dsdx * static_cast<float>(tex.width(0));
-    sel.dudy = d.dsdy * static_cast<float>(tex.width(0));
-    sel.dvdx = d.dtdx * static_cast<float>(tex.height(0));
-    sel.dvdy = d.dtdy * static_cast<float>(tex.height(0));
+    sel.dudx = e.dsdx * static_cast<float>(tex.width(0));
+    sel.dudy = e.dsdy * static_cast<float>(tex.width(0));
+    sel.dvdx = e.dtdx * static_cast<float>(tex.height(0));
+    sel.dvdy = e.dtdy * static_cast<float>(tex.height(0));
   }
   return sel;
 }
@@ -951,6 +955,8 @@ SampleRequest on_face(const SampleRequest& req, const CubeCoord& cc) {
   f.t = cc.t;
   f.r = 0;
   f.derivatives = cc.derivatives;
+  // The quad's differences on the same face (cube_coord selects the face from s, t, r alone).
+  if (req.has_quad_derivatives) f.quad_derivatives = cube_coord(req.s, req.t, req.r, req.quad_derivatives).derivatives;
   return f;
 }
 

@@ -28,7 +28,7 @@ uint32_t select_layer(float a, uint32_t layers) {
 // What select_lod reads of a 2D request besides the texture and the sampler ("Scale Factor
 // Operation", "LOD Operation"), as bit patterns: equal keys select the same LOD.
 struct LodKey {
-  uint32_t bits[11] = {};
+  uint32_t bits[15] = {};
   bool operator==(const LodKey&) const = default;
 };
 
@@ -38,7 +38,11 @@ LodKey lod_key_of(const SampleRequest& s) {
                       s.derivatives.drdx, s.derivatives.drdy, s.lod, s.bias, s.min_lod};
   std::memcpy(k.bits, f, sizeof f);
   k.bits[9] = s.explicit_lod ? 1u : 0u;
-  k.bits[10] = (s.has_bias ? 1u : 0u) | (s.explicit_derivatives ? 2u : 0u);
+  k.bits[10] = (s.has_bias ? 1u : 0u) | (s.explicit_derivatives ? 2u : 0u) | (s.has_quad_derivatives ? 4u : 0u);
+  // The anisotropic filter's shape of an explicit Lod or Grad sample (2D: s, t only).
+  const float q[4] = {s.quad_derivatives.dsdx, s.quad_derivatives.dtdx, s.quad_derivatives.dsdy,
+                      s.quad_derivatives.dtdy};
+  std::memcpy(k.bits + 11, q, sizeof q);
   return k;
 }
 
@@ -242,6 +246,20 @@ void ShaderTextureUnit::execute(const shader::ImageRequest& req, uint32_t* const
           s.derivatives.drdy = req.ddy[2][l];
         }
         const bool explicit_op = req.op == ImageOp::SampleExplicitLod || req.op == ImageOp::SampleDrefExplicitLod;
+        if (explicit_op && req.quad_ddx[0]) {
+          Derivatives& qd = s.quad_derivatives;
+          s.has_quad_derivatives = true;
+          qd.dsdx = req.quad_ddx[0][l];
+          qd.dsdy = req.quad_ddy[0][l];
+          if (spatial > 1 && req.quad_ddx[1]) {
+            qd.dtdx = req.quad_ddx[1][l];
+            qd.dtdy = req.quad_ddy[1][l];
+          }
+          if (spatial > 2 && req.quad_ddx[2]) {
+            qd.drdx = req.quad_ddx[2][l];
+            qd.drdy = req.quad_ddy[2][l];
+          }
+        }
         if (explicit_op && req.lod) {
           s.explicit_lod = true;
           s.lod = req.lod[l];

@@ -91,6 +91,12 @@ struct ImageRequest {
   // included), per lane. Explicit Grad: the shader's operands. Null when not applicable.
   const float* ddx[3] = {};
   const float* ddy[3] = {};
+  // Explicit Lod or Grad samples in a fragment shader: the coarse quad differences of the
+  // coordinates as for implicit LOD (ddx, ddy above hold the Grad operands or nothing). An
+  // anisotropic sampler's filter shape comes from them in lavapipe whatever the LOD operands
+  // (Mesa gallivm lp_build_sample_aniso). Null otherwise.
+  const float* quad_ddx[3] = {};
+  const float* quad_ddy[3] = {};
 
   const float* dref = nullptr;     // depth reference (Dref variants)
   const float* lod = nullptr;      // explicit Lod operand (float), or Fetch/QuerySizeLod level

@@ -205,6 +205,11 @@ struct SampleRequest {
   bool explicit_lod = false;    // use `lod` instead of derivatives
   float lod = 0;
   bool explicit_derivatives = false;  // Grad operand (not implicit derivatives)
+  // Explicit Lod or Grad: the quad's implicit coordinate differences, when the caller has them
+  // (a fragment shader's quad). lavapipe's anisotropic filter (lp_build_sample_aniso) shapes
+  // its ellipse from these, not from the Grad operands, and has them for an explicit Lod too.
+  bool has_quad_derivatives = false;
+  Derivatives quad_derivatives;
   bool has_bias = false;        // the instruction has a Bias operand (whatever its value)
   float bias = 0;               // shader Bias operand
   float min_lod = 0;            // shader MinLod operand
