@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -474,9 +475,12 @@ class SnapshotRenderer final : public fe::PassRenderer {
                                         op + ", its contents after the pass undefined";
       }
     }
+    // Compared as the instance ends, so only its snapshots are held at once.
+    if (ended) ended(pass.instance);
   }
   void dispatch(const fe::Dispatch& d, fe::SkipCounts& skipped) override { inner_.dispatch(d, skipped); }
 
+  std::function<void(uint32_t)> ended;  // after each instance, its snapshots taken
   std::map<Key, Snapshot> snapshots;
   std::map<uint32_t, uint32_t> draws;  // draws of each pass
 
@@ -555,9 +559,10 @@ class StepRenderer final : public fe::PassRenderer {
 
   bool reached = false;
   std::vector<Step> steps;
-  // For each step that changed differing pixels, the pixels it changed in each target (indices:
-  // a pass of a thousand draws keeps what its draws changed, not a mask per draw).
-  std::map<size_t, std::vector<std::vector<uint32_t>>> touching_changed;
+  // Per pixel only the last step that changed it is followed; the pixels step `record_step`
+  // changed in each target are kept when set (the coverage picture, on a second walk).
+  std::optional<size_t> record_step;
+  std::vector<std::vector<uint32_t>> changed;
   std::string note;
 
  private:
@@ -612,21 +617,21 @@ class StepRenderer final : public fe::PassRenderer {
   // Which pixels the step changed, and which of them differ at the pass's end.
   void follow(Step& s) {
     const auto index = static_cast<int32_t>(steps.size());
-    std::vector<std::vector<uint32_t>> changed(targets_.size());
+    const bool record = record_step && *record_step == steps.size();
+    if (record) changed.assign(targets_.size(), {});
     for (size_t i = 0; i < targets_.size(); ++i) {
       Target& t = targets_[i];
       Snapshot now = take_snapshot(replay_, t.rec);
       if (t.bpp == 0 || now.bytes.size() != t.previous.size() || now.bytes.size() != t.differ.size() * t.bpp) continue;
       for (size_t p = 0; p < t.differ.size(); ++p) {
         if (std::equal(&now.bytes[p * t.bpp], &now.bytes[p * t.bpp] + t.bpp, &t.previous[p * t.bpp])) continue;
-        changed[i].push_back(static_cast<uint32_t>(p));
+        if (record) changed[i].push_back(static_cast<uint32_t>(p));
         t.last_step[p] = index;
         ++s.changed;
         if (t.differ[p]) ++s.touched;
       }
       t.previous = std::move(now.bytes);
     }
-    if (s.touched != 0) touching_changed[steps.size()] = std::move(changed);
   }
 
   fe::PassRenderer& inner_;
@@ -734,6 +739,8 @@ int run_diff(const DiffOptions& opt) {
   render::RenderConfig rc;
   rc.threads = opt.threads != 0 ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
   std::vector<Compared> compared;
+  std::vector<std::string> lines(wanted.size());  // the report's line of each record compared
+  std::optional<uint32_t> first_below;           // the first instance below the threshold
   uint32_t passes = 0;
   std::map<uint32_t, uint32_t> draws;
   {
@@ -744,6 +751,75 @@ int run_diff(const DiffOptions& opt) {
     }
     render::Renderer renderer(nullptr, rc);
     SnapshotRenderer snapshots(renderer, *replay, wanted);
+    // Each record compared as its instance ends; the images of the first instance below the
+    // threshold kept (the bisect and the pictures need them), of every other one only what the
+    // report prints.
+    snapshots.ended = [&](uint32_t instance) {
+      std::vector<Compared> here;
+      bool below = false;
+      for (size_t w = 0; w < wanted.size(); ++w) {
+        const cap::RenderPassContentsRecord& rec = wanted[w];
+        if (rec.pass != instance) continue;
+        const std::string where = "pass " + std::to_string(rec.pass) + " attachment " + std::to_string(rec.attachment) +
+                                  " " + aspect_name(rec.aspect);
+        const auto snap = snapshots.snapshots.find(key_of(rec));
+        std::string why;
+        Compared c;
+        c.rec = rec;
+        if (snap == snapshots.snapshots.end() || !snap->second.note.empty()) {
+          why = snap == snapshots.snapshots.end() ? "the replay did not render it" : snap->second.note;
+        } else if (snap->second.width != rec.width || snap->second.height != rec.height) {
+          why = "the driver's image is " + std::to_string(rec.width) + "x" + std::to_string(rec.height) +
+                ", the replay's " + std::to_string(snap->second.width) + "x" + std::to_string(snap->second.height);
+        } else {
+          const auto bytes = reader->blob(rec.contents, &why);
+          c.image_format = snap->second.format;
+          if (bytes) {
+            const std::span<const uint8_t> driver(reinterpret_cast<const uint8_t*>(bytes->data.data()),
+                                                  bytes->data.size());
+            // vkCmdCopyImageToBuffer writes texels in the source image's format, not the view's
+            // (spec "Copying Data Between Buffers and Images"): both sides decode with the image's
+            // format, the record's view format is only reported.
+            if (to_comparable(snap->second.format, rec.aspect, rec.width, rec.height, snap->second.bytes, &c.replay,
+                              &why) &&
+                to_comparable(snap->second.format, rec.aspect, rec.width, rec.height, driver, &c.driver, &why)) {
+              why.clear();
+            } else if (why.empty()) {
+              why = "cannot be decoded";
+            }
+          }
+        }
+        if (snap != snapshots.snapshots.end()) snapshots.snapshots.erase(snap);
+        if (!why.empty()) {
+          lines[w] = where + ": not compared: " + why + "\n";
+          continue;
+        }
+        c.scale = scale_of(c.replay, c.driver);
+        c.st = compare(c.replay, c.driver, c.scale);
+        c.db = c.st.db;
+        c.differing = c.st.differing;
+        char buf[512];
+        std::snprintf(buf, sizeof buf, "%s (image %s, %s, %ux%u, %u draws): %s, %zu of %zu pixels differ\n",
+                      where.c_str(), hex(rec.image).c_str(), format_text(c).c_str(), rec.width, rec.height,
+                      snapshots.draws[rec.pass], verdict_text(c.replay, c.st).c_str(), c.differing, c.replay.pixels());
+        lines[w] = buf;
+        below = below || c.db < opt.threshold;
+        here.push_back(std::move(c));
+      }
+      const bool keep = below && !first_below;
+      if (keep) first_below = instance;
+      for (Compared& c : here) {
+        if (keep) {
+          c.differ.assign(c.replay.pixels(), 0);
+          for (size_t p = 0; p < c.differ.size(); ++p)
+            c.differ[p] = pixel_differs(c.replay, c.driver, c.scale, p) ? 1 : 0;
+        } else {
+          c.replay.data = {};
+          c.driver.data = {};
+        }
+        compared.push_back(std::move(c));
+      }
+    };
     fe::FrameResult result;
     if (!replay_to(*replay, renderer, snapshots, index, &result, &error)) {
       std::fprintf(stderr, "tessera diff: %s\n", error.c_str());
@@ -760,54 +836,22 @@ int run_diff(const DiffOptions& opt) {
     // Drawn, but not as the driver drew them: a likely cause of the differences named below.
     for (const auto& [reason, n] : result.skipped.approximations)
       std::printf("  approximated: %s x%llu\n", reason.c_str(), static_cast<unsigned long long>(n));
-    for (const cap::RenderPassContentsRecord& rec : result.pass_contents) {
+    for (size_t w = 0; w < wanted.size(); ++w) {
+      const cap::RenderPassContentsRecord& rec = wanted[w];
+      if (!lines[w].empty()) {
+        std::printf("%s", lines[w].c_str());
+        continue;
+      }
       const std::string where = "pass " + std::to_string(rec.pass) + " attachment " + std::to_string(rec.attachment) +
                                 " " + aspect_name(rec.aspect);
-      const auto snap = snapshots.snapshots.find(key_of(rec));
-      std::string why;
-      Compared c;
-      c.rec = rec;
       if (std::find(result.not_replayed.begin(), result.not_replayed.end(), rec.pass) != result.not_replayed.end()) {
         std::printf("%s: not replayed: the replay could not rebuild the instance\n", where.c_str());
-        continue;
-      }
-      if (rec.pass >= result.instances) {
-        why = "the replay's frame ended " + std::to_string(result.instances) + " render pass instances";
-      } else if (snap == snapshots.snapshots.end() || !snap->second.note.empty()) {
-        why = snap == snapshots.snapshots.end() ? "the replay did not render it" : snap->second.note;
-      } else if (snap->second.width != rec.width || snap->second.height != rec.height) {
-        why = "the driver's image is " + std::to_string(rec.width) + "x" + std::to_string(rec.height) + ", the replay's " +
-              std::to_string(snap->second.width) + "x" + std::to_string(snap->second.height);
+      } else if (rec.pass >= result.instances) {
+        std::printf("%s: not compared: the replay's frame ended %u render pass instances\n", where.c_str(),
+                    result.instances);
       } else {
-        const auto bytes = reader->blob(rec.contents, &why);
-        c.image_format = snap->second.format;
-        if (bytes) {
-          const std::span<const uint8_t> driver(reinterpret_cast<const uint8_t*>(bytes->data.data()), bytes->data.size());
-          // vkCmdCopyImageToBuffer writes texels in the source image's format, not the view's
-          // (spec "Copying Data Between Buffers and Images"): both sides decode with the image's
-          // format, the record's view format is only reported.
-          if (to_comparable(snap->second.format, rec.aspect, rec.width, rec.height, snap->second.bytes, &c.replay, &why) &&
-              to_comparable(snap->second.format, rec.aspect, rec.width, rec.height, driver, &c.driver, &why)) {
-            why.clear();
-          } else if (why.empty()) {
-            why = "cannot be decoded";
-          }
-        }
+        std::printf("%s: not compared: the replay did not render it\n", where.c_str());
       }
-      if (!why.empty()) {
-        std::printf("%s: not compared: %s\n", where.c_str(), why.c_str());
-        continue;
-      }
-      c.scale = scale_of(c.replay, c.driver);
-      c.st = compare(c.replay, c.driver, c.scale);
-      c.db = c.st.db;
-      c.differing = c.st.differing;
-      c.differ.assign(c.replay.pixels(), 0);
-      for (size_t p = 0; p < c.differ.size(); ++p) c.differ[p] = pixel_differs(c.replay, c.driver, c.scale, p) ? 1 : 0;
-      std::printf("%s (image %s, %s, %ux%u, %u draws): %s, %zu of %zu pixels differ\n", where.c_str(),
-                  hex(rec.image).c_str(), format_text(c).c_str(), rec.width, rec.height, draws[rec.pass], verdict_text(c.replay, c.st).c_str(),
-                  c.differing, c.replay.pixels());
-      compared.push_back(std::move(c));
     }
   }
   if (compared.empty()) {
@@ -817,7 +861,7 @@ int run_diff(const DiffOptions& opt) {
   }
   const Compared* worst = nullptr;  // the lowest attachment of the first pass below the threshold
   for (const Compared& c : compared) {
-    if (!(c.db < opt.threshold)) continue;
+    if (!(c.db < opt.threshold) || !first_below || c.rec.pass != *first_below) continue;
     if (worst == nullptr || c.rec.pass < worst->rec.pass || (c.rec.pass == worst->rec.pass && c.db < worst->db)) worst = &c;
   }
   if (worst == nullptr) {
@@ -865,7 +909,9 @@ int run_diff(const DiffOptions& opt) {
     std::fprintf(stderr, "tessera diff: %s\n", error.c_str());
     return kTrouble;
   }
-  render::Renderer renderer(nullptr, rc);
+  // Held so that a second walk (the coverage picture) does not hold two renderers at once.
+  auto renderer_held = std::make_unique<render::Renderer>(nullptr, rc);
+  render::Renderer& renderer = *renderer_held;
   StepRenderer stepper(renderer, *replay, pass, targets);
   fe::FrameResult result;
   if (!replay_to(*replay, renderer, stepper, index, &result, &error)) {
@@ -980,7 +1026,37 @@ int run_diff(const DiffOptions& opt) {
   }
   std::printf("%s\n", never_written != 0 ? ("; by none: " + std::to_string(never_written)).c_str() : "");
   if (!opt.out_dir.empty()) {
-    const auto& changed = stepper.touching_changed[first_shown];
+    // The named step's coverage, walked again for it alone: the first walk keeps only the last
+    // step of each pixel, not what each step changed.
+    std::vector<std::vector<uint32_t>> changed;
+    {
+      // The first walk's images and renderer are no longer needed (stepper keeps only its steps).
+      replay.reset();
+      renderer_held.reset();
+      std::vector<Target> again(targets.size());
+      for (size_t i = 0; i < targets.size(); ++i) {
+        again[i].rec = targets[i].rec;
+        again[i].differ = targets[i].differ;
+      }
+      for (Target& t : targets) {
+        t.last_step = {};
+        t.previous = {};
+      }
+      auto replay2 = fe::CaptureReplay::open(*reader, &error);
+      if (!replay2) {
+        std::fprintf(stderr, "tessera diff: %s\n", error.c_str());
+        return kTrouble;
+      }
+      render::Renderer renderer2(nullptr, rc);
+      StepRenderer recorder(renderer2, *replay2, pass, again);
+      recorder.record_step = first_shown;
+      fe::FrameResult result2;
+      if (!replay_to(*replay2, renderer2, recorder, index, &result2, &error)) {
+        std::fprintf(stderr, "tessera diff: %s\n", error.c_str());
+        return replay2->refused() ? kRefused : kTrouble;
+      }
+      changed = std::move(recorder.changed);
+    }
     for (size_t i = 0; i < targets.size(); ++i) {
       const Target& t = targets[i];
       if (i >= changed.size() || changed[i].empty()) continue;
