@@ -441,14 +441,16 @@ struct RenderTargetContentsRecord {
 // One attachment of one render pass instance as the captured device left it at the instance's
 // end (vkCmdEndRenderPass / vkCmdEndRendering), written only when the capture reads passes back
 // (`tessera capture --readback passes`), so a replay can be compared pass by pass.
-// `pass` counts the frame's render pass instances in execution order from 0, both kinds, as
-// replay hands them to its renderer (FrameResult::passes). `attachment` is the render pass's
+// `pass` counts the frame's render pass instances in execution order from 0, both kinds, every
+// instance the frame ends, as replay numbers them whether or not it can replay one
+// (RenderPassInstance::instance, FrameResult::instances). `attachment` is the render pass's
 // attachment index; for dynamic rendering, colour attachment i is i and the depth/stencil
 // attachment is colorAttachmentCount. A multisampled attachment is read through its resolve
 // attachment, if it has one (`resolved` = 1), and is otherwise not read. One record per aspect
 // (VK_IMAGE_ASPECT_COLOR/DEPTH/STENCIL_BIT): the mip level and array layer the attachment's view
-// rendered, width x height texels of `format` tightly packed as vkCmdCopyImageToBuffer writes
-// them with bufferRowLength 0 (a depth/stencil aspect in its copy format), in blob `contents`.
+// rendered, width x height texels tightly packed as vkCmdCopyImageToBuffer writes them with
+// bufferRowLength 0, in blob `contents`: in the image's format (spec "Copying Data Between Buffers
+// and Images"; a depth/stencil aspect in its copy format), where `format` is the view's.
 struct RenderPassContentsRecord {
   static constexpr VkRecordKind kKind = VkRecordKind::kRenderPassContents;
   uint32_t present = 0, pass = 0, attachment = 0, resolved = 0;
