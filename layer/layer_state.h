@@ -179,6 +179,8 @@ struct CommandBufferState {
   std::vector<PassAttachmentRead> open_pass;
   std::vector<std::shared_ptr<PassReadback>> passes;
   VkRenderingFlags rendering_flags = 0;  // of the last vkCmdBeginRendering (a suspending end?)
+  // Begun with VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT: no render pass readback copies.
+  bool simultaneous = false;
   // Forgets the recording (vkBeginCommandBuffer, vkResetCommandBuffer, vkResetCommandPool).
   void reset() {
     stream.clear();
@@ -187,6 +189,7 @@ struct CommandBufferState {
     open_pass.clear();
     passes.clear();
     rendering_flags = 0;
+    simultaneous = false;
   }
 };
 

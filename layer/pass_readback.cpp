@@ -318,6 +318,15 @@ void end_pass_readback(DeviceData* d, VkCommandBuffer cb, bool suspending) {
   // be recorded (Vulkan spec, "Dynamic Render Pass Instances"): the instance is read at its
   // last, non-suspending end, whose begin names the same attachments.
   if (suspending || reads.empty()) return;
+  // Two pending executions of a simultaneous-use command buffer would write one readback buffer
+  // unordered with each other (Vulkan spec, "Command Buffer Lifecycle": such a buffer may be
+  // pending more than once): its instances are not read.
+  if (st->simultaneous) {
+    s->warn_once("pass-readback-simultaneous",
+                 "render pass contents: render pass instances of command buffers begun with "
+                 "VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT are not read back");
+    return;
+  }
 
   auto rb = std::make_shared<PassReadback>(d);
   VkDeviceSize total = 0;

@@ -123,6 +123,11 @@ VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer cb,
   DeviceData* d = device_of(cb);
   // Beginning resets the command buffer implicitly (Vulkan spec, vkBeginCommandBuffer).
   reset_recording(d, cb);
+  if ((info->flags & VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT) != 0) {
+    guarded("vkBeginCommandBuffer", [&] {
+      if (CommandBufferState* st = recording_state(d, cb)) st->simultaneous = true;
+    });
+  }
   return down(d->vk.BeginCommandBuffer(cb, info));
 }
 

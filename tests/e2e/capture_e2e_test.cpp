@@ -1509,6 +1509,98 @@ TEST_F(CaptureE2E, SeparateStencilUsageGetsTransferSourceToo) {
     }
   }
 }
+
+// A command buffer begun with VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT may be pending twice
+// at once, and both executions would write one readback buffer unordered: the layer records no
+// copies in it, and says so once.
+TEST_F(CaptureE2E, SimultaneousUseCommandBuffersGetNoCopies) {
+  const fs::path file = dir_ / "simultaneous.tcap";
+  auto env = layer_env(file, "1");
+  env["TESSERA_CAPTURE_BOUNDARY"] = std::string("marker");
+  env["TESSERA_CAPTURE_READBACK"] = std::string("passes");
+  InProcessDevice v;
+  v.start(env, VkPhysicalDeviceVulkan12Features{});
+  if (HasFatalFailure()) return;
+  VkDevice device = v.device;
+  constexpr VkFormat kFormat = VK_FORMAT_R8G8B8A8_UNORM;
+  VkImageCreateInfo ii{};
+  ii.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
+  ii.imageType = VK_IMAGE_TYPE_2D;
+  ii.format = kFormat;
+  ii.extent = {16, 16, 1};
+  ii.mipLevels = ii.arrayLayers = 1;
+  ii.samples = VK_SAMPLE_COUNT_1_BIT;
+  ii.tiling = VK_IMAGE_TILING_OPTIMAL;
+  ii.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+  VkImage image = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateImage(device, &ii, nullptr, &image), VK_SUCCESS);
+  v.bind(image);
+  if (HasFatalFailure()) return;
+  VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, nullptr, 0, image, VK_IMAGE_VIEW_TYPE_2D,
+                            kFormat, {}, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+  VkImageView view = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateImageView(device, &vci, nullptr, &view), VK_SUCCESS);
+  const VkAttachmentDescription att{0, kFormat, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                    VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                    VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+                                    VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  const VkAttachmentReference ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  const VkSubpassDescription sub{0, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, nullptr, 1, &ref, nullptr, nullptr, 0, nullptr};
+  VkRenderPassCreateInfo rpci{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, nullptr, 0, 1, &att, 1, &sub, 0, nullptr};
+  VkRenderPass rp = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateRenderPass(device, &rpci, nullptr, &rp), VK_SUCCESS);
+  VkFramebufferCreateInfo fci{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, nullptr, 0, rp, 1, &view, 16, 16, 1};
+  VkFramebuffer fb = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateFramebuffer(device, &fci, nullptr, &fb), VK_SUCCESS);
+  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, 0, v.family};
+  VkCommandPool pool = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateCommandPool(device, &pci, nullptr, &pool), VK_SUCCESS);
+  VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
+                                  VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  ASSERT_EQ(vkAllocateCommandBuffers(device, &cai, &cb), VK_SUCCESS);
+  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
+                              VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT, nullptr};
+  ASSERT_EQ(vkBeginCommandBuffer(cb, &bi), VK_SUCCESS);
+  VkClearValue clear{};
+  clear.color = {{0.0f, 1.0f, 0.0f, 1.0f}};
+  VkRenderPassBeginInfo rbi{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, nullptr, rp, fb, {{0, 0}, {16, 16}}, 1, &clear};
+  vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+  vkCmdEndRenderPass(cb);
+  ASSERT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
+  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, 0, nullptr, nullptr, 1, &cb, 0, nullptr};
+  ASSERT_EQ(vkQueueSubmit(v.queue, 1, &si, VK_NULL_HANDLE), VK_SUCCESS);
+  ASSERT_EQ(vkQueueWaitIdle(v.queue), VK_SUCCESS);
+  v.end_frame();
+  vkDeviceWaitIdle(device);
+  vkDestroyCommandPool(device, pool, nullptr);
+  vkDestroyFramebuffer(device, fb, nullptr);
+  vkDestroyRenderPass(device, rp, nullptr);
+  vkDestroyImageView(device, view, nullptr);
+  vkDestroyImage(device, image, nullptr);
+  v.finish();
+  for (const auto& m : v.reports) ADD_FAILURE() << "validation: " << m;
+
+  const auto c = load(file);
+  ASSERT_TRUE(c.reader);
+  ASSERT_EQ(c.frames.size(), 1u);
+  EXPECT_EQ(c.frames[0].render_passes, 1u);
+  EXPECT_TRUE(c.frames[0].pass_contents.empty());
+  const auto warnings = frame_warnings(c, 0);
+  bool said = std::any_of(warnings.begin(), warnings.end(), [](const std::string& w) {
+    return w.find("SIMULTANEOUS_USE_BIT are not read back") != std::string::npos;
+  });
+  if (!said) {  // a warning written before the frame opened is a global record
+    std::string error;
+    EXPECT_TRUE(c.reader->read_global([&](uint32_t kind, std::span<const std::byte> body) {
+      if (kind == static_cast<uint32_t>(RecordKind::kWarning)) {
+        if (auto w = decode_record<WarningRecord>(body)) said = said || w->text.find("SIMULTANEOUS_USE_BIT") != std::string::npos;
+      }
+      return true;
+    }, &error)) << error;
+  }
+  EXPECT_TRUE(said) << "no warning names simultaneous-use command buffers";
+}
 #endif  // TESSERA_E2E_IN_PROCESS_VULKAN
 #endif  // TESSERA_HAVE_FRONTEND
 
