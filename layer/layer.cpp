@@ -574,6 +574,11 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
   load_device_dispatch(data->vk, *out, gdpa);
   data->set_loader_data = loader_data ? loader_data->u.pfnSetDeviceLoaderData : nullptr;
   inst->vk.GetPhysicalDeviceMemoryProperties(pd, &data->memory_properties);
+  {
+    VkPhysicalDeviceProperties props{};
+    inst->vk.GetPhysicalDeviceProperties(pd, &props);
+    data->max_readback_allocations = std::max(1u, props.limits.maxMemoryAllocationCount / 8);
+  }
   uint32_t nf = 0;
   inst->vk.GetPhysicalDeviceQueueFamilyProperties(pd, &nf, nullptr);
   // Queue families only serve the layer's readbacks: without them those are skipped.

@@ -163,6 +163,7 @@ struct PassReadback {
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceMemory memory = VK_NULL_HANDLE;
   bool coherent = true;
+  VkDeviceSize reserved = 0;  // counted in DeviceData::readback_allocations / readback_bytes
   std::vector<Copy> copies;
 };
 
@@ -319,7 +320,14 @@ struct DeviceData {
   // object outlives the device (VUID-vkDestroyDevice-device-05137). Guarded by pass_mutex.
   std::vector<VkFence> pending_fences;
   std::vector<std::shared_ptr<PassReadback>> pending_readbacks;
+  // The render pass readback buffers' device memory allocations, capped so that the
+  // application's own allocations cannot fail because of them: at most an eighth of
+  // maxMemoryAllocationCount (Vulkan spec, "Memory Allocation") and kPassReadbackBytes in all.
+  std::atomic<uint32_t> readback_allocations{0};
+  std::atomic<VkDeviceSize> readback_bytes{0};
+  uint32_t max_readback_allocations = 4096 / 8;  // maxMemoryAllocationCount's minimum, until known
 };
+inline constexpr VkDeviceSize kPassReadbackBytes = VkDeviceSize{1} << 30;
 
 InstanceData* instance_data(void* key);
 DeviceData* device_data(void* key);

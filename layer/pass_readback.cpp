@@ -18,6 +18,10 @@
 namespace tessera::layer {
 
 PassReadback::~PassReadback() {
+  if (reserved != 0) {
+    d->readback_allocations.fetch_sub(1);
+    d->readback_bytes.fetch_sub(reserved);
+  }
   if (buffer != VK_NULL_HANDLE) d->vk.DestroyBuffer(d->device, buffer, nullptr);
   if (memory != VK_NULL_HANDLE) d->vk.FreeMemory(d->device, memory, nullptr);
 }
@@ -356,6 +360,17 @@ void end_pass_readback(DeviceData* d, VkCommandBuffer cb, bool suspending) {
     const uint32_t type = find_memory_type(d->memory_properties, req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
                                            VK_MEMORY_PROPERTY_HOST_CACHED_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
     ok = type != UINT32_MAX;
+    // Within the layer's share of the device's allocations (DeviceData::readback_allocations).
+    const uint32_t count = d->readback_allocations.fetch_add(1) + 1;
+    const VkDeviceSize bytes = d->readback_bytes.fetch_add(req.size) + req.size;
+    rb->reserved = req.size;
+    if (ok && (count > d->max_readback_allocations || bytes > kPassReadbackBytes)) {
+      s->warn_once("pass-readback-cap", "render pass contents: the layer's readback buffers reached their cap (" +
+                                            std::to_string(d->max_readback_allocations) + " allocations, " +
+                                            std::to_string(kPassReadbackBytes >> 20) +
+                                            " MiB): some render pass instances are not read back");
+      return;  // rb gives the reservation and the buffer back
+    }
     if (ok) {
       rb->coherent = (d->memory_properties.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
       VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, type};
