@@ -284,3 +284,31 @@ TEST(Texture1D, OnlyTheFirstCoordinateFilters) {
   r.s = 0.25f;  // u = 1 -> texels 0 and 1 half each
   EXPECT_EQ(sample(tex, linear(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER), r, nullptr)[0], 1.5f);
 }
+
+TEST(Texture3D, AnisotropicSamplesTakeTheTextureUnitsProbes) {
+  // lavapipe's EWA is not run for 3D: the texture unit's filter gives colour and footprint. A
+  // 16x16x16 R32F single level with T(i, j, k) = i; x step 4 texels, y step 1 (maxAnisotropy 4):
+  // eta = 4, N = 4 probes at u = 8 + (-1.5, -0.5, 0.5, 1.5) texels, lambda = log2(4 / 4) = 0.
+  // Each probe is bilinear in two slices (w = 8: slices 7 and 8) -> 8 probe records; bilinear
+  // at u = 6.5 .. 9.5 reads 6 .. 9 (texel centres at i + 0.5), which average 7.5.
+  Texture tex;
+  std::string error;
+  ASSERT_TRUE(tex.create(VK_FORMAT_R32_SFLOAT, {16, 16, 16, 1, 1}, kBase, &error)) << error;
+  std::vector<float> l0(16 * 16 * 16);
+  for (uint32_t z = 0; z < 16; ++z)
+    for (uint32_t y = 0; y < 16; ++y)
+      for (uint32_t x = 0; x < 16; ++x) l0[(z * 16 + y) * 16 + x] = static_cast<float>(x);
+  ASSERT_TRUE(tex.upload(0, 0, l0.data(), l0.size() * 4, &error)) << error;
+  SamplerState s = linear();
+  s.anisotropy_enable = true;
+  s.max_anisotropy = 4.0f;
+  SampleRequest r;
+  r.dim = SampleDim::D3;
+  r.s = r.t = r.r = 0.5f;
+  r.derivatives.dsdx = 4.0f / 16;
+  r.derivatives.dtdy = 1.0f / 16;
+  Footprint fp;
+  EXPECT_FLOAT_EQ(sample(tex, s, r, &fp)[0], 7.5f);
+  EXPECT_EQ(fp.probe_count, 8u);
+  EXPECT_EQ(fp.dropped, 0u);
+}

@@ -840,7 +840,13 @@ LodSelection select_lod_from(const Texture& tex, const SamplerState& sampler, co
   sel.hw_level1 = sel.level1;
   sel.hw_weight = sel.weight;
   sel.hw_magnify = sel.magnify;
-  if (g.aniso && !sampler.unnormalized_coordinates) unit_anisotropy(tex, sampler, req, d, &sel);
+  if (g.aniso && !sampler.unnormalized_coordinates) {
+    unit_anisotropy(tex, sampler, req, d, &sel);
+    // 3D and seamless cube samples are not given lavapipe's EWA (gallivm runs it on the nearest
+    // slice and on face coordinates): the unit's filter gives their colour as well, on its
+    // levels (Tessera's anisotropic filter before the colour followed lavapipe).
+    sel.unit_anisotropic = true;
+  }
   if (g.aniso && req.dim == SampleDim::D2 && !tex.is_3d() && !sampler.unnormalized_coordinates) {
     // lp_build_sample_aniso: an elliptical weighted average on level0 whether minified or not,
     // its ellipse from the quad's implicit coordinate differences even for an explicit Lod or
@@ -1028,10 +1034,12 @@ namespace {
     if (fp) fp->clear();
     const Context c = make_context(tex, sampler, face, fp);
     const LodSelection sel = select_lod_from(tex, sampler, face, face.derivatives);
-    return tex.swizzle(filter_levels(sampler, sel, face.s, face.t, 0.0f,
-                                     [&](uint32_t level, VkFilter filter, float s, float t, float) {
-                                       return probe_cube(c, cc.face, level, filter, s, t);
-                                     }));
+    const auto probe = [&](uint32_t level, VkFilter filter, float s, float t, float) {
+      return probe_cube(c, cc.face, level, filter, s, t);
+    };
+    // Anisotropic: the texture unit's probes give the colour too (see unit_anisotropy).
+    return tex.swizzle(sel.unit_anisotropic ? filter_unit_probes(sampler, sel, face.s, face.t, 0.0f, probe)
+                                            : filter_levels(sampler, sel, face.s, face.t, 0.0f, probe));
   }
   if (req.dim == SampleDim::D1) {
     // 1D images have one row: v is the centre of texel row 0, so CLAMP_TO_BORDER in v never
@@ -1044,10 +1052,11 @@ namespace {
   if (fp) fp->clear();
   const Context c = make_context(tex, sampler, req, fp);
   const LodSelection sel = select_lod_from(tex, sampler, req, req.derivatives);
-  return tex.swizzle(filter_levels(sampler, sel, req.s, req.t, req.r,
-                                   [&](uint32_t level, VkFilter filter, float s, float t, float r) {
-                                     return probe_3d(c, level, filter, s, t, r);
-                                   }));
+  const auto probe = [&](uint32_t level, VkFilter filter, float s, float t, float r) {
+    return probe_3d(c, level, filter, s, t, r);
+  };
+  return tex.swizzle(sel.unit_anisotropic ? filter_unit_probes(sampler, sel, req.s, req.t, req.r, probe)
+                                          : filter_levels(sampler, sel, req.s, req.t, req.r, probe));
 }
 
 }  // namespace

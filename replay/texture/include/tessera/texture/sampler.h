@@ -193,6 +193,7 @@ struct LodSelection {
   uint32_t hw_level0 = 0, hw_level1 = 0;
   float hw_weight = 0;
   bool hw_magnify = false;
+  bool unit_anisotropic = false;  // an anisotropic sampler (unnormalised coordinates excepted)
 };
 
 struct SampleRequest {
