@@ -927,7 +927,27 @@ Rgba ewa_2d(const Context& c, const LevelView& lv, uint32_t level, const LodSele
       const float V = static_cast<float>(v) - tex_v;
       float dq = V * B + dq_base;
       float q = (C * V + B * U) * V + q_base;
-      for (int32_t u = u0; u <= u1; ++u) {
+      // The row's texels inside the ellipse: A U^2 + B V U + C V^2 <= 1023 (scaled form), solved
+      // in double for q <= 2047 (twice the bound: room for the float accumulation's error) and
+      // widened by two texels; the texels before it only advance q and dq (no reads), so every
+      // weight is the one gallivm's walk of the whole box gives.
+      int32_t first = u0, last = u1;
+      {
+        const double a = A, b = static_cast<double>(B) * V, k = static_cast<double>(C) * V * V - 2047.0;
+        const double disc = b * b - 4.0 * a * k;
+        if (a > 0.0 && disc < 0.0) continue;  // the row misses the ellipse
+        if (a > 0.0 && std::isfinite(disc)) {
+          const double root = std::sqrt(disc);
+          const double lo = (-b - root) / (2.0 * a) + tex_u - 2.0, hi = (-b + root) / (2.0 * a) + tex_u + 2.0;
+          if (lo > static_cast<double>(u0)) first = static_cast<int32_t>(std::min(lo, static_cast<double>(u1) + 1.0));
+          if (hi < static_cast<double>(u1)) last = static_cast<int32_t>(std::max(hi, static_cast<double>(u0) - 1.0));
+        }
+      }
+      for (int32_t u = u0; u < first; ++u) {
+        q += dq;
+        dq += ddq;
+      }
+      for (int32_t u = first; u <= last; ++u) {
         const int32_t qi = to_int(q);
         if (qi <= static_cast<int32_t>(kEwaLutSize - 1)) {
           const float weight = table[std::max(qi, 0)];
