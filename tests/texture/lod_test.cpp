@@ -163,12 +163,14 @@ TEST(Lod, MinLodEqualToMaxLodForcesTheLodWithoutBias) {
   // lod = 1.5; NEAREST rounds to nearest, ties to even -> 2.
   EXPECT_EQ(select_lod(tex, s, r).lambda, 1.5f);
   EXPECT_EQ(select_lod(tex, s, r).level0, 2u);
-  // LINEAR: 1.5 + 0.25 -> level 1, weight 2 x 0.75 - 1 = 0.5.
+  // LINEAR at lod 1.25: floor 1, weight the fraction 0.25 (brilinear, off in lavapipe, would
+  // give clamp(2 x 0.25 - 0.5, 0, 1) = 0).
   s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+  s.min_lod = s.max_lod = 1.25f;
   const LodSelection sel = select_lod(tex, s, r);
   EXPECT_EQ(sel.level0, 1u);
   EXPECT_EQ(sel.level1, 2u);
-  EXPECT_EQ(sel.weight, 0.5f);
+  EXPECT_EQ(sel.weight, 0.25f);
   // lod 2.5 with NEAREST: ties to even -> 2 (the spec's ceil(d + 0.5) - 1 gives 2 as well; 3.5
   // gives 4 against the spec's 3).
   s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
