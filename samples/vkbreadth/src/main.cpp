@@ -33,6 +33,9 @@ namespace vkbreadth {
 using vkscene::check;
 using vkscene::Device;
 using vkscene::Error;
+using vkscene::info;
+using vkscene::parseUint;
+using vkscene::shaderModule;
 
 struct Options {
     std::uint32_t frames = 4;
@@ -41,24 +44,11 @@ struct Options {
     bool validate = false;
 };
 
-template <typename T>
-T info(VkStructureType type) {
-    T v{};
-    v.sType = type;
-    return v;
-}
 
 const char* kUsage =
     "usage: vkbreadth [--frames N] [--width W] [--height H] [--depth-format d32|d24] [--validate]\n"
     "Renders N identical frames in a window; see samples/vkbreadth/README.md.\n";
 
-bool parseUint(const char* text, std::uint32_t lo, std::uint32_t hi, std::uint32_t* out) {
-    char* end = nullptr;
-    const unsigned long v = std::strtoul(text, &end, 10);
-    if (end == text || *end != '\0' || v < lo || v > hi) return false;
-    *out = static_cast<std::uint32_t>(v);
-    return true;
-}
 
 bool parseOptions(int argc, char** argv, Options* o, std::string* error) {
     for (int i = 1; i < argc; ++i) {
@@ -433,18 +423,9 @@ private:
         return out;
     }
 
-    VkShaderModule shaderModule(const std::uint32_t* code, std::size_t bytes) {
-        auto ci = info<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-        ci.codeSize = bytes;
-        ci.pCode = code;
-        VkShaderModule m = VK_NULL_HANDLE;
-        check(vkCreateShaderModule(d_.device, &ci, nullptr, &m), "vkCreateShaderModule");
-        return m;
-    }
-
     void createPipelines() {
-        vs_ = shaderModule(breadth_vert_spv, sizeof breadth_vert_spv);
-        fs_ = shaderModule(breadth_frag_spv, sizeof breadth_frag_spv);
+        vs_ = shaderModule(d_.device, breadth_vert_spv, sizeof breadth_vert_spv);
+        fs_ = shaderModule(d_.device, breadth_frag_spv, sizeof breadth_frag_spv);
         VkPushConstantRange push{VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(Push)};
         auto li = info<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
         li.pushConstantRangeCount = 1;

@@ -4,6 +4,9 @@
 
 #include <vulkan/vulkan.h>
 
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -43,6 +46,34 @@ inline void check(VkResult result, const char* what) {
     if (result != VK_SUCCESS) {
         throw Error(std::string(what) + " failed: " + resultName(result));
     }
+}
+
+// What the samples compiled with these files (vkstress, vktexlod, vkbreadth) share.
+
+// A zeroed Vulkan struct with its sType.
+template <typename T>
+T info(VkStructureType type) {
+    T v{};
+    v.sType = type;
+    return v;
+}
+
+// A whole decimal number in [lo, hi] (a command-line value); false when text is anything else.
+inline bool parseUint(const char* text, std::uint32_t lo, std::uint32_t hi, std::uint32_t* out) {
+    char* end = nullptr;
+    const unsigned long v = std::strtoul(text, &end, 10);
+    if (end == text || *end != '\0' || v < lo || v > hi) return false;
+    *out = static_cast<std::uint32_t>(v);
+    return true;
+}
+
+inline VkShaderModule shaderModule(VkDevice device, const std::uint32_t* code, std::size_t bytes) {
+    auto ci = info<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+    ci.codeSize = bytes;
+    ci.pCode = code;
+    VkShaderModule m = VK_NULL_HANDLE;
+    check(vkCreateShaderModule(device, &ci, nullptr, &m), "vkCreateShaderModule");
+    return m;
 }
 
 }  // namespace vkscene

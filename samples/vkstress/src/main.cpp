@@ -34,6 +34,9 @@ namespace vkstress {
 using vkscene::check;
 using vkscene::Device;
 using vkscene::Error;
+using vkscene::info;
+using vkscene::parseUint;
+using vkscene::shaderModule;
 
 struct Options {
     std::uint32_t frames = 30;
@@ -45,25 +48,11 @@ struct Options {
     bool validate = false;
 };
 
-// A zeroed Vulkan struct with its sType.
-template <typename T>
-T info(VkStructureType type) {
-    T v{};
-    v.sType = type;
-    return v;
-}
 
 constexpr VkFormat kTargetFormat = VK_FORMAT_R8G8B8A8_UNORM;
 constexpr std::uint32_t kTargetSize = 64;
 constexpr VkDeviceSize kMappedSize = 1024 * 1024;
 
-bool parseUint(const char* text, std::uint32_t lo, std::uint32_t hi, std::uint32_t* out) {
-    char* end = nullptr;
-    const unsigned long v = std::strtoul(text, &end, 10);
-    if (end == text || *end != '\0' || v < lo || v > hi) return false;
-    *out = static_cast<std::uint32_t>(v);
-    return true;
-}
 
 const char* kUsage =
     "usage: vkstress [--frames N] [--width W] [--height H] [--threads T] [--targets K]\n"
@@ -100,14 +89,6 @@ bool parseOptions(int argc, char** argv, Options* o, std::string* error) {
     return true;
 }
 
-VkShaderModule shaderModule(VkDevice device, const std::uint32_t* code, std::size_t bytes) {
-    auto ci = info<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-    ci.codeSize = bytes;
-    ci.pCode = code;
-    VkShaderModule m = VK_NULL_HANDLE;
-    check(vkCreateShaderModule(device, &ci, nullptr, &m), "vkCreateShaderModule");
-    return m;
-}
 
 // One colour attachment, cleared and stored, in one subpass.
 VkRenderPass colourPass(VkDevice device, VkFormat format, VkImageLayout finalLayout,

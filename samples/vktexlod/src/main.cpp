@@ -23,13 +23,10 @@ namespace vktexlod {
 using vkscene::check;
 using vkscene::Device;
 using vkscene::Error;
+using vkscene::info;
+using vkscene::parseUint;
+using vkscene::shaderModule;
 
-template <typename T>
-T info(VkStructureType type) {
-    T v{};
-    v.sType = type;
-    return v;
-}
 
 constexpr std::uint32_t kSize = 256;
 constexpr std::uint32_t kLevels = 9;  // 256 .. 1
@@ -65,13 +62,6 @@ const char* kUsage =
     "                [--frames N] [--width W] [--height H]\n"
     "Draws a textured ground plane at grazing angles for N frames; see samples/vktexlod/README.md.\n";
 
-bool parseUint(const char* text, std::uint32_t lo, std::uint32_t hi, std::uint32_t* out) {
-    char* end = nullptr;
-    const unsigned long v = std::strtoul(text, &end, 10);
-    if (end == text || *end != '\0' || v < lo || v > hi) return false;
-    *out = static_cast<std::uint32_t>(v);
-    return true;
-}
 
 bool parseOptions(int argc, char** argv, Options* o, std::string* error) {
     for (int i = 1; i < argc; ++i) {
@@ -157,14 +147,6 @@ std::vector<std::uint8_t> makeTexture(bool tinted) {
     return out;
 }
 
-VkShaderModule shaderModule(VkDevice device, const std::uint32_t* code, std::size_t bytes) {
-    auto ci = info<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-    ci.codeSize = bytes;
-    ci.pCode = code;
-    VkShaderModule m = VK_NULL_HANDLE;
-    check(vkCreateShaderModule(device, &ci, nullptr, &m), "vkCreateShaderModule");
-    return m;
-}
 
 struct Push {
     float pitch, aspect, uvScale;
