@@ -39,33 +39,66 @@ float factor_value(uint32_t factor, int i, const float constants[4], const float
   }
 }
 
-void blend_clamped(const BlendState& state, BlendRange range, const float constants[4], const float src[4],
-                   const float src1[4], float dst_inout[4]) {
-  const float lo = range == BlendRange::Snorm ? -1.0f : 0.0f;
-  auto clamp = [&](float v) { return range == BlendRange::Unbounded ? v : std::clamp(v, lo, 1.0f); };
-  float c[4], s[4], s1[4], d[4], result[4];
-  for (int i = 0; i < 4; ++i) {
-    c[i] = clamp(constants[i]);
-    s[i] = clamp(src[i]);
-    s1[i] = clamp(src1[i]);
-    d[i] = clamp(dst_inout[i]);
+// Clamp of spec "Blend Operations" for a fixed-point attachment (none for Unbounded).
+template <BlendRange kRange>
+inline float clamp_to(float v) {
+  if constexpr (kRange == BlendRange::Unbounded) return v;
+  else return std::clamp(v, kRange == BlendRange::Snorm ? -1.0f : 0.0f, 1.0f);
+}
+
+// Factors of components [i0, i1), clamped: factor_value() per component, its switch taken once
+// for the group (the colour factor covers RGB, the alpha factor A), the same values.
+template <BlendRange kRange>
+[[gnu::always_inline]] inline void group_factors(uint32_t factor, int i0, int i1, const float c[4], const float s[4],
+                                                 const float s1[4], const float d[4], float out[4]) {
+  switch (factor) {
+    case VK_BLEND_FACTOR_ZERO: for (int i = i0; i < i1; ++i) out[i] = 0; break;
+    case VK_BLEND_FACTOR_ONE: for (int i = i0; i < i1; ++i) out[i] = 1; break;
+    case VK_BLEND_FACTOR_SRC_ALPHA: for (int i = i0; i < i1; ++i) out[i] = s[3]; break;
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA: for (int i = i0; i < i1; ++i) out[i] = 1 - s[3]; break;
+    case VK_BLEND_FACTOR_SRC_COLOR: for (int i = i0; i < i1; ++i) out[i] = s[i]; break;
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR: for (int i = i0; i < i1; ++i) out[i] = 1 - s[i]; break;
+    case VK_BLEND_FACTOR_DST_COLOR: for (int i = i0; i < i1; ++i) out[i] = d[i]; break;
+    case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR: for (int i = i0; i < i1; ++i) out[i] = 1 - d[i]; break;
+    case VK_BLEND_FACTOR_DST_ALPHA: for (int i = i0; i < i1; ++i) out[i] = d[3]; break;
+    case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA: for (int i = i0; i < i1; ++i) out[i] = 1 - d[3]; break;
+    default: for (int i = i0; i < i1; ++i) out[i] = factor_value(factor, i, c, s, s1, d); break;
   }
-  for (int i = 0; i < 4; ++i) {
-    if (!state.enable) {
-      result[i] = src[i];
-      continue;
+  for (int i = i0; i < i1; ++i) out[i] = clamp_to<kRange>(out[i]);
+}
+
+// The op on components [i0, i1) (spec "Blend Operations").
+[[gnu::always_inline]] inline void group_op(uint32_t op, int i0, int i1, const float s[4], const float d[4],
+                                            const float sf[4], const float df[4], float result[4]) {
+  switch (op) {
+    case VK_BLEND_OP_SUBTRACT: for (int i = i0; i < i1; ++i) result[i] = s[i] * sf[i] - d[i] * df[i]; break;
+    case VK_BLEND_OP_REVERSE_SUBTRACT: for (int i = i0; i < i1; ++i) result[i] = d[i] * df[i] - s[i] * sf[i]; break;
+    case VK_BLEND_OP_MIN: for (int i = i0; i < i1; ++i) result[i] = std::min(s[i], d[i]); break;
+    case VK_BLEND_OP_MAX: for (int i = i0; i < i1; ++i) result[i] = std::max(s[i], d[i]); break;
+    default: for (int i = i0; i < i1; ++i) result[i] = s[i] * sf[i] + d[i] * df[i]; break;  // VK_BLEND_OP_ADD
+  }
+}
+
+template <BlendRange kRange>
+void blend_clamped(const BlendState& state, const float constants[4], const float src[4], const float src1[4],
+                   float dst_inout[4]) {
+  float result[4];
+  if (!state.enable) {
+    for (int i = 0; i < 4; ++i) result[i] = src[i];
+  } else {
+    float c[4], s[4], s1[4], d[4], sf[4], df[4];
+    for (int i = 0; i < 4; ++i) {
+      c[i] = clamp_to<kRange>(constants[i]);
+      s[i] = clamp_to<kRange>(src[i]);
+      s1[i] = clamp_to<kRange>(src1[i]);
+      d[i] = clamp_to<kRange>(dst_inout[i]);
     }
-    const bool alpha = i == 3;
-    const uint32_t op = alpha ? state.alpha_op : state.color_op;
-    const float sf = clamp(factor_value(alpha ? state.src_alpha : state.src_color, i, c, s, s1, d));
-    const float df = clamp(factor_value(alpha ? state.dst_alpha : state.dst_color, i, c, s, s1, d));
-    switch (op) {
-      case VK_BLEND_OP_SUBTRACT: result[i] = s[i] * sf - d[i] * df; break;
-      case VK_BLEND_OP_REVERSE_SUBTRACT: result[i] = d[i] * df - s[i] * sf; break;
-      case VK_BLEND_OP_MIN: result[i] = std::min(s[i], d[i]); break;
-      case VK_BLEND_OP_MAX: result[i] = std::max(s[i], d[i]); break;
-      default: result[i] = s[i] * sf + d[i] * df; break;  // VK_BLEND_OP_ADD
-    }
+    group_factors<kRange>(state.src_color, 0, 3, c, s, s1, d, sf);
+    group_factors<kRange>(state.src_alpha, 3, 4, c, s, s1, d, sf);
+    group_factors<kRange>(state.dst_color, 0, 3, c, s, s1, d, df);
+    group_factors<kRange>(state.dst_alpha, 3, 4, c, s, s1, d, df);
+    group_op(state.color_op, 0, 3, s, d, sf, df, result);
+    group_op(state.alpha_op, 3, 4, s, d, sf, df, result);
   }
   for (int i = 0; i < 4; ++i)
     if (state.write_mask & (1u << i)) dst_inout[i] = result[i];
@@ -81,12 +114,16 @@ bool blend_state_supported(const BlendState& state) {
 
 void blend(const BlendState& state, const float constants[4], const float src[4], const float src1[4],
            float dst_inout[4]) {
-  blend_clamped(state, BlendRange::Unbounded, constants, src, src1, dst_inout);
+  blend_clamped<BlendRange::Unbounded>(state, constants, src, src1, dst_inout);
 }
 
 void blend_normalized(const BlendState& state, BlendRange range, const float constants[4], const float src[4],
                       const float src1[4], float dst_inout[4]) {
-  blend_clamped(state, range, constants, src, src1, dst_inout);
+  switch (range) {
+    case BlendRange::Unorm: blend_clamped<BlendRange::Unorm>(state, constants, src, src1, dst_inout); break;
+    case BlendRange::Snorm: blend_clamped<BlendRange::Snorm>(state, constants, src, src1, dst_inout); break;
+    default: blend_clamped<BlendRange::Unbounded>(state, constants, src, src1, dst_inout); break;
+  }
 }
 
 }  // namespace tessera::pipeline
