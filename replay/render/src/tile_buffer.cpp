@@ -366,13 +366,16 @@ void TileBuffers::store(stream::StreamWriter* out, RenderStats& stats) {
                                   stream_aspect(a));
           ++stats.attachment_stores;
           const size_t row_value = pixel(static_cast<int32_t>(ix0 - area_x_), y) * a.samples + s;
-          for (int64_t ix = ix0; ix < ix1; ++ix) {
-            const size_t v = row_value + static_cast<size_t>(ix - ix0) * a.samples;
-            uint8_t* dst = plane.data() + row_offset + static_cast<uint64_t>(ix - ix0) * bpp;
-            if (aspect == 1) {
-              dst[0] = a.stencil_tile[v];
-            } else if (a.unorm8) {
-              const float* c = &a.color_tile[v * 4];
+          const auto n = static_cast<size_t>(ix1 - ix0);
+          const size_t step = a.samples;
+          uint8_t* const row_dst = plane.data() + row_offset;
+          // One loop per kind of value, the kind chosen once per row.
+          if (aspect == 1) {
+            for (size_t k = 0; k < n; ++k) row_dst[k] = a.stencil_tile[row_value + k * step];
+          } else if (a.unorm8) {
+            for (size_t k = 0; k < n; ++k) {
+              const float* c = &a.color_tile[(row_value + k * step) * 4];
+              uint8_t* dst = row_dst + k * 4;
               // float_to_unorm(v, 8) without the libm call: clamp, scale and round half away
               // from zero in double (v * 255 is exact there), NaN -> 0; the rounding write_color
               // uses.
@@ -380,8 +383,24 @@ void TileBuffers::store(stream::StreamWriter* out, RenderStats& stats) {
                 const float f = c[a.unorm8_channel[b]];
                 dst[b] = f > 0.0f ? static_cast<uint8_t>(std::min(static_cast<double>(f), 1.0) * 255.0 + 0.5) : 0;
               }
-            } else if (a.depth) pipeline::encode_depth(a.format, a.depth_tile[v], dst);
-            else pipeline::encode_color(a.format, &a.color_tile[v * 4], dst);
+            }
+          } else if (a.depth && a.depth_bits != 0 && bpp <= 4) {
+            // pipeline::encode_depth of a UNORM depth format: the field's code (the rounding of
+            // quantize_depth above, float_to_unorm's) in the aspect's low bits, little-endian,
+            // the bytes above it 0 (X8_D24's high byte).
+            const double max = static_cast<double>((1u << a.depth_bits) - 1);
+            for (size_t k = 0; k < n; ++k) {
+              const float z = a.depth_tile[row_value + k * step];
+              const uint32_t code = z > 0.0f ? static_cast<uint32_t>(std::min(static_cast<double>(z), 1.0) * max + 0.5) : 0u;
+              const uint8_t bytes[4] = {static_cast<uint8_t>(code), static_cast<uint8_t>(code >> 8),
+                                        static_cast<uint8_t>(code >> 16), static_cast<uint8_t>(code >> 24)};
+              std::memcpy(row_dst + k * bpp, bytes, bpp);
+            }
+          } else if (a.depth) {
+            for (size_t k = 0; k < n; ++k) pipeline::encode_depth(a.format, a.depth_tile[row_value + k * step], row_dst + k * bpp);
+          } else {
+            for (size_t k = 0; k < n; ++k)
+              pipeline::encode_color(a.format, &a.color_tile[(row_value + k * step) * 4], row_dst + k * bpp);
           }
         }
       a.stored = true;
