@@ -78,6 +78,10 @@ void Resources::drop(uint64_t& slot, uint64_t bytes) {
 bool Resources::shape_image(Image& img, SkipCounts& skipped, std::string* error) {
   uint64_t& held_for_image = image_held_[img.handle];
   drop(held_for_image, held_for_image);
+  // The planes of the image's previous shape: one of the same size is zeroed in place below
+  // instead of freed and allocated again (an image re-created every frame then costs no page
+  // faults); the rest are freed when this returns.
+  std::vector<std::vector<uint8_t>> previous = std::move(img.planes);
   img.planes.clear();
   const std::string name = "image " + frontend::format_handle(img.handle) + " (" + std::to_string(img.width) + "x" +
                            std::to_string(img.height) + "x" + std::to_string(img.depth) + ", " +
@@ -125,7 +129,10 @@ bool Resources::shape_image(Image& img, SkipCounts& skipped, std::string* error)
   }
   if (!hold(held_for_image, total, name, error)) return false;
   img.planes.resize(sizes.size());
-  for (size_t i = 0; i < sizes.size(); ++i) img.planes[i].assign(sizes[i], 0);
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (i < previous.size() && previous[i].capacity() == sizes[i]) img.planes[i].swap(previous[i]);
+    img.planes[i].assign(sizes[i], 0);
+  }
   if (!known) skipped.add("image: format " + std::to_string(img.format) + " not supported");
   auto& held = image_bytes_[img.handle];
   if (img.address == 0 || align_up(total, kAddressAlign) > held) {
@@ -365,8 +372,13 @@ bool Resources::apply_memory_alloc(const cap::MemoryAllocRecord& r, std::string*
   known_memory_.erase(r.memory);
   uint64_t& held_for_memory = memory_held_[r.memory];
   drop(held_for_memory, held_for_memory);
-  m.bytes = {};
-  if (!hold(held_for_memory, r.size, "memory " + frontend::format_handle(r.memory), error)) return false;
+  // An allocation of the size the handle had is zeroed in place (no free, allocation and page
+  // faults when the application allocates the same memory every frame).
+  if (m.bytes.capacity() != r.size) m.bytes = {};
+  if (!hold(held_for_memory, r.size, "memory " + frontend::format_handle(r.memory), error)) {
+    m.bytes = {};
+    return false;
+  }
   m.bytes.assign(static_cast<size_t>(r.size), std::byte{0});
   memory_address_[r.memory] = next_memory_address_;
   next_memory_address_ += align_up(std::max<uint64_t>(r.size, 1), kAddressAlign);
