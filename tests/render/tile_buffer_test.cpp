@@ -3,6 +3,7 @@
 // ties, the range ends, negatives and NaN.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -59,6 +60,41 @@ TEST(TileBuffer, UnormDepthQuantizationEqualsTheFormatsEncodeAndDecode) {
       const float got = TileBuffers::quantize_depth(a, z);
       ASSERT_TRUE(std::bit_cast<uint32_t>(got) == std::bit_cast<uint32_t>(want) || (std::isnan(got) && std::isnan(want)))
           << format << " " << z;
+    }
+  }
+}
+
+// A store op of a depth attachment writes, pixel by pixel, the bytes of the format's own
+// encode_depth (the UNORM formats take a shortcut in TileBuffers::store).
+TEST(TileBuffer, DepthStoreWritesTheFormatsEncoding) {
+  const std::vector<float> values = sweep(4000);
+  for (uint32_t format : {VK_FORMAT_D16_UNORM, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D32_SFLOAT}) {
+    pipeline::PixelFormat pf;
+    ASSERT_TRUE(pipeline::pixel_format(format, &pf));
+    constexpr uint32_t kSize = 64;
+    testing::Scene scene;
+    frontend::Image* color = scene.image(VK_FORMAT_R8G8B8A8_UNORM, kSize, kSize, 4, 0x1000);
+    frontend::Image* depth = scene.image(format, kSize, kSize, pf.bytes, 0x100000, pf.stencil);
+    // Bytes a store must overwrite (X8_D24's unused high byte included).
+    std::fill(depth->planes[0].begin(), depth->planes[0].end(), uint8_t{0xa5});
+    const auto pass = testing::pass(kSize, kSize, scene.view(color), VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                    VK_ATTACHMENT_STORE_OP_STORE, scene.view(depth, 0, VK_IMAGE_ASPECT_DEPTH_BIT));
+    frontend::SkipCounts skipped;
+    TileBuffers tiles;
+    tiles.configure(pass, kSize, kSize, nullptr, {}, skipped);
+    tiles.begin_tile({0, 0, kSize, kSize});
+    AttachmentBuffer* a = tiles.attachment(1);
+    ASSERT_NE(a, nullptr);
+    ASSERT_TRUE(a->depth);
+    ASSERT_EQ(a->depth_tile.size(), size_t{kSize} * kSize);
+    for (size_t v = 0; v < a->depth_tile.size(); ++v) a->depth_tile[v] = values[v % values.size()];
+    RenderStats stats;
+    tiles.store(nullptr, stats);
+    for (size_t v = 0; v < a->depth_tile.size(); ++v) {
+      uint8_t want[8] = {};
+      pipeline::encode_depth(pf, a->depth_tile[v], want);
+      for (uint32_t b = 0; b < pf.bytes; ++b)
+        ASSERT_EQ(depth->planes[0][v * pf.bytes + b], want[b]) << format << " value " << a->depth_tile[v] << " byte " << b;
     }
   }
 }
