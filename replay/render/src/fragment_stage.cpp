@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 
 #include "op_mix.h"
 #include "tessera/frontend/memory_budget.h"
@@ -462,17 +463,6 @@ void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
       const float* l = q.linear_bary[i];
       b.frag_coord[3][lane] = l[0] * tri.v[0].inv_w + l[1] * tri.v[1].inv_w + l[2] * tri.v[2].inv_w;
       if (!((pb.pass[k] >> i) & 1u)) b.helper |= shader::LaneMask{1} << lane;
-      const float* pbary = q.bary[i];
-      const float* lb = q.linear_bary[i];
-      for (size_t v = 0; v < varying_count; ++v) {
-        const Varying& vr = varyings[v];
-        // pipeline::interpolate, inline: the same expression in the same order (bit-identical).
-        const float* w = vr.interp == Interp::Linear ? lb : pbary;
-        const float value = vr.interp == Interp::Flat
-                                ? v0[v]
-                                : w[0] * v0[v] + w[1] * v1[v] + w[2] * v2[v];
-        b.inputs[vr.slot][lane] = std::bit_cast<uint32_t>(value);
-      }
       if (builtins) {
         // Spec "Basic Point Rasterization": s = 1/2 + (xp - xf) / size, t likewise, origin
         // upper left; at the pixel centre with one sample.
@@ -485,6 +475,28 @@ void FragmentStage::process(const pipeline::ScreenTriangle& tri, DrawState& ds,
         b.sample_id[lane] = 0;
         b.sample_position[0][lane] = b.sample_position[1][lane] = 0.5f;
       }
+    }
+    // The varyings of the quad's four lanes, varying by varying: the weights by lane (w[c][i]:
+    // barycentric c of lane i) so each varying's four values are one expression over the lanes.
+    float pw[3][4], lw[3][4];
+    for (uint32_t i = 0; i < 4; ++i)
+      for (uint32_t c = 0; c < 3; ++c) {
+        pw[c][i] = q.bary[i][c];
+        lw[c][i] = q.linear_bary[i][c];
+      }
+    for (size_t v = 0; v < varying_count; ++v) {
+      const Varying& vr = varyings[v];
+      uint32_t* dst = &b.inputs[vr.slot][4 * j];
+      float value[4];
+      if (vr.interp == Interp::Flat) {
+        for (uint32_t i = 0; i < 4; ++i) value[i] = v0[v];
+      } else {
+        // pipeline::interpolate, inline: the same expression in the same order (bit-identical).
+        const float(*w)[4] = vr.interp == Interp::Linear ? lw : pw;
+        const float a = v0[v], c1 = v1[v], c2 = v2[v];
+        for (uint32_t i = 0; i < 4; ++i) value[i] = w[0][i] * a + w[1][i] * c1 + w[2][i] * c2;
+      }
+      std::memcpy(dst, value, sizeof value);
     }
   }
 }
