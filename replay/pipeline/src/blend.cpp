@@ -47,7 +47,9 @@ inline float clamp_to(float v) {
 }
 
 // Factors of components [i0, i1), clamped: factor_value() per component, its switch taken once
-// for the group (the colour factor covers RGB, the alpha factor A), the same values.
+// for the group (the colour factor covers RGB, the alpha factor A), the same values. `s` and `d`
+// come clamped; the constants `c` and the second source `s1` unclamped (most factors never read
+// them).
 template <BlendRange kRange>
 [[gnu::always_inline]] inline void group_factors(uint32_t factor, int i0, int i1, const float c[4], const float s[4],
                                                  const float s1[4], const float d[4], float out[4]) {
@@ -62,7 +64,16 @@ template <BlendRange kRange>
     case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR: for (int i = i0; i < i1; ++i) out[i] = 1 - d[i]; break;
     case VK_BLEND_FACTOR_DST_ALPHA: for (int i = i0; i < i1; ++i) out[i] = d[3]; break;
     case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA: for (int i = i0; i < i1; ++i) out[i] = 1 - d[3]; break;
-    default: for (int i = i0; i < i1; ++i) out[i] = factor_value(factor, i, c, s, s1, d); break;
+    default: {
+      // The constant, SRC1 and saturate factors: their inputs clamped here, where they are read.
+      float cc[4], cs1[4];
+      for (int i = 0; i < 4; ++i) {
+        cc[i] = clamp_to<kRange>(c[i]);
+        cs1[i] = clamp_to<kRange>(s1[i]);
+      }
+      for (int i = i0; i < i1; ++i) out[i] = factor_value(factor, i, cc, s, cs1, d);
+      break;
+    }
   }
   for (int i = i0; i < i1; ++i) out[i] = clamp_to<kRange>(out[i]);
 }
@@ -86,17 +97,15 @@ void blend_clamped(const BlendState& state, const float constants[4], const floa
   if (!state.enable) {
     for (int i = 0; i < 4; ++i) result[i] = src[i];
   } else {
-    float c[4], s[4], s1[4], d[4], sf[4], df[4];
+    float s[4], d[4], sf[4], df[4];
     for (int i = 0; i < 4; ++i) {
-      c[i] = clamp_to<kRange>(constants[i]);
       s[i] = clamp_to<kRange>(src[i]);
-      s1[i] = clamp_to<kRange>(src1[i]);
       d[i] = clamp_to<kRange>(dst_inout[i]);
     }
-    group_factors<kRange>(state.src_color, 0, 3, c, s, s1, d, sf);
-    group_factors<kRange>(state.src_alpha, 3, 4, c, s, s1, d, sf);
-    group_factors<kRange>(state.dst_color, 0, 3, c, s, s1, d, df);
-    group_factors<kRange>(state.dst_alpha, 3, 4, c, s, s1, d, df);
+    group_factors<kRange>(state.src_color, 0, 3, constants, s, src1, d, sf);
+    group_factors<kRange>(state.src_alpha, 3, 4, constants, s, src1, d, sf);
+    group_factors<kRange>(state.dst_color, 0, 3, constants, s, src1, d, df);
+    group_factors<kRange>(state.dst_alpha, 3, 4, constants, s, src1, d, df);
     group_op(state.color_op, 0, 3, s, d, sf, df, result);
     group_op(state.alpha_op, 3, 4, s, d, sf, df, result);
   }
