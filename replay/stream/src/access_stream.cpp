@@ -28,6 +28,10 @@ constexpr int64_t unzigzag(uint64_t v) {
   return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
 }
 
+// Pixels of a 4-bit quad mask: a table, as std::popcount is a libgcc call without the POPCNT
+// instruction in the target's baseline, and this runs for every quad written and read.
+constexpr uint8_t kMaskPixels[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
 template <typename Buffer>
 void put_varint(Buffer& out, uint64_t v) {
   uint8_t* p = out.reserve(10);  // a 64-bit LEB128 takes at most 10 bytes
@@ -183,7 +187,7 @@ void StreamCounts::add(const Event& e) {
     case EventKind::Quad:
       fragment_instructions += e.wide;
       fragment_mix.add(e.mix);
-      covered_pixels += static_cast<uint64_t>(std::popcount(e.u[2] & 0xfu));
+      covered_pixels += kMaskPixels[e.u[2] & 0xfu];
       break;
     default: break;
   }
@@ -347,9 +351,14 @@ void StreamWriter::quad(uint32_t x, uint32_t y, uint32_t coverage, uint32_t dept
 
 void StreamWriter::quad(uint32_t x, uint32_t y, uint32_t coverage, uint32_t depth_pass,
                         uint32_t written, uint32_t flags, uint64_t instructions, const OpMix& mix) {
-  Event e = make_event(EventKind::Quad, {x, y, coverage & 0xfu, depth_pass & 0xfu, written & 0xfu, flags}, 0, instructions);
-  e.mix = mix;
-  emit(e);
+  // What emit() of the Quad event would count (StreamCounts::add), without building the event:
+  // this runs for every quad.
+  ++counts_.events[static_cast<uint8_t>(EventKind::Quad)];
+  counts_.fragment_instructions += instructions;
+  counts_.fragment_mix.add(mix);
+  counts_.covered_pixels += kMaskPixels[coverage & 0xfu];
+  *bytes_.reserve(1) = static_cast<uint8_t>(EventKind::Quad);
+  ++bytes_.size;
   put_varint(bytes_, zigzag(static_cast<int64_t>(x) - last_quad_x_));
   put_varint(bytes_, zigzag(static_cast<int64_t>(y) - last_quad_y_));
   last_quad_x_ = x;
@@ -398,10 +407,17 @@ void StreamWriter::sample(EventKind kind, uint32_t lane, uint32_t level, uint32_
   constexpr uint32_t kLaneMask = (1u << kLaneBits) - 1;
   const bool with_probes = !detail.probes.empty();
   if (with_probes) check_probes(probes, detail);
-  Event e = make_event(kind, {lane & kLaneMask, level, footprint_case, probes, detail.block_bytes}, 0, 0, lines);
-  e.probes = detail.probes;
-  e.blocks = detail.blocks;
-  emit(e);
+  // What emit() of the event would count (StreamCounts::add), without building the event: this
+  // runs for every texture sample.
+  ++counts_.events[static_cast<uint8_t>(kind)];
+  if (kind == EventKind::Texture) {
+    counts_.texture_lines += lines.size();
+    for (const TextureProbe& pr : detail.probes) counts_.texture_probe_blocks += pr.block_count;
+  } else if (kind == EventKind::VertexTexture) {
+    counts_.vertex_texture_lines += lines.size();
+  }
+  *bytes_.reserve(1) = static_cast<uint8_t>(kind);
+  ++bytes_.size;
   // Lines are left out when the blocks' lines in order are exactly the sample's lines (every
   // block of 64 B or less lies in one line: the common case).
   const bool derived = with_probes && lines_are_block_lines(detail.blocks, lines);
