@@ -1,6 +1,10 @@
 // Bookings of a shared resource: earliest free gap, a later call for an earlier cycle, the window.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <set>
+
 #include "tessera/model/busy_calendar.h"
 
 namespace tessera::model {
@@ -88,6 +92,42 @@ TEST(BusyCalendar, FindIsTheStartReserveBooks) {
     EXPECT_EQ(c.find(t, length), found) << i;
     EXPECT_EQ(c.reserve(t, length), found) << i;
   }
+}
+
+// Bookings against a reference set of booked cycles, with jumps of more than a window, of part of
+// one, and requests for cycles the window has left: every start equals the reference search from
+// max(t, window start), and every cycle of the window reads as the reference has it. The cycles
+// the window leaves behind are cleared only up to the latest booking (nothing after it was
+// booked), so a jump past every booking must still leave the ring free where it comes round.
+TEST(BusyCalendar, ForgettingMatchesAReference) {
+  constexpr uint64_t kWindow = 256;
+  BusyCalendar c(kWindow);
+  std::set<uint64_t> booked;
+  uint64_t base = 0, now = 0;
+  uint64_t seed = 99;
+  const auto next = [&] {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return seed >> 33;
+  };
+  for (int i = 0; i < 20000; ++i) {
+    const uint64_t jump = next() % 50;
+    now += jump == 0 ? kWindow + next() % 700 : jump == 1 ? kWindow / 2 + next() % 64 : next() % 4;
+    const uint64_t t = now > 300 && next() % 4 == 0 ? now - 300 + next() % 300 : now + next() % 20;
+    const uint64_t length = 1 + next() % 70;
+    uint64_t start = std::max(t, base);
+    const auto taken = [&](uint64_t s) {
+      const auto it = booked.lower_bound(s);
+      return it != booked.end() && *it < s + length;
+    };
+    while (taken(start)) ++start;
+    ASSERT_EQ(c.reserve(t, length), start) << i;
+    for (uint64_t k = start; k < start + length; ++k) booked.insert(k);
+    if (start + length - 1 >= base + kWindow) base = start + length - kWindow;
+    booked.erase(booked.begin(), booked.lower_bound(base));
+    ASSERT_EQ(c.window_start(), base) << i;
+    for (uint64_t k = base; k < base + kWindow; ++k) ASSERT_EQ(c.busy(k), booked.count(k) == 1) << "cycle " << k;
+  }
+  EXPECT_GT(now, 200 * kWindow);
 }
 
 }  // namespace
