@@ -220,7 +220,6 @@ Renderer::Renderer(stream::StreamWriter* stream, RenderConfig config) : impl_(st
   if (config.tile_height == 0) config.tile_height = 32;
   if (config.threads == 0) config.threads = 1;
   impl_->config = config;
-  impl_->vertex.set_threads(config.threads, config.thread_budget);
 }
 
 Renderer::~Renderer() = default;
@@ -588,7 +587,6 @@ void Renderer::Impl::bin_subpass(const std::vector<const frontend::PassCommand*>
                                  Held& binned,
                                  std::vector<std::unique_ptr<DrawState>>& draws, std::vector<uint32_t>& prim_draw,
                                  std::vector<PendingClear>& clears, RenderStats& st, frontend::SkipCounts& skipped) {
-  vertex.clear_private();  // the last subpass's draws, counted
   for (const frontend::PassCommand* cmd : commands) {
     if (const auto* clear = std::get_if<frontend::ClearAttachments>(cmd)) {
       clears.push_back({pb.primitives().size(), &clear->record});
@@ -619,9 +617,6 @@ void Renderer::Impl::bin_subpass(const std::vector<const frontend::PassCommand*>
     if (out) out->draw(draw->index);
     ++st.draws;
     fragment.attach(*ds);
-    // Its batches on the renderer's threads (what binding reports, resolve_draw did).
-    frontend::SkipCounts reported;
-    vertex.attach_private(*ds, textures, reported);
     // The binner asks before it stores each primitive beyond what was granted: a draw of a
     // million full-screen triangles is refused as its lists grow, not after they were allocated.
     pb.set_reserve([&binned, &pb, &name](uint64_t needed) {
@@ -657,17 +652,14 @@ void Renderer::Impl::count_unserved_image_requests(const std::vector<std::unique
       uint64_t unknown_contents = bind->textures.unknown_contents_requests();
       uint64_t storage_unbound = bind->storage_images.unbound_requests();
       uint64_t storage_unsupported = bind->storage_images.unsupported_requests();
-      // And the vertex shader's on the vertex stage's helpers.
-      std::vector<const StageBindings*> owns;
-      if (bind == ds->vs_bind.get()) owns = vertex.private_bindings(*ds);
-      for (size_t w = 0; w < workers_used && bind == ds->fs_bind.get(); ++w)
-        if (const StageBindings* own = workers[w]->fragment.private_bindings(*ds)) owns.push_back(own);
-      for (const StageBindings* own : owns) {
-        unbound += own->textures.unbound_requests();
-        unsupported += own->textures.unsupported_requests();
-        unknown_contents += own->textures.unknown_contents_requests();
-        storage_unbound += own->storage_images.unbound_requests();
-        storage_unsupported += own->storage_images.unsupported_requests();
+      for (size_t w = 0; w < workers_used && bind == ds->fs_bind.get(); ++w) {
+        if (const StageBindings* own = workers[w]->fragment.private_bindings(*ds)) {
+          unbound += own->textures.unbound_requests();
+          unsupported += own->textures.unsupported_requests();
+          unknown_contents += own->textures.unknown_contents_requests();
+          storage_unbound += own->storage_images.unbound_requests();
+          storage_unsupported += own->storage_images.unsupported_requests();
+        }
       }
       if (unbound) skipped.add(std::string("texture: ") + stage + " shader image instruction on an unbound image (zeros)", unbound);
       if (unsupported)

@@ -32,17 +32,15 @@ struct RenderConfig {
   // Order the tiles are processed (and recorded) in; scanline when null. Must outlive the renderer.
   const pipeline::TileOrder* tile_order = nullptr;
   pipeline::ParameterBufferLayout parameter_buffer;
-  // Threads the tiles of a render pass, and the vertex batches of a large draw, are shaded on
-  // (the calling thread included); 1 renders them one after the other on the calling thread.
-  // The stream, the images and every count are the same for any value: each tile records into
-  // its own buffer, appended in tile order, and each batch's events are written in batch order.
+  // Threads the tiles of a render pass are shaded on (the calling thread included); 1 renders
+  // them one after the other on the calling thread. The stream, the images and every count are
+  // the same for any value: each tile records into its own buffer, appended in tile order.
   uint32_t threads = 1;
-  // Null: the raster phase of a pass (and the vertex stage of a large draw instance) starts its
-  // threads - 1 helpers at once. Otherwise helpers come from this budget, of which the calling
-  // thread holds one while it renders: the calling thread starts a helper (up to threads - 1 at
-  // once) between two of its tiles (batches) whenever it can take one, and a helper gives its
-  // thread back between two tiles (batches) when other work waits for it. Which thread renders
-  // which tile or batch never changes the result. Must outlive the renderer.
+  // Null: the raster phase of a pass starts its threads - 1 helpers at once. Otherwise helpers
+  // come from this budget, of which the calling thread holds one while it renders: the calling
+  // thread starts a helper (up to threads - 1 at once) between two of its tiles whenever it can
+  // take one, and a helper gives its thread back between two tiles when other work waits for
+  // it. Which thread renders which tile never changes the result. Must outlive the renderer.
   ThreadBudget* thread_budget = nullptr;
   // What the renderer holds in proportion to what the capture declares (a draw's vertex stage
   // arrays, the primitives binned for a pass, the render area a pass of several subpasses keeps,
