@@ -68,7 +68,8 @@ TEST(TileBuffer, UnormDepthQuantizationEqualsTheFormatsEncodeAndDecode) {
 // encode_depth (the UNORM formats take a shortcut in TileBuffers::store).
 TEST(TileBuffer, DepthStoreWritesTheFormatsEncoding) {
   const std::vector<float> values = sweep(4000);
-  for (uint32_t format : {VK_FORMAT_D16_UNORM, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D32_SFLOAT}) {
+  for (uint32_t format : {VK_FORMAT_D16_UNORM, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D24_UNORM_S8_UINT,
+                          VK_FORMAT_D16_UNORM_S8_UINT, VK_FORMAT_D32_SFLOAT}) {
     pipeline::PixelFormat pf;
     ASSERT_TRUE(pipeline::pixel_format(format, &pf));
     constexpr uint32_t kSize = 64;

@@ -80,7 +80,7 @@ bool Resources::shape_image(Image& img, SkipCounts& skipped, std::string* error)
   drop(held_for_image, held_for_image);
   // The planes of the image's previous shape: one of the same size is zeroed in place below
   // instead of freed and allocated again (an image re-created every frame then costs no page
-  // faults); the rest are freed when this returns.
+  // faults); the rest are freed before the new shape is reserved.
   std::vector<std::vector<uint8_t>> previous = std::move(img.planes);
   img.planes.clear();
   const std::string name = "image " + frontend::format_handle(img.handle) + " (" + std::to_string(img.width) + "x" +
@@ -126,6 +126,12 @@ bool Resources::shape_image(Image& img, SkipCounts& skipped, std::string* error)
         total = n > UINT64_MAX - total ? UINT64_MAX : total + n;
       }
     }
+  }
+  // A previous plane that the new shape does not reuse is freed before the new shape is reserved
+  // and allocated: its bytes already went back to the budget (drop above), so keeping it until
+  // this returns would hold the old and the new shape at once, beyond what the budget allows.
+  for (size_t i = 0; i < previous.size(); ++i) {
+    if (i >= sizes.size() || previous[i].capacity() != sizes[i]) std::vector<uint8_t>().swap(previous[i]);
   }
   if (!hold(held_for_image, total, name, error)) return false;
   img.planes.resize(sizes.size());
