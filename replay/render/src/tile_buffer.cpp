@@ -49,6 +49,13 @@ uint32_t stream_aspect(const AttachmentBuffer& a) {
   return a.color ? stream::kAspectColour : stream::kAspectDepthStencil;
 }
 
+// "Conversion from Floating-Point to Normalized Fixed-Point": clamp, scale by `max` (2^bits - 1),
+// round to nearest with ties away from zero, NaN -> 0; exact in double. The code every UNORM
+// store and quantization of the tile buffers takes (float_to_unorm's, without the libm call).
+inline uint32_t unorm_code(float v, double max) {
+  return v > 0.0f ? static_cast<uint32_t>(std::min(static_cast<double>(v), 1.0) * max + 0.5) : 0u;
+}
+
 }  // namespace
 
 bool TileBuffers::setup(AttachmentBuffer& a, const frontend::Attachment& att, const frontend::ImageView& view,
@@ -212,24 +219,15 @@ void TileBuffers::configure(const frontend::RenderPassInstance& pass, uint32_t t
 
 float TileBuffers::quantize_depth(const AttachmentBuffer& a, float z) {
   if (a.depth_bits == 0) return pipeline::quantize_depth(a.format, z);
-  // "Conversion from Floating-Point to Normalized Fixed-Point" (clamp, scale, round to nearest,
-  // NaN -> 0; exact in double), then back as the format's decode does.
-  const double max = static_cast<double>((1u << a.depth_bits) - 1);
-  const uint32_t c = z > 0.0f ? static_cast<uint32_t>(std::min(static_cast<double>(z), 1.0) * max + 0.5) : 0u;
-  return pipeline::unorm_to_float(c, a.depth_bits);
+  // The format's code, then back as the format's decode does.
+  return pipeline::unorm_to_float(unorm_code(z, static_cast<double>((1u << a.depth_bits) - 1)), a.depth_bits);
 }
 
 void TileBuffers::write_color(AttachmentBuffer& a, size_t value, const float rgba[4]) const {
   if (a.unorm8) {
-    // Same rounding as the format's encode ("Conversion from Floating-Point to Normalized
-    // Fixed-Point": clamp, scale, round to nearest with ties away from zero; NaN -> 0), exact
-    // in double.
+    // The format's encode's code (unorm_code), kept as the value it decodes to.
     float* dst = &a.color_tile[value * 4];
-    for (int c = 0; c < 4; ++c) {
-      const float v = rgba[c];
-      const uint32_t q = v > 0.0f ? static_cast<uint32_t>(std::min(static_cast<double>(v), 1.0) * 255.0 + 0.5) : 0u;
-      dst[c] = a.unorm8_value[q];
-    }
+    for (int c = 0; c < 4; ++c) dst[c] = a.unorm8_value[unorm_code(rgba[c], 255.0)];
     return;
   }
   uint8_t bytes[32];
@@ -376,22 +374,19 @@ void TileBuffers::store(stream::StreamWriter* out, RenderStats& stats) {
             for (size_t k = 0; k < n; ++k) {
               const float* c = &a.color_tile[(row_value + k * step) * 4];
               uint8_t* dst = row_dst + k * 4;
-              // float_to_unorm(v, 8) without the libm call: clamp, scale and round half away
-              // from zero in double (v * 255 is exact there), NaN -> 0; the rounding write_color
-              // uses.
+              // float_to_unorm(v, 8), the rounding write_color uses.
               for (uint32_t b = 0; b < 4; ++b) {
                 const float f = c[a.unorm8_channel[b]];
-                dst[b] = f > 0.0f ? static_cast<uint8_t>(std::min(static_cast<double>(f), 1.0) * 255.0 + 0.5) : 0;
+                dst[b] = static_cast<uint8_t>(unorm_code(f, 255.0));
               }
             }
           } else if (a.depth && a.depth_bits != 0 && bpp <= 4) {
-            // pipeline::encode_depth of a UNORM depth format: the field's code (the rounding of
-            // quantize_depth above, float_to_unorm's) in the aspect's low bits, little-endian,
+            // pipeline::encode_depth of a UNORM depth format: the field's code (unorm_code, the
+            // rounding of quantize_depth above) in the aspect's low bits, little-endian,
             // the bytes above it 0 (X8_D24's high byte).
             const double max = static_cast<double>((1u << a.depth_bits) - 1);
             for (size_t k = 0; k < n; ++k) {
-              const float z = a.depth_tile[row_value + k * step];
-              const uint32_t code = z > 0.0f ? static_cast<uint32_t>(std::min(static_cast<double>(z), 1.0) * max + 0.5) : 0u;
+              const uint32_t code = unorm_code(a.depth_tile[row_value + k * step], max);
               const uint8_t bytes[4] = {static_cast<uint8_t>(code), static_cast<uint8_t>(code >> 8),
                                         static_cast<uint8_t>(code >> 16), static_cast<uint8_t>(code >> 24)};
               std::memcpy(row_dst + k * bpp, bytes, bpp);
