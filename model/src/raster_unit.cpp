@@ -94,8 +94,7 @@ uint32_t Rasterizer::read_quad(const Event& e) {
   q.sample_block_end.clear();
   q.sample_block_bytes.clear();
   ++p_.res->quads;
-  static constexpr uint8_t kPixels[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
-  q.fragments = kPixels[e.u[2] & 0xfu];
+  q.fragments = stream::quad_pixels(e.u[2] & 0xfu);
   p_.res->fragments += q.fragments;
   Event s;
   uint64_t texel_reads = 0;

@@ -97,13 +97,6 @@ uint32_t alpha_coverage(float alpha, uint32_t samples) {
   return n >= 32 ? ~0u : (1u << n) - 1;
 }
 
-// Set bits of a quad's pixel mask: a table for the 4-bit masks (std::popcount is a libgcc call
-// without the POPCNT instruction in the target's baseline, and this runs three times a quad).
-inline uint64_t pixel_count(uint32_t mask) {
-  static constexpr uint8_t kPixels[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
-  return mask < 16 ? kPixels[mask] : static_cast<uint64_t>(std::popcount(mask));
-}
-
 }  // namespace
 
 struct FragmentStage::Target {
@@ -269,15 +262,15 @@ bool FragmentStage::execute(Context& cx, frontend::SkipCounts& skipped) {
   if (shaded) flags |= dependent_flags(units_end, next_sample);
   if (out) out->quad(static_cast<uint32_t>(q.x), static_cast<uint32_t>(q.y), q.coverage, ds_pass, written, flags, instructions, mix);
   ++stats.quads;
-  stats.fragments += pixel_count(q.coverage);
+  stats.fragments += stream::quad_pixels(q.coverage);
   if (shaded) {
     ++stats.quads_shaded;
-    stats.fragments_shaded += pixel_count(shaded_pixels);
+    stats.fragments_shaded += stream::quad_pixels(shaded_pixels);
     emit_texture_events(units_end, next_sample, out, stats);
   }
   stats.fragment_instructions += instructions;
   stats.fragment_mix.add(mix);
-  stats.pixels_written += pixel_count(written);
+  stats.pixels_written += stream::quad_pixels(written);
 }
 
 // One batch of quads of the single-sample path: per quad, its fragment depths, the pixels

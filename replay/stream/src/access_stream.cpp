@@ -2,7 +2,6 @@
 #include "tessera/stream/access_stream.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <initializer_list>
 #include <stdexcept>
@@ -27,10 +26,6 @@ constexpr uint64_t zigzag(int64_t v) {
 constexpr int64_t unzigzag(uint64_t v) {
   return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
 }
-
-// Pixels of a 4-bit quad mask: a table, as std::popcount is a libgcc call without the POPCNT
-// instruction in the target's baseline, and this runs for every quad written and read.
-constexpr uint8_t kMaskPixels[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
 
 template <typename Buffer>
 void put_varint(Buffer& out, uint64_t v) {
@@ -169,14 +164,32 @@ void OpMixTotals::add_between(const OpMixTotals& begin, const OpMixTotals& end) 
   memory += end.memory - begin.memory;
 }
 
+void StreamCounts::add_quad(uint64_t instructions, const OpMix& mix, uint32_t coverage) {
+  ++events[static_cast<uint8_t>(EventKind::Quad)];
+  fragment_instructions += instructions;
+  fragment_mix.add(mix);
+  covered_pixels += quad_pixels(coverage & 0xfu);
+}
+
+void StreamCounts::add_sample(EventKind kind, size_t lines, std::span<const TextureProbe> probes) {
+  ++events[static_cast<uint8_t>(kind)];
+  if (kind == EventKind::Texture) {
+    texture_lines += lines;
+    for (const TextureProbe& p : probes) texture_probe_blocks += p.block_count;
+  } else if (kind == EventKind::VertexTexture) {
+    vertex_texture_lines += lines;
+  }
+}
+
 void StreamCounts::add(const Event& e) {
+  switch (e.kind) {
+    case EventKind::Quad: return add_quad(e.wide, e.mix, e.u[2]);
+    case EventKind::Texture:
+    case EventKind::VertexTexture: return add_sample(e.kind, e.lines.size(), e.probes);
+    default: break;
+  }
   ++events[static_cast<uint8_t>(e.kind)];
   switch (e.kind) {
-    case EventKind::Texture:
-      texture_lines += e.lines.size();
-      for (const TextureProbe& p : e.probes) texture_probe_blocks += p.block_count;
-      break;
-    case EventKind::VertexTexture: vertex_texture_lines += e.lines.size(); break;
     case EventKind::VertexFetch: vertex_fetch_bytes += e.u[0]; break;
     case EventKind::VertexShade:
       vertex_instructions += e.wide;
@@ -184,11 +197,6 @@ void StreamCounts::add(const Event& e) {
       break;
     case EventKind::PbWrite: pb_write_bytes += e.u[0]; break;
     case EventKind::PbRead: pb_read_bytes += e.u[0]; break;
-    case EventKind::Quad:
-      fragment_instructions += e.wide;
-      fragment_mix.add(e.mix);
-      covered_pixels += kMaskPixels[e.u[2] & 0xfu];
-      break;
     default: break;
   }
 }
@@ -351,12 +359,8 @@ void StreamWriter::quad(uint32_t x, uint32_t y, uint32_t coverage, uint32_t dept
 
 void StreamWriter::quad(uint32_t x, uint32_t y, uint32_t coverage, uint32_t depth_pass,
                         uint32_t written, uint32_t flags, uint64_t instructions, const OpMix& mix) {
-  // What emit() of the Quad event would count (StreamCounts::add), without building the event:
-  // this runs for every quad.
-  ++counts_.events[static_cast<uint8_t>(EventKind::Quad)];
-  counts_.fragment_instructions += instructions;
-  counts_.fragment_mix.add(mix);
-  counts_.covered_pixels += kMaskPixels[coverage & 0xfu];
+  // Counted without building the event: this runs for every quad.
+  counts_.add_quad(instructions, mix, coverage);
   *bytes_.reserve(1) = static_cast<uint8_t>(EventKind::Quad);
   ++bytes_.size;
   put_varint(bytes_, zigzag(static_cast<int64_t>(x) - last_quad_x_));
@@ -407,15 +411,8 @@ void StreamWriter::sample(EventKind kind, uint32_t lane, uint32_t level, uint32_
   constexpr uint32_t kLaneMask = (1u << kLaneBits) - 1;
   const bool with_probes = !detail.probes.empty();
   if (with_probes) check_probes(probes, detail);
-  // What emit() of the event would count (StreamCounts::add), without building the event: this
-  // runs for every texture sample.
-  ++counts_.events[static_cast<uint8_t>(kind)];
-  if (kind == EventKind::Texture) {
-    counts_.texture_lines += lines.size();
-    for (const TextureProbe& pr : detail.probes) counts_.texture_probe_blocks += pr.block_count;
-  } else if (kind == EventKind::VertexTexture) {
-    counts_.vertex_texture_lines += lines.size();
-  }
+  // Counted without building the event: this runs for every texture sample.
+  counts_.add_sample(kind, lines.size(), detail.probes);
   *bytes_.reserve(1) = static_cast<uint8_t>(kind);
   ++bytes_.size;
   // Lines are left out when the blocks' lines in order are exactly the sample's lines (every

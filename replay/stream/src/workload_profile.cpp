@@ -2,7 +2,6 @@
 #include "tessera/stream/workload_profile.h"
 
 #include <algorithm>
-#include <bit>
 #include <utility>
 
 #include "tessera/stream/access_stream.h"
@@ -88,10 +87,10 @@ bool profile_frame(std::span<const uint8_t> bytes, WorkloadProfile* p, std::stri
       case EventKind::Quad: {
         ++p->quads;
         const uint32_t coverage = e.u[2] & 0xf;
-        p->fragments += static_cast<uint64_t>(std::popcount(coverage));
+        p->fragments += quad_pixels(coverage);
         if (e.u[5] & kQuadShaded) {
           const uint32_t ran = (e.u[5] & kQuadLateDepth) ? coverage : coverage & e.u[3];
-          p->shaded_fragments += static_cast<uint64_t>(std::popcount(ran));
+          p->shaded_fragments += quad_pixels(ran);
         }
         p->fragment_instructions += e.wide;
         p->fragment_mix.add(e.mix);

@@ -24,6 +24,7 @@
 // first pass and seek()s to them.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -98,6 +99,13 @@ inline constexpr uint32_t kQuadDependentInstructions = 29;
 inline bool quad_sample_dependent(uint32_t flags, uint32_t k) {
   const uint32_t bit = k < kQuadDependentInstructions ? k : kQuadDependentInstructions - 1;
   return (flags >> (kQuadDependentShift + bit)) & 1u;
+}
+// Pixels of a quad's pixel mask (bit i: pixel i of the 2x2 quad): a table for the 4-bit masks,
+// as std::popcount is a libgcc call without the POPCNT instruction in the target's baseline and
+// this runs for every quad shaded, written, read and modelled.
+inline uint32_t quad_pixels(uint32_t mask) {
+  static constexpr uint8_t kPixels[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+  return mask < 16 ? kPixels[mask] : static_cast<uint32_t>(std::popcount(mask));
 }
 // The flags bit marking texture instruction k dependent.
 inline uint32_t quad_dependent_flag(uint32_t k) {
@@ -189,6 +197,10 @@ struct StreamCounts {
   uint64_t covered_pixels = 0;  // popcount of Quad coverage
   uint64_t operator[](EventKind k) const { return events[static_cast<uint8_t>(k)]; }
   void add(const Event& e);
+  // What add() counts of a Quad event and of a Texture / VertexTexture event, for a writer that
+  // does not build the event.
+  void add_quad(uint64_t instructions, const OpMix& mix, uint32_t coverage);
+  void add_sample(EventKind kind, size_t lines, std::span<const TextureProbe> probes);
   // Adds `end` minus `begin`: the counts of the events recorded between two marks of a writer.
   void add_between(const StreamCounts& begin, const StreamCounts& end);
   bool operator==(const StreamCounts&) const = default;
